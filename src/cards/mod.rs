@@ -1,0 +1,479 @@
+//! Cards, suits, ranks and packs, with the canonical notation of `shared/rules/README.md`.
+//!
+//! A card is one byte; a set of cards is one `u128` bit mask, so hands, tricks and packs are
+//! copied and tested without allocating.
+
+mod set;
+
+pub use set::CardSet;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The four French/Latin suits in notation order `S H D C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suit {
+    Spades = 0,
+    Hearts = 1,
+    Diamonds = 2,
+    Clubs = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+
+    pub fn letter(self) -> char {
+        ['S', 'H', 'D', 'C'][self as usize]
+    }
+
+    pub fn is_red(self) -> bool {
+        matches!(self, Suit::Hearts | Suit::Diamonds)
+    }
+
+    fn from_index(i: u8) -> Suit {
+        Suit::ALL[i as usize & 3]
+    }
+
+    fn parse(c: char) -> Option<Suit> {
+        match c {
+            'S' | 's' | '♠' | '♤' => Some(Suit::Spades),
+            'H' | 'h' | '♥' | '♡' => Some(Suit::Hearts),
+            'D' | 'd' | '♦' | '♢' => Some(Suit::Diamonds),
+            'C' | 'c' | '♣' | '♧' => Some(Suit::Clubs),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl FromStr for Suit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut chars = s.trim().chars();
+        match (chars.next().and_then(Suit::parse), chars.next()) {
+            (Some(suit), None) => Ok(suit),
+            _ => Err(format!("'{s}' is not a suit: expected one of S, H, D, C")),
+        }
+    }
+}
+
+/// Rank of a suited card. `Cavalier` is the tarot knight, between queen and jack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Rank {
+    Two = 2,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+    Cavalier,
+}
+
+impl Rank {
+    pub fn letter(self) -> char {
+        match self {
+            Rank::Ten => 'T',
+            Rank::Jack => 'J',
+            Rank::Queen => 'Q',
+            Rank::King => 'K',
+            Rank::Ace => 'A',
+            Rank::Cavalier => 'C',
+            r => char::from(b'0' + r as u8),
+        }
+    }
+
+    fn from_u8(v: u8) -> Option<Rank> {
+        use Rank::*;
+        Some(match v {
+            2 => Two,
+            3 => Three,
+            4 => Four,
+            5 => Five,
+            6 => Six,
+            7 => Seven,
+            8 => Eight,
+            9 => Nine,
+            10 => Ten,
+            11 => Jack,
+            12 => Queen,
+            13 => King,
+            14 => Ace,
+            15 => Cavalier,
+            _ => return None,
+        })
+    }
+
+    fn parse(s: &str) -> Option<Rank> {
+        use Rank::*;
+        Some(match s {
+            "A" | "a" => Ace,
+            "K" | "k" => King,
+            "Q" | "q" => Queen,
+            "J" | "j" => Jack,
+            "T" | "t" | "10" => Ten,
+            "C" | "c" => Cavalier,
+            "9" => Nine,
+            "8" => Eight,
+            "7" => Seven,
+            "6" => Six,
+            "5" => Five,
+            "4" => Four,
+            "3" => Three,
+            "2" => Two,
+            _ => return None,
+        })
+    }
+}
+
+// Card encoding: suited cards are `suit * 16 + rank` (2..=15); the special cards follow.
+const TAROT_TRUMP_BASE: u8 = 64; // T1..T21 = 65..85
+const FOOL: u8 = 86;
+const BIG_JOKER: u8 = 87;
+const LITTLE_JOKER: u8 = 88;
+const JOKER: u8 = 89;
+
+/// One playing card. Suited cards, tarot trumps `T1`..`T21`, the tarot `FOOL`, and the jokers
+/// `BJ`, `LJ` (Pluck) and `JK` (Hasenpfeffer, Hand and Foot).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u8);
+
+impl Card {
+    pub const FOOL: Card = Card(FOOL);
+    pub const BIG_JOKER: Card = Card(BIG_JOKER);
+    pub const LITTLE_JOKER: Card = Card(LITTLE_JOKER);
+    pub const JOKER: Card = Card(JOKER);
+
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(suit as u8 * 16 + rank as u8)
+    }
+
+    pub fn tarot_trump(n: u8) -> Option<Card> {
+        (1..=21).contains(&n).then(|| Card(TAROT_TRUMP_BASE + n))
+    }
+
+    pub(crate) const fn index(self) -> u8 {
+        self.0
+    }
+
+    pub(crate) const fn from_index(i: u8) -> Card {
+        Card(i)
+    }
+
+    /// The printed suit; `None` for tarot trumps, the Fool and jokers.
+    pub fn suit(self) -> Option<Suit> {
+        (self.0 < TAROT_TRUMP_BASE).then(|| Suit::from_index(self.0 >> 4))
+    }
+
+    /// The printed rank; `None` for tarot trumps, the Fool and jokers.
+    pub fn rank(self) -> Option<Rank> {
+        if self.0 < TAROT_TRUMP_BASE {
+            Rank::from_u8(self.0 & 15)
+        } else {
+            None
+        }
+    }
+
+    /// Suit of a card known to be suited (every card of a game whose pack has only suited cards).
+    pub fn suit_unchecked(self) -> Suit {
+        Suit::from_index(self.0 >> 4)
+    }
+
+    /// Rank of a card known to be suited; `Two` otherwise.
+    pub fn rank_unchecked(self) -> Rank {
+        Rank::from_u8(self.0 & 15).unwrap_or(Rank::Two)
+    }
+
+    pub fn is(self, rank: Rank, suit: Suit) -> bool {
+        self == Card::new(rank, suit)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            i if i < TAROT_TRUMP_BASE => {
+                write!(f, "{}{}", self.rank_unchecked().letter(), self.suit_unchecked().letter())
+            }
+            FOOL => f.write_str("FOOL"),
+            BIG_JOKER => f.write_str("BJ"),
+            LITTLE_JOKER => f.write_str("LJ"),
+            JOKER => f.write_str("JK"),
+            i => write!(f, "T{}", i - TAROT_TRUMP_BASE),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a card string was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardError {
+    pub input: String,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for CardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a card: {}; expected rank then suit, e.g. 'AS', 'TH' or '10H'",
+            self.input, self.reason
+        )
+    }
+}
+
+impl std::error::Error for CardError {}
+
+impl FromStr for Card {
+    type Err = CardError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = |reason| CardError {
+            input: s.to_string(),
+            reason,
+        };
+        let t = s.trim();
+        match t.to_ascii_uppercase().as_str() {
+            "FOOL" => return Ok(Card::FOOL),
+            "BJ" => return Ok(Card::BIG_JOKER),
+            "LJ" => return Ok(Card::LITTLE_JOKER),
+            "JK" => return Ok(Card::JOKER),
+            _ => {}
+        }
+        if t.is_empty() {
+            return Err(err("it is empty"));
+        }
+        // A tarot trump: T followed by a number 1..21 (no suit is a digit, so `T1` is never a ten).
+        if let Some(num) = t.strip_prefix(['T', 't'])
+            && !num.is_empty()
+            && num.bytes().all(|b| b.is_ascii_digit())
+        {
+            return num
+                .parse::<u8>()
+                .ok()
+                .and_then(Card::tarot_trump)
+                .ok_or_else(|| err("tarot trumps run from T1 to T21"));
+        }
+        let last = t.chars().next_back().expect("not empty");
+        let rank_part = &t[..t.len() - last.len_utf8()];
+        let suit = Suit::parse(last).ok_or_else(|| err("the last character is not a suit (S, H, D, C)"))?;
+        if rank_part.is_empty() {
+            return Err(err("the rank is missing"));
+        }
+        let rank = Rank::parse(rank_part).ok_or_else(|| err("unknown rank (A K Q J T 9 8 7 6 5 4 3 2, C for a cavalier)"))?;
+        Ok(Card::new(rank, suit))
+    }
+}
+
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Card {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Card;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a card string such as \"AS\" or \"10H\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Card, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl utoipa::PartialSchema for Card {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A card: rank then suit (`AS`, `TH`; `10H`, lower case and ♠♥♦♣ accepted on input; output is canonical). \
+                 Tarot trumps `T1`..`T21`, `FOOL`, jokers `BJ`, `LJ`, `JK`.",
+            ))
+            .examples([serde_json::json!("AS")])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Card {}
+
+impl serde::Serialize for Suit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Suit {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl utoipa::PartialSchema for Suit {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(["S", "H", "D", "C"]))
+            .description(Some("A suit: S spades, H hearts, D diamonds, C clubs."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Suit {}
+
+/// A game's pack: the cards it uses and a name for messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Pack {
+    pub name: &'static str,
+    pub cards: CardSet,
+}
+
+impl Pack {
+    /// Every suit with the given ranks.
+    pub fn suited(name: &'static str, ranks: &[Rank]) -> Pack {
+        let mut cards = CardSet::EMPTY;
+        for suit in Suit::ALL {
+            for &rank in ranks {
+                cards.insert(Card::new(rank, suit));
+            }
+        }
+        Pack { name, cards }
+    }
+
+    pub fn with(mut self, extra: &[Card]) -> Pack {
+        for &c in extra {
+            self.cards.insert(c);
+        }
+        self
+    }
+
+    pub fn without(mut self, removed: &[Card]) -> Pack {
+        for &c in removed {
+            self.cards.remove(c);
+        }
+        self
+    }
+
+    pub fn len(&self) -> u32 {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+}
+
+pub mod packs {
+    //! The packs of the rule files (`shared/rules/*.md` §1).
+    use super::{Card, Pack, Rank::*};
+
+    /// 52-card French pack.
+    pub fn standard52() -> Pack {
+        Pack::suited("52-card pack", &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two])
+    }
+
+    /// 40-card Spanish/Italian pack: A K Q J 7 6 5 4 3 2 (Malilla, Tresette, Briscola, Truco).
+    pub fn latin40() -> Pack {
+        Pack::suited("40-card pack (A K Q J 7-2)", &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two])
+    }
+
+    /// 32-card piquet pack: A K Q J T 9 8 7 (Twenty-Nine).
+    pub fn piquet32() -> Pack {
+        Pack::suited("32-card pack (A K Q J T 9 8 7)", &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven])
+    }
+
+    /// 24-card pack: A K Q J T 9 (Couillon).
+    pub fn euchre24() -> Pack {
+        Pack::suited("24-card pack (A K Q J T 9)", &[Ace, King, Queen, Jack, Ten, Nine])
+    }
+
+    /// 25-card pack: A K Q J T 9 and one joker (Hasenpfeffer).
+    pub fn euchre24_joker() -> Pack {
+        euchre24().with(&[Card::JOKER])
+    }
+
+    /// 78-card tarot: four suits of 14 (with cavaliers), 21 trumps and the Fool (Imperial Tarot).
+    pub fn tarot78() -> Pack {
+        let mut pack = Pack::suited(
+            "78-card tarot",
+            &[King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two, Ace],
+        );
+        for n in 1..=21 {
+            pack.cards.insert(Card::tarot_trump(n).expect("1..=21"));
+        }
+        pack.cards.insert(Card::FOOL);
+        pack
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_accepted_spelling() {
+        for s in ["TH", "10H", "th", "10♥", "T♡"] {
+            assert_eq!(s.parse::<Card>().unwrap(), Card::new(Rank::Ten, Suit::Hearts), "{s}");
+        }
+        assert_eq!("as".parse::<Card>().unwrap().to_string(), "AS");
+        assert_eq!("7♣".parse::<Card>().unwrap().to_string(), "7C");
+        assert_eq!("T21".parse::<Card>().unwrap().to_string(), "T21");
+        assert_eq!("fool".parse::<Card>().unwrap(), Card::FOOL);
+        assert_eq!("CS".parse::<Card>().unwrap().rank(), Some(Rank::Cavalier));
+    }
+
+    #[test]
+    fn refuses_malformed_cards_with_a_reason() {
+        for (s, why) in [
+            ("", "empty"),
+            ("1S", "unknown rank"),
+            ("AX", "not a suit"),
+            ("S", "rank is missing"),
+            ("T22", "T1 to T21"),
+            ("11H", "unknown rank"),
+        ] {
+            let e = s.parse::<Card>().unwrap_err();
+            assert!(e.to_string().contains(why), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn packs_have_their_sizes() {
+        assert_eq!(packs::standard52().len(), 52);
+        assert_eq!(packs::latin40().len(), 40);
+        assert_eq!(packs::piquet32().len(), 32);
+        assert_eq!(packs::euchre24().len(), 24);
+        assert_eq!(packs::euchre24_joker().len(), 25);
+        assert_eq!(packs::tarot78().len(), 78);
+    }
+
+    #[test]
+    fn every_card_round_trips_through_notation() {
+        for c in packs::tarot78().cards.iter().chain([Card::JOKER, Card::BIG_JOKER, Card::LITTLE_JOKER]) {
+            assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+        }
+    }
+}

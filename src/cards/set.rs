@@ -1,0 +1,116 @@
+//! A set of distinct cards as a bit mask.
+
+use super::{Card, Suit};
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(u128);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+
+    pub fn of(cards: &[Card]) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for &c in cards {
+            s.insert(c);
+        }
+        s
+    }
+
+    /// Every suited card of `suit` (any rank).
+    pub const fn suit(suit: Suit) -> CardSet {
+        CardSet(0xFFFFu128 << (suit as u32 * 16))
+    }
+
+    pub fn contains(self, c: Card) -> bool {
+        self.0 >> c.index() & 1 == 1
+    }
+
+    /// Adds `c`; returns false if it was already there.
+    pub fn insert(&mut self, c: Card) -> bool {
+        let had = self.contains(c);
+        self.0 |= 1 << c.index();
+        !had
+    }
+
+    /// Removes `c`; returns false if it was not there.
+    pub fn remove(&mut self, c: Card) -> bool {
+        let had = self.contains(c);
+        self.0 &= !(1 << c.index());
+        had
+    }
+
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn intersect(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & other.0)
+    }
+
+    pub fn union(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
+    }
+
+    pub fn minus(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+
+    pub fn of_suit(self, suit: Suit) -> CardSet {
+        self.intersect(CardSet::suit(suit))
+    }
+
+    /// Cards in encoding order (suit S H D C, rank ascending within a suit).
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            Some(Card::from_index(i))
+        })
+    }
+
+    /// The cards of the set with the highest (or, with `max = false`, lowest) key; `None` when empty.
+    pub fn best_by<K: Ord>(self, mut key: impl FnMut(Card) -> K, max: bool) -> Option<Card> {
+        let mut best: Option<(Card, K)> = None;
+        for c in self.iter() {
+            let k = key(c);
+            let better = match &best {
+                None => true,
+                Some((_, bk)) => {
+                    if max {
+                        k > *bk
+                    } else {
+                        k < *bk
+                    }
+                }
+            };
+            if better {
+                best = Some((c, k));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+}
+
+impl std::fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
+        let mut s = CardSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}

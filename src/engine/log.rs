@@ -1,0 +1,86 @@
+//! What a director reports: irregularities (rules broken at the table, penalised, replay goes on),
+//! record errors (the record contradicts the deal or the turn order: replay stops), corrected revokes
+//! and actions ignored after a hand was decided (`shared/rules/README.md`, "Legality outcomes", C2–C6).
+
+use super::seat::Seat;
+use crate::cards::Card;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A rule broken at the table, with its evidence and the consequence applied.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Irregularity {
+    /// Stable code named by the game's rule file, e.g. `revoke`, `illegal_seven`.
+    pub code: &'static str,
+    /// Index (0-based) of the offending action in the record's `actions`.
+    pub action_index: usize,
+    /// Trick number (1-based), when the irregularity happened in a trick.
+    pub trick: Option<u8>,
+    pub seat: Seat,
+    pub card: Option<Card>,
+    /// The rule broken: rule file and section.
+    pub rule: &'static str,
+    /// One sentence a director can read out.
+    pub explanation: String,
+    /// What follows from it under the game's rules.
+    pub consequence: String,
+}
+
+/// A rule broken by a card, as the legality check finds it (before any consequence is known).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub explanation: String,
+}
+
+impl Fault {
+    pub fn new(code: &'static str, rule: &'static str, explanation: String) -> Fault {
+        Fault { code, rule, explanation }
+    }
+}
+
+/// The record is inconsistent with the deal or the turn order (README "Record error"): the replay
+/// stops, the hand gets no score and the match state is unchanged (C5).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RecordError {
+    /// Stable code, e.g. `card_not_held`, `out_of_turn`, `ineligible_spoil`.
+    pub code: &'static str,
+    pub action_index: Option<usize>,
+    pub seat: Option<Seat>,
+    /// JSON pointer to the offending part of the record.
+    pub pointer: String,
+    pub detail: String,
+}
+
+impl RecordError {
+    /// An error about action `index` (its `field` is the verb, e.g. `play`).
+    pub fn at(code: &'static str, index: usize, seat: Seat, field: &str, detail: String) -> RecordError {
+        RecordError {
+            code,
+            action_index: Some(index),
+            seat: Some(seat),
+            pointer: format!("/actions/{index}/{field}"),
+            detail,
+        }
+    }
+}
+
+/// A revoke cancelled by a `correct` action before its trick was complete (README C4: no penalty).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct CorrectedRevoke {
+    pub action_index: usize,
+    pub correct_index: usize,
+    pub trick: u8,
+    pub seat: Seat,
+    pub card: Card,
+    pub corrected_to: Card,
+    pub code: &'static str,
+}
+
+/// An action that had no effect, and why.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct IgnoredAction {
+    pub action_index: usize,
+    pub reason: String,
+}

@@ -1,0 +1,440 @@
+//! The rules engine shared by every game: seats and turn order, tricks and their winners, the
+//! revoke-correction window, the irregularity log, options, match state, and the replay driver
+//! that feeds a record's actions to a game one at a time.
+
+pub mod deal;
+mod log;
+mod options;
+mod play;
+mod seat;
+mod trick;
+
+pub use log::{CorrectedRevoke, Fault, IgnoredAction, Irregularity, RecordError};
+pub use options::{OptionKind, OptionSpec, Options};
+pub use play::{Established, TrickPlay};
+pub use seat::{PerSide, Seat, Side, Table};
+pub use trick::{MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, trump_or_led};
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::record::{Action, HandRecord, MatchRecord};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// A problem with one part of a request, refused before any adjudication (HTTP 4xx).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    /// JSON pointer (RFC 6901) to the offending value.
+    pub pointer: String,
+    /// What is wrong and what was expected.
+    pub detail: String,
+}
+
+impl FieldError {
+    pub fn new(pointer: String, detail: String) -> FieldError {
+        FieldError { pointer, detail }
+    }
+
+    fn under(mut self, base: &str) -> FieldError {
+        self.pointer = format!("{base}{}", self.pointer);
+        self
+    }
+}
+
+/// Describes a game for `GET /v1/games`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Number of players (the only count this service accepts for the game).
+    pub players: u8,
+    /// Seats in clockwise order.
+    #[schema(value_type = Vec<String>)]
+    pub seats: &'static [&'static str],
+    pub partnerships: bool,
+    pub deck: &'static str,
+    /// The score that wins a game.
+    pub game_target: i32,
+    pub options: &'static [OptionSpec],
+    /// The rule file this game implements, in the shared rules folder.
+    pub rules: &'static str,
+    /// Irregularity codes this game reports.
+    #[schema(value_type = Vec<String>)]
+    pub irregularities: &'static [&'static str],
+    /// Verbs a record of this game may use.
+    #[schema(value_type = Vec<String>)]
+    pub verbs: &'static [&'static str],
+}
+
+/// The match carried from hand to hand.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchState {
+    /// Cumulative scores; absent sides count 0.
+    #[serde(default)]
+    #[schema(inline)]
+    pub scores: PerSide<i32>,
+    /// Who deals the next hand. On input, when given, it must be the hand's dealer.
+    #[serde(default)]
+    pub next_dealer: Option<Seat>,
+    #[serde(default)]
+    pub hands_played: u32,
+    #[serde(default)]
+    pub game_over: bool,
+    #[serde(default)]
+    pub winner: Option<Side>,
+}
+
+/// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
+const SCORE_LIMIT: i32 = 1_000_000;
+
+impl MatchState {
+    /// Checks a match state given in a request, for a hand dealt by `dealer`.
+    fn check(&self, dealer: Seat, base: &str) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        for side in Side::BOTH {
+            if self.scores[side].abs() > SCORE_LIMIT {
+                errors.push(FieldError::new(format!("{base}/scores/{side}"), format!("scores are limited to ±{SCORE_LIMIT}")));
+            }
+        }
+        if self.game_over || self.winner.is_some() {
+            errors.push(FieldError::new(format!("{base}/game_over"), "the game is already over: start a new match".into()));
+        }
+        if let Some(d) = self.next_dealer
+            && d != dealer
+        {
+            errors.push(FieldError::new(
+                "/dealer".into(),
+                format!("the match state says {d} deals this hand, but the record names {dealer}"),
+            ));
+        }
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Played out and scored (0–0 included).
+    Scored,
+    /// An incorrect play lost the game for the offenders' side (Malilla).
+    GameLost,
+    /// A dealing irregularity: no play, no score; the deal passes on.
+    Misdeal,
+    /// The record contradicts the deal or the turn order: no score, match unchanged.
+    RecordError,
+}
+
+/// Stubs & Spoils' two modes, fixed by the Color Card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Black,
+    Red,
+}
+
+/// A bonus outside the trick count (Malilla's trump-card bonus).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Bonus {
+    pub code: &'static str,
+    pub side: Side,
+    pub card: Option<Card>,
+    pub points: i32,
+    /// `credited`, `held_in_abeyance`, `added_after_hand` or `not_added`.
+    pub status: &'static str,
+}
+
+/// What one side took in the hand.
+#[derive(Clone, Copy, Debug, Default, Serialize, ToSchema)]
+pub struct Tally {
+    pub tricks: u32,
+    /// Card points plus trick points, where the game counts points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
+    /// Stubs in front of the side's players (Stubs & Spoils).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stubs_won: Option<i32>,
+    /// Stubs after revoke transfers: what is scored (Stubs & Spoils).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stubs: Option<i32>,
+}
+
+/// A director's ruling on one hand.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Adjudication {
+    pub game: &'static str,
+    pub dealer: Seat,
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    /// Stubs & Spoils: the Color Card's suit (trump in black mode, trojan in red mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special_suit: Option<Suit>,
+    pub tricks: Vec<TrickReport>,
+    pub irregularities: Vec<Irregularity>,
+    pub corrected_revokes: Vec<CorrectedRevoke>,
+    pub record_error: Option<RecordError>,
+    pub ignored_actions: Vec<IgnoredAction>,
+    pub bonuses: Vec<Bonus>,
+    #[schema(inline)]
+    pub tally: PerSide<Tally>,
+    /// The hand's own score per side; `null` when the record has an error.
+    #[schema(inline)]
+    pub hand_score: Option<PerSide<i32>>,
+    pub match_before: MatchState,
+    pub match_after: MatchState,
+}
+
+impl Adjudication {
+    pub fn new(game: &'static str, dealer: Seat, before: &MatchState, tricks: usize) -> Adjudication {
+        Adjudication {
+            game,
+            dealer,
+            outcome: Outcome::Scored,
+            trump: None,
+            mode: None,
+            special_suit: None,
+            tricks: Vec::with_capacity(tricks),
+            irregularities: Vec::new(),
+            corrected_revokes: Vec::new(),
+            record_error: None,
+            ignored_actions: Vec::new(),
+            bonuses: Vec::new(),
+            tally: PerSide::default(),
+            hand_score: None,
+            match_before: before.clone(),
+            match_after: before.clone(),
+        }
+    }
+
+    /// README C5: a record error leaves no score and the match as it was.
+    pub fn record_error(&mut self, error: RecordError) {
+        self.outcome = Outcome::RecordError;
+        self.record_error = Some(error);
+        self.hand_score = None;
+        self.bonuses.clear();
+        self.match_after = self.match_before.clone();
+    }
+}
+
+/// What a player at the table could see before the next action, and every legal next action.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableView {
+    /// `gallery`, `play`, `spoil` or `over`.
+    pub phase: &'static str,
+    /// Seats that may act now (several while gallery discards are made in any order).
+    pub to_act: Vec<Seat>,
+    pub trick_number: Option<u8>,
+    /// The cards of the trick in progress.
+    pub trick: Vec<PlayedCard>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special_suit: Option<Suit>,
+    /// The cards held by the (first) seat to act.
+    pub hand: Vec<Card>,
+    /// How many cards each seat holds.
+    #[schema(value_type = BTreeMap<String, u32>)]
+    pub hand_sizes: BTreeMap<Seat, u32>,
+    #[schema(inline)]
+    pub tally: PerSide<Tally>,
+    /// Irregularities established so far.
+    pub irregularities: Vec<Irregularity>,
+    pub match_state: MatchState,
+    /// Every legal next action, computed by the adjudicator's own legality checks.
+    pub legal: Vec<Action>,
+}
+
+impl TableView {
+    pub fn new(phase: &'static str, to_act: Vec<Seat>, play: &TrickPlay, match_state: &MatchState) -> TableView {
+        let hand = to_act.first().map(|s| play.hand(*s).iter().collect()).unwrap_or_default();
+        TableView {
+            phase,
+            to_act,
+            trick_number: Some(play.trick.number),
+            trick: play.trick.plays().to_vec(),
+            trump: None,
+            mode: None,
+            special_suit: None,
+            hand,
+            hand_sizes: play.table.seats().map(|s| (s, play.hand(s).len())).collect(),
+            tally: PerSide::default(),
+            irregularities: Vec::new(),
+            match_state: match_state.clone(),
+            legal: Vec::new(),
+        }
+    }
+
+    /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
+    /// the game's legality judge (`None` = legal).
+    pub fn add_plays(&mut self, play: &TrickPlay, judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>) {
+        if let Some(seat) = play.to_play() {
+            let hand = play.hand(seat);
+            for card in hand.iter().filter(|&c| judge(&play.trick, hand, c).is_none()) {
+                self.legal.push(Action { seat, kind: crate::record::ActionKind::Play(card) });
+            }
+        }
+        for (seat, before) in play.correctable() {
+            let current = play.trick.plays()[before.len()].card;
+            let mut hand = play.hand(seat);
+            hand.insert(current);
+            for card in hand.iter().filter(|&c| c != current && judge(&before, hand, c).is_none()) {
+                self.legal.push(Action { seat, kind: crate::record::ActionKind::Correct(card) });
+            }
+        }
+    }
+}
+
+/// One game's rules.
+pub trait Game: Send + Sync {
+    fn info(&self) -> &'static GameInfo;
+
+    /// The table this game is played at.
+    fn table(&self) -> Table;
+
+    /// Checks the deal and sets up the hand. Problems are refusals with pointers.
+    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>>;
+}
+
+/// A hand being replayed, one action at a time.
+pub trait HandState {
+    /// Applies action `index`. A record error stops the replay.
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
+
+    /// The table as the next player to act sees it, with every legal action.
+    fn view(&self) -> TableView;
+
+    /// Ends the replay (after the last action, or at a record error) and rules on the hand.
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
+}
+
+fn prepare(
+    game: &dyn Game,
+    record: &HandRecord,
+    options: Option<&Options>,
+    before: Option<&MatchState>,
+) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    let info = game.info();
+    let mut errors = Vec::new();
+    if let Some(id) = &record.game
+        && id != info.id
+    {
+        errors.push(FieldError::new("/game".into(), format!("this record is for '{id}' but was sent to '{}'", info.id)));
+    }
+    let options = match (options, Options::resolve(info.options, &record.options, "/options")) {
+        (None, Ok(o)) => Some(o),
+        (Some(m), Ok(o)) if record.options.is_empty() || *m == o => Some(m.clone()),
+        (Some(_), Ok(_)) => {
+            errors.push(FieldError::new("/options".into(), "a hand of a match may repeat the match's options but not change them".into()));
+            None
+        }
+        (_, Err(e)) => {
+            errors.extend(e);
+            None
+        }
+    };
+    let table = game.table();
+    if let Some(a) = record.actions.iter().position(|a| table.resolve(a.seat).is_none()) {
+        errors.push(FieldError::new(
+            format!("/actions/{a}/seat"),
+            format!("no seat {} at this table: expected {}", record.actions[a].seat, table.names()),
+        ));
+    }
+    if let Some(a) = record.actions.iter().position(|a| !info.verbs.contains(&a.kind.verb())) {
+        errors.push(FieldError::new(
+            format!("/actions/{a}/{}", record.actions[a].kind.verb()),
+            format!("'{}' is not an action in {}: expected one of {}", record.actions[a].kind.verb(), info.name, info.verbs.join(", ")),
+        ));
+    }
+    let before = match (before, &record.match_state) {
+        (Some(m), None) => m.clone(),
+        (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
+        (Some(_), Some(_)) => {
+            errors.push(FieldError::new("/match_state".into(), "a hand of a match may not carry a different match state".into()));
+            MatchState::default()
+        }
+        (None, state) => {
+            let state = state.clone().unwrap_or_default();
+            if let Err(e) = state.check(record.dealer, "/match_state") {
+                errors.extend(e);
+            }
+            state
+        }
+    };
+    let options = match options {
+        Some(o) if errors.is_empty() => o,
+        _ => return Err(errors),
+    };
+    game.start(record, &options, &MatchState { next_dealer: Some(record.dealer), ..before })
+}
+
+/// Replays a whole hand and rules on it.
+pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, Vec<FieldError>> {
+    let state = prepare(game, record, None, None)?;
+    Ok(run(state, &record.actions))
+}
+
+fn run(mut state: Box<dyn HandState>, actions: &[Action]) -> Adjudication {
+    for (i, a) in actions.iter().enumerate() {
+        if let Err(e) = state.apply(i, a) {
+            return state.finish(Some(e));
+        }
+    }
+    state.finish(None)
+}
+
+/// Replays a partial record and reports the table and the legal next actions.
+/// A record error in the partial record is a refusal (the position does not exist).
+pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, Vec<FieldError>> {
+    let mut state = prepare(game, record, None, None)?;
+    for (i, a) in record.actions.iter().enumerate() {
+        if let Err(e) = state.apply(i, a) {
+            return Err(vec![FieldError::new(e.pointer, format!("{} ({})", e.detail, e.code))]);
+        }
+    }
+    Ok(state.view())
+}
+
+/// Every hand of a match, adjudicated in order with the match state folded from hand to hand.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchReport {
+    pub hands: Vec<Adjudication>,
+    /// The match after the last hand.
+    #[serde(rename = "final")]
+    pub final_state: MatchState,
+}
+
+/// Adjudicates a sequence of hands as one game.
+pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport, Vec<FieldError>> {
+    let options = Options::resolve(game.info().options, &m.options, "/options")?;
+    let first_dealer = m.hands.first().map(|h| h.dealer).unwrap_or(Seat::N);
+    let mut state = m.match_state.clone().unwrap_or_default();
+    state.check(first_dealer, "/match_state").map_err(|e| {
+        e.into_iter()
+            .map(|f| if f.pointer == "/dealer" { f.under("/hands/0") } else { f })
+            .collect::<Vec<_>>()
+    })?;
+    let mut hands = Vec::with_capacity(m.hands.len());
+    for (i, record) in m.hands.iter().enumerate() {
+        let base = format!("/hands/{i}");
+        if state.game_over {
+            return Err(vec![FieldError::new(base, format!("the game ended at hand {i}; no more hands can be played"))]);
+        }
+        if let Some(d) = state.next_dealer
+            && d != record.dealer
+        {
+            return Err(vec![FieldError::new(format!("{base}/dealer"), format!("{d} deals this hand, not {}", record.dealer))]);
+        }
+        let hand = prepare(game, record, Some(&options), Some(&state))
+            .map_err(|e| e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>())?;
+        let adjudication = run(hand, &record.actions);
+        state = adjudication.match_after.clone();
+        hands.push(adjudication);
+    }
+    Ok(MatchReport { hands, final_state: state })
+}

@@ -1,0 +1,113 @@
+//! Named game variants (`shared/rules/*.md` §6 "Variant" column): declared by each game, chosen per
+//! record, validated with a pointer to the offending option.
+
+use super::FieldError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// The values an option takes.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Flag { default: bool },
+    /// One of the listed strings.
+    Choice {
+        #[schema(value_type = Vec<String>)]
+        values: &'static [&'static str],
+        default: &'static str,
+    },
+}
+
+/// One option a game accepts.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    #[serde(flatten)]
+    pub kind: OptionKind,
+    pub description: &'static str,
+    /// The ruling that names this variant (rule file and section).
+    pub rule: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Value {
+    Flag(bool),
+    Choice(&'static str),
+}
+
+/// The options of one record, every declared option resolved to a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options(Vec<(&'static str, Value)>);
+
+impl Options {
+    /// Checks `raw` against `specs` (pointers under `base`, e.g. `/options`).
+    pub fn resolve(
+        specs: &'static [OptionSpec],
+        raw: &BTreeMap<String, serde_json::Value>,
+        base: &str,
+    ) -> Result<Options, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        for name in raw.keys() {
+            if !specs.iter().any(|s| s.name == name) {
+                let known: Vec<_> = specs.iter().map(|s| s.name).collect();
+                errors.push(FieldError::new(
+                    format!("{base}/{name}"),
+                    if known.is_empty() {
+                        format!("unknown option '{name}': this game has no options")
+                    } else {
+                        format!("unknown option '{name}': expected one of {}", known.join(", "))
+                    },
+                ));
+            }
+        }
+        let mut values = Vec::with_capacity(specs.len());
+        for spec in specs {
+            let pointer = format!("{base}/{}", spec.name);
+            let value = match (spec.kind, raw.get(spec.name)) {
+                (OptionKind::Flag { default }, None) => Value::Flag(default),
+                (OptionKind::Choice { default, .. }, None) => Value::Choice(default),
+                (OptionKind::Flag { .. }, Some(serde_json::Value::Bool(b))) => Value::Flag(*b),
+                (OptionKind::Choice { values, .. }, Some(serde_json::Value::String(s))) => {
+                    match values.iter().find(|v| *v == s) {
+                        Some(v) => Value::Choice(v),
+                        None => {
+                            errors.push(FieldError::new(pointer, format!("expected one of {}", values.join(", "))));
+                            continue;
+                        }
+                    }
+                }
+                (OptionKind::Flag { .. }, Some(_)) => {
+                    errors.push(FieldError::new(pointer, "expected true or false".into()));
+                    continue;
+                }
+                (OptionKind::Choice { values, .. }, Some(_)) => {
+                    errors.push(FieldError::new(pointer, format!("expected one of {}", values.join(", "))));
+                    continue;
+                }
+            };
+            values.push((spec.name, value));
+        }
+        if errors.is_empty() { Ok(Options(values)) } else { Err(errors) }
+    }
+
+    fn get(&self, name: &str) -> Value {
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("option '{name}' is not declared by this game"))
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Value::Flag(true))
+    }
+
+    pub fn choice(&self, name: &str) -> &'static str {
+        match self.get(name) {
+            Value::Choice(s) => s,
+            Value::Flag(_) => panic!("option '{name}' is a flag"),
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Playing cards to tricks: whose turn it is, whether the card is held, and the revoke-correction
+//! window of `shared/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
+//! game drives its play through this, with its own legality judge and trick-winner rule.
+
+use super::log::{CorrectedRevoke, Fault, RecordError};
+use super::seat::{Seat, Table};
+use super::trick::{MAX_PLAYS, Trick};
+use crate::cards::{Card, CardSet};
+
+/// Hands, the trick in progress and its not-yet-established faults.
+#[derive(Clone, Debug)]
+pub struct TrickPlay {
+    pub table: Table,
+    /// Cards each seat holds now, by seat position.
+    pub hands: [CardSet; MAX_PLAYS],
+    /// Cards each seat has played so far (to tell "played twice" from "never held").
+    played: [CardSet; MAX_PLAYS],
+    pub trick: Trick,
+    /// How many cards complete a trick (one fewer when a seat sits out).
+    trick_size: usize,
+    sitting_out: Option<Seat>,
+    /// The next seat to play, or `None` when the trick is complete.
+    next: Option<Seat>,
+    /// Fault of each card in the current trick, not yet established.
+    pending: [Option<Fault>; MAX_PLAYS],
+    /// The trick position of the first corrected revoke: seats after it may change their cards too.
+    correction_window: Option<usize>,
+    pub corrected: Vec<CorrectedRevoke>,
+}
+
+/// A fault that became established when its trick was completed.
+#[derive(Clone, Debug)]
+pub struct Established {
+    pub fault: Fault,
+    pub action_index: usize,
+    pub seat: Seat,
+    pub card: Card,
+    pub trick: u8,
+}
+
+impl TrickPlay {
+    pub fn new(table: Table, hands: [CardSet; MAX_PLAYS], leader: Seat) -> TrickPlay {
+        TrickPlay {
+            table,
+            hands,
+            played: [CardSet::EMPTY; MAX_PLAYS],
+            trick: Trick::new(1, leader),
+            trick_size: table.size,
+            sitting_out: None,
+            next: Some(leader),
+            pending: Default::default(),
+            correction_window: None,
+            corrected: Vec::new(),
+        }
+    }
+
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat.pos()]
+    }
+
+    pub fn hand_mut(&mut self, seat: Seat) -> &mut CardSet {
+        &mut self.hands[seat.pos()]
+    }
+
+    /// The seat whose card is due, `None` once the trick is complete.
+    pub fn to_play(&self) -> Option<Seat> {
+        self.next
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.trick.len() == self.trick_size
+    }
+
+    /// Checks turn and possession, takes the card from the hand and puts it on the trick with its
+    /// fault (if any). The fault is established when the trick completes.
+    pub fn play(&mut self, index: usize, seat: Seat, card: Card, fault: Option<Fault>) -> Result<(), RecordError> {
+        self.check_turn(index, seat, "play")?;
+        self.take(index, seat, card, "play")?;
+        let pos = self.trick.len();
+        self.trick.push(seat, card, index);
+        self.pending[pos] = fault;
+        self.next = if self.is_complete() { None } else { Some(self.next_in_trick(seat)) };
+        Ok(())
+    }
+
+    /// Is it `seat`'s turn to play?
+    pub fn check_turn(&self, index: usize, seat: Seat, verb: &str) -> Result<(), RecordError> {
+        match self.next {
+            Some(s) if s == seat => Ok(()),
+            Some(s) => Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                verb,
+                format!("{seat} played in trick {} but it was {s}'s turn", self.trick.number),
+            )),
+            None => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                format!("trick {} is complete; no card is due", self.trick.number),
+            )),
+        }
+    }
+
+    fn take(&mut self, index: usize, seat: Seat, card: Card, verb: &str) -> Result<(), RecordError> {
+        let p = seat.pos();
+        if self.hands[p].remove(card) {
+            self.played[p].insert(card);
+            return Ok(());
+        }
+        let (code, detail) = if self.played[p].contains(card) {
+            ("card_played_twice", format!("{seat} already played {card} earlier in this hand"))
+        } else {
+            ("card_not_held", format!("{seat} does not hold {card}"))
+        };
+        Err(RecordError::at(code, index, seat, verb, detail))
+    }
+
+    fn next_in_trick(&self, seat: Seat) -> Seat {
+        let s = self.table.left(seat);
+        if Some(s) == self.sitting_out { self.table.left(s) } else { s }
+    }
+
+    /// A seat that plays no cards this hand (a loner's partner): tricks have one card fewer.
+    pub fn sit_out(&mut self, seat: Seat) {
+        self.sitting_out = Some(seat);
+        self.trick_size = self.table.size - 1;
+    }
+
+    /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,
+    /// and then the seats that played after him. The new card is judged afresh by `judge`, which
+    /// receives the trick before that card, the seat's hand (the old card back in it) and the card.
+    pub fn correct(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+    ) -> Result<(), RecordError> {
+        let invalid = |detail: String| RecordError::at("invalid_correct", index, seat, "correct", detail);
+        if self.is_complete() {
+            return Err(invalid(format!(
+                "trick {} is already complete: a revoke can only be corrected before that",
+                self.trick.number
+            )));
+        }
+        let Some(pos) = self.trick.position_of(seat) else {
+            return Err(invalid(format!("{seat} has no card in trick {} to correct", self.trick.number)));
+        };
+        let revoker = self.pending[pos].is_some();
+        let after_corrected = self.correction_window.is_some_and(|w| pos > w);
+        if !revoker && !after_corrected {
+            return Err(invalid(format!(
+                "{seat}'s card in trick {} broke no rule, and no earlier player corrected a revoke",
+                self.trick.number
+            )));
+        }
+        let old = self.trick.plays()[pos].card;
+        if old == card {
+            return Err(invalid(format!("{seat} already played {card}: a correction must change the card")));
+        }
+        let p = seat.pos();
+        self.hands[p].insert(old);
+        self.played[p].remove(old);
+        if let Err(e) = self.take(index, seat, card, "correct") {
+            // Put the table back as it was before reporting.
+            self.hands[p].remove(old);
+            self.played[p].insert(old);
+            return Err(e);
+        }
+        let mut before = self.trick;
+        before.truncate(pos);
+        let fault = judge(&before, self.hands[p], card);
+        if let Some(f) = self.pending[pos].take() {
+            self.corrected.push(CorrectedRevoke {
+                action_index: self.trick.action_index(pos),
+                correct_index: index,
+                trick: self.trick.number,
+                seat,
+                card: old,
+                corrected_to: card,
+                code: f.code,
+            });
+            self.correction_window = Some(self.correction_window.map_or(pos, |w| w.min(pos)));
+        }
+        self.trick.replace(pos, card);
+        self.pending[pos] = fault;
+        Ok(())
+    }
+
+    /// Seats that may `correct` now, with the trick before their card (for legal-action queries).
+    pub fn correctable(&self) -> Vec<(Seat, Trick)> {
+        if self.is_complete() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (pos, p) in self.trick.plays().iter().enumerate() {
+            if self.pending[pos].is_some() || self.correction_window.is_some_and(|w| pos > w) {
+                let mut before = self.trick;
+                before.truncate(pos);
+                out.push((p.seat, before));
+            }
+        }
+        out
+    }
+
+    /// Closes the complete trick: returns it and the faults it established (in play order), and
+    /// opens trick `number + 1` led by `next_leader`.
+    pub fn close_trick(&mut self, next_leader: Seat) -> (Trick, Vec<Established>) {
+        debug_assert!(self.is_complete());
+        let done = self.trick;
+        let mut established = Vec::new();
+        for (pos, p) in done.plays().iter().enumerate() {
+            if let Some(fault) = self.pending[pos].take() {
+                established.push(Established {
+                    fault,
+                    action_index: done.action_index(pos),
+                    seat: p.seat,
+                    card: p.card,
+                    trick: done.number,
+                });
+            }
+        }
+        self.correction_window = None;
+        self.trick = Trick::new(done.number + 1, next_leader);
+        self.next = Some(next_leader);
+        (done, established)
+    }
+
+    /// Stops play (the hand is over): no card is due any more.
+    pub fn stop(&mut self) {
+        self.next = None;
+    }
+}

@@ -1,0 +1,204 @@
+//! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
+
+use super::seat::Seat;
+use crate::cards::{Card, Rank, Suit};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Most cards one trick can hold (the largest table in the rules is seven).
+pub const MAX_PLAYS: usize = 7;
+
+/// One card played (or placed) by a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PlayedCard {
+    pub seat: Seat,
+    pub card: Card,
+}
+
+/// The cards of one trick in the order they were played, without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Trick {
+    pub number: u8,
+    pub leader: Seat,
+    plays: [PlayedCard; MAX_PLAYS],
+    /// The action that put each card on the table (for evidence).
+    action_index: [u32; MAX_PLAYS],
+    len: u8,
+}
+
+impl Trick {
+    pub fn new(number: u8, leader: Seat) -> Trick {
+        Trick {
+            number,
+            leader,
+            plays: [PlayedCard { seat: leader, card: Card::JOKER }; MAX_PLAYS],
+            action_index: [0; MAX_PLAYS],
+            len: 0,
+        }
+    }
+
+    pub fn push(&mut self, seat: Seat, card: Card, action_index: usize) {
+        let i = self.len as usize;
+        self.plays[i] = PlayedCard { seat, card };
+        self.action_index[i] = action_index as u32;
+        self.len += 1;
+    }
+
+    pub fn plays(&self) -> &[PlayedCard] {
+        &self.plays[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn led(&self) -> Option<Card> {
+        self.plays().first().map(|p| p.card)
+    }
+
+    /// Position in the trick of `seat`'s card, if it has played.
+    pub fn position_of(&self, seat: Seat) -> Option<usize> {
+        self.plays().iter().position(|p| p.seat == seat)
+    }
+
+    pub fn action_index(&self, pos: usize) -> usize {
+        self.action_index[pos] as usize
+    }
+
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len as u8);
+    }
+
+    pub(crate) fn replace(&mut self, pos: usize, card: Card) {
+        self.plays[pos].card = card;
+    }
+
+    /// Position of the winning card: the highest `strength`, the earlier card on equal strength.
+    /// Cards with strength `None` cannot win. `None` when no card can win.
+    pub fn winner_by(&self, strength: impl Fn(Card) -> Option<u16>) -> Option<usize> {
+        let mut best: Option<(usize, u16)> = None;
+        for (i, p) in self.plays().iter().enumerate() {
+            if let Some(s) = strength(p.card)
+                && best.is_none_or(|(_, b)| s > b)
+            {
+                best = Some((i, s));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+/// A suit's card order, highest first, as a strength per rank (higher wins; 0 = not ranked).
+#[derive(Clone, Copy, Debug)]
+pub struct RankOrder([u8; 16]);
+
+impl RankOrder {
+    pub const fn new(highest_first: &[Rank]) -> RankOrder {
+        let mut s = [0u8; 16];
+        let n = highest_first.len();
+        let mut i = 0;
+        while i < n {
+            s[highest_first[i] as usize] = (n - i) as u8;
+            i += 1;
+        }
+        RankOrder(s)
+    }
+
+    pub fn strength(&self, rank: Rank) -> u8 {
+        self.0[rank as usize]
+    }
+
+    pub fn beats(&self, a: Rank, b: Rank) -> bool {
+        self.strength(a) > self.strength(b)
+    }
+}
+
+/// The usual trick rule: the highest trump if any was played, else the highest card of the led suit.
+/// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win.
+pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrder) -> Option<u16> {
+    let rank = order.strength(card.rank_unchecked()) as u16;
+    let suit = card.suit_unchecked();
+    if Some(suit) == trump {
+        Some(0x200 | rank)
+    } else if suit == led {
+        Some(0x100 | rank)
+    } else {
+        None
+    }
+}
+
+/// One trick as the adjudication reports it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TrickReport {
+    pub number: u8,
+    pub leader: Seat,
+    #[schema(value_type = Vec<PlayedCard>)]
+    #[serde(serialize_with = "serialize_plays")]
+    pub plays: Trick,
+    /// The seat that won the trick.
+    pub winner: Seat,
+    /// Points in the trick, where the game counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
+    /// Stubs & Spoils: the stub and the seat it lies in front of (the winner).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stub: Option<PlayedCard>,
+    /// Stubs & Spoils: the spoil and the seat that took it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spoil: Option<PlayedCard>,
+    /// Stubs & Spoils: the two cards that go to the dead pile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead: Option<[Card; 2]>,
+}
+
+impl TrickReport {
+    pub fn new(trick: Trick, winner: Seat) -> TrickReport {
+        TrickReport {
+            number: trick.number,
+            leader: trick.leader,
+            plays: trick,
+            winner,
+            points: None,
+            stub: None,
+            spoil: None,
+            dead: None,
+        }
+    }
+}
+
+fn serialize_plays<S: serde::Serializer>(t: &Trick, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(t.plays())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn trump_beats_led_and_off_suit_cannot_win() {
+        let order = RankOrder::new(&[Rank::Ace, Rank::King, Rank::Queen, Rank::Two]);
+        let mut t = Trick::new(1, Seat::N);
+        for (s, card) in [(Seat::N, "KH"), (Seat::E, "AH"), (Seat::S, "AS"), (Seat::W, "2C")] {
+            t.push(s, c(card), 0);
+        }
+        let led = Suit::Hearts;
+        assert_eq!(t.winner_by(|x| trump_or_led(x, led, None, &order)), Some(1));
+        assert_eq!(t.winner_by(|x| trump_or_led(x, led, Some(Suit::Clubs), &order)), Some(3));
+    }
+
+    #[test]
+    fn equal_strength_goes_to_the_earlier_card() {
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("5H"), 0);
+        t.push(Seat::E, c("5S"), 1);
+        assert_eq!(t.winner_by(|_| Some(1)), Some(0));
+    }
+}

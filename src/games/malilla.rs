@@ -1,0 +1,425 @@
+//! Malilla (`shared/rules/malilla.md`): four players in partnerships, a 40-card pack, the dealer's
+//! last card fixes trumps, 7 highest; follow suit, the forbidden seven, must beat an opponent; one
+//! point per trick on top of the card points (70 a hand); the side over 35 scores the excess; game
+//! to 35; any incorrect play loses the game at once.
+
+use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction, Irregularity, MatchState,
+    OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord};
+
+pub struct Malilla;
+
+static INFO: GameInfo = GameInfo {
+    id: "malilla",
+    name: "Malilla",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "40-card pack (A K Q J 7 6 5 4 3 2)",
+    game_target: GAME,
+    options: &[OptionSpec {
+        name: "allow_correction_before_trick_end",
+        kind: OptionKind::Flag { default: false },
+        description: "A `correct` before the trick is complete cancels an incorrect play without penalty \
+                      (the rules' default: the foul stands once the card is played).",
+        rule: "malilla.md §6 MA-8",
+    }],
+    rules: "malilla.md",
+    irregularities: &["revoke", "illegal_seven", "failed_to_overtake", "misdeal"],
+    verbs: &["play", "correct"],
+};
+
+/// §1: in every suit 7 A K Q J 6 5 4 3 2, the 7 highest.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Seven,
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Three,
+    Rank::Two,
+]);
+const TRICKS: u8 = 10;
+/// §1: the side with more than half of the 70 points wins the hand; 35 wins the game.
+const HALF: i32 = 35;
+const GAME: i32 = 35;
+
+fn pack() -> Pack {
+    packs::latin40()
+}
+
+/// §1: 7 = 5, A = 4, K = 3, Q = 2, J = 1, the rest nothing.
+fn card_points(card: Card) -> i32 {
+    match card.rank_unchecked() {
+        Rank::Seven => 5,
+        Rank::Ace => 4,
+        Rank::King => 3,
+        Rank::Queen => 2,
+        Rank::Jack => 1,
+        _ => 0,
+    }
+}
+
+fn suit_bit(suit: Suit) -> u8 {
+    1 << suit as u8
+}
+
+/// §3: the legality of `card` played from `hand` to `trick`, checked in the order of MA-10.
+/// `led_before` holds the suits led in earlier tricks. `None` = legal.
+fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
+    let seat = trick.plays().last().map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let of_led = hand.of_suit(led);
+    // Rule 1: follow suit.
+    if !of_led.is_empty() && card.suit_unchecked() != led {
+        return Some(Fault::new(
+            "revoke",
+            "malilla.md §3.1",
+            format!("{seat} played {card} on a {} lead while holding {}", led.letter(), list(of_led)),
+        ));
+    }
+    // Rule 2: the forbidden seven (MA-3): a non-trump 7 of a suit not yet led, when not following.
+    let forbidden = |c: Card| {
+        c.rank_unchecked() == Rank::Seven && c.suit_unchecked() != trump && led_before & suit_bit(c.suit_unchecked()) == 0
+    };
+    let allowed = if !of_led.is_empty() {
+        of_led
+    } else {
+        let sevens: CardSet = hand.iter().filter(|&c| forbidden(c)).collect();
+        if sevens == hand { hand } else { hand.minus(sevens) }
+    };
+    if !allowed.contains(card) {
+        return Some(Fault::new(
+            "illegal_seven",
+            "malilla.md §3.2",
+            format!("{seat} discarded {card}, the 7 of a suit not yet led, while holding other cards"),
+        ));
+    }
+    // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
+    let strength = |c: Card| trump_or_led(c, led, Some(trump), &ORDER);
+    let w = trick.plays()[trick.winner_by(strength)?];
+    if w.seat.side() == seat.side() {
+        return None; // partner's card: no obligation (MA-5)
+    }
+    let top = strength(w.card);
+    let beaters: CardSet = allowed.iter().filter(|&c| strength(c) > top).collect();
+    if !beaters.is_empty() && !beaters.contains(card) {
+        return Some(Fault::new(
+            "failed_to_overtake",
+            "malilla.md §3.3",
+            format!("{seat} played {card} under {}'s winning {} while able to beat it with {}", w.seat, w.card, list(beaters)),
+        ));
+    }
+    None
+}
+
+fn list(cards: CardSet) -> String {
+    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl Game for Malilla {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self) -> Table {
+        Table::FOUR
+    }
+
+    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = pack();
+        let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let dealer = record.dealer;
+        let adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
+        // MA-13: the right 40 cards with a wrong count per seat is a misdeal, not a refusal.
+        let misdeal = deal::check_counts(record, Table::FOUR, TRICKS as usize).is_err();
+        let trump_card = if misdeal {
+            None
+        } else {
+            Some(deal::dealer_face_up(record, &dealt, dealer, "the turned trump card")?)
+        };
+        let mut hand = MalillaHand {
+            trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
+            play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
+            led_before: 0,
+            allow_correction: options.flag("allow_correction_before_trick_end"),
+            foul: None,
+            stopped_at: None,
+            last_index: None,
+            misdeal,
+            abeyance: None,
+            adj,
+        };
+        if misdeal {
+            hand.adj.outcome = Outcome::Misdeal;
+            return Ok(Box::new(hand));
+        }
+        let trump_card = trump_card.expect("checked above");
+        hand.adj.trump = Some(hand.trump);
+        // §4 trump-card bonus: credited at once, unless it would bring the dealer's side to 35.
+        let points = card_points(trump_card);
+        if points > 0 {
+            let side = dealer.side();
+            let held = before.scores[side] + points >= GAME;
+            if !held {
+                hand.adj.match_after.scores[side] += points;
+            } else {
+                hand.abeyance = Some(hand.adj.bonuses.len());
+            }
+            hand.adj.bonuses.push(Bonus {
+                code: "trump_card",
+                side,
+                card: Some(trump_card),
+                points,
+                status: if held { "held_in_abeyance" } else { "credited" },
+            });
+        }
+        Ok(Box::new(hand))
+    }
+}
+
+struct MalillaHand {
+    trump: Suit,
+    play: TrickPlay,
+    /// Suits led in completed tricks (MA-3).
+    led_before: u8,
+    allow_correction: bool,
+    /// The first established incorrect play: the offenders' side and its action.
+    foul: Option<(Side, usize)>,
+    /// A record error after the foul: from here on actions are ignored (README C6).
+    stopped_at: Option<usize>,
+    last_index: Option<usize>,
+    misdeal: bool,
+    /// Index in `adj.bonuses` of a trump-card bonus held in abeyance.
+    abeyance: Option<usize>,
+    adj: Adjudication,
+}
+
+impl MalillaHand {
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let (trump, led_before) = (self.trump, self.led_before);
+        move |trick, hand, card| judge(trump, led_before, trick, hand, card)
+    }
+
+    fn is_over(&self) -> bool {
+        self.adj.tricks.len() == TRICKS as usize
+    }
+
+    /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
+    fn foul(&mut self, index: usize, seat: Seat, card: Card, trick: u8, fault: Fault) {
+        let side = seat.side();
+        let consequence = match self.foul {
+            None => {
+                self.foul = Some((side, index));
+                format!(
+                    "{} lose the game at once; {} win it and the hand is not scored (malilla.md §5)",
+                    side.spoken(),
+                    side.other().spoken()
+                )
+            }
+            Some((lost, at)) => format!(
+                "no further effect: {} had already lost the game by the incorrect play at action {at} (MA-15)",
+                lost.spoken()
+            ),
+        };
+        self.adj.irregularities.push(Irregularity {
+            code: fault.code,
+            action_index: index,
+            trick: Some(trick),
+            seat,
+            card: Some(card),
+            rule: fault.rule,
+            explanation: fault.explanation,
+            consequence,
+        });
+    }
+
+    fn close_trick(&mut self) {
+        let led = self.play.trick.led().expect("complete trick").suit_unchecked();
+        let trump = self.trump;
+        let winner_pos = self.play.trick.winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER)).expect("a led card always ranks");
+        let winner = self.play.trick.plays()[winner_pos].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            self.foul(e.action_index, e.seat, e.card, e.trick, e.fault);
+        }
+        let points = trick.plays().iter().map(|p| card_points(p.card)).sum::<i32>() + 1;
+        let tally = &mut self.adj.tally[winner.side()];
+        tally.tricks += 1;
+        *tally.points.get_or_insert(0) += points;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        self.led_before |= suit_bit(led);
+        if self.is_over() {
+            self.play.stop();
+        }
+    }
+
+    fn ignore(&mut self, index: usize, reason: String) {
+        self.adj.ignored_actions.push(IgnoredAction { action_index: index, reason });
+    }
+}
+
+impl HandState for MalillaHand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        self.last_index = Some(index);
+        if self.misdeal || self.stopped_at.is_some() {
+            return Ok(()); // counted in `finish`
+        }
+        let seat = action.seat;
+        let result = match action.kind {
+            ActionKind::Play(card) => {
+                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                let trick = self.play.trick.number;
+                // MA-8: without the option a foul is complete the moment the card is played.
+                let (now, pending) = if self.allow_correction { (None, fault) } else { (fault, None) };
+                self.play.play(index, seat, card, pending).map(|()| {
+                    if let Some(f) = now {
+                        self.foul(index, seat, card, trick, f);
+                    }
+                    if self.play.is_complete() {
+                        self.close_trick();
+                    }
+                })
+            }
+            ActionKind::Correct(card) if self.allow_correction => {
+                let judge = self.judge();
+                self.play.correct(index, seat, card, judge)
+            }
+            ActionKind::Correct(_) => {
+                self.ignore(index, "malilla.md MA-8/MA-11: once played, an incorrect play stands; a correction changes nothing".into());
+                Ok(())
+            }
+            _ => unreachable!("verbs are checked against GameInfo before replay"),
+        };
+        match result {
+            Err(_) if self.foul.is_some() => {
+                // README C6: the game is already decided; what the record says after is not an error.
+                self.stopped_at = Some(index);
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let over = self.misdeal || self.foul.is_some() || self.is_over();
+        let to_act: Vec<Seat> = if over { vec![] } else { self.play.to_play().into_iter().collect() };
+        let mut view = TableView::new(if over { "over" } else { "play" }, to_act, &self.play, &self.adj.match_after);
+        view.trump = self.adj.trump;
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        if !over {
+            view.add_plays(&self.play, self.judge());
+            if !self.allow_correction {
+                view.legal.retain(|a| !matches!(a.kind, ActionKind::Correct(_)));
+            }
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let dealer = self.adj.dealer;
+        let recorded = self.last_index.map_or(0, |i| i + 1);
+        let mut adj = std::mem::replace(&mut self.adj, Adjudication::new(INFO.id, dealer, &MatchState::default(), 0));
+        adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        let next = |m: &mut MatchState| {
+            m.next_dealer = Some(Table::FOUR.left(dealer));
+        };
+        if self.misdeal {
+            // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
+            adj.irregularities.push(Irregularity {
+                code: "misdeal",
+                action_index: 0,
+                trick: None,
+                seat: dealer,
+                card: None,
+                rule: "malilla.md §5, MA-13",
+                explanation: format!("{dealer} dealt the 40 cards with a wrong number of cards to some seat"),
+                consequence: format!("no play and no score; the deal passes to {}", Table::FOUR.left(dealer)),
+            });
+            adj.hand_score = Some(PerSide::default());
+            next(&mut adj.match_after);
+            if recorded > 0 {
+                adj.ignored_actions.push(IgnoredAction { action_index: 0, reason: format!("{recorded} actions recorded after the misdeal") });
+            }
+            return adj;
+        }
+        if let Some((side, at)) = self.foul {
+            adj.outcome = Outcome::GameLost;
+            adj.hand_score = Some(PerSide::default());
+            if let Some(b) = self.abeyance {
+                adj.bonuses[b].status = "not_added"; // MA-9
+            }
+            let m = &mut adj.match_after;
+            m.hands_played += 1;
+            m.game_over = true;
+            m.winner = Some(side.other());
+            next(m);
+            let after = recorded.saturating_sub(at + 1);
+            if after > 0 {
+                let stopped = self.stopped_at.map_or(String::new(), |i| {
+                    format!("; from action {i} on they were not checked, the record no longer fitting the deal")
+                });
+                adj.ignored_actions.push(IgnoredAction {
+                    action_index: at + 1,
+                    reason: format!("{after} actions after the game-losing play at action {at} change nothing (MA-15){stopped}"),
+                });
+            }
+            return adj;
+        }
+        if let Some(e) = error {
+            adj.record_error(e);
+            return adj;
+        }
+        if !self.is_over() {
+            adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: self.play.to_play(),
+                pointer: "/actions".into(),
+                detail: format!("the record stops in trick {} of {TRICKS} with no incorrect play", self.play.trick.number),
+            });
+            return adj;
+        }
+        // §4: the side with more than 35 of the 70 points scores the excess; 35–35 scores nothing.
+        let mut score = PerSide::default();
+        for side in Side::BOTH {
+            score[side] = (adj.tally[side].points.unwrap_or(0) - HALF).max(0);
+        }
+        adj.hand_score = Some(score);
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        next(m);
+        for side in Side::BOTH {
+            m.scores[side] += score[side];
+        }
+        // §4 order: the hand result first, then a held bonus.
+        if let Some(side) = Side::BOTH.into_iter().find(|&s| score[s] > 0 && m.scores[s] >= GAME) {
+            m.game_over = true;
+            m.winner = Some(side);
+        }
+        if let Some(b) = self.abeyance {
+            let bonus = &mut adj.bonuses[b];
+            if m.game_over {
+                bonus.status = "not_added";
+            } else {
+                bonus.status = "added_after_hand";
+                m.scores[bonus.side] += bonus.points;
+                if m.scores[bonus.side] >= GAME {
+                    m.game_over = true;
+                    m.winner = Some(bonus.side);
+                }
+            }
+        }
+        adj
+    }
+}

@@ -1,0 +1,455 @@
+//! Stubs & Spoils (`shared/rules/stubs-and-spoils.md`): four players in partnerships, 52 cards; the
+//! dealer's 13th card is the Color Card (black mode: tricks are assets, its suit trump; red mode:
+//! tricks are liabilities, its suit the trojan suit); three gallery discards; from every trick one card
+//! is the stub (scored), one the spoil (taken into a hand), two are dead; the hand ends after the spoil
+//! that leaves somebody without a card (12–15 tricks); the stub difference scores; game to 21.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Fault, FieldError, Game, GameInfo, HandState, Irregularity, MatchState, Mode, OptionKind,
+    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord};
+
+pub struct StubsAndSpoils;
+
+static INFO: GameInfo = GameInfo {
+    id: "stubs-and-spoils",
+    name: "Stubs & Spoils",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "52-card pack",
+    game_target: GAME,
+    options: &[OptionSpec {
+        name: "revoke_penalty",
+        kind: OptionKind::Choice { values: &["stub_transfer", "none"], default: "stub_transfer" },
+        description: "`stub_transfer`: each established revoke moves up to 2 stubs against the offenders \
+                      (the rulings' default, the text being silent); `none`: revokes are reported only.",
+        rule: "stubs-and-spoils.md §5, SS-8",
+    }],
+    rules: "stubs-and-spoils.md",
+    irregularities: &["revoke"],
+    verbs: &["discard", "play", "correct", "stub", "spoil"],
+};
+
+const GAME: i32 = 21;
+const DEALT: usize = 13;
+/// §5 default: stubs moved per established revoke.
+const REVOKE_STUBS: i32 = 2;
+
+/// §1: black mode A high.
+const BLACK: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Three,
+    Rank::Two,
+]);
+/// §1: red mode A lowest.
+const RED: RankOrder = RankOrder::new(&[
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Three,
+    Rank::Two,
+    Rank::Ace,
+]);
+
+/// §3: follow suit if able; nothing else is required.
+fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || card.suit_unchecked() == led {
+        return None;
+    }
+    let seat = trick.plays().last().map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    Some(Fault::new(
+        "revoke",
+        "stubs-and-spoils.md §3",
+        format!("{seat} played {card} on a {} lead while holding {}", led.letter(), of_led.len()),
+    ))
+}
+
+/// §4.2: in red mode, cards of neither the led nor the trojan suit rank above the led suit, trojans
+/// below it; red order within each group; equal cards: the earlier played (via `winner_by`).
+fn red_strength(card: Card, led: Suit, trojan: Suit) -> u16 {
+    let suit = card.suit_unchecked();
+    let group = if suit == trojan {
+        1
+    } else if suit == led {
+        2
+    } else {
+        3
+    };
+    group << 8 | RED.strength(card.rank_unchecked()) as u16
+}
+
+impl Game for StubsAndSpoils {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self) -> Table {
+        Table::FOUR
+    }
+
+    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = packs::standard52();
+        let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_counts(record, Table::FOUR, DEALT)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let dealer = record.dealer;
+        let color = deal::dealer_face_up(record, &dealt, dealer, "the Color Card")?;
+        // SS-1: the Color Card is dealt to the dealer but never part of his hand.
+        dealt.hands[dealer.pos()].remove(color);
+        let special = color.suit_unchecked();
+        let mode = if special.is_red() { Mode::Red } else { Mode::Black };
+        let mut adj = Adjudication::new(INFO.id, dealer, before, 15);
+        adj.mode = Some(mode);
+        adj.special_suit = Some(special);
+        if mode == Mode::Black {
+            adj.trump = Some(special);
+        }
+        Ok(Box::new(Hand {
+            mode,
+            special,
+            play: TrickPlay::new(Table::FOUR, dealt.hands, dealer), // SS-7: the dealer leads trick 1
+            phase: Phase::Gallery { discarded: [false; 4] },
+            stubs: PerSide::default(),
+            revokes: Vec::new(),
+            penalty: options.choice("revoke_penalty") == "stub_transfer",
+            adj,
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// §2.2: each non-dealer discards one card to the gallery, in any order.
+    Gallery { discarded: [bool; 4] },
+    Play,
+    /// §4: the trick is complete; its spoil taker must take a card.
+    Spoil { report: usize, taker: Seat, candidates: CardSet, stub_stated: bool },
+    /// §4.4: somebody has no card after a spoil.
+    Over,
+}
+
+struct Hand {
+    mode: Mode,
+    special: Suit,
+    play: TrickPlay,
+    phase: Phase,
+    stubs: PerSide<i32>,
+    /// Established revokes in record order: the offending side and the irregularity's index.
+    revokes: Vec<(Side, usize)>,
+    penalty: bool,
+    adj: Adjudication,
+}
+
+impl Hand {
+    /// §4.1/§4.2: winner, stub, spoil taker and the cards he may take.
+    fn settle(&self, trick: &Trick) -> (Seat, Card, Seat, CardSet) {
+        let led = trick.led().expect("complete trick").suit_unchecked();
+        let plays = trick.plays();
+        let cards: CardSet = plays.iter().map(|p| p.card).collect();
+        match self.mode {
+            Mode::Black => {
+                let w = trick.winner_by(|c| trump_or_led(c, led, Some(self.special), &BLACK)).expect("a led card ranks");
+                let winner = plays[w].seat;
+                let stub = plays[w].card;
+                (winner, stub, winner, cards.minus(CardSet::of(&[stub])))
+            }
+            Mode::Red => {
+                let trojan = self.special;
+                let w = trick.winner_by(|c| Some(red_strength(c, led, trojan))).expect("cards rank");
+                let winner = plays[w].seat;
+                // SS-2: the lowest trojan if any was played, else the lowest card of the led suit.
+                let lowest_of = |suit: Suit| {
+                    plays
+                        .iter()
+                        .map(|p| p.card)
+                        .filter(|c| c.suit_unchecked() == suit)
+                        .min_by_key(|c| RED.strength(c.rank_unchecked()))
+                };
+                let stub = lowest_of(trojan).or_else(|| lowest_of(led)).expect("the led card");
+                let taker = Table::FOUR.right(winner); // SS-3
+                let own = plays.iter().find(|p| p.seat == taker).map(|p| p.card);
+                let candidates = cards.minus(CardSet::of(&[stub])).minus(own.map_or(CardSet::EMPTY, |c| CardSet::of(&[c])));
+                (winner, stub, taker, candidates)
+            }
+        }
+    }
+
+    fn close_trick(&mut self) {
+        let trick = self.play.trick;
+        let (winner, stub, taker, candidates) = self.settle(&trick);
+        // Black: the winner leads next; red: the spoil taker (§4.1, §4.2).
+        let next = if self.mode == Mode::Black { winner } else { taker };
+        let (trick, established) = self.play.close_trick(next);
+        for e in established {
+            let side = e.seat.side();
+            self.revokes.push((side, self.adj.irregularities.len()));
+            self.adj.irregularities.push(Irregularity {
+                code: e.fault.code,
+                action_index: e.action_index,
+                trick: Some(e.trick),
+                seat: e.seat,
+                card: Some(e.card),
+                rule: e.fault.rule,
+                explanation: e.fault.explanation,
+                consequence: String::new(), // the stub transfer is known at the end of the hand
+            });
+        }
+        self.stubs[winner.side()] += 1;
+        self.adj.tally[winner.side()].tricks += 1;
+        let mut report = TrickReport::new(trick, winner);
+        report.stub = Some(PlayedCard { seat: winner, card: stub });
+        self.adj.tricks.push(report);
+        self.phase = Phase::Spoil { report: self.adj.tricks.len() - 1, taker, candidates, stub_stated: false };
+    }
+
+    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders.
+    fn apply_revoke_penalties(&mut self) {
+        for &(offenders, at) in &self.revokes {
+            let consequence = if !self.penalty {
+                "none: the revoke_penalty option is 'none'".to_string()
+            } else {
+                let (from, to) = match self.mode {
+                    Mode::Black => (offenders, offenders.other()),
+                    Mode::Red => (offenders.other(), offenders),
+                };
+                let moved = self.stubs[from].min(REVOKE_STUBS);
+                self.stubs[from] -= moved;
+                self.stubs[to] += moved;
+                format!(
+                    "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
+                    if moved == 1 { "" } else { "s" },
+                    from.spoken(),
+                    to.spoken()
+                )
+            };
+            self.adj.irregularities[at].consequence = consequence;
+        }
+    }
+
+    fn discard(&mut self, index: usize, seat: Seat, card: Card, discarded: &mut [bool; 4]) -> Result<(), RecordError> {
+        let invalid = |detail: String| RecordError::at("invalid_discard", index, seat, "discard", detail);
+        if seat == self.adj.dealer {
+            return Err(invalid(format!("{seat} is the dealer and makes no gallery discard (§2, SS-1)")));
+        }
+        if discarded[seat.pos()] {
+            return Err(invalid(format!("{seat} has already made his gallery discard")));
+        }
+        if !self.play.hand_mut(seat).remove(card) {
+            return Err(RecordError::at("card_not_held", index, seat, "discard", format!("{seat} does not hold {card}")));
+        }
+        discarded[seat.pos()] = true;
+        Ok(())
+    }
+
+    fn spoil(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
+        let Phase::Spoil { report, taker, candidates, .. } = self.phase else { unreachable!("spoil phase") };
+        if seat != taker {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                "spoil",
+                format!("the spoil of trick {} is taken by {taker}, not {seat}", report + 1),
+            ));
+        }
+        if !candidates.contains(card) {
+            let allowed: Vec<_> = candidates.iter().map(|c| c.to_string()).collect();
+            return Err(RecordError::at(
+                "ineligible_spoil",
+                index,
+                seat,
+                "spoil",
+                format!("{seat} may take one of {} from trick {}, not {card} (§3)", allowed.join(" "), report + 1),
+            ));
+        }
+        self.play.hand_mut(seat).insert(card);
+        let trick = &mut self.adj.tricks[report];
+        let stub = trick.stub.expect("set when the trick closed").card;
+        let mut dead = trick.plays.plays().iter().map(|p| p.card).filter(|&c| c != card && c != stub);
+        let dead = [dead.next().expect("four cards"), dead.next().expect("four cards")];
+        trick.spoil = Some(PlayedCard { seat, card });
+        trick.dead = Some(dead);
+        // §4.4 / SS-6: the hand ends at once when somebody holds no card after the spoil.
+        self.phase = if Table::FOUR.seats().any(|s| self.play.hand(s).is_empty()) {
+            self.play.stop();
+            Phase::Over
+        } else {
+            Phase::Play
+        };
+        Ok(())
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let unexpected = |what: &str| RecordError::at("unexpected_action", index, seat, action.kind.verb(), what.to_string());
+        match (self.phase, action.kind) {
+            (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
+                self.discard(index, seat, card, &mut discarded)?;
+                let all = Table::FOUR.seats().filter(|&s| s != self.adj.dealer).all(|s| discarded[s.pos()]);
+                self.phase = if all { Phase::Play } else { Phase::Gallery { discarded } };
+                Ok(())
+            }
+            (Phase::Gallery { .. }, _) => Err(RecordError::at(
+                "gallery_incomplete",
+                index,
+                seat,
+                action.kind.verb(),
+                "each of the three non-dealers discards one card to the gallery before the first lead".into(),
+            )),
+            (Phase::Play, ActionKind::Play(card)) => {
+                let fault = judge(&self.play.trick, self.play.hand(seat), card);
+                self.play.play(index, seat, card, fault)?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, _) => Err(unexpected("a card is due to the trick")),
+            (Phase::Spoil { report, .. }, ActionKind::Stub(card)) => {
+                let Phase::Spoil { stub_stated, .. } = &mut self.phase else { unreachable!() };
+                let stub = self.adj.tricks[report].stub.expect("set on completion");
+                if *stub_stated {
+                    return Err(unexpected("the stub of this trick was already stated"));
+                }
+                *stub_stated = true;
+                if stub.card != card || stub.seat != seat {
+                    return Err(RecordError::at(
+                        "stub_mismatch",
+                        index,
+                        seat,
+                        "stub",
+                        format!("the stub of trick {} is {} in front of {} (§4), not {card} in front of {seat}", report + 1, stub.card, stub.seat),
+                    ));
+                }
+                Ok(())
+            }
+            (Phase::Spoil { .. }, ActionKind::Spoil(card)) => self.spoil(index, seat, card),
+            (Phase::Spoil { taker, .. }, _) => Err(RecordError::at(
+                "spoil_expected",
+                index,
+                seat,
+                action.kind.verb(),
+                format!("the trick is complete: {taker} must take the spoil first"),
+            )),
+            (Phase::Over, _) => Err(RecordError::at(
+                "action_after_end",
+                index,
+                seat,
+                action.kind.verb(),
+                "the hand ended when a player was left without a card after the last spoil (§4.4)".into(),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act) = match self.phase {
+            Phase::Gallery { discarded } => (
+                "gallery",
+                Table::FOUR.seats().filter(|&s| s != self.adj.dealer && !discarded[s.pos()]).collect(),
+            ),
+            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
+            Phase::Spoil { taker, .. } => ("spoil", vec![taker]),
+            Phase::Over => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        view.trump = self.adj.trump;
+        view.mode = self.adj.mode;
+        view.special_suit = self.adj.special_suit;
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        match self.phase {
+            Phase::Gallery { .. } => {
+                for seat in to_act {
+                    view.legal.extend(self.play.hand(seat).iter().map(|card| Action { seat, kind: ActionKind::Discard(card) }));
+                }
+            }
+            Phase::Play => view.add_plays(&self.play, judge),
+            Phase::Spoil { report, taker, candidates, .. } => {
+                view.trick = self.adj.tricks[report].plays.plays().to_vec();
+                view.trick_number = Some(report as u8 + 1);
+                view.legal.extend(candidates.iter().map(|card| Action { seat: taker, kind: ActionKind::Spoil(card) }));
+            }
+            Phase::Over => {}
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        if !matches!(self.phase, Phase::Over) {
+            let detail = match self.phase {
+                Phase::Gallery { .. } => "the record stops before the gallery discards are complete".to_string(),
+                Phase::Spoil { report, .. } => format!("the record stops before the spoil of trick {}", report + 1),
+                _ => format!("the record stops in trick {} while every player still holds cards", self.play.trick.number),
+            };
+            self.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: None,
+                pointer: "/actions".into(),
+                detail,
+            });
+            return self.adj;
+        }
+        for side in Side::BOTH {
+            self.adj.tally[side].stubs_won = Some(self.stubs[side]);
+        }
+        self.apply_revoke_penalties();
+        let mut adj = self.adj;
+        for side in Side::BOTH {
+            adj.tally[side].stubs = Some(self.stubs[side]);
+        }
+        // §4.5: black, more stubs scores the difference; red, fewer stubs does; equal, nobody.
+        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
+        let mut score = PerSide::default();
+        let more = if ns > ew { Side::NS } else { Side::EW };
+        if ns != ew {
+            let scorer = if self.mode == Mode::Black { more } else { more.other() };
+            score[scorer] = (ns - ew).abs();
+        }
+        adj.outcome = Outcome::Scored;
+        adj.hand_score = Some(score);
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(Table::FOUR.left(adj.dealer));
+        for side in Side::BOTH {
+            m.scores[side] += score[side];
+            // §4.6: only one side scores a hand, so only one can reach 21 with it.
+            if score[side] > 0 && m.scores[side] >= GAME {
+                m.game_over = true;
+                m.winner = Some(side);
+            }
+        }
+        adj
+    }
+}

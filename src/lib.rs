@@ -1,0 +1,8 @@
+//! Arbiter: replays recorded card-game hands through a rules engine and adjudicates them the way a
+//! careful tournament director would (`shared/design.md`).
+
+pub mod api;
+pub mod cards;
+pub mod engine;
+pub mod games;
+pub mod record;

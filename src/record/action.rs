@@ -1,0 +1,155 @@
+//! One recorded action: `{"seat": "N", "<verb>": value}`.
+
+use crate::cards::Card;
+use crate::engine::Seat;
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use std::fmt;
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub seat: Seat,
+    pub kind: ActionKind,
+}
+
+macro_rules! verbs {
+    ($( $variant:ident($ty:ty) = $verb:literal : $doc:literal ),* $(,)?) => {
+        /// What a seat did. Each verb's meaning is in `docs/records.md` and the game's rule file.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ActionKind {
+            $( #[doc = $doc] $variant($ty), )*
+        }
+
+        impl ActionKind {
+            pub const VERBS: &'static [&'static str] = &[$($verb),*];
+
+            pub fn verb(&self) -> &'static str {
+                match self { $( ActionKind::$variant(_) => $verb, )* }
+            }
+
+            fn read<'de, A: MapAccess<'de>>(verb: &str, map: &mut A) -> Result<Option<ActionKind>, A::Error> {
+                Ok(Some(match verb {
+                    $( $verb => ActionKind::$variant(map.next_value()?), )*
+                    _ => return Ok(None),
+                }))
+            }
+
+            fn write<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+                match self { $( ActionKind::$variant(v) => map.serialize_entry($verb, v), )* }
+            }
+
+            fn schemas() -> Vec<(&'static str, &'static str, RefOr<Schema>)> {
+                vec![$( ($verb, $doc, <$ty as PartialSchema>::schema()) ),*]
+            }
+        }
+    };
+}
+
+verbs! {
+    Play(Card) = "play": "A card played to the current trick.",
+    Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
+    Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
+    Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
+}
+
+impl<'de> serde::Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Action;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an action object: {\"seat\": ..., \"<verb>\": ...}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Action, A::Error> {
+                let mut seat = None;
+                let mut kind: Option<ActionKind> = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key == "seat" {
+                        seat = Some(map.next_value::<Seat>()?);
+                        continue;
+                    }
+                    if let Some(k) = kind {
+                        return Err(de::Error::custom(format!(
+                            "an action has exactly one verb, but this one has '{}' and '{key}'",
+                            k.verb()
+                        )));
+                    }
+                    kind = ActionKind::read(&key, &mut map)?;
+                    if kind.is_none() {
+                        return Err(de::Error::custom(format!(
+                            "unknown verb '{key}': expected one of {}",
+                            ActionKind::VERBS.join(", ")
+                        )));
+                    }
+                }
+                let seat = seat.ok_or_else(|| de::Error::missing_field("seat"))?;
+                let kind = kind.ok_or_else(|| {
+                    de::Error::custom(format!("the action has no verb: expected one of {}", ActionKind::VERBS.join(", ")))
+                })?;
+                Ok(Action { seat, kind })
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl serde::Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("seat", &self.seat)?;
+        self.kind.write(&mut m)?;
+        m.end()
+    }
+}
+
+impl PartialSchema for Action {
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = OneOfBuilder::new()
+            .description(Some("An action: the seat that acted and exactly one verb with its value."));
+        for (verb, doc, schema) in ActionKind::schemas() {
+            one_of = one_of.item(
+                ObjectBuilder::new()
+                    .title(Some(verb))
+                    .description(Some(doc))
+                    .property("seat", Seat::schema())
+                    .property(verb, schema)
+                    .required("seat")
+                    .required(verb)
+                    .additional_properties(Some(AdditionalProperties::FreeForm(false))),
+            );
+        }
+        one_of.into()
+    }
+}
+
+impl ToSchema for Action {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_writes_one_verb() {
+        let a: Action = serde_json::from_str(r#"{"play": "10h", "seat": "E"}"#).unwrap();
+        assert_eq!(a.seat, Seat::E);
+        assert_eq!(a.kind, ActionKind::Play("TH".parse().unwrap()));
+        assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"seat":"E","play":"TH"}"#);
+    }
+
+    #[test]
+    fn refuses_two_verbs_no_verb_and_unknown_verbs() {
+        for (json, why) in [
+            (r#"{"seat": "E", "play": "TH", "spoil": "TH"}"#, "exactly one verb"),
+            (r#"{"seat": "E"}"#, "no verb"),
+            (r#"{"seat": "E", "dance": 1}"#, "unknown verb 'dance'"),
+            (r#"{"play": "TH"}"#, "seat"),
+        ] {
+            let e = serde_json::from_str::<Action>(json).unwrap_err().to_string();
+            assert!(e.contains(why), "{json}: {e}");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The recorded hand as clients send it (`docs/records.md`): an ordered log of what happened at the
+//! table. Parsing checks shape and notation; the game checks the deal and replays the actions.
+
+mod action;
+
+pub use action::{Action, ActionKind};
+
+use crate::cards::Card;
+use crate::engine::{MatchState, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use validator::Validate;
+
+/// Most actions one record may hold (the longest hand in the rules needs a few hundred).
+pub const MAX_ACTIONS: usize = 2000;
+
+/// One recorded hand.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "game": "malilla", "dealer": "S",
+    "deal": {"N": ["7S", "AS", "KS", "QS", "JS", "6S", "5S", "4S", "3S", "2S"],
+             "E": ["7H", "AH", "KH", "QH", "JH", "6H", "5H", "4H", "3H", "2H"],
+             "S": ["7D", "AD", "KD", "QD", "JD", "6D", "5D", "4D", "3D", "2D"],
+             "W": ["7C", "AC", "KC", "QC", "JC", "6C", "5C", "4C", "3C", "2C"]},
+    "face_up": ["2D"],
+    "actions": [{"seat": "W", "play": "7C"}]
+}))]
+pub struct HandRecord {
+    /// The game id; when given it must equal the game in the path.
+    pub game: Option<String>,
+    /// Named variants of the game (see `GET /v1/games/{game}`); absent options take their defaults.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// Player names by seat (optional, for the record).
+    #[serde(default)]
+    #[validate(custom(function = "names_are_short"))]
+    pub players: BTreeMap<Seat, String>,
+    pub dealer: Seat,
+    /// Every card each seat was dealt.
+    #[validate(length(max = 8))]
+    #[schema(value_type = BTreeMap<String, Vec<Card>>)]
+    pub deal: BTreeMap<Seat, Vec<Card>>,
+    /// Cards turned face up by the deal (Malilla's trump card, Stubs & Spoils' Color Card).
+    #[serde(default)]
+    #[validate(length(max = 8))]
+    #[schema(max_items = 8)]
+    pub face_up: Vec<Card>,
+    /// The table's actions in order; each names its seat and exactly one verb.
+    #[serde(default)]
+    #[validate(length(max = 2000))]
+    #[schema(max_items = 2000)]
+    pub actions: Vec<Action>,
+    /// The match before this hand; a new game when absent.
+    #[serde(default)]
+    pub match_state: Option<MatchState>,
+}
+
+fn names_are_short(players: &BTreeMap<Seat, String>) -> Result<(), validator::ValidationError> {
+    if players.values().all(|n| n.chars().count() <= 64) {
+        Ok(())
+    } else {
+        Err(validator::ValidationError::new("length").with_message("player names are at most 64 characters".into()))
+    }
+}
+
+/// A game played hand by hand: every hand's record, in order.
+#[derive(Clone, Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct MatchRecord {
+    /// The game id; when given it must equal the game in the path.
+    pub game: Option<String>,
+    /// Options for every hand of the match (a hand may repeat them, not change them).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// The match before the first hand; a new game when absent.
+    #[serde(default)]
+    pub match_state: Option<MatchState>,
+    #[validate(length(min = 1, max = 200), nested)]
+    #[schema(min_items = 1, max_items = 200)]
+    pub hands: Vec<HandRecord>,
+}

@@ -1,0 +1,197 @@
+//! The HTTP API (`/v1/...`): thin handlers that parse, call the engine and map errors.
+
+pub mod problem;
+
+use crate::engine::{
+    self, Adjudication, Bonus, CorrectedRevoke, FieldError, GameInfo, IgnoredAction, Irregularity, MatchReport,
+    MatchState, Mode, OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Seat, Side, TableView, Tally,
+    TrickReport,
+};
+use crate::record::{Action, HandRecord, MatchRecord};
+use crate::{cards, games};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use problem::{Problem, read_json};
+use utoipa::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "arbiter",
+        description = "Replays recorded card-game hands through a rules engine and adjudicates them: trick winners, \
+                       irregularities with their evidence and penalties, bonuses, hand and match scores. \
+                       Record format: docs/records.md."
+    ),
+    paths(health, list_games, get_game, adjudicate, adjudicate_match, legal_actions),
+    components(schemas(
+        cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
+        TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
+        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health
+    )),
+    tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
+         (name = "service", description = "Service health"))
+)]
+pub struct ApiDoc;
+
+/// The OpenAPI document, as served and as committed under `openapi/`.
+pub fn openapi_json() -> String {
+    ApiDoc::openapi().to_pretty_json().expect("the OpenAPI document serializes") + "\n"
+}
+
+/// The whole application: routes, compression, and problem+json for unknown paths.
+pub fn app() -> actix_web::App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    actix_web::App::new()
+        .wrap(actix_web::middleware::Compress::default())
+        .configure(configure)
+        .default_service(web::to(not_found))
+}
+
+/// Mounts every route on an actix app.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource("/health").route(web::get().to(health)))
+        .service(resource("/v1/games").route(web::get().to(list_games)))
+        .service(resource("/v1/games/{game}").route(web::get().to(get_game)))
+        .service(resource("/v1/games/{game}/adjudications").route(web::post().to(adjudicate)))
+        .service(resource("/v1/games/{game}/matches").route(web::post().to(adjudicate_match)))
+        .service(resource("/v1/games/{game}/legal-actions").route(web::post().to(legal_actions)))
+        .service(resource("/api-docs/openapi.json").route(web::get().to(serve_openapi)))
+        .service(SwaggerUi::new("/swagger-ui/{_:.*}"))
+        .service(web::resource("/swagger-ui").route(web::get().to(|| async {
+            HttpResponse::PermanentRedirect().insert_header(("Location", "/swagger-ui/")).finish()
+        })));
+}
+
+/// Unknown paths get a problem, not an empty 404.
+pub async fn not_found(req: HttpRequest) -> Problem {
+    Problem::not_found(format!("no resource at {}", req.path()))
+}
+
+fn resource(path: &str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(|req: HttpRequest| async move {
+        Problem::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method-not-allowed",
+            "Method not allowed",
+            format!("{} is not supported on {}", req.method(), req.path()),
+        )
+    }))
+}
+
+async fn serve_openapi() -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(openapi_json())
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Health {
+    status: &'static str,
+    version: &'static str,
+}
+
+/// Liveness check.
+#[utoipa::path(get, path = "/health", tag = "service", responses((status = 200, body = Health)))]
+async fn health() -> web::Json<Health> {
+    web::Json(Health { status: "ok", version: env!("CARGO_PKG_VERSION") })
+}
+
+/// Every game arbiter adjudicates, with its options and rules.
+#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameInfo>)))]
+async fn list_games() -> web::Json<Vec<&'static GameInfo>> {
+    web::Json(games::all().iter().map(|g| g.info()).collect())
+}
+
+fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
+    games::find(id).ok_or_else(|| {
+        let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
+        Problem::not_found(format!("unknown game '{id}': expected one of {}", ids.join(", ")))
+    })
+}
+
+/// One game: players, deck, options, irregularity codes, verbs and its rule file.
+#[utoipa::path(
+    get, path = "/v1/games/{game}", tag = "games",
+    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    responses(
+        (status = 200, body = GameInfo),
+        (status = 404, body = Problem, content_type = "application/problem+json")
+    )
+)]
+async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo>, Problem> {
+    Ok(web::Json(game(&path)?.info()))
+}
+
+/// Adjudicates one recorded hand. Nothing is stored.
+#[utoipa::path(
+    post, path = "/v1/games/{game}/adjudications", tag = "games",
+    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    request_body = HandRecord,
+    responses(
+        (status = 200, description = "The director's ruling on the hand", body = Adjudication),
+        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The record is not a hand of this game (pointers name the values)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+async fn adjudicate(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<Adjudication>, Problem> {
+    let game = game(&path)?;
+    let record: HandRecord = read_json(&req, body).await?;
+    engine::adjudicate(game, &record).map(web::Json).map_err(Problem::invalid)
+}
+
+/// Adjudicates a game hand by hand, folding the match state: every hand's ruling and the match after it.
+#[utoipa::path(
+    post, path = "/v1/games/{game}/matches", tag = "games",
+    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    request_body = MatchRecord,
+    responses(
+        (status = 200, description = "Every hand's ruling and the final match state", body = MatchReport),
+        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A hand is not a hand of this game, or comes after the game ended", body = Problem, content_type = "application/problem+json")
+    )
+)]
+async fn adjudicate_match(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<MatchReport>, Problem> {
+    let game = game(&path)?;
+    let record: MatchRecord = read_json(&req, body).await?;
+    if let Some(id) = &record.game
+        && id != game.info().id
+    {
+        return Err(Problem::invalid(vec![FieldError::new(
+            "/game".into(),
+            format!("this match is for '{id}' but was sent to '{}'", game.info().id),
+        )]));
+    }
+    engine::adjudicate_match(game, &record).map(web::Json).map_err(Problem::invalid)
+}
+
+/// The seat to act, what the table can see, and every legal next action after a partial record.
+#[utoipa::path(
+    post, path = "/v1/games/{game}/legal-actions", tag = "games",
+    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    request_body = HandRecord,
+    responses(
+        (status = 200, description = "The position and its legal actions", body = TableView),
+        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The partial record is not a position of this game", body = Problem, content_type = "application/problem+json")
+    )
+)]
+async fn legal_actions(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<TableView>, Problem> {
+    let game = game(&path)?;
+    let record: HandRecord = read_json(&req, body).await?;
+    engine::legal_actions(game, &record).map(web::Json).map_err(Problem::invalid)
+}

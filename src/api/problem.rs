@@ -1,0 +1,190 @@
+//! RFC 9457 problem details, and reading a JSON body into a typed request with JSON pointers on
+//! every error.
+
+use crate::engine::FieldError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use futures_util::StreamExt;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt;
+use utoipa::ToSchema;
+use validator::{Validate, ValidationErrors, ValidationErrorsKind};
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 256 * 1024;
+
+/// An `application/problem+json` response (RFC 9457).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the kind of problem.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// Each offending value, by JSON pointer.
+    pub errors: Vec<FieldError>,
+}
+
+impl Problem {
+    pub fn new(status: StatusCode, slug: &str, title: &str, detail: String) -> Problem {
+        Problem {
+            kind: format!("urn:arbiter:problem:{slug}"),
+            title: title.to_string(),
+            status: status.as_u16(),
+            detail,
+            errors: Vec::new(),
+        }
+    }
+
+    pub fn with(mut self, errors: Vec<FieldError>) -> Problem {
+        self.errors = errors;
+        self
+    }
+
+    /// The request is well-formed JSON but breaks the rules of the format or the game's deal.
+    pub fn invalid(errors: Vec<FieldError>) -> Problem {
+        let detail = match errors.as_slice() {
+            [one] => format!("{}: {}", if one.pointer.is_empty() { "/" } else { &one.pointer }, one.detail),
+            many => format!("{} problems in the request; see errors", many.len()),
+        };
+        Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid-record", "The record cannot be adjudicated", detail).with(errors)
+    }
+
+    pub fn not_found(detail: String) -> Problem {
+        Problem::new(StatusCode::NOT_FOUND, "not-found", "Not found", detail)
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.title, self.detail)
+    }
+}
+
+impl actix_web::Responder for Problem {
+    type Body = actix_web::body::BoxBody;
+    fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
+        self.error_response()
+    }
+}
+
+impl ResponseError for Problem {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status_code())
+            .content_type("application/problem+json")
+            .body(serde_json::to_string(self).expect("a problem serializes"))
+    }
+}
+
+/// Reads a bounded JSON body and deserializes it, naming the offending value on error.
+pub async fn read_json<T: DeserializeOwned + Validate>(req: &HttpRequest, mut body: web::Payload) -> Result<T, Problem> {
+    if let Some(ct) = req.headers().get(actix_web::http::header::CONTENT_TYPE) {
+        let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
+        let essence = ct.split(';').next().unwrap_or("").trim();
+        if essence != "application/json" && !essence.ends_with("+json") {
+            return Err(Problem::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "Unsupported media type",
+                format!("expected application/json, got '{essence}'"),
+            ));
+        }
+    }
+    let mut bytes = web::BytesMut::new();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "unreadable-body", "Unreadable body", e.to_string()))?;
+        if bytes.len() + chunk.len() > MAX_BODY {
+            return Err(Problem::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body-too-large",
+                "Body too large",
+                format!("the body is larger than {MAX_BODY} bytes"),
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    parse_json(&bytes)
+}
+
+/// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.
+pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Problem> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Problem::new(StatusCode::BAD_REQUEST, "empty-body", "Empty body", "the body is empty: expected a JSON object".into()));
+    }
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        let inner = e.into_inner();
+        if inner.is_data() {
+            Problem::invalid(vec![FieldError::new(pointer, strip_position(&inner.to_string()))])
+        } else {
+            Problem::new(StatusCode::BAD_REQUEST, "malformed-json", "Malformed JSON", format!("the body is not valid JSON: {inner}"))
+                .with(vec![FieldError::new(pointer, inner.to_string())])
+        }
+    })?;
+    value.validate().map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
+    Ok(value)
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => out.push_str(&format!("/{}", escape(key))),
+            Segment::Enum { variant } => out.push_str(&format!("/{}", escape(variant))),
+            Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+fn validation_errors(errors: &ValidationErrors, base: &str) -> Vec<FieldError> {
+    let mut out = Vec::new();
+    for (field, kind) in errors.errors() {
+        let pointer = format!("{base}/{field}");
+        match kind {
+            ValidationErrorsKind::Field(list) => {
+                for e in list {
+                    let detail = e.message.as_ref().map(|m| m.to_string()).unwrap_or_else(|| describe(e));
+                    out.push(FieldError::new(pointer.clone(), detail));
+                }
+            }
+            ValidationErrorsKind::Struct(inner) => out.extend(validation_errors(inner, &pointer)),
+            ValidationErrorsKind::List(items) => {
+                for (i, inner) in items {
+                    out.extend(validation_errors(inner, &format!("{pointer}/{i}")));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn describe(e: &validator::ValidationError) -> String {
+    let bound = |k: &str| e.params.get(k).map(|v| v.to_string());
+    match (e.code.as_ref(), bound("min"), bound("max")) {
+        ("length", Some(min), Some(max)) => format!("expected between {min} and {max} items"),
+        ("length", None, Some(max)) => format!("expected at most {max} items"),
+        ("length", Some(min), None) => format!("expected at least {min} items"),
+        (code, _, _) => format!("failed the '{code}' check"),
+    }
+}

@@ -1,0 +1,102 @@
+//! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
+
+use actix_web::HttpServer;
+use arbiter::api;
+use arbiter::engine;
+use arbiter::record::{HandRecord, MatchRecord};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(version, about = "Adjudicates recorded card-game hands")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs the HTTP service (the default command).
+    Serve(ServeArgs),
+    /// Prints the adjudication of a recorded hand (or a match: an object with `hands`) as JSON.
+    Adjudicate {
+        /// A JSON file holding a hand record with its `game`, or a match record with its `game`.
+        file: PathBuf,
+    },
+    /// Prints the OpenAPI document.
+    Openapi,
+}
+
+#[derive(Parser)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "ARBITER_HOST", default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on.
+    #[arg(long, env = "ARBITER_PORT", default_value_t = 8080)]
+    port: u16,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Serve(args)) => serve(args),
+        None => serve(ServeArgs::parse_from(["serve"])),
+        Some(Command::Adjudicate { file }) => adjudicate(&file),
+        Some(Command::Openapi) => {
+            print!("{}", api::openapi_json());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let run = actix_web::rt::System::new().block_on(async move {
+        eprintln!("arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/)", args.host, args.port);
+        HttpServer::new(api::app)
+        .bind((args.host.as_str(), args.port))?
+        .run()
+        .await
+    });
+    match run {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Offline adjudication for directors: same engine, same errors, printed as JSON.
+fn adjudicate(file: &PathBuf) -> ExitCode {
+    let result = std::fs::read(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))
+        .and_then(|bytes| adjudicate_bytes(&bytes));
+    match result {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    let id = value.get("game").and_then(|g| g.as_str()).ok_or("the record must name its \"game\"")?;
+    let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
+    let problem = |p: api::problem::Problem| serde_json::to_string_pretty(&p).expect("serializes");
+    let refused = |errors| problem(api::problem::Problem::invalid(errors));
+    let out = if value.get("hands").is_some() {
+        let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;
+        serde_json::to_string_pretty(&engine::adjudicate_match(game, &m).map_err(refused)?)
+    } else {
+        let h: HandRecord = api::problem::parse_json(bytes).map_err(problem)?;
+        serde_json::to_string_pretty(&engine::adjudicate(game, &h).map_err(refused)?)
+    };
+    Ok(out.expect("an adjudication serializes"))
+}

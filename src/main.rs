@@ -53,11 +53,14 @@ fn main() -> ExitCode {
 
 fn serve(args: ServeArgs) -> ExitCode {
     let run = actix_web::rt::System::new().block_on(async move {
-        eprintln!("arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/)", args.host, args.port);
+        eprintln!(
+            "arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/)",
+            args.host, args.port
+        );
         HttpServer::new(api::app)
-        .bind((args.host.as_str(), args.port))?
-        .run()
-        .await
+            .bind((args.host.as_str(), args.port))?
+            .run()
+            .await
     });
     match run {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,8 +89,12 @@ fn adjudicate(file: &PathBuf) -> ExitCode {
 }
 
 fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
-    let id = value.get("game").and_then(|g| g.as_str()).ok_or("the record must name its \"game\"")?;
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    let id = value
+        .get("game")
+        .and_then(|g| g.as_str())
+        .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
     let problem = |p: api::problem::Problem| serde_json::to_string_pretty(&p).expect("serializes");
     let refused = |errors| problem(api::problem::Problem::invalid(errors));

@@ -18,7 +18,12 @@ fn malilla(actions: Value) -> Value {
     json!({"game": "malilla", "dealer": "S", "deal": deal(), "face_up": ["2D"], "actions": actions})
 }
 
-async fn call(method: &str, uri: &str, body: Option<Vec<u8>>, content_type: Option<&str>) -> (StatusCode, String, Value) {
+async fn call(
+    method: &str,
+    uri: &str,
+    body: Option<Vec<u8>>,
+    content_type: Option<&str>,
+) -> (StatusCode, String, Value) {
     let app = http::init_service(arbiter::api::app()).await;
     let mut req = match method {
         "GET" => http::TestRequest::get(),
@@ -35,13 +40,27 @@ async fn call(method: &str, uri: &str, body: Option<Vec<u8>>, content_type: Opti
     }
     let resp = http::call_service(&app, req.to_request()).await;
     let status = resp.status();
-    let ct = resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
     let bytes = http::read_body(resp).await;
-    (status, ct, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        ct,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 async fn post(uri: &str, body: &Value) -> (StatusCode, String, Value) {
-    call("POST", uri, Some(serde_json::to_vec(body).unwrap()), Some("application/json")).await
+    call(
+        "POST",
+        uri,
+        Some(serde_json::to_vec(body).unwrap()),
+        Some("application/json"),
+    )
+    .await
 }
 
 /// Asserts a problem+json refusal with `status` and an error at `pointer` whose detail mentions `says`.
@@ -50,10 +69,15 @@ fn refused(got: (StatusCode, String, Value), status: u16, pointer: &str, says: &
     assert_eq!(s.as_u16(), status, "{body}");
     assert_eq!(ct, "application/problem+json");
     assert_eq!(body["status"], status);
-    assert!(body["type"].as_str().is_some() && body["title"].as_str().is_some(), "{body}");
+    assert!(
+        body["type"].as_str().is_some() && body["title"].as_str().is_some(),
+        "{body}"
+    );
     let errors = body["errors"].as_array().unwrap();
     assert!(
-        errors.iter().any(|e| e["pointer"] == pointer && e["detail"].as_str().unwrap().contains(says)),
+        errors
+            .iter()
+            .any(|e| e["pointer"] == pointer && e["detail"].as_str().unwrap().contains(says)),
         "no error at {pointer} saying '{says}': {body}"
     );
 }
@@ -62,7 +86,12 @@ fn refused(got: (StatusCode, String, Value), status: u16, pointer: &str, says: &
 async fn lists_and_describes_games() {
     let (s, _, body) = call("GET", "/v1/games", None, None).await;
     assert_eq!(s, StatusCode::OK);
-    let ids: Vec<_> = body.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+    let ids: Vec<_> = body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(ids, ["malilla", "stubs-and-spoils"]);
     let (s, _, body) = call("GET", "/v1/games/stubs-and-spoils", None, None).await;
     assert_eq!(s, StatusCode::OK);
@@ -76,85 +105,204 @@ async fn lists_and_describes_games() {
 #[actix_web::test]
 async fn unknown_game_and_path_are_404_problems() {
     let (s, ct, body) = post("/v1/games/snap/adjudications", &malilla(json!([]))).await;
-    assert_eq!((s, ct.as_str()), (StatusCode::NOT_FOUND, "application/problem+json"));
-    assert!(body["detail"].as_str().unwrap().contains("unknown game 'snap'"));
+    assert_eq!(
+        (s, ct.as_str()),
+        (StatusCode::NOT_FOUND, "application/problem+json")
+    );
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("unknown game 'snap'")
+    );
     let (s, ct, _) = call("GET", "/nowhere", None, None).await;
-    assert_eq!((s, ct.as_str()), (StatusCode::NOT_FOUND, "application/problem+json"));
+    assert_eq!(
+        (s, ct.as_str()),
+        (StatusCode::NOT_FOUND, "application/problem+json")
+    );
     let (s, ct, _) = call("PUT", "/v1/games", None, None).await;
-    assert_eq!((s, ct.as_str()), (StatusCode::METHOD_NOT_ALLOWED, "application/problem+json"));
+    assert_eq!(
+        (s, ct.as_str()),
+        (StatusCode::METHOD_NOT_ALLOWED, "application/problem+json")
+    );
 }
 
 #[actix_web::test]
 async fn malformed_card_is_named_by_pointer() {
     let mut r = malilla(json!([]));
     r["deal"]["E"][3] = json!("1X");
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/deal/E/3", "'1X' is not a card");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/deal/E/3",
+        "'1X' is not a card",
+    );
     let r = malilla(json!([{"seat": "W", "play": "ZZ"}]));
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/actions/0/play", "'ZZ' is not a card");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/actions/0/play",
+        "'ZZ' is not a card",
+    );
 }
 
 #[actix_web::test]
 async fn deal_problems_are_refused_with_pointers() {
     let mut r = malilla(json!([]));
     r["deal"]["E"][4] = json!("AS");
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/deal/E/4", "dealt twice");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/deal/E/4",
+        "dealt twice",
+    );
     let mut r = malilla(json!([]));
     r["deal"]["N"][0] = json!("TS");
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/deal/N/0", "not in the 40-card pack");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/deal/N/0",
+        "not in the 40-card pack",
+    );
     let mut r = malilla(json!([]));
     r["deal"]["N"].as_array_mut().unwrap().pop();
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/deal", "missing: 2S");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/deal",
+        "missing: 2S",
+    );
     let mut r = malilla(json!([]));
     r["face_up"] = json!(["2S"]);
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/face_up/0", "dealer");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/face_up/0",
+        "dealer",
+    );
 }
 
 #[actix_web::test]
 async fn a_wrong_number_of_cards_is_refused_in_stubs_and_spoils() {
     let mut deal = serde_json::Map::new();
-    let ranks = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+    let ranks = [
+        "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2",
+    ];
     for (seat, suit) in [("N", "S"), ("E", "H"), ("S", "D"), ("W", "C")] {
-        deal.insert(seat.into(), json!(ranks.iter().map(|r| format!("{r}{suit}")).collect::<Vec<_>>()));
+        deal.insert(
+            seat.into(),
+            json!(
+                ranks
+                    .iter()
+                    .map(|r| format!("{r}{suit}"))
+                    .collect::<Vec<_>>()
+            ),
+        );
     }
     let mut r = json!({"dealer": "S", "deal": deal, "face_up": ["2D"]});
     let card = r["deal"]["N"].as_array_mut().unwrap().pop().unwrap();
     r["deal"]["E"].as_array_mut().unwrap().push(card);
-    refused(post("/v1/games/stubs-and-spoils/adjudications", &r).await, 422, "/deal/N", "expected 13");
+    refused(
+        post("/v1/games/stubs-and-spoils/adjudications", &r).await,
+        422,
+        "/deal/N",
+        "expected 13",
+    );
 }
 
 #[actix_web::test]
 async fn seats_verbs_fields_and_options_are_checked() {
     let r = malilla(json!([{"seat": "X", "play": "7C"}]));
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/actions/0/seat", "'X' is not a seat");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/actions/0/seat",
+        "'X' is not a seat",
+    );
     let r = malilla(json!([{"seat": "P5", "play": "7C"}]));
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/actions/0/seat", "no seat P5");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/actions/0/seat",
+        "no seat P5",
+    );
     let r = malilla(json!([{"seat": "W", "spoil": "7C"}]));
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/actions/0/spoil", "not an action in Malilla");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/actions/0/spoil",
+        "not an action in Malilla",
+    );
     let mut r = malilla(json!([]));
     r["dealr"] = json!("S");
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/dealr", "unknown field `dealr`");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/dealr",
+        "unknown field `dealr`",
+    );
     let mut r = malilla(json!([]));
     r["options"] = json!({"allow_correction_before_trick_end": "yes"});
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/options/allow_correction_before_trick_end", "true or false");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/options/allow_correction_before_trick_end",
+        "true or false",
+    );
     let mut r = malilla(json!([]));
     r["game"] = json!("stubs-and-spoils");
-    refused(post("/v1/games/malilla/adjudications", &r).await, 422, "/game", "sent to 'malilla'");
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/game",
+        "sent to 'malilla'",
+    );
 }
 
 #[actix_web::test]
 async fn empty_truncated_huge_and_non_json_bodies_are_refused() {
-    let (s, ct, body) = call("POST", "/v1/games/malilla/adjudications", Some(vec![]), Some("application/json")).await;
-    assert_eq!((s, ct.as_str()), (StatusCode::BAD_REQUEST, "application/problem+json"));
+    let (s, ct, body) = call(
+        "POST",
+        "/v1/games/malilla/adjudications",
+        Some(vec![]),
+        Some("application/json"),
+    )
+    .await;
+    assert_eq!(
+        (s, ct.as_str()),
+        (StatusCode::BAD_REQUEST, "application/problem+json")
+    );
     assert!(body["detail"].as_str().unwrap().contains("empty"));
     let text = serde_json::to_string(&malilla(json!([]))).unwrap();
     let truncated = text.as_bytes()[..text.len() / 2].to_vec();
-    let (s, _, body) = call("POST", "/v1/games/malilla/adjudications", Some(truncated), Some("application/json")).await;
+    let (s, _, body) = call(
+        "POST",
+        "/v1/games/malilla/adjudications",
+        Some(truncated),
+        Some("application/json"),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
     assert!(body["detail"].as_str().unwrap().contains("not valid JSON"));
     let huge = vec![b' '; 10 * 1024 * 1024];
-    let (s, ct, _) = call("POST", "/v1/games/malilla/adjudications", Some(huge), Some("application/json")).await;
-    assert_eq!((s, ct.as_str()), (StatusCode::PAYLOAD_TOO_LARGE, "application/problem+json"));
-    let (s, _, _) = call("POST", "/v1/games/malilla/adjudications", Some(b"<xml/>".to_vec()), Some("text/xml")).await;
+    let (s, ct, _) = call(
+        "POST",
+        "/v1/games/malilla/adjudications",
+        Some(huge),
+        Some("application/json"),
+    )
+    .await;
+    assert_eq!(
+        (s, ct.as_str()),
+        (StatusCode::PAYLOAD_TOO_LARGE, "application/problem+json")
+    );
+    let (s, _, _) = call(
+        "POST",
+        "/v1/games/malilla/adjudications",
+        Some(b"<xml/>".to_vec()),
+        Some("text/xml"),
+    )
+    .await;
     assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 }
 
@@ -162,17 +310,31 @@ async fn empty_truncated_huge_and_non_json_bodies_are_refused() {
 async fn legal_actions_follow_the_rules_of_the_position() {
     // W leads 7C; N is void in clubs and holds only spades, no trumps (diamonds): every spade but
     // the 7 (a suit not yet led) is legal.
-    let (s, _, body) = post("/v1/games/malilla/legal-actions", &malilla(json!([{"seat": "W", "play": "7C"}]))).await;
+    let (s, _, body) = post(
+        "/v1/games/malilla/legal-actions",
+        &malilla(json!([{"seat": "W", "play": "7C"}])),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{body}");
     assert_eq!(body["to_act"], json!(["N"]));
     assert_eq!(body["trump"], "D");
     assert_eq!(body["trick"], json!([{"seat": "W", "card": "7C"}]));
-    let legal: Vec<_> = body["legal"].as_array().unwrap().iter().map(|a| a["play"].as_str().unwrap()).collect();
+    let legal: Vec<_> = body["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["play"].as_str().unwrap())
+        .collect();
     assert_eq!(legal.len(), 9);
     assert!(!legal.contains(&"7S"));
     // A partial record with a record error is not a position.
     let r = malilla(json!([{"seat": "N", "play": "7S"}]));
-    refused(post("/v1/games/malilla/legal-actions", &r).await, 422, "/actions/0/play", "out_of_turn");
+    refused(
+        post("/v1/games/malilla/legal-actions", &r).await,
+        422,
+        "/actions/0/play",
+        "out_of_turn",
+    );
 }
 
 #[actix_web::test]
@@ -185,18 +347,30 @@ async fn matches_fold_the_state_and_stop_at_the_end_of_the_game() {
     assert_eq!(body["hands"][0]["outcome"], "game_lost");
     let mut second = malilla(json!([]));
     second["dealer"] = json!("W");
-    let (s, _, body) = post("/v1/games/malilla/matches", &json!({"hands": [lost, second]})).await;
+    let (s, _, body) = post(
+        "/v1/games/malilla/matches",
+        &json!({"hands": [lost, second]}),
+    )
+    .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["errors"][0]["pointer"], "/hands/1");
     // After a misdeal (N dealt 9, E 11) the deal passes left: S may not deal again.
     let mut misdeal = malilla(json!([]));
     let card = misdeal["deal"]["N"].as_array_mut().unwrap().pop().unwrap();
     misdeal["deal"]["E"].as_array_mut().unwrap().push(card);
-    let (s, _, body) = post("/v1/games/malilla/matches", &json!({"hands": [misdeal.clone()]})).await;
+    let (s, _, body) = post(
+        "/v1/games/malilla/matches",
+        &json!({"hands": [misdeal.clone()]}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{body}");
     assert_eq!(body["hands"][0]["outcome"], "misdeal");
     assert_eq!(body["final"]["next_dealer"], "W");
-    let (s, _, body) = post("/v1/games/malilla/matches", &json!({"hands": [misdeal.clone(), misdeal]})).await;
+    let (s, _, body) = post(
+        "/v1/games/malilla/matches",
+        &json!({"hands": [misdeal.clone(), misdeal]}),
+    )
+    .await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["errors"][0]["pointer"], "/hands/1/dealer");
 }
@@ -204,11 +378,21 @@ async fn matches_fold_the_state_and_stop_at_the_end_of_the_game() {
 #[actix_web::test]
 async fn swagger_ui_and_the_spec_are_served() {
     let app = http::init_service(arbiter::api::app()).await;
-    let resp = http::call_service(&app, http::TestRequest::get().uri("/swagger-ui/").to_request()).await;
+    let resp = http::call_service(
+        &app,
+        http::TestRequest::get().uri("/swagger-ui/").to_request(),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let html = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
     assert!(html.contains("swagger"), "{html}");
-    let resp = http::call_service(&app, http::TestRequest::get().uri("/api-docs/openapi.json").to_request()).await;
+    let resp = http::call_service(
+        &app,
+        http::TestRequest::get()
+            .uri("/api-docs/openapi.json")
+            .to_request(),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let spec: Value = serde_json::from_slice(&http::read_body(resp).await).unwrap();
     assert_eq!(spec["openapi"], "3.1.0");

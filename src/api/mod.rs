@@ -3,9 +3,9 @@
 pub mod problem;
 
 use crate::engine::{
-    self, Adjudication, Bonus, CorrectedRevoke, FieldError, GameInfo, IgnoredAction, Irregularity, MatchReport,
-    MatchState, Mode, OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Seat, Side, TableView, Tally,
-    TrickReport,
+    self, Adjudication, Bonus, CorrectedRevoke, FieldError, GameInfo, IgnoredAction, Irregularity,
+    MatchReport, MatchState, Mode, OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Seat,
+    Side, TableView, Tally, TrickReport,
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
@@ -36,7 +36,10 @@ pub struct ApiDoc;
 
 /// The OpenAPI document, as served and as committed under `openapi/`.
 pub fn openapi_json() -> String {
-    ApiDoc::openapi().to_pretty_json().expect("the OpenAPI document serializes") + "\n"
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes")
+        + "\n"
 }
 
 /// The whole application: routes, compression, and problem+json for unknown paths.
@@ -66,7 +69,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/api-docs/openapi.json").route(web::get().to(serve_openapi)))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}"))
         .service(web::resource("/swagger-ui").route(web::get().to(|| async {
-            HttpResponse::PermanentRedirect().insert_header(("Location", "/swagger-ui/")).finish()
+            HttpResponse::PermanentRedirect()
+                .insert_header(("Location", "/swagger-ui/"))
+                .finish()
         })));
 }
 
@@ -87,7 +92,9 @@ fn resource(path: &str) -> actix_web::Resource {
 }
 
 async fn serve_openapi() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(openapi_json())
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(openapi_json())
 }
 
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -99,7 +106,10 @@ pub struct Health {
 /// Liveness check.
 #[utoipa::path(get, path = "/health", tag = "service", responses((status = 200, body = Health)))]
 async fn health() -> web::Json<Health> {
-    web::Json(Health { status: "ok", version: env!("CARGO_PKG_VERSION") })
+    web::Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+    })
 }
 
 /// Every game arbiter adjudicates, with its options and rules.
@@ -111,7 +121,10 @@ async fn list_games() -> web::Json<Vec<&'static GameInfo>> {
 fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
     games::find(id).ok_or_else(|| {
         let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
-        Problem::not_found(format!("unknown game '{id}': expected one of {}", ids.join(", ")))
+        Problem::not_found(format!(
+            "unknown game '{id}': expected one of {}",
+            ids.join(", ")
+        ))
     })
 }
 
@@ -142,10 +155,16 @@ async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo
         (status = 422, description = "The record is not a hand of this game (pointers name the values)", body = Problem, content_type = "application/problem+json")
     )
 )]
-async fn adjudicate(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<Adjudication>, Problem> {
+async fn adjudicate(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Payload,
+) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
     let record: HandRecord = read_json(&req, body).await?;
-    engine::adjudicate(game, &record).map(web::Json).map_err(Problem::invalid)
+    engine::adjudicate(game, &record)
+        .map(web::Json)
+        .map_err(Problem::invalid)
 }
 
 /// Adjudicates a game hand by hand, folding the match state: every hand's ruling and the match after it.
@@ -162,7 +181,11 @@ async fn adjudicate(req: HttpRequest, path: web::Path<String>, body: web::Payloa
         (status = 422, description = "A hand is not a hand of this game, or comes after the game ended", body = Problem, content_type = "application/problem+json")
     )
 )]
-async fn adjudicate_match(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<MatchReport>, Problem> {
+async fn adjudicate_match(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Payload,
+) -> Result<web::Json<MatchReport>, Problem> {
     let game = game(&path)?;
     let record: MatchRecord = read_json(&req, body).await?;
     if let Some(id) = &record.game
@@ -170,10 +193,15 @@ async fn adjudicate_match(req: HttpRequest, path: web::Path<String>, body: web::
     {
         return Err(Problem::invalid(vec![FieldError::new(
             "/game".into(),
-            format!("this match is for '{id}' but was sent to '{}'", game.info().id),
+            format!(
+                "this match is for '{id}' but was sent to '{}'",
+                game.info().id
+            ),
         )]));
     }
-    engine::adjudicate_match(game, &record).map(web::Json).map_err(Problem::invalid)
+    engine::adjudicate_match(game, &record)
+        .map(web::Json)
+        .map_err(Problem::invalid)
 }
 
 /// The seat to act, what the table can see, and every legal next action after a partial record.
@@ -190,8 +218,14 @@ async fn adjudicate_match(req: HttpRequest, path: web::Path<String>, body: web::
         (status = 422, description = "The partial record is not a position of this game", body = Problem, content_type = "application/problem+json")
     )
 )]
-async fn legal_actions(req: HttpRequest, path: web::Path<String>, body: web::Payload) -> Result<web::Json<TableView>, Problem> {
+async fn legal_actions(
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Payload,
+) -> Result<web::Json<TableView>, Problem> {
     let game = game(&path)?;
     let record: HandRecord = read_json(&req, body).await?;
-    engine::legal_actions(game, &record).map(web::Json).map_err(Problem::invalid)
+    engine::legal_actions(game, &record)
+        .map(web::Json)
+        .map_err(Problem::invalid)
 }

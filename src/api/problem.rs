@@ -46,10 +46,24 @@ impl Problem {
     /// The request is well-formed JSON but breaks the rules of the format or the game's deal.
     pub fn invalid(errors: Vec<FieldError>) -> Problem {
         let detail = match errors.as_slice() {
-            [one] => format!("{}: {}", if one.pointer.is_empty() { "/" } else { &one.pointer }, one.detail),
+            [one] => format!(
+                "{}: {}",
+                if one.pointer.is_empty() {
+                    "/"
+                } else {
+                    &one.pointer
+                },
+                one.detail
+            ),
             many => format!("{} problems in the request; see errors", many.len()),
         };
-        Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid-record", "The record cannot be adjudicated", detail).with(errors)
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-record",
+            "The record cannot be adjudicated",
+            detail,
+        )
+        .with(errors)
     }
 
     pub fn not_found(detail: String) -> Problem {
@@ -83,7 +97,10 @@ impl ResponseError for Problem {
 }
 
 /// Reads a bounded JSON body and deserializes it, naming the offending value on error.
-pub async fn read_json<T: DeserializeOwned + Validate>(req: &HttpRequest, mut body: web::Payload) -> Result<T, Problem> {
+pub async fn read_json<T: DeserializeOwned + Validate>(
+    req: &HttpRequest,
+    mut body: web::Payload,
+) -> Result<T, Problem> {
     if let Some(ct) = req.headers().get(actix_web::http::header::CONTENT_TYPE) {
         let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
         let essence = ct.split(';').next().unwrap_or("").trim();
@@ -98,7 +115,14 @@ pub async fn read_json<T: DeserializeOwned + Validate>(req: &HttpRequest, mut bo
     }
     let mut bytes = web::BytesMut::new();
     while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "unreadable-body", "Unreadable body", e.to_string()))?;
+        let chunk = chunk.map_err(|e| {
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "unreadable-body",
+                "Unreadable body",
+                e.to_string(),
+            )
+        })?;
         if bytes.len() + chunk.len() > MAX_BODY {
             return Err(Problem::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -115,20 +139,35 @@ pub async fn read_json<T: DeserializeOwned + Validate>(req: &HttpRequest, mut bo
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.
 pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Problem> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Problem::new(StatusCode::BAD_REQUEST, "empty-body", "Empty body", "the body is empty: expected a JSON object".into()));
+        return Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "empty-body",
+            "Empty body",
+            "the body is empty: expected a JSON object".into(),
+        ));
     }
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
         let pointer = pointer_of(e.path());
         let inner = e.into_inner();
         if inner.is_data() {
-            Problem::invalid(vec![FieldError::new(pointer, strip_position(&inner.to_string()))])
+            Problem::invalid(vec![FieldError::new(
+                pointer,
+                strip_position(&inner.to_string()),
+            )])
         } else {
-            Problem::new(StatusCode::BAD_REQUEST, "malformed-json", "Malformed JSON", format!("the body is not valid JSON: {inner}"))
-                .with(vec![FieldError::new(pointer, inner.to_string())])
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "malformed-json",
+                "Malformed JSON",
+                format!("the body is not valid JSON: {inner}"),
+            )
+            .with(vec![FieldError::new(pointer, inner.to_string())])
         }
     })?;
-    value.validate().map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
+    value
+        .validate()
+        .map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
     Ok(value)
 }
 
@@ -164,7 +203,11 @@ fn validation_errors(errors: &ValidationErrors, base: &str) -> Vec<FieldError> {
         match kind {
             ValidationErrorsKind::Field(list) => {
                 for e in list {
-                    let detail = e.message.as_ref().map(|m| m.to_string()).unwrap_or_else(|| describe(e));
+                    let detail = e
+                        .message
+                        .as_ref()
+                        .map(|m| m.to_string())
+                        .unwrap_or_else(|| describe(e));
                     out.push(FieldError::new(pointer.clone(), detail));
                 }
             }

@@ -205,7 +205,12 @@ impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             i if i < TAROT_TRUMP_BASE => {
-                write!(f, "{}{}", self.rank_unchecked().letter(), self.suit_unchecked().letter())
+                write!(
+                    f,
+                    "{}{}",
+                    self.rank_unchecked().letter(),
+                    self.suit_unchecked().letter()
+                )
             }
             FOOL => f.write_str("FOOL"),
             BIG_JOKER => f.write_str("BJ"),
@@ -273,11 +278,13 @@ impl FromStr for Card {
         }
         let last = t.chars().next_back().expect("not empty");
         let rank_part = &t[..t.len() - last.len_utf8()];
-        let suit = Suit::parse(last).ok_or_else(|| err("the last character is not a suit (S, H, D, C)"))?;
+        let suit = Suit::parse(last)
+            .ok_or_else(|| err("the last character is not a suit (S, H, D, C)"))?;
         if rank_part.is_empty() {
             return Err(err("the rank is missing"));
         }
-        let rank = Rank::parse(rank_part).ok_or_else(|| err("unknown rank (A K Q J T 9 8 7 6 5 4 3 2, C for a cavalier)"))?;
+        let rank = Rank::parse(rank_part)
+            .ok_or_else(|| err("unknown rank (A K Q J T 9 8 7 6 5 4 3 2, C for a cavalier)"))?;
         Ok(Card::new(rank, suit))
     }
 }
@@ -392,22 +399,36 @@ pub mod packs {
 
     /// 52-card French pack.
     pub fn standard52() -> Pack {
-        Pack::suited("52-card pack", &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two])
+        Pack::suited(
+            "52-card pack",
+            &[
+                Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two,
+            ],
+        )
     }
 
     /// 40-card Spanish/Italian pack: A K Q J 7 6 5 4 3 2 (Malilla, Tresette, Briscola, Truco).
     pub fn latin40() -> Pack {
-        Pack::suited("40-card pack (A K Q J 7-2)", &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two])
+        Pack::suited(
+            "40-card pack (A K Q J 7-2)",
+            &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two],
+        )
     }
 
     /// 32-card piquet pack: A K Q J T 9 8 7 (Twenty-Nine).
     pub fn piquet32() -> Pack {
-        Pack::suited("32-card pack (A K Q J T 9 8 7)", &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven])
+        Pack::suited(
+            "32-card pack (A K Q J T 9 8 7)",
+            &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven],
+        )
     }
 
     /// 24-card pack: A K Q J T 9 (Couillon).
     pub fn euchre24() -> Pack {
-        Pack::suited("24-card pack (A K Q J T 9)", &[Ace, King, Queen, Jack, Ten, Nine])
+        Pack::suited(
+            "24-card pack (A K Q J T 9)",
+            &[Ace, King, Queen, Jack, Ten, Nine],
+        )
     }
 
     /// 25-card pack: A K Q J T 9 and one joker (Hasenpfeffer).
@@ -419,7 +440,10 @@ pub mod packs {
     pub fn tarot78() -> Pack {
         let mut pack = Pack::suited(
             "78-card tarot",
-            &[King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two, Ace],
+            &[
+                King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two,
+                Ace,
+            ],
         );
         for n in 1..=21 {
             pack.cards.insert(Card::tarot_trump(n).expect("1..=21"));
@@ -436,7 +460,11 @@ mod tests {
     #[test]
     fn parses_every_accepted_spelling() {
         for s in ["TH", "10H", "th", "10♥", "T♡"] {
-            assert_eq!(s.parse::<Card>().unwrap(), Card::new(Rank::Ten, Suit::Hearts), "{s}");
+            assert_eq!(
+                s.parse::<Card>().unwrap(),
+                Card::new(Rank::Ten, Suit::Hearts),
+                "{s}"
+            );
         }
         assert_eq!("as".parse::<Card>().unwrap().to_string(), "AS");
         assert_eq!("7♣".parse::<Card>().unwrap().to_string(), "7C");
@@ -472,7 +500,12 @@ mod tests {
 
     #[test]
     fn every_card_round_trips_through_notation() {
-        for c in packs::tarot78().cards.iter().chain([Card::JOKER, Card::BIG_JOKER, Card::LITTLE_JOKER]) {
+        for c in
+            packs::tarot78()
+                .cards
+                .iter()
+                .chain([Card::JOKER, Card::BIG_JOKER, Card::LITTLE_JOKER])
+        {
             assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
         }
     }

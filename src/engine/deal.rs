@@ -14,14 +14,28 @@ pub struct Dealt {
 }
 
 /// Every seat of `table` present and no other, every card from `pack`, no card twice.
-pub fn check_cards(record: &HandRecord, table: Table, pack: &Pack) -> Result<Dealt, Vec<FieldError>> {
+pub fn check_cards(
+    record: &HandRecord,
+    table: Table,
+    pack: &Pack,
+) -> Result<Dealt, Vec<FieldError>> {
     let mut errors = Vec::new();
     if table.resolve(record.dealer).is_none() {
-        errors.push(FieldError::new("/dealer".into(), format!("'{}' is not a seat here: expected {}", record.dealer, table.names())));
+        errors.push(FieldError::new(
+            "/dealer".into(),
+            format!(
+                "'{}' is not a seat here: expected {}",
+                record.dealer,
+                table.names()
+            ),
+        ));
     }
     for seat in record.players.keys() {
         if table.resolve(*seat).is_none() {
-            errors.push(FieldError::new(format!("/players/{seat}"), format!("no seat {seat} at this table: expected {}", table.names())));
+            errors.push(FieldError::new(
+                format!("/players/{seat}"),
+                format!("no seat {seat} at this table: expected {}", table.names()),
+            ));
         }
     }
     let mut hands = [CardSet::EMPTY; MAX_PLAYS];
@@ -29,16 +43,29 @@ pub fn check_cards(record: &HandRecord, table: Table, pack: &Pack) -> Result<Dea
     let mut first_seen: Vec<(Card, String)> = Vec::new();
     for (seat, cards) in &record.deal {
         let Some(at) = table.resolve(*seat) else {
-            errors.push(FieldError::new(format!("/deal/{seat}"), format!("no seat {seat} at this table: expected {}", table.names())));
+            errors.push(FieldError::new(
+                format!("/deal/{seat}"),
+                format!("no seat {seat} at this table: expected {}", table.names()),
+            ));
             continue;
         };
         for (i, &card) in cards.iter().enumerate() {
             let pointer = format!("/deal/{seat}/{i}");
             if !pack.cards.contains(card) {
-                errors.push(FieldError::new(pointer, format!("{card} is not in the {}", pack.name)));
+                errors.push(FieldError::new(
+                    pointer,
+                    format!("{card} is not in the {}", pack.name),
+                ));
             } else if !all.insert(card) {
-                let first = first_seen.iter().find(|(c, _)| *c == card).map(|(_, p)| p.as_str()).unwrap_or("?");
-                errors.push(FieldError::new(pointer, format!("{card} is dealt twice (first at {first})")));
+                let first = first_seen
+                    .iter()
+                    .find(|(c, _)| *c == card)
+                    .map(|(_, p)| p.as_str())
+                    .unwrap_or("?");
+                errors.push(FieldError::new(
+                    pointer,
+                    format!("{card} is dealt twice (first at {first})"),
+                ));
             } else {
                 hands[at.pos()].insert(card);
                 first_seen.push((card, pointer));
@@ -47,10 +74,17 @@ pub fn check_cards(record: &HandRecord, table: Table, pack: &Pack) -> Result<Dea
     }
     for seat in table.seats() {
         if !record.deal.keys().any(|s| table.resolve(*s) == Some(seat)) {
-            errors.push(FieldError::new("/deal".into(), format!("the deal has no hand for seat {seat}")));
+            errors.push(FieldError::new(
+                "/deal".into(),
+                format!("the deal has no hand for seat {seat}"),
+            ));
         }
     }
-    if errors.is_empty() { Ok(Dealt { hands, all }) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(Dealt { hands, all })
+    } else {
+        Err(errors)
+    }
 }
 
 /// The whole pack was dealt (a missing card would be a wrong total).
@@ -62,7 +96,12 @@ pub fn check_whole_pack(dealt: &Dealt, pack: &Pack) -> Result<(), Vec<FieldError
     let list: Vec<_> = missing.iter().map(|c| c.to_string()).collect();
     Err(vec![FieldError::new(
         "/deal".into(),
-        format!("the deal must use the whole {} ({} cards); missing: {}", pack.name, pack.len(), list.join(" ")),
+        format!(
+            "the deal must use the whole {} ({} cards); missing: {}",
+            pack.name,
+            pack.len(),
+            list.join(" ")
+        ),
     )])
 }
 
@@ -72,13 +111,27 @@ pub fn check_counts(record: &HandRecord, table: Table, n: usize) -> Result<(), V
         .deal
         .iter()
         .filter(|(s, cards)| table.resolve(**s).is_some() && cards.len() != n)
-        .map(|(s, cards)| FieldError::new(format!("/deal/{s}"), format!("{s} was dealt {} cards; expected {n}", cards.len())))
+        .map(|(s, cards)| {
+            FieldError::new(
+                format!("/deal/{s}"),
+                format!("{s} was dealt {} cards; expected {n}", cards.len()),
+            )
+        })
         .collect();
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// Exactly one face-up card, and it was dealt to `dealer`.
-pub fn dealer_face_up(record: &HandRecord, dealt: &Dealt, dealer: Seat, what: &str) -> Result<Card, Vec<FieldError>> {
+pub fn dealer_face_up(
+    record: &HandRecord,
+    dealt: &Dealt,
+    dealer: Seat,
+    what: &str,
+) -> Result<Card, Vec<FieldError>> {
     match record.face_up.as_slice() {
         [card] if dealt.hands[dealer.pos()].contains(*card) => Ok(*card),
         [card] => Err(vec![FieldError::new(

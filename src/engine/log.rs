@@ -36,7 +36,11 @@ pub struct Fault {
 
 impl Fault {
     pub fn new(code: &'static str, rule: &'static str, explanation: String) -> Fault {
-        Fault { code, rule, explanation }
+        Fault {
+            code,
+            rule,
+            explanation,
+        }
     }
 }
 
@@ -55,7 +59,13 @@ pub struct RecordError {
 
 impl RecordError {
     /// An error about action `index` (its `field` is the verb, e.g. `play`).
-    pub fn at(code: &'static str, index: usize, seat: Seat, field: &str, detail: String) -> RecordError {
+    pub fn at(
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        field: &str,
+        detail: String,
+    ) -> RecordError {
         RecordError {
             code,
             action_index: Some(index),

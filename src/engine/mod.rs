@@ -94,11 +94,17 @@ impl MatchState {
         let mut errors = Vec::new();
         for side in Side::BOTH {
             if self.scores[side].abs() > SCORE_LIMIT {
-                errors.push(FieldError::new(format!("{base}/scores/{side}"), format!("scores are limited to ±{SCORE_LIMIT}")));
+                errors.push(FieldError::new(
+                    format!("{base}/scores/{side}"),
+                    format!("scores are limited to ±{SCORE_LIMIT}"),
+                ));
             }
         }
         if self.game_over || self.winner.is_some() {
-            errors.push(FieldError::new(format!("{base}/game_over"), "the game is already over: start a new match".into()));
+            errors.push(FieldError::new(
+                format!("{base}/game_over"),
+                "the game is already over: start a new match".into(),
+            ));
         }
         if let Some(d) = self.next_dealer
             && d != dealer
@@ -108,7 +114,11 @@ impl MatchState {
                 format!("the match state says {d} deals this hand, but the record names {dealer}"),
             ));
         }
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 }
 
@@ -189,7 +199,12 @@ pub struct Adjudication {
 }
 
 impl Adjudication {
-    pub fn new(game: &'static str, dealer: Seat, before: &MatchState, tricks: usize) -> Adjudication {
+    pub fn new(
+        game: &'static str,
+        dealer: Seat,
+        before: &MatchState,
+        tricks: usize,
+    ) -> Adjudication {
         Adjudication {
             game,
             dealer,
@@ -251,8 +266,16 @@ pub struct TableView {
 }
 
 impl TableView {
-    pub fn new(phase: &'static str, to_act: Vec<Seat>, play: &TrickPlay, match_state: &MatchState) -> TableView {
-        let hand = to_act.first().map(|s| play.hand(*s).iter().collect()).unwrap_or_default();
+    pub fn new(
+        phase: &'static str,
+        to_act: Vec<Seat>,
+        play: &TrickPlay,
+        match_state: &MatchState,
+    ) -> TableView {
+        let hand = to_act
+            .first()
+            .map(|s| play.hand(*s).iter().collect())
+            .unwrap_or_default();
         TableView {
             phase,
             to_act,
@@ -262,7 +285,11 @@ impl TableView {
             mode: None,
             special_suit: None,
             hand,
-            hand_sizes: play.table.seats().map(|s| (s, play.hand(s).len())).collect(),
+            hand_sizes: play
+                .table
+                .seats()
+                .map(|s| (s, play.hand(s).len()))
+                .collect(),
             tally: PerSide::default(),
             irregularities: Vec::new(),
             match_state: match_state.clone(),
@@ -272,19 +299,35 @@ impl TableView {
 
     /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
     /// the game's legality judge (`None` = legal).
-    pub fn add_plays(&mut self, play: &TrickPlay, judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>) {
+    pub fn add_plays(
+        &mut self,
+        play: &TrickPlay,
+        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+    ) {
         if let Some(seat) = play.to_play() {
             let hand = play.hand(seat);
-            for card in hand.iter().filter(|&c| judge(&play.trick, hand, c).is_none()) {
-                self.legal.push(Action { seat, kind: crate::record::ActionKind::Play(card) });
+            for card in hand
+                .iter()
+                .filter(|&c| judge(&play.trick, hand, c).is_none())
+            {
+                self.legal.push(Action {
+                    seat,
+                    kind: crate::record::ActionKind::Play(card),
+                });
             }
         }
         for (seat, before) in play.correctable() {
             let current = play.trick.plays()[before.len()].card;
             let mut hand = play.hand(seat);
             hand.insert(current);
-            for card in hand.iter().filter(|&c| c != current && judge(&before, hand, c).is_none()) {
-                self.legal.push(Action { seat, kind: crate::record::ActionKind::Correct(card) });
+            for card in hand
+                .iter()
+                .filter(|&c| c != current && judge(&before, hand, c).is_none())
+            {
+                self.legal.push(Action {
+                    seat,
+                    kind: crate::record::ActionKind::Correct(card),
+                });
             }
         }
     }
@@ -298,7 +341,12 @@ pub trait Game: Send + Sync {
     fn table(&self) -> Table;
 
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
-    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>>;
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>>;
 }
 
 /// A hand being replayed, one action at a time.
@@ -324,13 +372,22 @@ fn prepare(
     if let Some(id) = &record.game
         && id != info.id
     {
-        errors.push(FieldError::new("/game".into(), format!("this record is for '{id}' but was sent to '{}'", info.id)));
+        errors.push(FieldError::new(
+            "/game".into(),
+            format!("this record is for '{id}' but was sent to '{}'", info.id),
+        ));
     }
-    let options = match (options, Options::resolve(info.options, &record.options, "/options")) {
+    let options = match (
+        options,
+        Options::resolve(info.options, &record.options, "/options"),
+    ) {
         (None, Ok(o)) => Some(o),
         (Some(m), Ok(o)) if record.options.is_empty() || *m == o => Some(m.clone()),
         (Some(_), Ok(_)) => {
-            errors.push(FieldError::new("/options".into(), "a hand of a match may repeat the match's options but not change them".into()));
+            errors.push(FieldError::new(
+                "/options".into(),
+                "a hand of a match may repeat the match's options but not change them".into(),
+            ));
             None
         }
         (_, Err(e)) => {
@@ -339,23 +396,43 @@ fn prepare(
         }
     };
     let table = game.table();
-    if let Some(a) = record.actions.iter().position(|a| table.resolve(a.seat).is_none()) {
+    if let Some(a) = record
+        .actions
+        .iter()
+        .position(|a| table.resolve(a.seat).is_none())
+    {
         errors.push(FieldError::new(
             format!("/actions/{a}/seat"),
-            format!("no seat {} at this table: expected {}", record.actions[a].seat, table.names()),
+            format!(
+                "no seat {} at this table: expected {}",
+                record.actions[a].seat,
+                table.names()
+            ),
         ));
     }
-    if let Some(a) = record.actions.iter().position(|a| !info.verbs.contains(&a.kind.verb())) {
+    if let Some(a) = record
+        .actions
+        .iter()
+        .position(|a| !info.verbs.contains(&a.kind.verb()))
+    {
         errors.push(FieldError::new(
             format!("/actions/{a}/{}", record.actions[a].kind.verb()),
-            format!("'{}' is not an action in {}: expected one of {}", record.actions[a].kind.verb(), info.name, info.verbs.join(", ")),
+            format!(
+                "'{}' is not an action in {}: expected one of {}",
+                record.actions[a].kind.verb(),
+                info.name,
+                info.verbs.join(", ")
+            ),
         ));
     }
     let before = match (before, &record.match_state) {
         (Some(m), None) => m.clone(),
         (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
         (Some(_), Some(_)) => {
-            errors.push(FieldError::new("/match_state".into(), "a hand of a match may not carry a different match state".into()));
+            errors.push(FieldError::new(
+                "/match_state".into(),
+                "a hand of a match may not carry a different match state".into(),
+            ));
             MatchState::default()
         }
         (None, state) => {
@@ -370,7 +447,14 @@ fn prepare(
         Some(o) if errors.is_empty() => o,
         _ => return Err(errors),
     };
-    game.start(record, &options, &MatchState { next_dealer: Some(record.dealer), ..before })
+    game.start(
+        record,
+        &options,
+        &MatchState {
+            next_dealer: Some(record.dealer),
+            ..before
+        },
+    )
 }
 
 /// Replays a whole hand and rules on it.
@@ -394,7 +478,10 @@ pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, 
     let mut state = prepare(game, record, None, None)?;
     for (i, a) in record.actions.iter().enumerate() {
         if let Err(e) = state.apply(i, a) {
-            return Err(vec![FieldError::new(e.pointer, format!("{} ({})", e.detail, e.code))]);
+            return Err(vec![FieldError::new(
+                e.pointer,
+                format!("{} ({})", e.detail, e.code),
+            )]);
         }
     }
     Ok(state.view())
@@ -416,19 +503,31 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let mut state = m.match_state.clone().unwrap_or_default();
     state.check(first_dealer, "/match_state").map_err(|e| {
         e.into_iter()
-            .map(|f| if f.pointer == "/dealer" { f.under("/hands/0") } else { f })
+            .map(|f| {
+                if f.pointer == "/dealer" {
+                    f.under("/hands/0")
+                } else {
+                    f
+                }
+            })
             .collect::<Vec<_>>()
     })?;
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
         let base = format!("/hands/{i}");
         if state.game_over {
-            return Err(vec![FieldError::new(base, format!("the game ended at hand {i}; no more hands can be played"))]);
+            return Err(vec![FieldError::new(
+                base,
+                format!("the game ended at hand {i}; no more hands can be played"),
+            )]);
         }
         if let Some(d) = state.next_dealer
             && d != record.dealer
         {
-            return Err(vec![FieldError::new(format!("{base}/dealer"), format!("{d} deals this hand, not {}", record.dealer))]);
+            return Err(vec![FieldError::new(
+                format!("{base}/dealer"),
+                format!("{d} deals this hand, not {}", record.dealer),
+            )]);
         }
         let hand = prepare(game, record, Some(&options), Some(&state))
             .map_err(|e| e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>())?;
@@ -436,5 +535,8 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
         state = adjudication.match_after.clone();
         hands.push(adjudication);
     }
-    Ok(MatchReport { hands, final_state: state })
+    Ok(MatchReport {
+        hands,
+        final_state: state,
+    })
 }

@@ -57,7 +57,10 @@ impl Options {
                     if known.is_empty() {
                         format!("unknown option '{name}': this game has no options")
                     } else {
-                        format!("unknown option '{name}': expected one of {}", known.join(", "))
+                        format!(
+                            "unknown option '{name}': expected one of {}",
+                            known.join(", ")
+                        )
                     },
                 ));
             }
@@ -73,7 +76,10 @@ impl Options {
                     match values.iter().find(|v| *v == s) {
                         Some(v) => Value::Choice(v),
                         None => {
-                            errors.push(FieldError::new(pointer, format!("expected one of {}", values.join(", "))));
+                            errors.push(FieldError::new(
+                                pointer,
+                                format!("expected one of {}", values.join(", ")),
+                            ));
                             continue;
                         }
                     }
@@ -83,13 +89,20 @@ impl Options {
                     continue;
                 }
                 (OptionKind::Choice { values, .. }, Some(_)) => {
-                    errors.push(FieldError::new(pointer, format!("expected one of {}", values.join(", "))));
+                    errors.push(FieldError::new(
+                        pointer,
+                        format!("expected one of {}", values.join(", ")),
+                    ));
                     continue;
                 }
             };
             values.push((spec.name, value));
         }
-        if errors.is_empty() { Ok(Options(values)) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(Options(values))
+        } else {
+            Err(errors)
+        }
     }
 
     fn get(&self, name: &str) -> Value {

@@ -73,13 +73,23 @@ impl TrickPlay {
 
     /// Checks turn and possession, takes the card from the hand and puts it on the trick with its
     /// fault (if any). The fault is established when the trick completes.
-    pub fn play(&mut self, index: usize, seat: Seat, card: Card, fault: Option<Fault>) -> Result<(), RecordError> {
+    pub fn play(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        fault: Option<Fault>,
+    ) -> Result<(), RecordError> {
         self.check_turn(index, seat, "play")?;
         self.take(index, seat, card, "play")?;
         let pos = self.trick.len();
         self.trick.push(seat, card, index);
         self.pending[pos] = fault;
-        self.next = if self.is_complete() { None } else { Some(self.next_in_trick(seat)) };
+        self.next = if self.is_complete() {
+            None
+        } else {
+            Some(self.next_in_trick(seat))
+        };
         Ok(())
     }
 
@@ -92,7 +102,10 @@ impl TrickPlay {
                 index,
                 seat,
                 verb,
-                format!("{seat} played in trick {} but it was {s}'s turn", self.trick.number),
+                format!(
+                    "{seat} played in trick {} but it was {s}'s turn",
+                    self.trick.number
+                ),
             )),
             None => Err(RecordError::at(
                 "unexpected_action",
@@ -104,14 +117,23 @@ impl TrickPlay {
         }
     }
 
-    fn take(&mut self, index: usize, seat: Seat, card: Card, verb: &str) -> Result<(), RecordError> {
+    fn take(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        verb: &str,
+    ) -> Result<(), RecordError> {
         let p = seat.pos();
         if self.hands[p].remove(card) {
             self.played[p].insert(card);
             return Ok(());
         }
         let (code, detail) = if self.played[p].contains(card) {
-            ("card_played_twice", format!("{seat} already played {card} earlier in this hand"))
+            (
+                "card_played_twice",
+                format!("{seat} already played {card} earlier in this hand"),
+            )
         } else {
             ("card_not_held", format!("{seat} does not hold {card}"))
         };
@@ -120,7 +142,11 @@ impl TrickPlay {
 
     fn next_in_trick(&self, seat: Seat) -> Seat {
         let s = self.table.left(seat);
-        if Some(s) == self.sitting_out { self.table.left(s) } else { s }
+        if Some(s) == self.sitting_out {
+            self.table.left(s)
+        } else {
+            s
+        }
     }
 
     /// A seat that plays no cards this hand (a loner's partner): tricks have one card fewer.
@@ -139,7 +165,8 @@ impl TrickPlay {
         card: Card,
         judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
     ) -> Result<(), RecordError> {
-        let invalid = |detail: String| RecordError::at("invalid_correct", index, seat, "correct", detail);
+        let invalid =
+            |detail: String| RecordError::at("invalid_correct", index, seat, "correct", detail);
         if self.is_complete() {
             return Err(invalid(format!(
                 "trick {} is already complete: a revoke can only be corrected before that",
@@ -147,7 +174,10 @@ impl TrickPlay {
             )));
         }
         let Some(pos) = self.trick.position_of(seat) else {
-            return Err(invalid(format!("{seat} has no card in trick {} to correct", self.trick.number)));
+            return Err(invalid(format!(
+                "{seat} has no card in trick {} to correct",
+                self.trick.number
+            )));
         };
         let revoker = self.pending[pos].is_some();
         let after_corrected = self.correction_window.is_some_and(|w| pos > w);
@@ -159,7 +189,9 @@ impl TrickPlay {
         }
         let old = self.trick.plays()[pos].card;
         if old == card {
-            return Err(invalid(format!("{seat} already played {card}: a correction must change the card")));
+            return Err(invalid(format!(
+                "{seat} already played {card}: a correction must change the card"
+            )));
         }
         let p = seat.pos();
         self.hands[p].insert(old);

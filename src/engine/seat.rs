@@ -28,7 +28,11 @@ impl Seat {
 
     /// The partnership of a four-player seat: N–S or E–W.
     pub const fn side(self) -> Side {
-        if self.pos() % 2 == 0 { Side::NS } else { Side::EW }
+        if self.pos() % 2 == 0 {
+            Side::NS
+        } else {
+            Side::EW
+        }
     }
 }
 
@@ -84,7 +88,9 @@ impl utoipa::PartialSchema for Seat {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
             .pattern(Some("^([NESW]|P[1-7])$"))
-            .description(Some("A seat: N E S W clockwise at four-player tables, P1..P7 otherwise."))
+            .description(Some(
+                "A seat: N E S W clockwise at four-player tables, P1..P7 otherwise.",
+            ))
             .examples([serde_json::json!("N")])
             .into()
     }
@@ -104,7 +110,11 @@ impl Table {
     /// The seat at `pos` (taken modulo the table size).
     pub fn seat(self, pos: usize) -> Seat {
         let pos = pos % self.size;
-        if self.size == 4 { Seat::COMPASS[pos] } else { Seat::numbered(pos) }
+        if self.size == 4 {
+            Seat::COMPASS[pos]
+        } else {
+            Seat::numbered(pos)
+        }
     }
 
     /// The seat as this table names it, or `None` when the table has no such seat.
@@ -130,7 +140,10 @@ impl Table {
 
     /// Seat names for messages: "N, E, S, W".
     pub fn names(self) -> String {
-        self.seats().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        self.seats()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

@@ -31,7 +31,10 @@ impl Trick {
         Trick {
             number,
             leader,
-            plays: [PlayedCard { seat: leader, card: Card::JOKER }; MAX_PLAYS],
+            plays: [PlayedCard {
+                seat: leader,
+                card: Card::JOKER,
+            }; MAX_PLAYS],
             action_index: [0; MAX_PLAYS],
             len: 0,
         }
@@ -186,12 +189,20 @@ mod tests {
     fn trump_beats_led_and_off_suit_cannot_win() {
         let order = RankOrder::new(&[Rank::Ace, Rank::King, Rank::Queen, Rank::Two]);
         let mut t = Trick::new(1, Seat::N);
-        for (s, card) in [(Seat::N, "KH"), (Seat::E, "AH"), (Seat::S, "AS"), (Seat::W, "2C")] {
+        for (s, card) in [
+            (Seat::N, "KH"),
+            (Seat::E, "AH"),
+            (Seat::S, "AS"),
+            (Seat::W, "2C"),
+        ] {
             t.push(s, c(card), 0);
         }
         let led = Suit::Hearts;
         assert_eq!(t.winner_by(|x| trump_or_led(x, led, None, &order)), Some(1));
-        assert_eq!(t.winner_by(|x| trump_or_led(x, led, Some(Suit::Clubs), &order)), Some(3));
+        assert_eq!(
+            t.winner_by(|x| trump_or_led(x, led, Some(Suit::Clubs), &order)),
+            Some(3)
+        );
     }
 
     #[test]

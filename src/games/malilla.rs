@@ -5,8 +5,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction, Irregularity, MatchState,
-    OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -74,31 +75,46 @@ fn suit_bit(suit: Suit) -> u8 {
 /// `led_before` holds the suits led in earlier tricks. `None` = legal.
 fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
-    let seat = trick.plays().last().map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
     let of_led = hand.of_suit(led);
     // Rule 1: follow suit.
     if !of_led.is_empty() && card.suit_unchecked() != led {
         return Some(Fault::new(
             "revoke",
             "malilla.md §3.1",
-            format!("{seat} played {card} on a {} lead while holding {}", led.letter(), list(of_led)),
+            format!(
+                "{seat} played {card} on a {} lead while holding {}",
+                led.letter(),
+                list(of_led)
+            ),
         ));
     }
     // Rule 2: the forbidden seven (MA-3): a non-trump 7 of a suit not yet led, when not following.
     let forbidden = |c: Card| {
-        c.rank_unchecked() == Rank::Seven && c.suit_unchecked() != trump && led_before & suit_bit(c.suit_unchecked()) == 0
+        c.rank_unchecked() == Rank::Seven
+            && c.suit_unchecked() != trump
+            && led_before & suit_bit(c.suit_unchecked()) == 0
     };
     let allowed = if !of_led.is_empty() {
         of_led
     } else {
         let sevens: CardSet = hand.iter().filter(|&c| forbidden(c)).collect();
-        if sevens == hand { hand } else { hand.minus(sevens) }
+        if sevens == hand {
+            hand
+        } else {
+            hand.minus(sevens)
+        }
     };
     if !allowed.contains(card) {
         return Some(Fault::new(
             "illegal_seven",
             "malilla.md §3.2",
-            format!("{seat} discarded {card}, the 7 of a suit not yet led, while holding other cards"),
+            format!(
+                "{seat} discarded {card}, the 7 of a suit not yet led, while holding other cards"
+            ),
         ));
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
@@ -113,14 +129,23 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
         return Some(Fault::new(
             "failed_to_overtake",
             "malilla.md §3.3",
-            format!("{seat} played {card} under {}'s winning {} while able to beat it with {}", w.seat, w.card, list(beaters)),
+            format!(
+                "{seat} played {card} under {}'s winning {} while able to beat it with {}",
+                w.seat,
+                w.card,
+                list(beaters)
+            ),
         ));
     }
     None
 }
 
 fn list(cards: CardSet) -> String {
-    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Game for Malilla {
@@ -132,7 +157,12 @@ impl Game for Malilla {
         Table::FOUR
     }
 
-    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
         let pack = pack();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
@@ -143,7 +173,12 @@ impl Game for Malilla {
         let trump_card = if misdeal {
             None
         } else {
-            Some(deal::dealer_face_up(record, &dealt, dealer, "the turned trump card")?)
+            Some(deal::dealer_face_up(
+                record,
+                &dealt,
+                dealer,
+                "the turned trump card",
+            )?)
         };
         let mut hand = MalillaHand {
             trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
@@ -163,6 +198,9 @@ impl Game for Malilla {
         }
         let trump_card = trump_card.expect("checked above");
         hand.adj.trump = Some(hand.trump);
+        for side in Side::BOTH {
+            hand.adj.tally[side].points = Some(0);
+        }
         // §4 trump-card bonus: credited at once, unless it would bring the dealer's side to 35.
         let points = card_points(trump_card);
         if points > 0 {
@@ -242,15 +280,29 @@ impl MalillaHand {
     }
 
     fn close_trick(&mut self) {
-        let led = self.play.trick.led().expect("complete trick").suit_unchecked();
+        let led = self
+            .play
+            .trick
+            .led()
+            .expect("complete trick")
+            .suit_unchecked();
         let trump = self.trump;
-        let winner_pos = self.play.trick.winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER)).expect("a led card always ranks");
+        let winner_pos = self
+            .play
+            .trick
+            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
+            .expect("a led card always ranks");
         let winner = self.play.trick.plays()[winner_pos].seat;
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             self.foul(e.action_index, e.seat, e.card, e.trick, e.fault);
         }
-        let points = trick.plays().iter().map(|p| card_points(p.card)).sum::<i32>() + 1;
+        let points = trick
+            .plays()
+            .iter()
+            .map(|p| card_points(p.card))
+            .sum::<i32>()
+            + 1;
         let tally = &mut self.adj.tally[winner.side()];
         tally.tricks += 1;
         *tally.points.get_or_insert(0) += points;
@@ -264,23 +316,39 @@ impl MalillaHand {
     }
 
     fn ignore(&mut self, index: usize, reason: String) {
-        self.adj.ignored_actions.push(IgnoredAction { action_index: index, reason });
+        self.adj.ignored_actions.push(IgnoredAction {
+            action_index: index,
+            reason,
+        });
     }
 }
 
 impl HandState for MalillaHand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         self.last_index = Some(index);
-        if self.misdeal || self.stopped_at.is_some() {
-            return Ok(()); // counted in `finish`
+        if self.misdeal {
+            self.ignore(
+                index,
+                "the hand was misdealt: no play (malilla.md §5)".into(),
+            );
+            return Ok(());
         }
+        if let Some(at) = self.stopped_at {
+            self.ignore(index, format!("not checked: from action {at} on the record no longer fits the deal (README C6)"));
+            return Ok(());
+        }
+        let lost_at = self.foul.map(|(_, at)| at);
         let seat = action.seat;
         let result = match action.kind {
             ActionKind::Play(card) => {
                 let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
                 let trick = self.play.trick.number;
                 // MA-8: without the option a foul is complete the moment the card is played.
-                let (now, pending) = if self.allow_correction { (None, fault) } else { (fault, None) };
+                let (now, pending) = if self.allow_correction {
+                    (None, fault)
+                } else {
+                    (fault, None)
+                };
                 self.play.play(index, seat, card, pending).map(|()| {
                     if let Some(f) = now {
                         self.foul(index, seat, card, trick, f);
@@ -295,32 +363,61 @@ impl HandState for MalillaHand {
                 self.play.correct(index, seat, card, judge)
             }
             ActionKind::Correct(_) => {
-                self.ignore(index, "malilla.md MA-8/MA-11: once played, an incorrect play stands; a correction changes nothing".into());
-                Ok(())
+                let reason = match lost_at {
+                    Some(at) => format!(
+                        "the incorrect play at action {at} stands: a correction changes nothing (MA-8, MA-11)"
+                    ),
+                    None => "Malilla has no corrections: a card played stays played (MA-8)".into(),
+                };
+                self.ignore(index, reason);
+                return Ok(());
             }
             _ => unreachable!("verbs are checked against GameInfo before replay"),
         };
-        match result {
-            Err(_) if self.foul.is_some() => {
-                // README C6: the game is already decided; what the record says after is not an error.
-                self.stopped_at = Some(index);
+        match (result, lost_at) {
+            (Ok(()), Some(at)) => {
+                self.ignore(
+                    index,
+                    format!("the game was already lost at action {at}: checked, no effect (MA-15)"),
+                );
                 Ok(())
             }
-            other => other,
+            (Err(e), Some(_)) => {
+                // README C6: the game is decided; what the record says after is not a record error.
+                self.stopped_at = Some(index);
+                self.ignore(index, format!("not checked: {} (README C6)", e.detail));
+                Ok(())
+            }
+            (Err(e), None) if self.foul.is_some() => {
+                // This very action lost the game (a foul on a card the record then misplaces cannot
+                // happen: possession is checked first), so an error here is a plain record error.
+                Err(e)
+            }
+            (result, _) => result,
         }
     }
 
     fn view(&self) -> TableView {
         let over = self.misdeal || self.foul.is_some() || self.is_over();
-        let to_act: Vec<Seat> = if over { vec![] } else { self.play.to_play().into_iter().collect() };
-        let mut view = TableView::new(if over { "over" } else { "play" }, to_act, &self.play, &self.adj.match_after);
+        let to_act: Vec<Seat> = if over {
+            vec![]
+        } else {
+            self.play.to_play().into_iter().collect()
+        };
+        let mut view = TableView::new(
+            if over { "over" } else { "play" },
+            to_act,
+            &self.play,
+            &self.adj.match_after,
+        );
         view.trump = self.adj.trump;
         view.tally = self.adj.tally;
         view.irregularities = self.adj.irregularities.clone();
         if !over {
             view.add_plays(&self.play, self.judge());
             if !self.allow_correction {
-                view.legal.retain(|a| !matches!(a.kind, ActionKind::Correct(_)));
+                view.legal
+                    .retain(|a| !matches!(a.kind, ActionKind::Correct(_)));
             }
         }
         view
@@ -328,8 +425,11 @@ impl HandState for MalillaHand {
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let dealer = self.adj.dealer;
-        let recorded = self.last_index.map_or(0, |i| i + 1);
-        let mut adj = std::mem::replace(&mut self.adj, Adjudication::new(INFO.id, dealer, &MatchState::default(), 0));
+        let complete = self.is_over();
+        let mut adj = std::mem::replace(
+            &mut self.adj,
+            Adjudication::new(INFO.id, dealer, &MatchState::default(), 0),
+        );
         adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         let next = |m: &mut MatchState| {
             m.next_dealer = Some(Table::FOUR.left(dealer));
@@ -343,17 +443,19 @@ impl HandState for MalillaHand {
                 seat: dealer,
                 card: None,
                 rule: "malilla.md §5, MA-13",
-                explanation: format!("{dealer} dealt the 40 cards with a wrong number of cards to some seat"),
-                consequence: format!("no play and no score; the deal passes to {}", Table::FOUR.left(dealer)),
+                explanation: format!(
+                    "{dealer} dealt the 40 cards with a wrong number of cards to some seat"
+                ),
+                consequence: format!(
+                    "no play and no score; the deal passes to {}",
+                    Table::FOUR.left(dealer)
+                ),
             });
             adj.hand_score = Some(PerSide::default());
             next(&mut adj.match_after);
-            if recorded > 0 {
-                adj.ignored_actions.push(IgnoredAction { action_index: 0, reason: format!("{recorded} actions recorded after the misdeal") });
-            }
             return adj;
         }
-        if let Some((side, at)) = self.foul {
+        if let Some((side, _)) = self.foul {
             adj.outcome = Outcome::GameLost;
             adj.hand_score = Some(PerSide::default());
             if let Some(b) = self.abeyance {
@@ -364,29 +466,22 @@ impl HandState for MalillaHand {
             m.game_over = true;
             m.winner = Some(side.other());
             next(m);
-            let after = recorded.saturating_sub(at + 1);
-            if after > 0 {
-                let stopped = self.stopped_at.map_or(String::new(), |i| {
-                    format!("; from action {i} on they were not checked, the record no longer fitting the deal")
-                });
-                adj.ignored_actions.push(IgnoredAction {
-                    action_index: at + 1,
-                    reason: format!("{after} actions after the game-losing play at action {at} change nothing (MA-15){stopped}"),
-                });
-            }
             return adj;
         }
         if let Some(e) = error {
             adj.record_error(e);
             return adj;
         }
-        if !self.is_over() {
+        if !complete {
             adj.record_error(RecordError {
                 code: "incomplete_hand",
                 action_index: None,
                 seat: self.play.to_play(),
                 pointer: "/actions".into(),
-                detail: format!("the record stops in trick {} of {TRICKS} with no incorrect play", self.play.trick.number),
+                detail: format!(
+                    "the record stops in trick {} of {TRICKS} with no incorrect play",
+                    self.play.trick.number
+                ),
             });
             return adj;
         }
@@ -403,7 +498,10 @@ impl HandState for MalillaHand {
             m.scores[side] += score[side];
         }
         // §4 order: the hand result first, then a held bonus.
-        if let Some(side) = Side::BOTH.into_iter().find(|&s| score[s] > 0 && m.scores[s] >= GAME) {
+        if let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|&s| score[s] > 0 && m.scores[s] >= GAME)
+        {
             m.game_over = true;
             m.winner = Some(side);
         }

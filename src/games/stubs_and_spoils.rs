@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Fault, FieldError, Game, GameInfo, HandState, Irregularity, MatchState, Mode, OptionKind,
-    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table, TableView, Trick,
-    TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Fault, FieldError, Game, GameInfo, HandState, Irregularity, MatchState, Mode,
+    OptionKind, OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -24,7 +24,10 @@ static INFO: GameInfo = GameInfo {
     game_target: GAME,
     options: &[OptionSpec {
         name: "revoke_penalty",
-        kind: OptionKind::Choice { values: &["stub_transfer", "none"], default: "stub_transfer" },
+        kind: OptionKind::Choice {
+            values: &["stub_transfer", "none"],
+            default: "stub_transfer",
+        },
         description: "`stub_transfer`: each established revoke moves up to 2 stubs against the offenders \
                       (the rulings' default, the text being silent); `none`: revokes are reported only.",
         rule: "stubs-and-spoils.md §5, SS-8",
@@ -79,11 +82,18 @@ fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     if of_led.is_empty() || card.suit_unchecked() == led {
         return None;
     }
-    let seat = trick.plays().last().map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
     Some(Fault::new(
         "revoke",
         "stubs-and-spoils.md §3",
-        format!("{seat} played {card} on a {} lead while holding {}", led.letter(), of_led.len()),
+        format!(
+            "{seat} played {card} on a {} lead while holding {}",
+            led.letter(),
+            of_led.len()
+        ),
     ))
 }
 
@@ -110,7 +120,12 @@ impl Game for StubsAndSpoils {
         Table::FOUR
     }
 
-    fn start(&self, record: &HandRecord, options: &Options, before: &MatchState) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -120,7 +135,11 @@ impl Game for StubsAndSpoils {
         // SS-1: the Color Card is dealt to the dealer but never part of his hand.
         dealt.hands[dealer.pos()].remove(color);
         let special = color.suit_unchecked();
-        let mode = if special.is_red() { Mode::Red } else { Mode::Black };
+        let mode = if special.is_red() {
+            Mode::Red
+        } else {
+            Mode::Black
+        };
         let mut adj = Adjudication::new(INFO.id, dealer, before, 15);
         adj.mode = Some(mode);
         adj.special_suit = Some(special);
@@ -131,7 +150,9 @@ impl Game for StubsAndSpoils {
             mode,
             special,
             play: TrickPlay::new(Table::FOUR, dealt.hands, dealer), // SS-7: the dealer leads trick 1
-            phase: Phase::Gallery { discarded: [false; 4] },
+            phase: Phase::Gallery {
+                discarded: [false; 4],
+            },
             stubs: PerSide::default(),
             revokes: Vec::new(),
             penalty: options.choice("revoke_penalty") == "stub_transfer",
@@ -143,10 +164,17 @@ impl Game for StubsAndSpoils {
 #[derive(Clone, Copy, Debug)]
 enum Phase {
     /// §2.2: each non-dealer discards one card to the gallery, in any order.
-    Gallery { discarded: [bool; 4] },
+    Gallery {
+        discarded: [bool; 4],
+    },
     Play,
     /// §4: the trick is complete; its spoil taker must take a card.
-    Spoil { report: usize, taker: Seat, candidates: CardSet, stub_stated: bool },
+    Spoil {
+        report: usize,
+        taker: Seat,
+        candidates: CardSet,
+        stub_stated: bool,
+    },
     /// §4.4: somebody has no card after a spoil.
     Over,
 }
@@ -171,14 +199,18 @@ impl Hand {
         let cards: CardSet = plays.iter().map(|p| p.card).collect();
         match self.mode {
             Mode::Black => {
-                let w = trick.winner_by(|c| trump_or_led(c, led, Some(self.special), &BLACK)).expect("a led card ranks");
+                let w = trick
+                    .winner_by(|c| trump_or_led(c, led, Some(self.special), &BLACK))
+                    .expect("a led card ranks");
                 let winner = plays[w].seat;
                 let stub = plays[w].card;
                 (winner, stub, winner, cards.minus(CardSet::of(&[stub])))
             }
             Mode::Red => {
                 let trojan = self.special;
-                let w = trick.winner_by(|c| Some(red_strength(c, led, trojan))).expect("cards rank");
+                let w = trick
+                    .winner_by(|c| Some(red_strength(c, led, trojan)))
+                    .expect("cards rank");
                 let winner = plays[w].seat;
                 // SS-2: the lowest trojan if any was played, else the lowest card of the led suit.
                 let lowest_of = |suit: Suit| {
@@ -188,10 +220,14 @@ impl Hand {
                         .filter(|c| c.suit_unchecked() == suit)
                         .min_by_key(|c| RED.strength(c.rank_unchecked()))
                 };
-                let stub = lowest_of(trojan).or_else(|| lowest_of(led)).expect("the led card");
+                let stub = lowest_of(trojan)
+                    .or_else(|| lowest_of(led))
+                    .expect("the led card");
                 let taker = Table::FOUR.right(winner); // SS-3
                 let own = plays.iter().find(|p| p.seat == taker).map(|p| p.card);
-                let candidates = cards.minus(CardSet::of(&[stub])).minus(own.map_or(CardSet::EMPTY, |c| CardSet::of(&[c])));
+                let candidates = cards
+                    .minus(CardSet::of(&[stub]))
+                    .minus(own.map_or(CardSet::EMPTY, |c| CardSet::of(&[c])));
                 (winner, stub, taker, candidates)
             }
         }
@@ -201,7 +237,11 @@ impl Hand {
         let trick = self.play.trick;
         let (winner, stub, taker, candidates) = self.settle(&trick);
         // Black: the winner leads next; red: the spoil taker (§4.1, §4.2).
-        let next = if self.mode == Mode::Black { winner } else { taker };
+        let next = if self.mode == Mode::Black {
+            winner
+        } else {
+            taker
+        };
         let (trick, established) = self.play.close_trick(next);
         for e in established {
             let side = e.seat.side();
@@ -220,9 +260,17 @@ impl Hand {
         self.stubs[winner.side()] += 1;
         self.adj.tally[winner.side()].tricks += 1;
         let mut report = TrickReport::new(trick, winner);
-        report.stub = Some(PlayedCard { seat: winner, card: stub });
+        report.stub = Some(PlayedCard {
+            seat: winner,
+            card: stub,
+        });
         self.adj.tricks.push(report);
-        self.phase = Phase::Spoil { report: self.adj.tricks.len() - 1, taker, candidates, stub_stated: false };
+        self.phase = Phase::Spoil {
+            report: self.adj.tricks.len() - 1,
+            taker,
+            candidates,
+            stub_stated: false,
+        };
     }
 
     /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders.
@@ -249,30 +297,58 @@ impl Hand {
         }
     }
 
-    fn discard(&mut self, index: usize, seat: Seat, card: Card, discarded: &mut [bool; 4]) -> Result<(), RecordError> {
-        let invalid = |detail: String| RecordError::at("invalid_discard", index, seat, "discard", detail);
+    fn discard(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        discarded: &mut [bool; 4],
+    ) -> Result<(), RecordError> {
+        let invalid =
+            |detail: String| RecordError::at("invalid_discard", index, seat, "discard", detail);
         if seat == self.adj.dealer {
-            return Err(invalid(format!("{seat} is the dealer and makes no gallery discard (§2, SS-1)")));
+            return Err(invalid(format!(
+                "{seat} is the dealer and makes no gallery discard (§2, SS-1)"
+            )));
         }
         if discarded[seat.pos()] {
-            return Err(invalid(format!("{seat} has already made his gallery discard")));
+            return Err(invalid(format!(
+                "{seat} has already made his gallery discard"
+            )));
         }
         if !self.play.hand_mut(seat).remove(card) {
-            return Err(RecordError::at("card_not_held", index, seat, "discard", format!("{seat} does not hold {card}")));
+            return Err(RecordError::at(
+                "card_not_held",
+                index,
+                seat,
+                "discard",
+                format!("{seat} does not hold {card}"),
+            ));
         }
         discarded[seat.pos()] = true;
         Ok(())
     }
 
     fn spoil(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
-        let Phase::Spoil { report, taker, candidates, .. } = self.phase else { unreachable!("spoil phase") };
+        let Phase::Spoil {
+            report,
+            taker,
+            candidates,
+            ..
+        } = self.phase
+        else {
+            unreachable!("spoil phase")
+        };
         if seat != taker {
             return Err(RecordError::at(
                 "out_of_turn",
                 index,
                 seat,
                 "spoil",
-                format!("the spoil of trick {} is taken by {taker}, not {seat}", report + 1),
+                format!(
+                    "the spoil of trick {} is taken by {taker}, not {seat}",
+                    report + 1
+                ),
             ));
         }
         if !candidates.contains(card) {
@@ -282,14 +358,26 @@ impl Hand {
                 index,
                 seat,
                 "spoil",
-                format!("{seat} may take one of {} from trick {}, not {card} (§3)", allowed.join(" "), report + 1),
+                format!(
+                    "{seat} may take one of {} from trick {}, not {card} (§3)",
+                    allowed.join(" "),
+                    report + 1
+                ),
             ));
         }
         self.play.hand_mut(seat).insert(card);
         let trick = &mut self.adj.tricks[report];
         let stub = trick.stub.expect("set when the trick closed").card;
-        let mut dead = trick.plays.plays().iter().map(|p| p.card).filter(|&c| c != card && c != stub);
-        let dead = [dead.next().expect("four cards"), dead.next().expect("four cards")];
+        let mut dead = trick
+            .plays
+            .plays()
+            .iter()
+            .map(|p| p.card)
+            .filter(|&c| c != card && c != stub);
+        let dead = [
+            dead.next().expect("four cards"),
+            dead.next().expect("four cards"),
+        ];
         trick.spoil = Some(PlayedCard { seat, card });
         trick.dead = Some(dead);
         // §4.4 / SS-6: the hand ends at once when somebody holds no card after the spoil.
@@ -306,7 +394,15 @@ impl Hand {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        let unexpected = |what: &str| RecordError::at("unexpected_action", index, seat, action.kind.verb(), what.to_string());
+        let unexpected = |what: &str| {
+            RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                action.kind.verb(),
+                what.to_string(),
+            )
+        };
         match (self.phase, action.kind) {
             (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;
@@ -371,7 +467,10 @@ impl HandState for Hand {
         let (phase, to_act) = match self.phase {
             Phase::Gallery { discarded } => (
                 "gallery",
-                Table::FOUR.seats().filter(|&s| s != self.adj.dealer && !discarded[s.pos()]).collect(),
+                Table::FOUR
+                    .seats()
+                    .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
+                    .collect(),
             ),
             Phase::Play => ("play", self.play.to_play().into_iter().collect()),
             Phase::Spoil { taker, .. } => ("spoil", vec![taker]),
@@ -386,14 +485,26 @@ impl HandState for Hand {
         match self.phase {
             Phase::Gallery { .. } => {
                 for seat in to_act {
-                    view.legal.extend(self.play.hand(seat).iter().map(|card| Action { seat, kind: ActionKind::Discard(card) }));
+                    view.legal
+                        .extend(self.play.hand(seat).iter().map(|card| Action {
+                            seat,
+                            kind: ActionKind::Discard(card),
+                        }));
                 }
             }
             Phase::Play => view.add_plays(&self.play, judge),
-            Phase::Spoil { report, taker, candidates, .. } => {
+            Phase::Spoil {
+                report,
+                taker,
+                candidates,
+                ..
+            } => {
                 view.trick = self.adj.tricks[report].plays.plays().to_vec();
                 view.trick_number = Some(report as u8 + 1);
-                view.legal.extend(candidates.iter().map(|card| Action { seat: taker, kind: ActionKind::Spoil(card) }));
+                view.legal.extend(candidates.iter().map(|card| Action {
+                    seat: taker,
+                    kind: ActionKind::Spoil(card),
+                }));
             }
             Phase::Over => {}
         }
@@ -408,9 +519,16 @@ impl HandState for Hand {
         }
         if !matches!(self.phase, Phase::Over) {
             let detail = match self.phase {
-                Phase::Gallery { .. } => "the record stops before the gallery discards are complete".to_string(),
-                Phase::Spoil { report, .. } => format!("the record stops before the spoil of trick {}", report + 1),
-                _ => format!("the record stops in trick {} while every player still holds cards", self.play.trick.number),
+                Phase::Gallery { .. } => {
+                    "the record stops before the gallery discards are complete".to_string()
+                }
+                Phase::Spoil { report, .. } => {
+                    format!("the record stops before the spoil of trick {}", report + 1)
+                }
+                _ => format!(
+                    "the record stops in trick {} while every player still holds cards",
+                    self.play.trick.number
+                ),
             };
             self.adj.record_error(RecordError {
                 code: "incomplete_hand",
@@ -434,7 +552,11 @@ impl HandState for Hand {
         let mut score = PerSide::default();
         let more = if ns > ew { Side::NS } else { Side::EW };
         if ns != ew {
-            let scorer = if self.mode == Mode::Black { more } else { more.other() };
+            let scorer = if self.mode == Mode::Black {
+                more
+            } else {
+                more.other()
+            };
             score[scorer] = (ns - ew).abs();
         }
         adj.outcome = Outcome::Scored;

@@ -5,8 +5,8 @@ use crate::engine::Seat;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use std::fmt;
-use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,10 @@ impl<'de> serde::Deserialize<'de> for Action {
                 }
                 let seat = seat.ok_or_else(|| de::Error::missing_field("seat"))?;
                 let kind = kind.ok_or_else(|| {
-                    de::Error::custom(format!("the action has no verb: expected one of {}", ActionKind::VERBS.join(", ")))
+                    de::Error::custom(format!(
+                        "the action has no verb: expected one of {}",
+                        ActionKind::VERBS.join(", ")
+                    ))
                 })?;
                 Ok(Action { seat, kind })
             }
@@ -108,8 +111,9 @@ impl serde::Serialize for Action {
 
 impl PartialSchema for Action {
     fn schema() -> RefOr<Schema> {
-        let mut one_of = OneOfBuilder::new()
-            .description(Some("An action: the seat that acted and exactly one verb with its value."));
+        let mut one_of = OneOfBuilder::new().description(Some(
+            "An action: the seat that acted and exactly one verb with its value.",
+        ));
         for (verb, doc, schema) in ActionKind::schemas() {
             one_of = one_of.item(
                 ObjectBuilder::new()
@@ -137,18 +141,26 @@ mod tests {
         let a: Action = serde_json::from_str(r#"{"play": "10h", "seat": "E"}"#).unwrap();
         assert_eq!(a.seat, Seat::E);
         assert_eq!(a.kind, ActionKind::Play("TH".parse().unwrap()));
-        assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"seat":"E","play":"TH"}"#);
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            r#"{"seat":"E","play":"TH"}"#
+        );
     }
 
     #[test]
     fn refuses_two_verbs_no_verb_and_unknown_verbs() {
         for (json, why) in [
-            (r#"{"seat": "E", "play": "TH", "spoil": "TH"}"#, "exactly one verb"),
+            (
+                r#"{"seat": "E", "play": "TH", "spoil": "TH"}"#,
+                "exactly one verb",
+            ),
             (r#"{"seat": "E"}"#, "no verb"),
             (r#"{"seat": "E", "dance": 1}"#, "unknown verb 'dance'"),
             (r#"{"play": "TH"}"#, "seat"),
         ] {
-            let e = serde_json::from_str::<Action>(json).unwrap_err().to_string();
+            let e = serde_json::from_str::<Action>(json)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(why), "{json}: {e}");
         }
     }

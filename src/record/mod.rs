@@ -62,7 +62,8 @@ fn names_are_short(players: &BTreeMap<Seat, String>) -> Result<(), validator::Va
     if players.values().all(|n| n.chars().count() <= 64) {
         Ok(())
     } else {
-        Err(validator::ValidationError::new("length").with_message("player names are at most 64 characters".into()))
+        Err(validator::ValidationError::new("length")
+            .with_message("player names are at most 64 characters".into()))
     }
 }
 

@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)] // each test crate uses a different part
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Every fixture file, sorted, with its game id (the folder name).
+pub fn fixtures() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("fixtures/") {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let game = dir.file_name().unwrap().to_string_lossy().to_string();
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "json") {
+                out.push((game.clone(), f));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    out
+}
+
+/// `expected` is a subset of `actual`: objects recursively, arrays element by element with equal
+/// lengths, `null` matching an absent key. Returns the path of the first difference.
+pub fn subset(expected: &Value, actual: Option<&Value>, path: &str) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Null, None | Some(Value::Null)) => Ok(()),
+        (Value::Object(e), Some(Value::Object(a))) => {
+            for (k, v) in e {
+                subset(v, a.get(k), &format!("{path}/{k}"))?;
+            }
+            Ok(())
+        }
+        (Value::Array(e), Some(Value::Array(a))) => {
+            if e.len() != a.len() {
+                return Err(format!(
+                    "{path}: expected {} items, got {}: {}",
+                    e.len(),
+                    a.len(),
+                    Value::Array(a.clone())
+                ));
+            }
+            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                subset(ev, Some(av), &format!("{path}/{i}"))?;
+            }
+            Ok(())
+        }
+        (e, Some(a)) if e == a => Ok(()),
+        (e, a) => Err(format!(
+            "{path}: expected {e}, got {}",
+            a.map_or("nothing".to_string(), |a| a.to_string())
+        )),
+    }
+}

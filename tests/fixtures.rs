@@ -1,0 +1,123 @@
+//! Fixture conformance: every `fixtures/<game>/*.json` (record, hand-derived expectation, why) is run
+//! through the engine and through HTTP, and must match its expectation.
+
+mod common;
+
+use actix_web::test as http;
+use arbiter::api::problem::parse_json;
+use arbiter::record::HandRecord;
+use serde_json::Value;
+
+fn load(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    let v: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        v["why"].as_str().is_some_and(|w| w.len() > 20),
+        "{}: every fixture says why",
+        path.display()
+    );
+    assert!(v["expected"].is_object(), "{}: expected", path.display());
+    v
+}
+
+/// What the engine answers for a record: (HTTP status, body).
+fn engine_answer(game: &str, record: &Value) -> (u16, Value) {
+    let game = arbiter::games::find(game).expect("fixture folder names a game");
+    let bytes = serde_json::to_vec(record).unwrap();
+    match parse_json::<HandRecord>(&bytes) {
+        Err(p) => (p.status, serde_json::to_value(&p).unwrap()),
+        Ok(r) => match arbiter::engine::adjudicate(game, &r) {
+            Ok(a) => (200, serde_json::to_value(&a).unwrap()),
+            Err(e) => {
+                let p = arbiter::api::problem::Problem::invalid(e);
+                (p.status, serde_json::to_value(&p).unwrap())
+            }
+        },
+    }
+}
+
+#[test]
+fn every_game_has_its_fixtures() {
+    let all = common::fixtures();
+    for game in arbiter::games::all() {
+        let n = all.iter().filter(|(g, _)| g == game.info().id).count();
+        assert!(
+            n >= 12,
+            "{} has {n} fixtures; at least 12 are required",
+            game.info().id
+        );
+    }
+    for (g, p) in &all {
+        assert!(
+            arbiter::games::find(g).is_some(),
+            "{}: folder is not a game",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn fixtures_match_through_the_engine() {
+    let mut failures = Vec::new();
+    for (game, path) in common::fixtures() {
+        let f = load(&path);
+        let status = f["expected_status"].as_u64().unwrap_or(200) as u16;
+        let (got, body) = engine_answer(&game, &f["record"]);
+        let verdict = if got != status {
+            Err(format!("status {got}, expected {status}: {body}"))
+        } else {
+            common::subset(&f["expected"], Some(&body), "")
+        };
+        if let Err(e) = verdict {
+            failures.push(format!("{}: {e}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixtures differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[actix_web::test]
+async fn fixtures_match_through_http() {
+    let app = http::init_service(arbiter::api::app()).await;
+    let mut failures = Vec::new();
+    for (game, path) in common::fixtures() {
+        let f = load(&path);
+        let status = f["expected_status"].as_u64().unwrap_or(200) as u16;
+        let req = http::TestRequest::post()
+            .uri(&format!("/v1/games/{game}/adjudications"))
+            .set_json(&f["record"])
+            .to_request();
+        let resp = http::call_service(&app, req).await;
+        let got = resp.status().as_u16();
+        let body: Value = serde_json::from_slice(&http::read_body(resp).await).unwrap();
+        let verdict = if got != status {
+            Err(format!("status {got}, expected {status}: {body}"))
+        } else {
+            common::subset(&f["expected"], Some(&body), "")
+        };
+        if let Err(e) = verdict {
+            failures.push(format!("{}: {e}", path.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fixtures differ over HTTP:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_subset_matcher_can_fail() {
+    let actual: Value = serde_json::json!({"a": [1, 2], "b": {"c": 3}});
+    assert!(common::subset(&serde_json::json!({"a": [1, 2]}), Some(&actual), "").is_ok());
+    assert!(common::subset(&serde_json::json!({"a": [1]}), Some(&actual), "").is_err());
+    assert!(common::subset(&serde_json::json!({"b": {"c": 4}}), Some(&actual), "").is_err());
+    assert!(common::subset(&serde_json::json!({"d": 1}), Some(&actual), "").is_err());
+    assert!(common::subset(&serde_json::json!({"d": null}), Some(&actual), "").is_ok());
+}

@@ -1,0 +1,188 @@
+//! Property tests: random legal hands replay cleanly with totals that add up; random corruptions of
+//! them always give an irregularity, a record error or a refusal, never a panic or a clean score.
+
+use arbiter::api::problem::parse_json;
+use arbiter::cards::{Card, packs};
+use arbiter::engine::{self, Adjudication, Outcome, Side};
+use arbiter::record::{Action, ActionKind, HandRecord};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// A small deterministic generator: proptest supplies the seed, and shrinks it.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn shuffled(mut cards: Vec<Card>, rng: &mut Rng) -> Vec<Card> {
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i + 1));
+    }
+    cards
+}
+
+/// A random deal for `game`, the dealer's last card face up.
+fn deal(game: &str, rng: &mut Rng) -> HandRecord {
+    let (pack, per) = if game == "malilla" {
+        (packs::latin40(), 10)
+    } else {
+        (packs::standard52(), 13)
+    };
+    let cards = shuffled(pack.cards.iter().collect(), rng);
+    let seats = ["N", "E", "S", "W"];
+    let dealer = seats[rng.below(4)];
+    let mut deal = serde_json::Map::new();
+    for (i, s) in seats.iter().enumerate() {
+        deal.insert(s.to_string(), json!(cards[i * per..(i + 1) * per]));
+    }
+    let face_up = deal[dealer][per - 1].clone();
+    let record = json!({"game": game, "dealer": dealer, "deal": deal, "face_up": [face_up]});
+    parse_json(&serde_json::to_vec(&record).unwrap()).unwrap()
+}
+
+/// Plays the hand out by choosing among the legal actions the engine offers at every step.
+fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
+    let g = arbiter::games::find(game).unwrap();
+    let mut rng = Rng(seed | 1);
+    let mut record = deal(game, &mut rng);
+    loop {
+        let view = engine::legal_actions(g, &record).expect("a legal position");
+        let plays: Vec<&Action> = view
+            .legal
+            .iter()
+            .filter(|a| !matches!(a.kind, ActionKind::Correct(_)))
+            .collect();
+        if plays.is_empty() {
+            assert_eq!(view.phase, "over");
+            return record;
+        }
+        record.actions.push(*plays[rng.below(plays.len())]);
+    }
+}
+
+fn adjudicate(record: &HandRecord) -> Adjudication {
+    engine::adjudicate(
+        arbiter::games::find(record.game.as_deref().unwrap()).unwrap(),
+        record,
+    )
+    .expect("accepted")
+}
+
+fn check_clean(a: &Adjudication) {
+    assert_eq!(a.outcome, Outcome::Scored, "{:?}", a.record_error);
+    assert!(a.irregularities.is_empty() && a.record_error.is_none());
+    let score = a.hand_score.expect("scored");
+    assert!(
+        score[Side::NS] == 0 || score[Side::EW] == 0,
+        "only one side scores a hand"
+    );
+    for side in Side::BOTH {
+        assert_eq!(
+            a.match_after.scores[side] - a.match_before.scores[side] >= score[side],
+            true
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_malilla_hands_add_up(seed in any::<u64>()) {
+        let record = random_legal_hand("malilla", seed);
+        let a = adjudicate(&record);
+        check_clean(&a);
+        prop_assert_eq!(a.tricks.len(), 10);
+        let (ns, ew) = (a.tally[Side::NS], a.tally[Side::EW]);
+        prop_assert_eq!(ns.tricks + ew.tricks, 10);
+        prop_assert_eq!(ns.points.unwrap_or(0) + ew.points.unwrap_or(0), 70, "60 card points + 10 tricks");
+        let played: std::collections::BTreeSet<Card> = a.tricks.iter().flat_map(|t| t.plays.plays().iter().map(|p| p.card)).collect();
+        prop_assert_eq!(played.len(), 40, "every card played once");
+        let score = a.hand_score.unwrap();
+        for side in Side::BOTH {
+            prop_assert_eq!(score[side], (a.tally[side].points.unwrap_or(0) - 35).max(0));
+        }
+        prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
+    }
+
+    #[test]
+    fn random_legal_stubs_and_spoils_hands_add_up(seed in any::<u64>()) {
+        let record = random_legal_hand("stubs-and-spoils", seed);
+        let a = adjudicate(&record);
+        check_clean(&a);
+        let n = a.tricks.len();
+        prop_assert!((12..=15).contains(&n), "{} tricks", n);
+        let (ns, ew) = (a.tally[Side::NS], a.tally[Side::EW]);
+        prop_assert_eq!((ns.stubs.unwrap() + ew.stubs.unwrap()) as usize, n, "one stub per trick");
+        let score = a.hand_score.unwrap();
+        let scored = score[Side::NS] + score[Side::EW];
+        // The designer's invariant (§4.5): 12 tricks at most 12, 13 at most 9, 14 at most 6, 15 at most 3.
+        prop_assert!(scored <= 12 - 3 * (n as i32 - 12), "{} points in {} tricks", scored, n);
+        prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
+    }
+
+    #[test]
+    fn corrupted_records_never_score_cleanly(seed in any::<u64>(), game in prop::sample::select(vec!["malilla", "stubs-and-spoils"]), how in 0usize..4, at in any::<prop::sample::Index>()) {
+        let mut record = random_legal_hand(game, seed);
+        let i = at.index(record.actions.len());
+        let original = record.actions[i];
+        match how {
+            // A card this seat never holds: another seat's card (Malilla) or the Color Card (Stubs & Spoils).
+            0 => {
+                let foreign = if game == "malilla" {
+                    let other = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
+                    other
+                } else {
+                    record.face_up[0]
+                };
+                record.actions[i].kind = match original.kind {
+                    ActionKind::Play(_) => ActionKind::Play(foreign),
+                    ActionKind::Discard(_) => ActionKind::Discard(foreign),
+                    ActionKind::Spoil(_) => ActionKind::Spoil(foreign),
+                    k => k,
+                };
+            }
+            // The wrong seat acts.
+            1 => {
+                let seats: Vec<_> = record.deal.keys().copied().filter(|s| *s != original.seat).collect();
+                record.actions[i].seat = seats[(seed % 3) as usize];
+            }
+            2 => { record.actions.remove(i); }
+            _ => record.actions.insert(i, original),
+        }
+        let g = arbiter::games::find(game).unwrap();
+        match engine::adjudicate(g, &record) {
+            Err(e) => prop_assert!(!e.is_empty()),
+            Ok(a) => prop_assert!(
+                a.record_error.is_some() || !a.irregularities.is_empty(),
+                "corruption {} at action {} went unnoticed", how, i
+            ),
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        if let Ok(r) = parse_json::<HandRecord>(&bytes) {
+            for g in arbiter::games::all() {
+                let _ = engine::adjudicate(*g, &r);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_values_in_a_valid_shape_never_panic(seed in any::<u64>(), field in 0usize..6, value in prop_oneof![Just(json!(null)), Just(json!(-1)), Just(json!("")), Just(json!([])), Just(json!({})), Just(json!("AS")), Just(json!(["AS", "AS"])), Just(json!(9999999999u64))]) {
+        let record = random_legal_hand(if seed % 2 == 0 { "malilla" } else { "stubs-and-spoils" }, seed);
+        let mut v: Value = serde_json::to_value(&record).unwrap();
+        let key = ["dealer", "deal", "face_up", "actions", "match_state", "options"][field];
+        v[key] = value;
+        if let Ok(r) = parse_json::<HandRecord>(&serde_json::to_vec(&v).unwrap()) {
+            let _ = engine::adjudicate(arbiter::games::find(record.game.as_deref().unwrap()).unwrap(), &r);
+        }
+    }
+}

@@ -83,9 +83,15 @@ fn check_clean(a: &Adjudication) {
         "only one side scores a hand"
     );
     for side in Side::BOTH {
+        let bonus: i32 = a
+            .bonuses
+            .iter()
+            .filter(|b| b.side == side && matches!(b.status, "credited" | "added_after_hand"))
+            .map(|b| b.points)
+            .sum();
         assert_eq!(
-            a.match_after.scores[side] - a.match_before.scores[side] >= score[side],
-            true
+            a.match_after.scores[side] - a.match_before.scores[side],
+            score[side] + bonus
         );
     }
 }
@@ -136,8 +142,7 @@ proptest! {
             // A card this seat never holds: another seat's card (Malilla) or the Color Card (Stubs & Spoils).
             0 => {
                 let foreign = if game == "malilla" {
-                    let other = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
-                    other
+                    record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0]
                 } else {
                     record.face_up[0]
                 };

@@ -28,7 +28,7 @@ impl Seat {
 
     /// The partnership of a four-player seat: N–S or E–W.
     pub const fn side(self) -> Side {
-        if self.pos() % 2 == 0 {
+        if self.pos().is_multiple_of(2) {
             Side::NS
         } else {
             Side::EW

@@ -1,0 +1,65 @@
+//! Replay throughput per game over its fixtures: in-engine (record already parsed) and end to end
+//! (JSON text in, JSON text out). Criterion prints the time per pass and hands per second
+//! ("thrpt", elements = hands); `cargo bench --bench replay -- --quick` for a short run.
+
+use arbiter::api::problem::parse_json;
+use arbiter::engine;
+use arbiter::record::HandRecord;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::Path;
+
+/// The fixture records of `game` that the engine accepts (refusal fixtures are left out).
+fn records(game: &str) -> Vec<(Vec<u8>, HandRecord)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(game);
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("fixtures")
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        let text = serde_json::to_vec(&v["record"]).unwrap();
+        if let Ok(r) = parse_json::<HandRecord>(&text)
+            && engine::adjudicate(arbiter::games::find(game).unwrap(), &r).is_ok()
+        {
+            out.push((text, r));
+        }
+    }
+    out
+}
+
+fn replay(c: &mut Criterion) {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        let hands = records(id);
+        if hands.is_empty() {
+            continue;
+        }
+        let mut group = c.benchmark_group(id);
+        group.throughput(Throughput::Elements(hands.len() as u64));
+        group.bench_function("in-engine", |b| {
+            b.iter(|| {
+                for (_, r) in &hands {
+                    black_box(engine::adjudicate(*game, black_box(r)).unwrap());
+                }
+            })
+        });
+        group.bench_function("end-to-end", |b| {
+            b.iter(|| {
+                for (text, _) in &hands {
+                    let r: HandRecord = parse_json(black_box(text)).unwrap();
+                    let a = engine::adjudicate(*game, &r).unwrap();
+                    black_box(serde_json::to_vec(&a).unwrap());
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, replay);
+criterion_main!(benches);

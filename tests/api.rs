@@ -250,6 +250,14 @@ async fn seats_verbs_fields_and_options_are_checked() {
         "true or false",
     );
     let mut r = malilla(json!([]));
+    r["match_state"] = json!({"scores": {"NS": i32::MIN}});
+    refused(
+        post("/v1/games/malilla/adjudications", &r).await,
+        422,
+        "/match_state/scores/NS",
+        "limited",
+    );
+    let mut r = malilla(json!([]));
     r["game"] = json!("stubs-and-spoils");
     refused(
         post("/v1/games/malilla/adjudications", &r).await,

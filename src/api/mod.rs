@@ -27,7 +27,7 @@ use utoipa_swagger_ui::SwaggerUi;
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
         TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
-        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health
+        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "service", description = "Service health"))
@@ -97,6 +97,22 @@ async fn serve_openapi() -> HttpResponse {
         .body(openapi_json())
 }
 
+/// The `{game}` path parameter: one of the registered game ids.
+pub struct GameId;
+
+impl utoipa::PartialSchema for GameId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let ids: Vec<&str> = games::all().iter().map(|g| g.info().id).collect();
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(ids))
+            .description(Some("A game id (see GET /v1/games)."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for GameId {}
+
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Health {
     status: &'static str,
@@ -131,7 +147,7 @@ fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
 /// One game: players, deck, options, irregularity codes, verbs and its rule file.
 #[utoipa::path(
     get, path = "/v1/games/{game}", tag = "games",
-    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    params(("game" = GameId, Path)),
     responses(
         (status = 200, body = GameInfo),
         (status = 404, body = Problem, content_type = "application/problem+json")
@@ -144,7 +160,7 @@ async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo
 /// Adjudicates one recorded hand. Nothing is stored.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
-    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    params(("game" = GameId, Path)),
     request_body = HandRecord,
     responses(
         (status = 200, description = "The director's ruling on the hand", body = Adjudication),
@@ -170,7 +186,7 @@ async fn adjudicate(
 /// Adjudicates a game hand by hand, folding the match state: every hand's ruling and the match after it.
 #[utoipa::path(
     post, path = "/v1/games/{game}/matches", tag = "games",
-    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    params(("game" = GameId, Path)),
     request_body = MatchRecord,
     responses(
         (status = 200, description = "Every hand's ruling and the final match state", body = MatchReport),
@@ -207,7 +223,7 @@ async fn adjudicate_match(
 /// The seat to act, what the table can see, and every legal next action after a partial record.
 #[utoipa::path(
     post, path = "/v1/games/{game}/legal-actions", tag = "games",
-    params(("game" = String, Path, description = "Game id, e.g. `malilla`")),
+    params(("game" = GameId, Path)),
     request_body = HandRecord,
     responses(
         (status = 200, description = "The position and its legal actions", body = TableView),

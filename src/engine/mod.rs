@@ -93,7 +93,7 @@ impl MatchState {
     fn check(&self, dealer: Seat, base: &str) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
         for side in Side::BOTH {
-            if self.scores[side].abs() > SCORE_LIMIT {
+            if !(-SCORE_LIMIT..=SCORE_LIMIT).contains(&self.scores[side]) {
                 errors.push(FieldError::new(
                     format!("{base}/scores/{side}"),
                     format!("scores are limited to ±{SCORE_LIMIT}"),

@@ -195,10 +195,6 @@ impl Card {
     pub fn rank_unchecked(self) -> Rank {
         Rank::from_u8(self.0 & 15).unwrap_or(Rank::Two)
     }
-
-    pub fn is(self, rank: Rank, suit: Suit) -> bool {
-        self == Card::new(rank, suit)
-    }
 }
 
 impl fmt::Display for Card {
@@ -373,13 +369,6 @@ impl Pack {
     pub fn with(mut self, extra: &[Card]) -> Pack {
         for &c in extra {
             self.cards.insert(c);
-        }
-        self
-    }
-
-    pub fn without(mut self, removed: &[Card]) -> Pack {
-        for &c in removed {
-            self.cards.remove(c);
         }
         self
     }

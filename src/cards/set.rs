@@ -51,10 +51,6 @@ impl CardSet {
         CardSet(self.0 & other.0)
     }
 
-    pub fn union(self, other: CardSet) -> CardSet {
-        CardSet(self.0 | other.0)
-    }
-
     pub fn minus(self, other: CardSet) -> CardSet {
         CardSet(self.0 & !other.0)
     }
@@ -74,28 +70,6 @@ impl CardSet {
             bits &= bits - 1;
             Some(Card::from_index(i))
         })
-    }
-
-    /// The cards of the set with the highest (or, with `max = false`, lowest) key; `None` when empty.
-    pub fn best_by<K: Ord>(self, mut key: impl FnMut(Card) -> K, max: bool) -> Option<Card> {
-        let mut best: Option<(Card, K)> = None;
-        for c in self.iter() {
-            let k = key(c);
-            let better = match &best {
-                None => true,
-                Some((_, bk)) => {
-                    if max {
-                        k > *bk
-                    } else {
-                        k < *bk
-                    }
-                }
-            };
-            if better {
-                best = Some((c, k));
-            }
-        }
-        best.map(|(c, _)| c)
     }
 }
 

@@ -16,9 +16,6 @@ pub struct TrickPlay {
     /// Cards each seat has played so far (to tell "played twice" from "never held").
     played: [CardSet; MAX_PLAYS],
     pub trick: Trick,
-    /// How many cards complete a trick (one fewer when a seat sits out).
-    trick_size: usize,
-    sitting_out: Option<Seat>,
     /// The next seat to play, or `None` when the trick is complete.
     next: Option<Seat>,
     /// Fault of each card in the current trick, not yet established.
@@ -45,8 +42,6 @@ impl TrickPlay {
             hands,
             played: [CardSet::EMPTY; MAX_PLAYS],
             trick: Trick::new(1, leader),
-            trick_size: table.size,
-            sitting_out: None,
             next: Some(leader),
             pending: Default::default(),
             correction_window: None,
@@ -68,7 +63,7 @@ impl TrickPlay {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.trick.len() == self.trick_size
+        self.trick.len() == self.table.size
     }
 
     /// Checks turn and possession, takes the card from the hand and puts it on the trick with its
@@ -88,7 +83,7 @@ impl TrickPlay {
         self.next = if self.is_complete() {
             None
         } else {
-            Some(self.next_in_trick(seat))
+            Some(self.table.left(seat))
         };
         Ok(())
     }
@@ -138,21 +133,6 @@ impl TrickPlay {
             ("card_not_held", format!("{seat} does not hold {card}"))
         };
         Err(RecordError::at(code, index, seat, verb, detail))
-    }
-
-    fn next_in_trick(&self, seat: Seat) -> Seat {
-        let s = self.table.left(seat);
-        if Some(s) == self.sitting_out {
-            self.table.left(s)
-        } else {
-            s
-        }
-    }
-
-    /// A seat that plays no cards this hand (a loner's partner): tricks have one card fewer.
-    pub fn sit_out(&mut self, seat: Seat) {
-        self.sitting_out = Some(seat);
-        self.trick_size = self.table.size - 1;
     }
 
     /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,

@@ -114,10 +114,6 @@ impl RankOrder {
     pub fn strength(&self, rank: Rank) -> u8 {
         self.0[rank as usize]
     }
-
-    pub fn beats(&self, a: Rank, b: Rank) -> bool {
-        self.strength(a) > self.strength(b)
-    }
 }
 
 /// The usual trick rule: the highest trump if any was played, else the highest card of the led suit.

@@ -37,6 +37,15 @@ fn engine_answer(game: &str, record: &Value) -> (u16, Value) {
     }
 }
 
+/// `Ok` when the answer has the expected status and contains the expectation.
+fn verdict(f: &Value, status: u16, body: &Value) -> Result<(), String> {
+    let expected = f["expected_status"].as_u64().unwrap_or(200) as u16;
+    if status != expected {
+        return Err(format!("status {status}, expected {expected}: {body}"));
+    }
+    common::subset(&f["expected"], Some(body), "")
+}
+
 #[test]
 fn every_game_has_its_fixtures() {
     let all = common::fixtures();
@@ -62,14 +71,8 @@ fn fixtures_match_through_the_engine() {
     let mut failures = Vec::new();
     for (game, path) in common::fixtures() {
         let f = load(&path);
-        let status = f["expected_status"].as_u64().unwrap_or(200) as u16;
-        let (got, body) = engine_answer(&game, &f["record"]);
-        let verdict = if got != status {
-            Err(format!("status {got}, expected {status}: {body}"))
-        } else {
-            common::subset(&f["expected"], Some(&body), "")
-        };
-        if let Err(e) = verdict {
+        let (status, body) = engine_answer(&game, &f["record"]);
+        if let Err(e) = verdict(&f, status, &body) {
             failures.push(format!("{}: {e}", path.display()));
         }
     }
@@ -87,20 +90,14 @@ async fn fixtures_match_through_http() {
     let mut failures = Vec::new();
     for (game, path) in common::fixtures() {
         let f = load(&path);
-        let status = f["expected_status"].as_u64().unwrap_or(200) as u16;
         let req = http::TestRequest::post()
             .uri(&format!("/v1/games/{game}/adjudications"))
             .set_json(&f["record"])
             .to_request();
         let resp = http::call_service(&app, req).await;
-        let got = resp.status().as_u16();
+        let status = resp.status().as_u16();
         let body: Value = serde_json::from_slice(&http::read_body(resp).await).unwrap();
-        let verdict = if got != status {
-            Err(format!("status {got}, expected {status}: {body}"))
-        } else {
-            common::subset(&f["expected"], Some(&body), "")
-        };
-        if let Err(e) = verdict {
+        if let Err(e) = verdict(&f, status, &body) {
             failures.push(format!("{}: {e}", path.display()));
         }
     }

@@ -204,17 +204,6 @@ async fn adjudicate_match(
 ) -> Result<web::Json<MatchReport>, Problem> {
     let game = game(&path)?;
     let record: MatchRecord = read_json(&req, body).await?;
-    if let Some(id) = &record.game
-        && id != game.info().id
-    {
-        return Err(Problem::invalid(vec![FieldError::new(
-            "/game".into(),
-            format!(
-                "this match is for '{id}' but was sent to '{}'",
-                game.info().id
-            ),
-        )]));
-    }
     engine::adjudicate_match(game, &record)
         .map(web::Json)
         .map_err(Problem::invalid)

@@ -361,6 +361,20 @@ pub trait HandState {
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
+/// A record naming its game must be sent to that game.
+fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldError> {
+    match named {
+        Some(id) if id != game.info().id => Err(FieldError::new(
+            "/game".into(),
+            format!(
+                "this record is for '{id}' but was sent to '{}'",
+                game.info().id
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn prepare(
     game: &dyn Game,
     record: &HandRecord,
@@ -369,13 +383,8 @@ fn prepare(
 ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
     let info = game.info();
     let mut errors = Vec::new();
-    if let Some(id) = &record.game
-        && id != info.id
-    {
-        errors.push(FieldError::new(
-            "/game".into(),
-            format!("this record is for '{id}' but was sent to '{}'", info.id),
-        ));
+    if let Err(e) = check_game_id(&record.game, game) {
+        errors.push(e);
     }
     let options = match (
         options,
@@ -498,6 +507,7 @@ pub struct MatchReport {
 
 /// Adjudicates a sequence of hands as one game.
 pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport, Vec<FieldError>> {
+    check_game_id(&m.game, game).map_err(|e| vec![e])?;
     let options = Options::resolve(game.info().options, &m.options, "/options")?;
     let first_dealer = m.hands.first().map(|h| h.dealer).unwrap_or(Seat::N);
     let mut state = m.match_state.clone().unwrap_or_default();

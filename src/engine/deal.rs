@@ -40,7 +40,6 @@ pub fn check_cards(
     }
     let mut hands = [CardSet::EMPTY; MAX_PLAYS];
     let mut all = CardSet::EMPTY;
-    let mut first_seen: Vec<(Card, String)> = Vec::new();
     for (seat, cards) in &record.deal {
         let Some(at) = table.resolve(*seat) else {
             errors.push(FieldError::new(
@@ -50,25 +49,19 @@ pub fn check_cards(
             continue;
         };
         for (i, &card) in cards.iter().enumerate() {
-            let pointer = format!("/deal/{seat}/{i}");
             if !pack.cards.contains(card) {
                 errors.push(FieldError::new(
-                    pointer,
+                    format!("/deal/{seat}/{i}"),
                     format!("{card} is not in the {}", pack.name),
                 ));
             } else if !all.insert(card) {
-                let first = first_seen
-                    .iter()
-                    .find(|(c, _)| *c == card)
-                    .map(|(_, p)| p.as_str())
-                    .unwrap_or("?");
+                let first = first_place(record, card);
                 errors.push(FieldError::new(
-                    pointer,
+                    format!("/deal/{seat}/{i}"),
                     format!("{card} is dealt twice (first at {first})"),
                 ));
             } else {
                 hands[at.pos()].insert(card);
-                first_seen.push((card, pointer));
             }
         }
     }
@@ -85,6 +78,20 @@ pub fn check_cards(
     } else {
         Err(errors)
     }
+}
+
+/// Pointer to the first place `card` is dealt (only needed to explain a duplicate).
+fn first_place(record: &HandRecord, card: Card) -> String {
+    record
+        .deal
+        .iter()
+        .find_map(|(seat, cards)| {
+            cards
+                .iter()
+                .position(|&c| c == card)
+                .map(|i| format!("/deal/{seat}/{i}"))
+        })
+        .unwrap_or_default()
 }
 
 /// The whole pack was dealt (a missing card would be a wrong total).

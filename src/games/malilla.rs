@@ -187,7 +187,6 @@ impl Game for Malilla {
             allow_correction: options.flag("allow_correction_before_trick_end"),
             foul: None,
             stopped_at: None,
-            last_index: None,
             misdeal,
             abeyance: None,
             adj,
@@ -233,7 +232,6 @@ struct MalillaHand {
     foul: Option<(Side, usize)>,
     /// A record error after the foul: from here on actions are ignored (README C6).
     stopped_at: Option<usize>,
-    last_index: Option<usize>,
     misdeal: bool,
     /// Index in `adj.bonuses` of a trump-card bonus held in abeyance.
     abeyance: Option<usize>,
@@ -325,7 +323,6 @@ impl MalillaHand {
 
 impl HandState for MalillaHand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
-        self.last_index = Some(index);
         if self.misdeal {
             self.ignore(
                 index,
@@ -388,11 +385,6 @@ impl HandState for MalillaHand {
                 self.ignore(index, format!("not checked: {} (README C6)", e.detail));
                 Ok(())
             }
-            (Err(e), None) if self.foul.is_some() => {
-                // This very action lost the game (a foul on a card the record then misplaces cannot
-                // happen: possession is checked first), so an error here is a plain record error.
-                Err(e)
-            }
             (result, _) => result,
         }
     }
@@ -414,27 +406,28 @@ impl HandState for MalillaHand {
         view.tally = self.adj.tally;
         view.irregularities = self.adj.irregularities.clone();
         if !over {
+            // Without the option no foul is ever pending, so no correction is offered.
             view.add_plays(&self.play, self.judge());
-            if !self.allow_correction {
-                view.legal
-                    .retain(|a| !matches!(a.kind, ActionKind::Correct(_)));
-            }
         }
         view
     }
 
-    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        let dealer = self.adj.dealer;
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let complete = self.is_over();
-        let mut adj = std::mem::replace(
-            &mut self.adj,
-            Adjudication::new(INFO.id, dealer, &MatchState::default(), 0),
-        );
-        adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        let MalillaHand {
+            mut play,
+            foul,
+            misdeal,
+            abeyance,
+            mut adj,
+            ..
+        } = *self;
+        let dealer = adj.dealer;
+        adj.corrected_revokes = std::mem::take(&mut play.corrected);
         let next = |m: &mut MatchState| {
             m.next_dealer = Some(Table::FOUR.left(dealer));
         };
-        if self.misdeal {
+        if misdeal {
             // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
             adj.irregularities.push(Irregularity {
                 code: "misdeal",
@@ -455,10 +448,10 @@ impl HandState for MalillaHand {
             next(&mut adj.match_after);
             return adj;
         }
-        if let Some((side, _)) = self.foul {
+        if let Some((side, _)) = foul {
             adj.outcome = Outcome::GameLost;
             adj.hand_score = Some(PerSide::default());
-            if let Some(b) = self.abeyance {
+            if let Some(b) = abeyance {
                 adj.bonuses[b].status = "not_added"; // MA-9
             }
             let m = &mut adj.match_after;
@@ -476,11 +469,11 @@ impl HandState for MalillaHand {
             adj.record_error(RecordError {
                 code: "incomplete_hand",
                 action_index: None,
-                seat: self.play.to_play(),
+                seat: play.to_play(),
                 pointer: "/actions".into(),
                 detail: format!(
                     "the record stops in trick {} of {TRICKS} with no incorrect play",
-                    self.play.trick.number
+                    play.trick.number
                 ),
             });
             return adj;
@@ -505,7 +498,7 @@ impl HandState for MalillaHand {
             m.game_over = true;
             m.winner = Some(side);
         }
-        if let Some(b) = self.abeyance {
+        if let Some(b) = abeyance {
             let bonus = &mut adj.bonuses[b];
             if m.game_over {
                 bonus.status = "not_added";

@@ -7,6 +7,25 @@ mod set;
 
 pub use set::CardSet;
 
+/// Serializes a type as its `Display` string and deserializes it through its `FromStr`.
+macro_rules! serde_as_string {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use serde_as_string;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -322,18 +341,7 @@ impl utoipa::PartialSchema for Card {
 
 impl utoipa::ToSchema for Card {}
 
-impl serde::Serialize for Suit {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Suit {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+crate::cards::serde_as_string!(Suit);
 
 impl utoipa::PartialSchema for Suit {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

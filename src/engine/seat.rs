@@ -70,18 +70,7 @@ impl FromStr for Seat {
     }
 }
 
-impl serde::Serialize for Seat {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Seat {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+crate::cards::serde_as_string!(Seat);
 
 impl utoipa::PartialSchema for Seat {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -197,18 +186,7 @@ impl FromStr for Side {
     }
 }
 
-impl serde::Serialize for Side {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Side {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+crate::cards::serde_as_string!(Side);
 
 impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

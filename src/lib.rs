@@ -5,4 +5,5 @@ pub mod api;
 pub mod cards;
 pub mod engine;
 pub mod games;
+pub mod league;
 pub mod record;

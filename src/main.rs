@@ -1,12 +1,14 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
 use actix_web::HttpServer;
-use arbiter::api;
+use arbiter::api::{self, league::LeagueState};
 use arbiter::engine;
+use arbiter::league::{self, Store};
 use arbiter::record::{HandRecord, MatchRecord};
-use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(version, about = "Adjudicates recorded card-game hands")]
@@ -26,10 +28,37 @@ enum Command {
     },
     /// Prints the OpenAPI document.
     Openapi,
+    /// Manages clubs in the league database.
+    #[command(subcommand)]
+    Club(ClubCommand),
+}
+
+#[derive(Subcommand)]
+enum ClubCommand {
+    /// Creates a club and prints its id and its first API key (shown once; only a digest is kept).
+    Create {
+        /// The club's name.
+        #[arg(long)]
+        name: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Args)]
+struct DbArg {
+    /// The league database (SQLite), created if absent.
+    #[arg(long = "db", env = "ARBITER_DB", default_value = "arbiter.db")]
+    path: PathBuf,
 }
 
 #[derive(Parser)]
 struct ServeArgs {
+    #[command(flatten)]
+    db: DbArg,
+    /// A token that may create clubs over HTTP (`POST /v1/clubs`); unset, only the CLI can.
+    #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: Option<String>,
     /// Address to listen on.
     #[arg(long, env = "ARBITER_HOST", default_value = "127.0.0.1")]
     host: String,
@@ -48,16 +77,53 @@ fn main() -> ExitCode {
             print!("{}", api::openapi_json());
             ExitCode::SUCCESS
         }
+        Some(Command::Club(ClubCommand::Create { name, db })) => create_club(&db.path, &name),
+    }
+}
+
+fn open(path: &Path) -> Option<Store> {
+    match Store::open(path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("arbiter: cannot open the league database {}: {e:?}", path.display());
+            None
+        }
+    }
+}
+
+fn create_club(path: &Path, name: &str) -> ExitCode {
+    let Some(store) = open(path) else {
+        return ExitCode::FAILURE;
+    };
+    match store.write(|tx| league::create_club(tx, name.trim())) {
+        Ok((club, key)) => {
+            println!("club {} ({})", club.id, club.name);
+            println!("API key (shown once, keep it safe): {}", key.secret);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("arbiter: {e:?}");
+            ExitCode::FAILURE
+        }
     }
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
+    let Some(store) = open(&args.db.path) else {
+        return ExitCode::FAILURE;
+    };
+    let state = LeagueState {
+        store: Arc::new(store),
+        admin_token: args.admin_token.filter(|t| !t.is_empty()),
+    };
     let run = actix_web::rt::System::new().block_on(async move {
         eprintln!(
-            "arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/)",
-            args.host, args.port
+            "arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/), league database {}",
+            args.host,
+            args.port,
+            args.db.path.display()
         );
-        HttpServer::new(api::app)
+        HttpServer::new(move || api::app(state.clone()))
             .bind((args.host.as_str(), args.port))?
             .run()
             .await

@@ -1,6 +1,8 @@
 //! HTTP API: the routes, problem+json refusals with pointers for every kind of bad input, legal
 //! actions, matches, Swagger UI, and the committed OpenAPI document.
 
+mod common;
+
 use actix_web::http::StatusCode;
 use actix_web::test as http;
 use serde_json::{Value, json};
@@ -24,7 +26,8 @@ async fn call(
     body: Option<Vec<u8>>,
     content_type: Option<&str>,
 ) -> (StatusCode, String, Value) {
-    let app = http::init_service(arbiter::api::app()).await;
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
     let mut req = match method {
         "GET" => http::TestRequest::get(),
         "POST" => http::TestRequest::post(),
@@ -385,7 +388,8 @@ async fn matches_fold_the_state_and_stop_at_the_end_of_the_game() {
 
 #[actix_web::test]
 async fn swagger_ui_and_the_spec_are_served() {
-    let app = http::init_service(arbiter::api::app()).await;
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
     let resp = http::call_service(
         &app,
         http::TestRequest::get().uri("/swagger-ui/").to_request(),

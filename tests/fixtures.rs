@@ -86,7 +86,8 @@ fn fixtures_match_through_the_engine() {
 
 #[actix_web::test]
 async fn fixtures_match_through_http() {
-    let app = http::init_service(arbiter::api::app()).await;
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
     let mut failures = Vec::new();
     for (game, path) in common::fixtures() {
         let f = load(&path);

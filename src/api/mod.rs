@@ -1,5 +1,6 @@
 //! The HTTP API (`/v1/...`): thin handlers that parse, call the engine and map errors.
 
+pub mod league;
 pub mod problem;
 
 use crate::engine::{
@@ -23,16 +24,47 @@ use utoipa_swagger_ui::SwaggerUi;
                        irregularities with their evidence and penalties, bonuses, hand and match scores. \
                        Record format: docs/records.md."
     ),
-    paths(health, list_games, get_game, adjudicate, adjudicate_match, legal_actions),
+    paths(
+        health, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
+        league::list_clubs, league::create_club, league::get_club, league::create_key, league::revoke_key,
+        league::list_players, league::create_player, league::get_player,
+        league::list_partnerships, league::create_partnership, league::get_partnership,
+        league::list_leagues, league::create_league, league::get_league,
+        league::list_sessions, league::create_session, league::standings, league::readjudicate,
+        league::get_session, league::list_matches, league::create_match, league::get_match,
+        league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
+        league::export_sheet, league::import_sheet, league::sheet_template
+    ),
+    modifiers(&BearerAuth),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
         TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
         TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
+         (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \
+                                           Reads are public; writes need the club's key (Authorization: Bearer ...)"),
          (name = "service", description = "Service health"))
 )]
 pub struct ApiDoc;
+
+/// The `bearer` security scheme that league writes name.
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi.components.get_or_insert_with(Default::default).add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("A club API key (`arbiter club create` prints the first one)"))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// The OpenAPI document, as served and as committed under `openapi/`.
 pub fn openapi_json() -> String {
@@ -43,7 +75,7 @@ pub fn openapi_json() -> String {
 }
 
 /// The whole application: routes, compression, and problem+json for unknown paths.
-pub fn app() -> actix_web::App<
+pub fn app(state: league::LeagueState) -> actix_web::App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
         Config = (),
@@ -53,8 +85,10 @@ pub fn app() -> actix_web::App<
     >,
 > {
     actix_web::App::new()
+        .app_data(web::Data::new(state))
         .wrap(actix_web::middleware::Compress::default())
         .configure(configure)
+        .configure(league::configure)
         .default_service(web::to(not_found))
 }
 
@@ -80,7 +114,7 @@ pub async fn not_found(req: HttpRequest) -> Problem {
     Problem::not_found(format!("no resource at {}", req.path()))
 }
 
-fn resource(path: &str) -> actix_web::Resource {
+pub(crate) fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(|req: HttpRequest| async move {
         Problem::new(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -134,7 +168,7 @@ async fn list_games() -> web::Json<Vec<&'static GameInfo>> {
     web::Json(games::all().iter().map(|g| g.info()).collect())
 }
 
-fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
+pub(crate) fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
     games::find(id).ok_or_else(|| {
         let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
         Problem::not_found(format!(

@@ -99,20 +99,43 @@ impl ResponseError for Problem {
 /// Reads a bounded JSON body and deserializes it, naming the offending value on error.
 pub async fn read_json<T: DeserializeOwned + Validate>(
     req: &HttpRequest,
-    mut body: web::Payload,
+    body: web::Payload,
 ) -> Result<T, Problem> {
+    parse_json(&json_body(req, body).await?)
+}
+
+/// The bytes of a JSON body (refused unless the content type is JSON, bounded by `MAX_BODY`).
+pub async fn json_body(req: &HttpRequest, body: web::Payload) -> Result<web::BytesMut, Problem> {
+    require_content_type(req, "application/json", |essence| {
+        essence == "application/json" || essence.ends_with("+json")
+    })?;
+    read_body(body, MAX_BODY).await
+}
+
+/// Refuses a body whose declared content type `accepts` does not allow (415); an absent content
+/// type is allowed.
+pub fn require_content_type(
+    req: &HttpRequest,
+    expected: &str,
+    accepts: impl Fn(&str) -> bool,
+) -> Result<(), Problem> {
     if let Some(ct) = req.headers().get(actix_web::http::header::CONTENT_TYPE) {
         let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
         let essence = ct.split(';').next().unwrap_or("").trim();
-        if essence != "application/json" && !essence.ends_with("+json") {
+        if !accepts(essence) {
             return Err(Problem::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported-media-type",
                 "Unsupported media type",
-                format!("expected application/json, got '{essence}'"),
+                format!("expected {expected}, got '{essence}'"),
             ));
         }
     }
+    Ok(())
+}
+
+/// Reads a body of at most `max` bytes (413 beyond).
+pub async fn read_body(mut body: web::Payload, max: usize) -> Result<web::BytesMut, Problem> {
     let mut bytes = web::BytesMut::new();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| {
@@ -123,17 +146,17 @@ pub async fn read_json<T: DeserializeOwned + Validate>(
                 e.to_string(),
             )
         })?;
-        if bytes.len() + chunk.len() > MAX_BODY {
+        if bytes.len() + chunk.len() > max {
             return Err(Problem::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "body-too-large",
                 "Body too large",
-                format!("the body is larger than {MAX_BODY} bytes"),
+                format!("the body is larger than {max} bytes"),
             ));
         }
         bytes.extend_from_slice(&chunk);
     }
-    parse_json(&bytes)
+    Ok(bytes)
 }
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.

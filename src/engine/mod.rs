@@ -28,14 +28,26 @@ pub struct FieldError {
     pub pointer: String,
     /// What is wrong and what was expected.
     pub detail: String,
+    /// In a CSV upload: the 1-based line of the offending cell (the header is line 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<u64>,
+    /// In a CSV upload: the 1-based column of the offending cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
 }
 
 impl FieldError {
     pub fn new(pointer: String, detail: String) -> FieldError {
-        FieldError { pointer, detail }
+        FieldError {
+            pointer,
+            detail,
+            row: None,
+            column: None,
+        }
     }
 
-    fn under(mut self, base: &str) -> FieldError {
+    /// Prefixes the pointer with `base` (an error inside a nested document).
+    pub fn under(mut self, base: &str) -> FieldError {
         self.pointer = format!("{base}{}", self.pointer);
         self
     }
@@ -505,6 +517,34 @@ pub struct MatchReport {
     pub final_state: MatchState,
 }
 
+/// Adjudicates the next hand of a game whose match state is `state` (`played` hands so far), under
+/// the match's options: the hand must come before the game ends and be dealt by the next dealer.
+/// Pointers are relative to the hand record.
+pub fn adjudicate_next(
+    game: &dyn Game,
+    options: &Options,
+    state: &MatchState,
+    record: &HandRecord,
+    played: usize,
+) -> Result<Adjudication, Vec<FieldError>> {
+    if state.game_over {
+        return Err(vec![FieldError::new(
+            String::new(),
+            format!("the game ended at hand {played}; no more hands can be played"),
+        )]);
+    }
+    if let Some(d) = state.next_dealer
+        && d != record.dealer
+    {
+        return Err(vec![FieldError::new(
+            "/dealer".into(),
+            format!("{d} deals this hand, not {}", record.dealer),
+        )]);
+    }
+    let hand = prepare(game, record, Some(options), Some(state))?;
+    Ok(run(hand, &record.actions))
+}
+
 /// Adjudicates a sequence of hands as one game.
 pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport, Vec<FieldError>> {
     check_game_id(&m.game, game).map_err(|e| vec![e])?;
@@ -524,24 +564,11 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     })?;
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
-        let base = format!("/hands/{i}");
-        if state.game_over {
-            return Err(vec![FieldError::new(
-                base,
-                format!("the game ended at hand {i}; no more hands can be played"),
-            )]);
-        }
-        if let Some(d) = state.next_dealer
-            && d != record.dealer
-        {
-            return Err(vec![FieldError::new(
-                format!("{base}/dealer"),
-                format!("{d} deals this hand, not {}", record.dealer),
-            )]);
-        }
-        let hand = prepare(game, record, Some(&options), Some(&state))
-            .map_err(|e| e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>())?;
-        let adjudication = run(hand, &record.actions);
+        let adjudication = adjudicate_next(game, &options, &state, record, i)
+            .map_err(|e| {
+                let base = format!("/hands/{i}");
+                e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>()
+            })?;
         state = adjudication.match_after.clone();
         hands.push(adjudication);
     }

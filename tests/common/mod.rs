@@ -57,3 +57,14 @@ pub fn subset(expected: &Value, actual: Option<&Value>, path: &str) -> Result<()
         )),
     }
 }
+
+/// The app's state on a fresh league database in a temporary directory (kept while the guard lives).
+pub fn league_state() -> (arbiter::api::league::LeagueState, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = arbiter::league::Store::open(&dir.path().join("league.db")).expect("a new store");
+    let state = arbiter::api::league::LeagueState {
+        store: std::sync::Arc::new(store),
+        admin_token: Some("operator-token".into()),
+    };
+    (state, dir)
+}

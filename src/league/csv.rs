@@ -1,0 +1,451 @@
+//! Spreadsheets: a session's hands as a sheet of one row per action (import and export, the same
+//! columns), and standings and hand lists as CSV tables. The sheet format is in the README.
+
+use super::model::*;
+use super::repo;
+use super::standings::Standings;
+use super::{Result, StoreError};
+use crate::cards::Card;
+use crate::engine::{FieldError, Game, Seat, Side};
+use crate::record::{Action, HandRecord, MAX_ACTIONS};
+use rusqlite::Transaction;
+use std::collections::BTreeMap;
+use validator::Validate;
+
+/// The sheet's columns. `action` is `sit` (value: a player's name), `deal` and `face_up` (value:
+/// cards separated by spaces) or one of the game's verbs (value: one card).
+pub const SHEET_COLUMNS: [&str; 6] = ["match", "hand", "dealer", "seat", "action", "value"];
+const MATCH: usize = 0;
+const HAND: usize = 1;
+const DEALER: usize = 2;
+const SEAT: usize = 3;
+const ACTION: usize = 4;
+const VALUE: usize = 5;
+
+/// Most rows one sheet may hold (about 90 hands of Stubs & Spoils, 2,000 of Malilla in a few
+/// requests); the HTTP body bound is what usually applies.
+const MAX_ROWS: usize = 200_000;
+
+/// A cell of the sheet, for problems: its line (the header is line 1) and column.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    line: u64,
+    column: usize,
+}
+
+impl Cell {
+    fn at(self, column: usize) -> Cell {
+        Cell { column, ..self }
+    }
+
+    fn problem(self, detail: impl Into<String>) -> FieldError {
+        let mut e = FieldError::new(format!("/rows/{}/{}", self.line, SHEET_COLUMNS[self.column]), detail.into());
+        e.row = Some(self.line);
+        e.column = Some(self.column as u64 + 1);
+        e
+    }
+}
+
+/// One hand as read from the sheet, with where each part came from.
+struct HandDraft {
+    number: u32,
+    first: Cell,
+    dealer: Option<Seat>,
+    deal: BTreeMap<Seat, (Vec<Card>, Cell)>,
+    face_up: Option<(Vec<Card>, Cell)>,
+    actions: Vec<(Action, Cell)>,
+}
+
+impl HandDraft {
+    fn record(&self) -> HandRecord {
+        HandRecord {
+            game: None,
+            options: BTreeMap::new(),
+            players: BTreeMap::new(),
+            dealer: self.dealer.unwrap_or(Seat::N),
+            deal: self.deal.iter().map(|(s, (c, _))| (*s, c.clone())).collect(),
+            face_up: self.face_up.as_ref().map(|(c, _)| c.clone()).unwrap_or_default(),
+            actions: self.actions.iter().map(|(a, _)| a.clone()).collect(),
+            match_state: None,
+        }
+    }
+
+    /// Moves an engine problem (a pointer into the hand record) onto the sheet cell it came from.
+    fn locate(&self, e: FieldError) -> FieldError {
+        let parts: Vec<&str> = e.pointer.split('/').skip(1).collect();
+        let cell = match parts.as_slice() {
+            ["actions", i, rest @ ..] => i
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| self.actions.get(i))
+                .map(|(_, c)| c.at(if rest == ["seat"] { SEAT } else { VALUE })),
+            ["deal", seat, ..] => seat
+                .parse::<Seat>()
+                .ok()
+                .and_then(|s| self.deal.get(&s))
+                .map(|(_, c)| c.at(VALUE)),
+            ["face_up", ..] => self.face_up.as_ref().map(|(_, c)| c.at(VALUE)),
+            ["dealer"] => Some(self.first.at(DEALER)),
+            _ => None,
+        }
+        .unwrap_or(self.first.at(HAND));
+        let where_ = if e.pointer.is_empty() { "the hand".to_string() } else { format!("record {}", e.pointer) };
+        cell.problem(format!("{} ({where_})", e.detail))
+    }
+}
+
+/// A match in the sheet: new (it has `sit` rows) or an existing match of the session (its id).
+struct MatchDraft {
+    label: String,
+    first: Cell,
+    seats: BTreeMap<Seat, (String, Cell)>,
+    hands: Vec<HandDraft>,
+}
+
+fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
+    value.split_whitespace().map(|c| c.parse::<Card>().map_err(|e| e.to_string())).collect()
+}
+
+/// A verb's value in a cell: a number or `true`/`false` where the verb takes one, else text (a card).
+fn cell_value(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::String(text.to_string()))
+}
+
+/// The inverse of `cell_value`.
+fn cell_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Reads the sheet into matches and hands, collecting every problem of shape and notation.
+fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
+    let mut reader = ::csv::ReaderBuilder::new().trim(::csv::Trim::All).from_reader(bytes);
+    let header_cell = Cell { line: 1, column: 0 };
+    let header: Vec<String> = match reader.headers() {
+        Ok(h) => h.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        Err(e) => return Err(vec![header_cell.problem(format!("unreadable header: {e}"))]),
+    };
+    if header != SHEET_COLUMNS {
+        return Err(vec![header_cell.problem(format!(
+            "expected the header '{}', got '{}'",
+            SHEET_COLUMNS.join(","),
+            header.join(",")
+        ))]);
+    }
+    let table = game.table();
+    let verbs = game.info().verbs;
+    let mut errors = Vec::new();
+    let mut matches: Vec<MatchDraft> = Vec::new();
+    for (n, row) in reader.records().enumerate() {
+        if n >= MAX_ROWS {
+            errors.push(header_cell.problem(format!("a sheet holds at most {MAX_ROWS} rows")));
+            break;
+        }
+        let row = match row {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map_or(n as u64 + 2, |p| p.line());
+                errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
+                continue;
+            }
+        };
+        let cell = Cell { line: row.position().map_or(n as u64 + 2, |p| p.line()), column: 0 };
+        let before = errors.len();
+        let label = &row[MATCH];
+        if label.is_empty() {
+            errors.push(cell.at(MATCH).problem("every row names its match"));
+            continue;
+        }
+        let seat = match row[SEAT].parse::<Seat>() {
+            Ok(s) if table.resolve(s).is_some() => Some(s),
+            _ => {
+                errors.push(cell.at(SEAT).problem(format!("expected a seat: {}", table.names())));
+                None
+            }
+        };
+        if matches.last().is_none_or(|m| m.label != label) {
+            if matches.iter().any(|m| m.label == label) {
+                errors.push(cell.at(MATCH).problem(format!("the rows of match '{label}' must be together")));
+                continue;
+            }
+            matches.push(MatchDraft { label: label.to_string(), first: cell, seats: BTreeMap::new(), hands: Vec::new() });
+        }
+        let m = matches.last_mut().expect("pushed above");
+        let action = &row[ACTION];
+        let value = &row[VALUE];
+        if action == "sit" {
+            if !row[HAND].is_empty() || !m.hands.is_empty() {
+                errors.push(cell.at(HAND).problem("'sit' rows come before the match's hands, with an empty hand"));
+            } else if value.is_empty() {
+                errors.push(cell.at(VALUE).problem("a 'sit' row names the player"));
+            } else if let Some(s) = seat
+                && m.seats.insert(s, (value.to_string(), cell)).is_some()
+            {
+                errors.push(cell.at(SEAT).problem(format!("{s} is seated twice")));
+            }
+            continue;
+        }
+        let number = match row[HAND].parse::<u32>() {
+            Ok(h) if h >= 1 => h,
+            _ => {
+                errors.push(cell.at(HAND).problem("expected the hand's number in the match (1, 2, ...)"));
+                continue;
+            }
+        };
+        if m.hands.last().is_none_or(|h| h.number != number) {
+            if m.hands.iter().any(|h| h.number == number) {
+                errors.push(cell.at(HAND).problem(format!("the rows of hand {number} must be together")));
+                continue;
+            }
+            m.hands.push(HandDraft { number, first: cell, dealer: None, deal: BTreeMap::new(), face_up: None, actions: Vec::new() });
+        }
+        let h = m.hands.last_mut().expect("pushed above");
+        match (row[DEALER].parse::<Seat>(), h.dealer) {
+            _ if row[DEALER].is_empty() => {}
+            (Ok(d), None) if table.resolve(d).is_some() => h.dealer = Some(d),
+            (Ok(d), Some(prev)) if d == prev => {}
+            (Ok(d), Some(prev)) => errors.push(cell.at(DEALER).problem(format!("hand {number} is dealt by {prev}, not {d}"))),
+            _ => errors.push(cell.at(DEALER).problem(format!("expected the dealer's seat: {}", table.names()))),
+        }
+        let Some(seat) = seat else { continue };
+        match action {
+            "deal" | "face_up" => match cards(value) {
+                Err(e) => errors.push(cell.at(VALUE).problem(e)),
+                Ok(c) if action == "deal" => {
+                    if h.deal.insert(seat, (c, cell)).is_some() {
+                        errors.push(cell.at(SEAT).problem(format!("{seat}'s deal is given twice")));
+                    }
+                }
+                Ok(c) => {
+                    if h.face_up.replace((c, cell)).is_some() {
+                        errors.push(cell.at(ACTION).problem("the face-up cards are given twice"));
+                    }
+                }
+            },
+            verb if verbs.contains(&verb) => {
+                if h.actions.len() == MAX_ACTIONS {
+                    errors.push(cell.at(ACTION).problem(format!("a hand holds at most {MAX_ACTIONS} actions")));
+                    continue;
+                }
+                let json = serde_json::json!({"seat": seat, verb: cell_value(value)});
+                match serde_json::from_value::<Action>(json) {
+                    Ok(a) => h.actions.push((a, cell)),
+                    Err(e) => errors.push(cell.at(VALUE).problem(e.to_string())),
+                }
+            }
+            other => errors.push(cell.at(ACTION).problem(format!(
+                "'{other}' is not an action of {}: expected sit, deal, face_up, {}",
+                game.info().name,
+                verbs.join(", ")
+            ))),
+        }
+        debug_assert!(errors.len() >= before);
+    }
+    for m in &matches {
+        for h in &m.hands {
+            if h.dealer.is_none() {
+                errors.push(h.first.at(DEALER).problem(format!("hand {} needs its dealer", h.number)));
+            }
+        }
+        if m.hands.is_empty() && !m.seats.is_empty() {
+            errors.push(m.first.at(HAND).problem(format!("match '{}' has no hands", m.label)));
+        }
+    }
+    if errors.is_empty() { Ok(matches) } else { Err(errors) }
+}
+
+/// Imports a sheet into `session`: every match and hand, or (on any problem) nothing.
+pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
+    let s = repo::get_session(tx, club, session)?;
+    let league = repo::get_league(tx, club, s.league)?;
+    let game = crate::games::find(&league.game)
+        .ok_or_else(|| StoreError::Database(format!("unknown game '{}'", league.game)))?;
+    let drafts = read(game, bytes).map_err(StoreError::Invalid)?;
+    let mut errors = Vec::new();
+    let mut report = ImportReport { matches_created: BTreeMap::new(), hands: Vec::new() };
+    for m in &drafts {
+        let Some(match_id) = open_match(tx, club, session, m, &mut errors)? else { continue };
+        if !m.seats.is_empty() {
+            report.matches_created.insert(m.label.clone(), match_id);
+        }
+        for h in &m.hands {
+            let stored = repo::get_match(tx, club, match_id)?.hands;
+            if h.number != stored + 1 {
+                errors.push(h.first.at(HAND).problem(format!(
+                    "match {match_id} has {stored} hand(s) stored: the next is hand {}",
+                    stored + 1
+                )));
+                break;
+            }
+            let record = h.record();
+            if let Err(e) = record.validate() {
+                errors.push(h.first.at(HAND).problem(e.to_string()));
+                break;
+            }
+            match repo::post_hand(tx, club, match_id, &record) {
+                Ok(summary) => report.hands.push(summary),
+                Err(StoreError::Invalid(e)) => {
+                    errors.extend(e.into_iter().map(|e| h.locate(e)));
+                    break; // later hands of this match depend on this one
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    if errors.is_empty() { Ok(report) } else { Err(StoreError::Invalid(errors)) }
+}
+
+/// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.
+fn open_match(tx: &Transaction, club: i64, session: i64, m: &MatchDraft, errors: &mut Vec<FieldError>) -> Result<Option<i64>> {
+    if m.seats.is_empty() {
+        let existing = m.label.parse::<i64>().ok().and_then(|id| repo::get_match(tx, club, id).ok());
+        return Ok(match existing {
+            Some(found) if found.session == session => Some(found.id),
+            _ => {
+                errors.push(m.first.at(MATCH).problem(format!(
+                    "'{}' is not a match of session {session}: a new match starts with 'sit' rows",
+                    m.label
+                )));
+                None
+            }
+        });
+    }
+    let mut seats = BTreeMap::new();
+    for (seat, (name, cell)) in &m.seats {
+        match repo::player_named(tx, club, name)? {
+            Some(id) => {
+                seats.insert(*seat, id);
+            }
+            None => errors.push(cell.at(VALUE).problem(format!("no player named '{name}' in club {club}"))),
+        }
+    }
+    if seats.len() < m.seats.len() {
+        return Ok(None);
+    }
+    match repo::create_match(tx, club, &NewMatch { session, seats }) {
+        Ok(created) => Ok(Some(created.id)),
+        Err(StoreError::Invalid(e)) => {
+            for e in e {
+                let cell = e
+                    .pointer
+                    .strip_prefix("/seats/")
+                    .and_then(|s| s.parse::<Seat>().ok())
+                    .and_then(|s| m.seats.get(&s))
+                    .map_or(m.first.at(SEAT), |(_, c)| c.at(SEAT));
+                errors.push(cell.problem(e.detail));
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn writer() -> ::csv::Writer<Vec<u8>> {
+    ::csv::Writer::from_writer(Vec::new())
+}
+
+fn finish(w: ::csv::Writer<Vec<u8>>) -> String {
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("CSV of UTF-8 strings")
+}
+
+fn joined(cards: &[Card]) -> String {
+    cards.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// A session's matches and hands as a sheet that imports back to the same hands.
+pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
+    let mut w = writer();
+    let row = |w: &mut ::csv::Writer<Vec<u8>>, cells: [&str; 6]| w.write_record(cells).expect("writing to memory");
+    row(&mut w, SHEET_COLUMNS);
+    for (m, hands) in repo::session_records(tx, club, session)? {
+        let label = m.id.to_string();
+        for (seat, p) in &m.seats {
+            row(&mut w, [&label, "", "", &seat.to_string(), "sit", &p.name]);
+        }
+        for (i, h) in hands.iter().enumerate() {
+            let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
+            let mut line = |seat: Seat, action: &str, value: &str| row(&mut w, [&label, &number, &dealer, &seat.to_string(), action, value]);
+            for (seat, cards) in &h.deal {
+                line(*seat, "deal", &joined(cards));
+            }
+            if !h.face_up.is_empty() {
+                line(h.dealer, "face_up", &joined(&h.face_up));
+            }
+            for a in &h.actions {
+                let json = serde_json::to_value(a).expect("an action serializes");
+                line(a.seat, a.kind.verb(), &cell_text(&json[a.kind.verb()]));
+            }
+        }
+    }
+    Ok(finish(w))
+}
+
+/// The sheet's header and one example row of each kind for `game`, placeholders in angle brackets.
+pub fn sheet_template(game: &dyn Game) -> String {
+    let mut w = writer();
+    w.write_record(SHEET_COLUMNS).expect("writing to memory");
+    let seats: Vec<String> = game.table().seats().map(|s| s.to_string()).collect();
+    for s in &seats {
+        w.write_record(["1", "", "", s, "sit", "<player name>"]).expect("writing to memory");
+    }
+    let dealer = &seats[0];
+    for s in &seats {
+        w.write_record(["1", "1", dealer, s, "deal", &format!("<every card dealt to {s}, space-separated>")])
+            .expect("writing to memory");
+    }
+    w.write_record(["1", "1", dealer, dealer, "face_up", "<the face-up card>"]).expect("writing to memory");
+    for verb in game.info().verbs {
+        w.write_record(["1", "1", dealer, &seats[1], verb, "<card>"]).expect("writing to memory");
+    }
+    finish(w)
+}
+
+/// Hand summaries as a CSV table.
+pub fn hands_table(hands: &[HandSummary]) -> String {
+    let mut w = writer();
+    let header = [
+        "id", "match", "session", "league", "number", "dealer", "outcome", "score_NS", "score_EW",
+        "irregularities", "match_NS", "match_EW", "game_over", "winner", "created_at",
+    ];
+    w.write_record(header).expect("writing to memory");
+    for h in hands {
+        let score = |s: Side| h.hand_score.map(|p| p[s].to_string()).unwrap_or_default();
+        w.write_record([
+            h.id.to_string(), h.match_id.to_string(), h.session.to_string(), h.league.to_string(),
+            h.number.to_string(), h.dealer.to_string(), h.outcome.clone(), score(Side::NS), score(Side::EW),
+            h.irregularities.join(" "), h.match_after.scores[Side::NS].to_string(),
+            h.match_after.scores[Side::EW].to_string(), h.match_after.game_over.to_string(),
+            h.match_after.winner.map(|w| w.to_string()).unwrap_or_default(), h.created_at.clone(),
+        ])
+        .expect("writing to memory");
+    }
+    finish(w)
+}
+
+/// Standings as one CSV table: players first, then partnerships (`kind`).
+pub fn standings_table(s: &Standings) -> String {
+    let mut w = writer();
+    w.write_record([
+        "kind", "rank", "id", "name", "matches_played", "won", "lost", "points_for", "points_against",
+        "hands", "irregularities", "rating", "uncertainty", "conservative",
+    ])
+    .expect("writing to memory");
+    let rows = s
+        .players
+        .iter()
+        .map(|p| ("player", p.rank, &p.player, &p.record, Some(&p.rating)))
+        .chain(s.partnerships.iter().map(|p| ("partnership", p.rank, &p.partnership, &p.record, None)));
+    for (kind, rank, who, r, rating) in rows {
+        let num = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
+        w.write_record([
+            kind.to_string(), rank.to_string(), who.id.to_string(), who.name.clone(),
+            r.matches_played.to_string(), r.won.to_string(), r.lost.to_string(), r.points_for.to_string(),
+            r.points_against.to_string(), r.hands.to_string(), r.irregularities.to_string(),
+            num(rating.map(|x| x.rating)), num(rating.map(|x| x.uncertainty)), num(rating.map(|x| x.conservative)),
+        ])
+        .expect("writing to memory");
+    }
+    finish(w)
+}

@@ -1,0 +1,137 @@
+//! The league store: clubs, leagues, players, partnerships, sessions, matches and their hands in one
+//! SQLite file. Hands keep the record as posted and its adjudication, so history can be replayed
+//! after a rules fix. The store never scores: every hand goes through the engine on the way in.
+//!
+//! Concurrency: one writer connection behind a mutex (writes queue in the process instead of
+//! racing for SQLite's lock) and a pool of readers, which WAL lets run beside the writer. Every
+//! write is one `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
+
+mod csv;
+mod keys;
+mod model;
+mod repo;
+mod schema;
+mod standings;
+
+pub use csv::{SHEET_COLUMNS, export, hands_table, import, sheet_template, standings_table};
+pub use keys::ApiKey;
+pub use model::*;
+pub use repo::*;
+pub use standings::{PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings};
+
+use crate::engine::FieldError;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How long a connection waits for another process's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a store operation did not happen. Each maps to one HTTP status.
+#[derive(Debug)]
+pub enum StoreError {
+    /// No such resource (404).
+    NotFound(String),
+    /// The request breaks the model or the rules (422), by pointer.
+    Invalid(Vec<FieldError>),
+    /// The request conflicts with what is stored (409).
+    Conflict(String),
+    /// No key, or an unknown or revoked one (401).
+    Unauthorized(String),
+    /// A key of another club (403).
+    Forbidden(String),
+    /// SQLite failed (disk full, I/O error): nothing was written (503).
+    Database(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl From<rusqlite_migration::Error> for StoreError {
+    fn from(e: rusqlite_migration::Error) -> StoreError {
+        StoreError::Database(format!("cannot bring the schema up to date: {e}"))
+    }
+}
+
+impl From<r2d2::Error> for StoreError {
+    fn from(e: r2d2::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl StoreError {
+    pub fn invalid(pointer: &str, detail: impl Into<String>) -> StoreError {
+        StoreError::Invalid(vec![FieldError::new(pointer.into(), detail.into())])
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// The open database: one writer, several readers.
+pub struct Store {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: r2d2::Pool<SqliteConnectionManager>,
+}
+
+/// Settings every connection gets: foreign keys enforced, a busy timeout for other processes
+/// (the CLI beside a running server), and a synchronous WAL so that an acknowledged write
+/// survives a crash of the process or of the machine.
+fn configure(c: &mut Connection) -> rusqlite::Result<()> {
+    c.busy_timeout(BUSY_TIMEOUT)?;
+    c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store> {
+        let mut writer = Connection::open(path)?;
+        writer.pragma_update(None, "journal_mode", "WAL")?;
+        configure(&mut writer)?;
+        schema::migrate(&mut writer)?;
+        let manager = SqliteConnectionManager::file(path)
+            .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .with_init(configure);
+        let readers = r2d2::Pool::builder()
+            .max_size(8)
+            .min_idle(Some(1))
+            .build(manager)?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            writer: Mutex::new(writer),
+            readers,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on a reader connection (a consistent snapshot for the whole call).
+    pub fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+        let mut conn = self.readers.get()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
+        f(&tx)
+    }
+
+    /// Runs `f` in one immediate transaction on the writer: committed when `f` succeeds, rolled
+    /// back (nothing written) when it fails.
+    pub fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+        let mut conn = self.writer();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    fn writer(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a transaction open (it rolls back on drop),
+        // so a poisoned lock is still a usable connection.
+        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

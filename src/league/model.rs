@@ -1,0 +1,266 @@
+//! What the league API takes and returns.
+
+use crate::engine::{MatchState, PerSide, Seat, Side};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use validator::Validate;
+
+/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters.
+fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
+    let n = name.trim().chars().count();
+    if (1..=100).contains(&n) && !name.chars().any(char::is_control) {
+        Ok(())
+    } else {
+        Err(validator::ValidationError::new("name")
+            .with_message("expected 1 to 100 characters, not blank, no control characters".into()))
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ana"}))]
+pub struct NewNamed {
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Thursday Malilla", "season": "2026 autumn", "game": "malilla", "options": {}}))]
+pub struct NewLeague {
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub season: String,
+    /// The game id (see `GET /v1/games`).
+    pub game: String,
+    /// The game's options for every match of the league.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ana & Cai", "players": [1, 3]}))]
+pub struct NewPartnership {
+    /// Defaults to the two names joined by " & ".
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: Option<String>,
+    /// The two players' ids.
+    #[validate(length(equal = 2))]
+    #[schema(min_items = 2, max_items = 2)]
+    pub players: Vec<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Evening 1", "played_on": "2026-11-19"}))]
+pub struct NewSession {
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+    /// The date of play, `YYYY-MM-DD`.
+    #[validate(custom(function = "date_ok"))]
+    #[schema(format = Date)]
+    pub played_on: Option<String>,
+}
+
+fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
+    let b = d.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let ok = b.len() == 10 && b[4] == b'-' && b[7] == b'-' && digits(0..4) && digits(5..7) && digits(8..10) && {
+        let (m, day): (u32, u32) = (d[5..7].parse().unwrap_or(0), d[8..10].parse().unwrap_or(0));
+        (1..=12).contains(&m) && (1..=31).contains(&day)
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(validator::ValidationError::new("date").with_message("expected a date YYYY-MM-DD".into()))
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "W": 4}}))]
+pub struct NewMatch {
+    /// The session (evening) the match is played in; its league fixes the game.
+    pub session: i64,
+    /// The player (id) at each seat of the game's table.
+    #[validate(length(max = 8))]
+    #[schema(value_type = BTreeMap<String, i64>)]
+    pub seats: BTreeMap<Seat, i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"label": "scorekeeper laptop"}))]
+pub struct NewKey {
+    #[validate(custom(function = "name_ok"))]
+    #[schema(min_length = 1, max_length = 100)]
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Club {
+    pub id: i64,
+    pub name: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Player {
+    pub id: i64,
+    pub club: i64,
+    pub name: String,
+    pub created_at: String,
+}
+
+/// An id with its name (a player where he sits, a partnership in standings).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct NameRef {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Partnership {
+    pub id: i64,
+    pub club: i64,
+    pub name: String,
+    pub players: Vec<NameRef>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct League {
+    pub id: i64,
+    pub club: i64,
+    pub name: String,
+    pub season: String,
+    pub game: String,
+    #[schema(value_type = Object)]
+    pub options: BTreeMap<String, Value>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Session {
+    pub id: i64,
+    pub league: i64,
+    pub name: String,
+    pub played_on: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Match {
+    pub id: i64,
+    pub league: i64,
+    pub session: i64,
+    #[schema(value_type = BTreeMap<String, NameRef>)]
+    pub seats: BTreeMap<Seat, NameRef>,
+    /// The registered partnership sitting as each side, where there is one.
+    #[schema(value_type = BTreeMap<String, i64>)]
+    pub partnerships: BTreeMap<Side, i64>,
+    /// Hands stored so far.
+    pub hands: u32,
+    /// The match after the last stored hand.
+    pub state: MatchState,
+    pub created_at: String,
+}
+
+/// A stored hand in a list: the ruling's headline. The full record and adjudication are at
+/// `GET /v1/clubs/{club}/hands/{hand}`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct HandSummary {
+    pub id: i64,
+    #[serde(rename = "match")]
+    pub match_id: i64,
+    pub session: i64,
+    pub league: i64,
+    /// 1 for the first hand of the match.
+    pub number: u32,
+    pub dealer: Seat,
+    /// `scored`, `game_lost`, `misdeal` (a stored hand never has a record error).
+    pub outcome: String,
+    #[schema(inline)]
+    pub hand_score: Option<PerSide<i32>>,
+    /// Irregularity codes, in the order they happened.
+    pub irregularities: Vec<String>,
+    pub match_after: MatchState,
+    pub created_at: String,
+}
+
+/// One stored hand with the record as posted and the adjudication as stored.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StoredHand {
+    #[serde(flatten)]
+    pub summary: HandSummary,
+    #[schema(value_type = crate::record::HandRecord)]
+    pub record: Value,
+    #[schema(value_type = crate::engine::Adjudication)]
+    pub adjudication: Value,
+}
+
+/// A page of a list; pass `next_cursor` as `cursor` for the next page.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// Absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// What a sheet import stored.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ImportReport {
+    /// Matches the sheet created (its `sit` rows), by the sheet's label.
+    #[schema(value_type = BTreeMap<String, i64>)]
+    pub matches_created: BTreeMap<String, i64>,
+    /// Every hand stored, in sheet order.
+    pub hands: Vec<HandSummary>,
+}
+
+/// The headline of a ruling, compared before and after a readjudication.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Ruling {
+    pub outcome: String,
+    #[schema(inline)]
+    pub hand_score: Option<PerSide<i32>>,
+    #[serde(default)]
+    pub irregularities: Vec<RulingIrregularity>,
+    pub match_after: MatchState,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RulingIrregularity {
+    pub code: String,
+    pub seat: Option<Seat>,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct HandChange {
+    pub hand: i64,
+    #[serde(rename = "match")]
+    pub match_id: i64,
+    pub number: u32,
+    pub before: Ruling,
+    pub after: Ruling,
+}
+
+/// What a readjudication found (and, unless it was a dry run, stored).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Readjudication {
+    pub league: i64,
+    /// Whether the new rulings were stored (`false` for `dry_run=true`).
+    pub applied: bool,
+    pub hands_replayed: u32,
+    /// Only the hands whose ruling changed.
+    pub changed: Vec<HandChange>,
+}

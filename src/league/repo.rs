@@ -1,0 +1,677 @@
+//! Reading and writing the league's rows. Every function takes the caller's transaction, so a
+//! request (or a whole sheet import) commits or rolls back as one.
+
+use super::keys::{self, ApiKey};
+use super::model::*;
+use super::{Result, StoreError};
+use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat, Side};
+use crate::games;
+use crate::record::HandRecord;
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+        {
+            StoreError::Conflict(what)
+        }
+        e => e.into(),
+    }
+}
+
+fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
+    found.ok_or_else(|| StoreError::NotFound(what()))
+}
+
+// ---- clubs and keys -------------------------------------------------------------------------
+
+fn club_row(r: &Row) -> rusqlite::Result<Club> {
+    Ok(Club {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        created_at: r.get(2)?,
+    })
+}
+
+/// Creates a club with its first key (shown once).
+pub fn create_club(tx: &Transaction, name: &str) -> Result<(Club, ApiKey)> {
+    tx.execute("INSERT INTO clubs (name) VALUES (?1)", params![name])
+        .map_err(|e| conflict_on_unique(e, format!("a club named '{name}' exists")))?;
+    let club = get_club(tx, tx.last_insert_rowid())?;
+    let key = keys::create(tx, club.id, "first key")?;
+    Ok((club, key))
+}
+
+pub fn list_clubs(tx: &Transaction) -> Result<Vec<Club>> {
+    let mut st = tx.prepare_cached("SELECT id, name, created_at FROM clubs ORDER BY id")?;
+    let rows = st.query_map([], club_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
+    let club = tx
+        .query_row(
+            "SELECT id, name, created_at FROM clubs WHERE id = ?1",
+            params![id],
+            club_row,
+        )
+        .optional()?;
+    not_found(club, || format!("no club {id}"))
+}
+
+/// Checks that `secret` is a live key of `club`: unknown keys are 401, another club's key 403.
+pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<()> {
+    get_club(tx, club)?;
+    match keys::club_of(tx, secret)? {
+        Some(c) if c == club => Ok(()),
+        Some(c) => Err(StoreError::Forbidden(format!(
+            "this key belongs to club {c}; it cannot write to club {club}"
+        ))),
+        None => Err(StoreError::Unauthorized(
+            "unknown or revoked API key".into(),
+        )),
+    }
+}
+
+pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
+    get_club(tx, club)?;
+    keys::create(tx, club, label)
+}
+
+pub fn revoke_key(tx: &Transaction, club: i64, id: i64) -> Result<()> {
+    keys::revoke(tx, club, id)
+}
+
+// ---- players and partnerships ---------------------------------------------------------------
+
+fn player_row(r: &Row) -> rusqlite::Result<Player> {
+    Ok(Player {
+        id: r.get(0)?,
+        club: r.get(1)?,
+        name: r.get(2)?,
+        created_at: r.get(3)?,
+    })
+}
+
+pub fn create_player(tx: &Transaction, club: i64, name: &str) -> Result<Player> {
+    get_club(tx, club)?;
+    tx.execute(
+        "INSERT INTO players (club_id, name) VALUES (?1, ?2)",
+        params![club, name.trim()],
+    )
+    .map_err(|e| conflict_on_unique(e, format!("club {club} has a player named '{name}'")))?;
+    get_player(tx, club, tx.last_insert_rowid())
+}
+
+pub fn list_players(tx: &Transaction, club: i64) -> Result<Vec<Player>> {
+    get_club(tx, club)?;
+    let mut st = tx.prepare_cached(
+        "SELECT id, club_id, name, created_at FROM players WHERE club_id = ?1 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![club], player_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
+    let p = tx
+        .query_row(
+            "SELECT id, club_id, name, created_at FROM players WHERE id = ?1 AND club_id = ?2",
+            params![id, club],
+            player_row,
+        )
+        .optional()?;
+    not_found(p, || format!("no player {id} in club {club}"))
+}
+
+/// A player of `club` by name (sheets name players rather than number them).
+pub fn player_named(tx: &Transaction, club: i64, name: &str) -> Result<Option<i64>> {
+    Ok(tx
+        .query_row(
+            "SELECT id FROM players WHERE club_id = ?1 AND name = ?2",
+            params![club, name.trim()],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn partnership_row(tx: &Transaction, r: &Row) -> Result<Partnership> {
+    let (a, b): (i64, i64) = (r.get(3)?, r.get(4)?);
+    let club: i64 = r.get(1)?;
+    let name_of = |id| get_player(tx, club, id).map(|p| NameRef { id, name: p.name });
+    Ok(Partnership {
+        id: r.get(0)?,
+        club,
+        name: r.get(2)?,
+        players: vec![name_of(a)?, name_of(b)?],
+        created_at: r.get(5)?,
+    })
+}
+
+const PARTNERSHIP_COLUMNS: &str =
+    "SELECT id, club_id, name, first_player, second_player, created_at FROM partnerships";
+
+pub fn create_partnership(tx: &Transaction, club: i64, new: &NewPartnership) -> Result<Partnership> {
+    get_club(tx, club)?;
+    let mut names = Vec::new();
+    for (i, id) in new.players.iter().enumerate() {
+        match get_player(tx, club, *id) {
+            Ok(p) => names.push(p.name),
+            Err(StoreError::NotFound(d)) => return Err(StoreError::invalid(&format!("/players/{i}"), d)),
+            Err(e) => return Err(e),
+        }
+    }
+    let (a, b) = (new.players[0].min(new.players[1]), new.players[0].max(new.players[1]));
+    if a == b {
+        return Err(StoreError::invalid("/players/1", "a partnership is two different players"));
+    }
+    let name = new.name.clone().unwrap_or_else(|| names.join(" & "));
+    tx.execute(
+        "INSERT INTO partnerships (club_id, name, first_player, second_player) VALUES (?1, ?2, ?3, ?4)",
+        params![club, name.trim(), a, b],
+    )
+    .map_err(|e| conflict_on_unique(e, "this pair or this partnership name is already registered".into()))?;
+    get_partnership(tx, club, tx.last_insert_rowid())
+}
+
+pub fn list_partnerships(tx: &Transaction, club: i64) -> Result<Vec<Partnership>> {
+    get_club(tx, club)?;
+    let mut st = tx.prepare_cached(&format!("{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 ORDER BY id"))?;
+    let mut rows = st.query(params![club])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(partnership_row(tx, r)?);
+    }
+    Ok(out)
+}
+
+pub fn get_partnership(tx: &Transaction, club: i64, id: i64) -> Result<Partnership> {
+    let mut st = tx.prepare_cached(&format!("{PARTNERSHIP_COLUMNS} WHERE id = ?1 AND club_id = ?2"))?;
+    let mut rows = st.query(params![id, club])?;
+    match rows.next()? {
+        Some(r) => partnership_row(tx, r),
+        None => Err(StoreError::NotFound(format!("no partnership {id} in club {club}"))),
+    }
+}
+
+// ---- leagues and sessions -------------------------------------------------------------------
+
+fn league_row(r: &Row) -> rusqlite::Result<League> {
+    let options: String = r.get(5)?;
+    Ok(League {
+        id: r.get(0)?,
+        club: r.get(1)?,
+        name: r.get(2)?,
+        season: r.get(3)?,
+        game: r.get(4)?,
+        options: serde_json::from_str(&options).unwrap_or_default(),
+        created_at: r.get(6)?,
+    })
+}
+
+pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<League> {
+    get_club(tx, club)?;
+    let game = games::find(&new.game).ok_or_else(|| {
+        let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
+        StoreError::invalid("/game", format!("unknown game '{}': expected one of {}", new.game, ids.join(", ")))
+    })?;
+    Options::resolve(game.info().options, &new.options, "/options").map_err(StoreError::Invalid)?;
+    tx.execute(
+        "INSERT INTO leagues (club_id, name, season, game, options) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![club, new.name.trim(), new.season.trim(), new.game, serde_json::to_string(&new.options).expect("JSON")],
+    )
+    .map_err(|e| conflict_on_unique(e, format!("club {club} has a league '{}' for season '{}'", new.name, new.season)))?;
+    get_league(tx, club, tx.last_insert_rowid())
+}
+
+const LEAGUE_COLUMNS: &str = "SELECT id, club_id, name, season, game, options, created_at FROM leagues";
+
+pub fn list_leagues(tx: &Transaction, club: i64) -> Result<Vec<League>> {
+    get_club(tx, club)?;
+    let mut st = tx.prepare_cached(&format!("{LEAGUE_COLUMNS} WHERE club_id = ?1 ORDER BY id"))?;
+    let rows = st.query_map(params![club], league_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
+    let l = tx
+        .query_row(&format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"), params![id, club], league_row)
+        .optional()?;
+    not_found(l, || format!("no league {id} in club {club}"))
+}
+
+fn session_row(r: &Row) -> rusqlite::Result<Session> {
+    Ok(Session {
+        id: r.get(0)?,
+        league: r.get(1)?,
+        name: r.get(2)?,
+        played_on: r.get(3)?,
+        created_at: r.get(4)?,
+    })
+}
+
+pub fn create_session(tx: &Transaction, club: i64, league: i64, new: &NewSession) -> Result<Session> {
+    get_league(tx, club, league)?;
+    tx.execute(
+        "INSERT INTO sessions (league_id, name, played_on) VALUES (?1, ?2, ?3)",
+        params![league, new.name.trim(), new.played_on],
+    )?;
+    get_session(tx, club, tx.last_insert_rowid())
+}
+
+const SESSION_COLUMNS: &str = "SELECT s.id, s.league_id, s.name, s.played_on, s.created_at \
+     FROM sessions s JOIN leagues l ON l.id = s.league_id";
+
+pub fn list_sessions(tx: &Transaction, club: i64, league: i64) -> Result<Vec<Session>> {
+    get_league(tx, club, league)?;
+    let mut st = tx.prepare_cached(&format!("{SESSION_COLUMNS} WHERE s.league_id = ?1 ORDER BY s.id"))?;
+    let rows = st.query_map(params![league], session_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
+    let s = tx
+        .query_row(&format!("{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"), params![id, club], session_row)
+        .optional()?;
+    not_found(s, || format!("no session {id} in club {club}"))
+}
+
+// ---- matches --------------------------------------------------------------------------------
+
+/// Creates a match in `session` with the players at their seats. Pointers are relative to `base`
+/// (the request body, or a sheet's match).
+pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match> {
+    let session = get_session(tx, club, new.session)
+        .map_err(|e| match e {
+            StoreError::NotFound(d) => StoreError::invalid("/session", d),
+            e => e,
+        })?;
+    let league = get_league(tx, club, session.league)?;
+    let game = league_game(&league)?;
+    let table = game.table();
+    let mut errors = Vec::new();
+    for seat in table.seats() {
+        if !new.seats.contains_key(&seat) {
+            errors.push(FieldError::new(format!("/seats/{seat}"), format!("{} needs a player at {seat}", game.info().name)));
+        }
+    }
+    let mut seen = BTreeMap::new();
+    for (seat, player) in &new.seats {
+        let pointer = format!("/seats/{seat}");
+        if table.resolve(*seat).is_none() {
+            errors.push(FieldError::new(pointer, format!("no seat {seat} at this table: expected {}", table.names())));
+        } else if let Err(StoreError::NotFound(d)) = get_player(tx, club, *player) {
+            errors.push(FieldError::new(pointer, d));
+        } else if let Some(other) = seen.insert(*player, *seat) {
+            errors.push(FieldError::new(pointer, format!("player {player} already sits at {other}")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    tx.execute(
+        "INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)",
+        params![league.id, session.id, serde_json::to_string(&MatchState::default()).expect("JSON")],
+    )?;
+    let id = tx.last_insert_rowid();
+    for (seat, player) in &new.seats {
+        tx.execute(
+            "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
+            params![id, seat.to_string(), seat.side().to_string(), player],
+        )?;
+    }
+    if game.info().partnerships {
+        for side in Side::BOTH {
+            let pair: Vec<i64> = new.seats.iter().filter(|(s, _)| s.side() == side).map(|(_, p)| *p).collect();
+            let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+            tx.execute(
+                "INSERT INTO match_sides (match_id, side, partnership_id) \
+                 VALUES (?1, ?2, (SELECT id FROM partnerships WHERE club_id = ?3 AND first_player = ?4 AND second_player = ?5))",
+                params![id, side.to_string(), club, a, b],
+            )?;
+        }
+    }
+    get_match(tx, club, id)
+}
+
+pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
+    let m = tx
+        .query_row(
+            "SELECT m.id, m.league_id, m.session_id, m.hands, m.state, m.created_at \
+             FROM matches m JOIN leagues l ON l.id = m.league_id WHERE m.id = ?1 AND l.club_id = ?2",
+            params![id, club],
+            |r| {
+                Ok(Match {
+                    id: r.get(0)?,
+                    league: r.get(1)?,
+                    session: r.get(2)?,
+                    hands: r.get(3)?,
+                    state: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
+                    created_at: r.get(5)?,
+                    seats: BTreeMap::new(),
+                    partnerships: BTreeMap::new(),
+                })
+            },
+        )
+        .optional()?;
+    let mut m = not_found(m, || format!("no match {id} in club {club}"))?;
+    let mut st = tx.prepare_cached(
+        "SELECT ms.seat, p.id, p.name FROM match_seats ms JOIN players p ON p.id = ms.player_id WHERE ms.match_id = ?1",
+    )?;
+    let mut rows = st.query(params![id])?;
+    while let Some(r) = rows.next()? {
+        let seat: Seat = parse_stored(&r.get::<_, String>(0)?)?;
+        m.seats.insert(seat, NameRef { id: r.get(1)?, name: r.get(2)? });
+    }
+    let mut st = tx.prepare_cached(
+        "SELECT side, partnership_id FROM match_sides WHERE match_id = ?1 AND partnership_id IS NOT NULL",
+    )?;
+    let mut rows = st.query(params![id])?;
+    while let Some(r) = rows.next()? {
+        m.partnerships.insert(parse_stored(&r.get::<_, String>(0)?)?, r.get(1)?);
+    }
+    Ok(m)
+}
+
+pub fn list_matches(tx: &Transaction, club: i64, session: i64) -> Result<Vec<Match>> {
+    get_session(tx, club, session)?;
+    let ids: Vec<i64> = tx
+        .prepare_cached("SELECT id FROM matches WHERE session_id = ?1 ORDER BY id")?
+        .query_map(params![session], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    ids.into_iter().map(|id| get_match(tx, club, id)).collect()
+}
+
+/// A seat or side name written by this store.
+fn parse_stored<T: std::str::FromStr>(s: &str) -> Result<T> {
+    s.parse().map_err(|_| StoreError::Database(format!("unreadable stored value '{s}'")))
+}
+
+fn league_game(league: &League) -> Result<&'static dyn engine::Game> {
+    games::find(&league.game)
+        .ok_or_else(|| StoreError::Database(format!("league {} plays '{}', which this build does not know", league.id, league.game)))
+}
+
+// ---- hands ----------------------------------------------------------------------------------
+
+/// Adjudicates `record` as the next hand of `match_id` and stores it with the new match state.
+/// A record error (the record contradicts itself) is refused, like a malformed deal: a stored hand
+/// is one that was played. Irregularities are stored with the hand.
+pub fn post_hand(tx: &Transaction, club: i64, match_id: i64, record: &HandRecord) -> Result<HandSummary> {
+    let m = get_match(tx, club, match_id)?;
+    let league = get_league(tx, club, m.league)?;
+    let game = league_game(&league)?;
+    let options = Options::resolve(game.info().options, &league.options, "/options").map_err(StoreError::Invalid)?;
+    let mut errors = Vec::new();
+    for (seat, name) in &record.players {
+        match m.seats.get(seat) {
+            Some(p) if p.name == name.trim() => {}
+            Some(p) => errors.push(FieldError::new(format!("/players/{seat}"), format!("{} sits at {seat} in match {match_id}, not '{name}'", p.name))),
+            None => errors.push(FieldError::new(format!("/players/{seat}"), format!("no one sits at {seat} in match {match_id}"))),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
+    insert_hand(tx, &m, record, &adjudication)
+}
+
+/// The engine's ruling on the next hand; a record error is a refusal.
+fn adjudicate(game: &dyn engine::Game, options: &Options, state: &MatchState, record: &HandRecord, played: u32) -> Result<Adjudication> {
+    let a = engine::adjudicate_next(game, options, state, record, played as usize).map_err(StoreError::Invalid)?;
+    match &a.record_error {
+        Some(e) => Err(StoreError::Invalid(vec![FieldError::new(
+            e.pointer.clone(),
+            format!("{} ({}): correct the record; a hand with a record error is not stored", e.detail, e.code),
+        )])),
+        None => Ok(a),
+    }
+}
+
+fn outcome_name(o: Outcome) -> String {
+    serde_json::to_value(o).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+fn insert_hand(tx: &Transaction, m: &Match, record: &HandRecord, a: &Adjudication) -> Result<HandSummary> {
+    let number = m.hands + 1;
+    tx.execute(
+        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            m.id, m.league, m.session, number, record.dealer.to_string(), outcome_name(a.outcome),
+            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON")
+        ],
+    )?;
+    let hand = tx.last_insert_rowid();
+    write_ruling(tx, hand, a)?;
+    set_match_state(tx, m.id, number, &a.match_after)?;
+    get_hand_summary(tx, hand)
+}
+
+/// What standings add up: the match points the hand moved per side (its score plus any bonus the
+/// match received; nothing for a misdeal or a forfeited game), and the irregularities by seat.
+fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
+    tx.execute("DELETE FROM hand_scores WHERE hand_id = ?1", params![hand])?;
+    tx.execute("DELETE FROM hand_irregularities WHERE hand_id = ?1", params![hand])?;
+    for side in Side::BOTH {
+        let points = a.match_after.scores[side] - a.match_before.scores[side];
+        tx.execute(
+            "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",
+            params![hand, side.to_string(), points],
+        )?;
+    }
+    for (i, irr) in a.irregularities.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
+            params![hand, i as i64, irr.code, irr.seat.to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+fn set_match_state(tx: &Transaction, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
+    tx.execute(
+        "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4, winner = ?5 WHERE id = ?1",
+        params![match_id, serde_json::to_string(state).expect("JSON"), hands, state.game_over, state.winner.map(|w| w.to_string())],
+    )?;
+    Ok(())
+}
+
+const HAND_COLUMNS: &str =
+    "SELECT id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at, record FROM hands";
+
+fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
+    let adjudication: String = r.get(7)?;
+    let ruling: Ruling = serde_json::from_str(&adjudication)
+        .map_err(|e| StoreError::Database(format!("unreadable stored adjudication: {e}")))?;
+    Ok((
+        HandSummary {
+            id: r.get(0)?,
+            match_id: r.get(1)?,
+            session: r.get(2)?,
+            league: r.get(3)?,
+            number: r.get(4)?,
+            dealer: parse_stored(&r.get::<_, String>(5)?)?,
+            outcome: r.get(6)?,
+            hand_score: ruling.hand_score,
+            irregularities: ruling.irregularities.into_iter().map(|i| i.code).collect(),
+            match_after: ruling.match_after,
+            created_at: r.get(8)?,
+        },
+        r.get(9)?,
+        adjudication,
+    ))
+}
+
+fn get_hand_summary(tx: &Transaction, id: i64) -> Result<HandSummary> {
+    let mut st = tx.prepare_cached(&format!("{HAND_COLUMNS} WHERE id = ?1"))?;
+    let mut rows = st.query(params![id])?;
+    let r = rows.next()?.ok_or_else(|| StoreError::NotFound(format!("no hand {id}")))?;
+    Ok(hand_row(r)?.0)
+}
+
+/// One stored hand of `club`, with its record and adjudication.
+pub fn get_hand(tx: &Transaction, club: i64, id: i64) -> Result<StoredHand> {
+    let mut st = tx.prepare_cached(&format!(
+        "{HAND_COLUMNS} WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)"
+    ))?;
+    let mut rows = st.query(params![id, club])?;
+    let r = rows.next()?.ok_or_else(|| StoreError::NotFound(format!("no hand {id} in club {club}")))?;
+    let (summary, record, adjudication) = hand_row(r)?;
+    let json = |s: &str| serde_json::from_str(s).map_err(|e| StoreError::Database(e.to_string()));
+    Ok(StoredHand { summary, record: json(&record)?, adjudication: json(&adjudication)? })
+}
+
+/// Which hands a list covers.
+#[derive(Clone, Copy, Debug)]
+pub enum HandScope {
+    Match(i64),
+    Session(i64),
+    League(i64),
+}
+
+/// Hands in `scope` with an id above `after`, oldest first, at most `limit`.
+pub fn list_hands(tx: &Transaction, club: i64, scope: HandScope, after: i64, limit: u32) -> Result<Page<HandSummary>> {
+    let (column, id) = match scope {
+        HandScope::Match(id) => ("match_id", get_match(tx, club, id)?.id),
+        HandScope::Session(id) => ("session_id", get_session(tx, club, id)?.id),
+        HandScope::League(id) => ("league_id", get_league(tx, club, id)?.id),
+    };
+    let mut st = tx.prepare_cached(&format!("{HAND_COLUMNS} WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"))?;
+    let mut rows = st.query(params![id, after, limit + 1])?;
+    let mut items = Vec::new();
+    while let Some(r) = rows.next()? {
+        items.push(hand_row(r)?.0);
+    }
+    let next_cursor = if items.len() > limit as usize {
+        items.truncate(limit as usize);
+        items.last().map(|h| h.id.to_string())
+    } else {
+        None
+    };
+    Ok(Page { items, next_cursor })
+}
+
+/// Every stored hand of a session with its record, by match then number (for the sheet export).
+pub fn session_records(tx: &Transaction, club: i64, session: i64) -> Result<Vec<(Match, Vec<HandRecord>)>> {
+    let mut out = Vec::new();
+    for m in list_matches(tx, club, session)? {
+        let records: Vec<String> = tx
+            .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
+            .query_map(params![m.id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let records = records
+            .iter()
+            .map(|s| serde_json::from_str(s).map_err(|e| StoreError::Database(format!("unreadable stored record: {e}"))))
+            .collect::<Result<_>>()?;
+        out.push((m, records));
+    }
+    Ok(out)
+}
+
+// ---- readjudication -------------------------------------------------------------------------
+
+/// Replays every stored hand of `league`, match by match, through today's engine. The new rulings
+/// are stored only when every hand still replays (and not on a dry run); otherwise nothing changes
+/// and the conflict names the hands that no longer do.
+pub fn readjudicate(tx: &Transaction, club: i64, league_id: i64, dry_run: bool) -> Result<Readjudication> {
+    let league = get_league(tx, club, league_id)?;
+    let game = league_game(&league)?;
+    let options = Options::resolve(game.info().options, &league.options, "/options")
+        .map_err(|e| StoreError::Conflict(format!("the league's options are no longer valid: {}", e[0].detail)))?;
+    let matches: Vec<i64> = tx
+        .prepare_cached("SELECT id FROM matches WHERE league_id = ?1 ORDER BY id")?
+        .query_map(params![league_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut report = Readjudication { league: league_id, applied: !dry_run, hands_replayed: 0, changed: Vec::new() };
+    let mut failures = Vec::new();
+    for match_id in matches {
+        let rows: Vec<(i64, u32, String, String)> = tx
+            .prepare_cached("SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number")?
+            .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut state = MatchState::default();
+        for (hand, number, record, stored) in rows {
+            report.hands_replayed += 1;
+            let unreadable = |e: serde_json::Error| StoreError::Database(format!("hand {hand}: {e}"));
+            let record: HandRecord = serde_json::from_str(&record).map_err(unreadable)?;
+            let before: Ruling = serde_json::from_str(&stored).map_err(unreadable)?;
+            let a = match adjudicate(game, &options, &state, &record, number - 1) {
+                Ok(a) => a,
+                Err(StoreError::Invalid(e)) => {
+                    failures.push(format!("hand {hand} (match {match_id}, number {number}): {}", e[0].detail));
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
+            let after: Ruling = serde_json::from_value(serde_json::to_value(&a).expect("JSON")).map_err(unreadable)?;
+            if before != after {
+                if !dry_run {
+                    tx.execute(
+                        "UPDATE hands SET outcome = ?2, adjudication = ?3 WHERE id = ?1",
+                        params![hand, outcome_name(a.outcome), serde_json::to_string(&a).expect("JSON")],
+                    )?;
+                    write_ruling(tx, hand, &a)?;
+                }
+                report.changed.push(HandChange { hand, match_id, number, before, after: after.clone() });
+            }
+            state = a.match_after;
+        }
+        if !dry_run {
+            set_match_state(tx, match_id, tx.query_row("SELECT hands FROM matches WHERE id = ?1", params![match_id], |r| r.get(0))?, &state)?;
+        }
+    }
+    if !failures.is_empty() {
+        return Err(StoreError::Conflict(format!(
+            "{} stored hand(s) no longer replay under today's rules; nothing was changed: {}",
+            failures.len(),
+            failures.join("; ")
+        )));
+    }
+    Ok(report)
+}
+
+// ---- idempotency ----------------------------------------------------------------------------
+
+/// A POST's `Idempotency-Key`, scoped to the club, with the fingerprint of the request it named.
+pub struct Idempotency {
+    pub club: i64,
+    pub key: String,
+    pub fingerprint: Vec<u8>,
+}
+
+impl Idempotency {
+    /// The stored answer to an earlier request with this key: `Ok(Some)` to replay it, an error
+    /// when the key was used for a different request.
+    pub fn replay(&self, tx: &Transaction) -> Result<Option<(u16, Value)>> {
+        let found: Option<(Vec<u8>, u16, String)> = tx
+            .query_row(
+                "SELECT fingerprint, status, body FROM idempotency_keys WHERE club_id = ?1 AND key = ?2",
+                params![self.club, self.key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        match found {
+            None => Ok(None),
+            Some((f, status, body)) if f == self.fingerprint => {
+                Ok(Some((status, serde_json::from_str(&body).unwrap_or(Value::Null))))
+            }
+            Some(_) => Err(StoreError::Invalid(vec![FieldError::new(
+                "/headers/idempotency-key".into(),
+                "this Idempotency-Key was used for a different request: use a new key for a new request".into(),
+            )])),
+        }
+    }
+
+    /// Keeps a successful answer, in the same transaction as the write it answers.
+    pub fn save(&self, tx: &Transaction, status: u16, body: &Value) -> Result<()> {
+        tx.execute(
+            "INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![self.club, self.key, self.fingerprint, status, body.to_string()],
+        )?;
+        Ok(())
+    }
+}

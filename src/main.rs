@@ -85,7 +85,10 @@ fn open(path: &Path) -> Option<Store> {
     match Store::open(path) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!("arbiter: cannot open the league database {}: {e:?}", path.display());
+            eprintln!(
+                "arbiter: cannot open the league database {}: {e:?}",
+                path.display()
+            );
             None
         }
     }

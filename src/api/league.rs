@@ -37,9 +37,13 @@ impl From<StoreError> for Problem {
         match e {
             StoreError::NotFound(d) => Problem::not_found(d),
             StoreError::Invalid(errors) => Problem::invalid(errors),
-            StoreError::Conflict(d) => Problem::new(StatusCode::CONFLICT, "conflict", "Conflict", d),
+            StoreError::Conflict(d) => {
+                Problem::new(StatusCode::CONFLICT, "conflict", "Conflict", d)
+            }
             StoreError::Unauthorized(d) => unauthorized(d),
-            StoreError::Forbidden(d) => Problem::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", d),
+            StoreError::Forbidden(d) => {
+                Problem::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", d)
+            }
             StoreError::Database(d) => Problem::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "store-unavailable",
@@ -51,18 +55,35 @@ impl From<StoreError> for Problem {
 }
 
 fn unauthorized(detail: String) -> Problem {
-    Problem::new(StatusCode::UNAUTHORIZED, "unauthorized", "Unauthorized", detail)
+    Problem::new(
+        StatusCode::UNAUTHORIZED,
+        "unauthorized",
+        "Unauthorized",
+        detail,
+    )
 }
 
 /// Problems a read of the store can answer with.
 #[derive(IntoResponses)]
 #[allow(dead_code)] // documents the responses; the handlers build `Problem`s
 enum ReadProblems {
-    #[response(status = 400, description = "A query parameter is not valid", content_type = "application/problem+json")]
+    #[response(
+        status = 400,
+        description = "A query parameter is not valid",
+        content_type = "application/problem+json"
+    )]
     BadRequest(Problem),
-    #[response(status = 404, description = "No such club or resource", content_type = "application/problem+json")]
+    #[response(
+        status = 404,
+        description = "No such club or resource",
+        content_type = "application/problem+json"
+    )]
     NotFound(Problem),
-    #[response(status = 503, description = "The store could not be read", content_type = "application/problem+json")]
+    #[response(
+        status = 503,
+        description = "The store could not be read",
+        content_type = "application/problem+json"
+    )]
     Unavailable(Problem),
 }
 
@@ -70,23 +91,59 @@ enum ReadProblems {
 #[derive(IntoResponses)]
 #[allow(dead_code)] // documents the responses; the handlers build `Problem`s
 enum WriteProblems {
-    #[response(status = 400, description = "Empty or malformed body, or a bad header or query parameter", content_type = "application/problem+json")]
+    #[response(
+        status = 400,
+        description = "Empty or malformed body, or a bad header or query parameter",
+        content_type = "application/problem+json"
+    )]
     BadRequest(Problem),
-    #[response(status = 401, description = "No API key, or an unknown or revoked one", content_type = "application/problem+json")]
+    #[response(
+        status = 401,
+        description = "No API key, or an unknown or revoked one",
+        content_type = "application/problem+json"
+    )]
     Unauthorized(Problem),
-    #[response(status = 403, description = "The key belongs to another club", content_type = "application/problem+json")]
+    #[response(
+        status = 403,
+        description = "The key belongs to another club",
+        content_type = "application/problem+json"
+    )]
     Forbidden(Problem),
-    #[response(status = 404, description = "No such club or resource", content_type = "application/problem+json")]
+    #[response(
+        status = 404,
+        description = "No such club or resource",
+        content_type = "application/problem+json"
+    )]
     NotFound(Problem),
-    #[response(status = 409, description = "The request conflicts with what is stored", content_type = "application/problem+json")]
+    #[response(
+        status = 409,
+        description = "The request conflicts with what is stored",
+        content_type = "application/problem+json"
+    )]
     Conflict(Problem),
-    #[response(status = 413, description = "Body too large", content_type = "application/problem+json")]
+    #[response(
+        status = 413,
+        description = "Body too large",
+        content_type = "application/problem+json"
+    )]
     TooLarge(Problem),
-    #[response(status = 415, description = "Wrong content type", content_type = "application/problem+json")]
+    #[response(
+        status = 415,
+        description = "Wrong content type",
+        content_type = "application/problem+json"
+    )]
     UnsupportedMediaType(Problem),
-    #[response(status = 422, description = "The request breaks the model or the game's rules (pointers name the values; in a sheet, rows and columns)", content_type = "application/problem+json")]
+    #[response(
+        status = 422,
+        description = "The request breaks the model or the game's rules (pointers name the values; in a sheet, rows and columns)",
+        content_type = "application/problem+json"
+    )]
     Invalid(Problem),
-    #[response(status = 503, description = "The store could not be written; nothing was", content_type = "application/problem+json")]
+    #[response(
+        status = 503,
+        description = "The store could not be written; nothing was",
+        content_type = "application/problem+json"
+    )]
     Unavailable(Problem),
 }
 
@@ -111,11 +168,15 @@ async fn read<T: Send + 'static>(
 
 /// A path id; anything else names nothing (404).
 fn id(raw: &str, what: &str) -> Result<i64, Problem> {
-    raw.parse().map_err(|_| Problem::not_found(format!("no {what} '{raw}'")))
+    raw.parse()
+        .map_err(|_| Problem::not_found(format!("no {what} '{raw}'")))
 }
 
 fn bearer(req: &HttpRequest) -> Result<String, Problem> {
-    let value = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let value = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
     match value.and_then(|v| v.strip_prefix("Bearer ")) {
         Some(token) if !token.trim().is_empty() => Ok(token.trim().to_string()),
         _ => Err(unauthorized(
@@ -125,14 +186,23 @@ fn bearer(req: &HttpRequest) -> Result<String, Problem> {
 }
 
 fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, Problem> {
-    let Some(value) = req.headers().get("idempotency-key") else { return Ok(None) };
+    let Some(value) = req.headers().get("idempotency-key") else {
+        return Ok(None);
+    };
     match value.to_str() {
-        Ok(k) if (1..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(k.to_string())),
-        _ => Err(Problem::new(StatusCode::BAD_REQUEST, "invalid-header", "Invalid header", "bad Idempotency-Key".into())
-            .with(vec![FieldError::new(
-                "/headers/idempotency-key".into(),
-                "expected 1 to 255 visible ASCII characters".into(),
-            )])),
+        Ok(k) if (1..=255).contains(&k.len()) && k.bytes().all(|b| b.is_ascii_graphic()) => {
+            Ok(Some(k.to_string()))
+        }
+        _ => Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-header",
+            "Invalid header",
+            "bad Idempotency-Key".into(),
+        )
+        .with(vec![FieldError::new(
+            "/headers/idempotency-key".into(),
+            "expected 1 to 255 visible ASCII characters".into(),
+        )])),
     }
 }
 
@@ -150,7 +220,11 @@ async fn write<T: Serialize + Send + 'static>(
     let key = idempotency_key(req)?;
     let fingerprint = {
         let mut h = Sha256::new();
-        for part in [req.method().as_str().as_bytes(), req.uri().to_string().as_bytes(), body] {
+        for part in [
+            req.method().as_str().as_bytes(),
+            req.uri().to_string().as_bytes(),
+            body,
+        ] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part);
         }
@@ -159,7 +233,11 @@ async fn write<T: Serialize + Send + 'static>(
     let (status, body, replayed) = blocking(state, move |s| {
         s.write(|tx| {
             league::authorize(tx, club, &secret)?;
-            let idem = key.map(|key| Idempotency { club, key, fingerprint });
+            let idem = key.map(|key| Idempotency {
+                club,
+                key,
+                fingerprint,
+            });
             if let Some(i) = &idem
                 && let Some((status, body)) = i.replay(tx)?
             {
@@ -177,7 +255,11 @@ async fn write<T: Serialize + Send + 'static>(
     if replayed {
         resp.insert_header(("idempotent-replayed", "true"));
     }
-    Ok(if status == 204 { resp.finish() } else { resp.json(body) })
+    Ok(if status == 204 {
+        resp.finish()
+    } else {
+        resp.json(body)
+    })
 }
 
 fn created<T: Serialize>(value: T) -> HttpResponse {
@@ -194,7 +276,10 @@ fn wants_csv(req: &HttpRequest) -> bool {
 
 fn csv_response(body: String) -> HttpResponse {
     HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8")))
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/csv; charset=utf-8"),
+        ))
         .body(body)
 }
 
@@ -202,8 +287,13 @@ fn csv_response(body: String) -> HttpResponse {
 /// silently change the answer).
 fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, Problem> {
     let bad = |name: &str, detail: String| {
-        Problem::new(StatusCode::BAD_REQUEST, "invalid-query", "Invalid query parameter", detail.clone())
-            .with(vec![FieldError::new(format!("/query/{name}"), detail)])
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-query",
+            "Invalid query parameter",
+            detail.clone(),
+        )
+        .with(vec![FieldError::new(format!("/query/{name}"), detail)])
     };
     let params = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map_err(|e| bad("", format!("unreadable query string: {e}")))?
@@ -211,7 +301,13 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
     let mut out = BTreeMap::new();
     for (k, v) in params {
         if !known.contains(&k.as_str()) {
-            return Err(bad(&k, format!("unknown query parameter '{k}': expected {}", known.join(", "))));
+            return Err(bad(
+                &k,
+                format!(
+                    "unknown query parameter '{k}': expected {}",
+                    known.join(", ")
+                ),
+            ));
         }
         if out.insert(k.clone(), v).is_some() {
             return Err(bad(&k, format!("'{k}' is given twice")));
@@ -224,16 +320,32 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
 fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
     let bad = |name: &str, detail: &str| {
-        Problem::new(StatusCode::BAD_REQUEST, "invalid-query", "Invalid query parameter", detail.to_string())
-            .with(vec![FieldError::new(format!("/query/{name}"), detail.to_string())])
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-query",
+            "Invalid query parameter",
+            detail.to_string(),
+        )
+        .with(vec![FieldError::new(
+            format!("/query/{name}"),
+            detail.to_string(),
+        )])
     };
     let cursor = match q.get("cursor") {
         None => 0,
-        Some(c) => c.parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| bad("cursor", "expected a cursor returned as next_cursor"))?,
+        Some(c) => c
+            .parse::<i64>()
+            .ok()
+            .filter(|c| *c >= 0)
+            .ok_or_else(|| bad("cursor", "expected a cursor returned as next_cursor"))?,
     };
     let limit = match q.get("limit") {
         None => 100,
-        Some(l) => l.parse::<u32>().ok().filter(|l| (1..=1000).contains(l)).ok_or_else(|| bad("limit", "expected a number from 1 to 1000"))?,
+        Some(l) => l
+            .parse::<u32>()
+            .ok()
+            .filter(|l| (1..=1000).contains(l))
+            .ok_or_else(|| bad("limit", "expected a number from 1 to 1000"))?,
     };
     Ok((cursor, limit))
 }
@@ -241,29 +353,69 @@ fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
 /// Mounts the league routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     use super::resource;
-    cfg.service(resource("/v1/clubs").route(web::get().to(list_clubs)).route(web::post().to(create_club)))
-        .service(resource("/v1/clubs/{club}").route(web::get().to(get_club)))
-        .service(resource("/v1/clubs/{club}/keys").route(web::post().to(create_key)))
-        .service(resource("/v1/clubs/{club}/keys/{key}").route(web::delete().to(revoke_key)))
-        .service(resource("/v1/clubs/{club}/players").route(web::get().to(list_players)).route(web::post().to(create_player)))
-        .service(resource("/v1/clubs/{club}/players/{player}").route(web::get().to(get_player)))
-        .service(resource("/v1/clubs/{club}/partnerships").route(web::get().to(list_partnerships)).route(web::post().to(create_partnership)))
-        .service(resource("/v1/clubs/{club}/partnerships/{partnership}").route(web::get().to(get_partnership)))
-        .service(resource("/v1/clubs/{club}/leagues").route(web::get().to(list_leagues)).route(web::post().to(create_league)))
-        .service(resource("/v1/clubs/{club}/leagues/{league}").route(web::get().to(get_league)))
-        .service(resource("/v1/clubs/{club}/leagues/{league}/sessions").route(web::get().to(list_sessions)).route(web::post().to(create_session)))
-        .service(resource("/v1/clubs/{club}/leagues/{league}/standings").route(web::get().to(standings)))
-        .service(resource("/v1/clubs/{club}/leagues/{league}/hands").route(web::get().to(league_hands)))
-        .service(resource("/v1/clubs/{club}/leagues/{league}/readjudicate").route(web::post().to(readjudicate)))
-        .service(resource("/v1/clubs/{club}/sessions/{session}").route(web::get().to(get_session)))
-        .service(resource("/v1/clubs/{club}/sessions/{session}/matches").route(web::get().to(list_matches)))
-        .service(resource("/v1/clubs/{club}/sessions/{session}/hands").route(web::get().to(session_hands)))
-        .service(resource("/v1/clubs/{club}/sessions/{session}/sheet").route(web::get().to(export_sheet)).route(web::post().to(import_sheet)))
-        .service(resource("/v1/clubs/{club}/matches").route(web::post().to(create_match)))
-        .service(resource("/v1/clubs/{club}/matches/{match}").route(web::get().to(get_match)))
-        .service(resource("/v1/clubs/{club}/matches/{match}/hands").route(web::get().to(match_hands)).route(web::post().to(post_hand)))
-        .service(resource("/v1/clubs/{club}/hands/{hand}").route(web::get().to(get_hand)))
-        .service(resource("/v1/games/{game}/sheet-template").route(web::get().to(sheet_template)));
+    cfg.service(
+        resource("/v1/clubs")
+            .route(web::get().to(list_clubs))
+            .route(web::post().to(create_club)),
+    )
+    .service(resource("/v1/clubs/{club}").route(web::get().to(get_club)))
+    .service(resource("/v1/clubs/{club}/keys").route(web::post().to(create_key)))
+    .service(resource("/v1/clubs/{club}/keys/{key}").route(web::delete().to(revoke_key)))
+    .service(
+        resource("/v1/clubs/{club}/players")
+            .route(web::get().to(list_players))
+            .route(web::post().to(create_player)),
+    )
+    .service(resource("/v1/clubs/{club}/players/{player}").route(web::get().to(get_player)))
+    .service(
+        resource("/v1/clubs/{club}/partnerships")
+            .route(web::get().to(list_partnerships))
+            .route(web::post().to(create_partnership)),
+    )
+    .service(
+        resource("/v1/clubs/{club}/partnerships/{partnership}")
+            .route(web::get().to(get_partnership)),
+    )
+    .service(
+        resource("/v1/clubs/{club}/leagues")
+            .route(web::get().to(list_leagues))
+            .route(web::post().to(create_league)),
+    )
+    .service(resource("/v1/clubs/{club}/leagues/{league}").route(web::get().to(get_league)))
+    .service(
+        resource("/v1/clubs/{club}/leagues/{league}/sessions")
+            .route(web::get().to(list_sessions))
+            .route(web::post().to(create_session)),
+    )
+    .service(
+        resource("/v1/clubs/{club}/leagues/{league}/standings").route(web::get().to(standings)),
+    )
+    .service(resource("/v1/clubs/{club}/leagues/{league}/hands").route(web::get().to(league_hands)))
+    .service(
+        resource("/v1/clubs/{club}/leagues/{league}/readjudicate")
+            .route(web::post().to(readjudicate)),
+    )
+    .service(resource("/v1/clubs/{club}/sessions/{session}").route(web::get().to(get_session)))
+    .service(
+        resource("/v1/clubs/{club}/sessions/{session}/matches").route(web::get().to(list_matches)),
+    )
+    .service(
+        resource("/v1/clubs/{club}/sessions/{session}/hands").route(web::get().to(session_hands)),
+    )
+    .service(
+        resource("/v1/clubs/{club}/sessions/{session}/sheet")
+            .route(web::get().to(export_sheet))
+            .route(web::post().to(import_sheet)),
+    )
+    .service(resource("/v1/clubs/{club}/matches").route(web::post().to(create_match)))
+    .service(resource("/v1/clubs/{club}/matches/{match}").route(web::get().to(get_match)))
+    .service(
+        resource("/v1/clubs/{club}/matches/{match}/hands")
+            .route(web::get().to(match_hands))
+            .route(web::post().to(post_hand)),
+    )
+    .service(resource("/v1/clubs/{club}/hands/{hand}").route(web::get().to(get_hand)))
+    .service(resource("/v1/games/{game}/sheet-template").route(web::get().to(sheet_template)));
 }
 
 // ---- clubs and keys -------------------------------------------------------------------------
@@ -288,9 +440,16 @@ async fn list_clubs(state: web::Data<LeagueState>) -> Result<web::Json<Vec<Club>
     responses((status = 201, body = ClubCreated), WriteProblems),
     security(("bearer" = []))
 )]
-async fn create_club(req: HttpRequest, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_club(
+    req: HttpRequest,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let token = bearer(&req)?;
-    let allowed = state.admin_token.as_ref().is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(&token));
+    let allowed = state
+        .admin_token
+        .as_ref()
+        .is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(&token));
     if !allowed {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
@@ -300,14 +459,22 @@ async fn create_club(req: HttpRequest, state: web::Data<LeagueState>, body: web:
         ));
     }
     let new: NewNamed = parse_json(&json_body(&req, body).await?)?;
-    let (club, key) = blocking(&state, move |s| s.write(|tx| league::create_club(tx, new.name.trim()))).await?;
+    let (club, key) = blocking(&state, move |s| {
+        s.write(|tx| league::create_club(tx, new.name.trim()))
+    })
+    .await?;
     Ok(created(ClubCreated { club, key }))
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems))]
-async fn get_club(path: web::Path<String>, state: web::Data<LeagueState>) -> Result<web::Json<Club>, Problem> {
+async fn get_club(
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Club>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::get_club(tx, club)).await.map(web::Json)
+    read(&state, move |tx| league::get_club(tx, club))
+        .await
+        .map(web::Json)
 }
 
 /// Creates another key for the club (shown once in the response).
@@ -315,11 +482,19 @@ async fn get_club(path: web::Path<String>, state: web::Data<LeagueState>) -> Res
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
     responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
 )]
-async fn create_key(req: HttpRequest, path: web::Path<String>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_key(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let bytes = json_body(&req, body).await?;
     let new: NewKey = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_key(tx, club, new.label.trim())).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_key(tx, club, new.label.trim())
+    })
+    .await
 }
 
 /// Revokes a key; the club's last live key cannot be revoked.
@@ -327,40 +502,70 @@ async fn create_key(req: HttpRequest, path: web::Path<String>, state: web::Data<
     delete, path = "/v1/clubs/{club}/keys/{key}", tag = "league", params(("club" = i64, Path), ("key" = i64, Path)),
     responses((status = 204, description = "Revoked"), WriteProblems), security(("bearer" = []))
 )]
-async fn revoke_key(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn revoke_key(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let (club, key) = (id(&path.0, "club")?, id(&path.1, "key")?);
-    write(&req, &state, club, b"", StatusCode::NO_CONTENT, move |tx| league::revoke_key(tx, club, key)).await
+    write(&req, &state, club, b"", StatusCode::NO_CONTENT, move |tx| {
+        league::revoke_key(tx, club, key)
+    })
+    .await
 }
 
 // ---- players and partnerships ---------------------------------------------------------------
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Player>), ReadProblems))]
-async fn list_players(path: web::Path<String>, state: web::Data<LeagueState>) -> Result<web::Json<Vec<Player>>, Problem> {
+async fn list_players(
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<Player>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_players(tx, club)).await.map(web::Json)
+    read(&state, move |tx| league::list_players(tx, club))
+        .await
+        .map(web::Json)
 }
 
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), request_body = NewNamed,
     responses((status = 201, body = Player), WriteProblems), security(("bearer" = []))
 )]
-async fn create_player(req: HttpRequest, path: web::Path<String>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_player(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let bytes = json_body(&req, body).await?;
     let new: NewNamed = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_player(tx, club, &new.name)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_player(tx, club, &new.name)
+    })
+    .await
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, body = Player), ReadProblems))]
-async fn get_player(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Player>, Problem> {
+async fn get_player(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Player>, Problem> {
     let (club, player) = (id(&path.0, "club")?, id(&path.1, "player")?);
-    read(&state, move |tx| league::get_player(tx, club, player)).await.map(web::Json)
+    read(&state, move |tx| league::get_player(tx, club, player))
+        .await
+        .map(web::Json)
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Partnership>), ReadProblems))]
-async fn list_partnerships(path: web::Path<String>, state: web::Data<LeagueState>) -> Result<web::Json<Vec<Partnership>>, Problem> {
+async fn list_partnerships(
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<Partnership>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_partnerships(tx, club)).await.map(web::Json)
+    read(&state, move |tx| league::list_partnerships(tx, club))
+        .await
+        .map(web::Json)
 }
 
 /// Registers a fixed pair. A match whose side is this pair counts for the partnership.
@@ -368,25 +573,43 @@ async fn list_partnerships(path: web::Path<String>, state: web::Data<LeagueState
     post, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), request_body = NewPartnership,
     responses((status = 201, body = Partnership), WriteProblems), security(("bearer" = []))
 )]
-async fn create_partnership(req: HttpRequest, path: web::Path<String>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_partnership(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let bytes = json_body(&req, body).await?;
     let new: NewPartnership = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_partnership(tx, club, &new)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_partnership(tx, club, &new)
+    })
+    .await
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, body = Partnership), ReadProblems))]
-async fn get_partnership(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Partnership>, Problem> {
+async fn get_partnership(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Partnership>, Problem> {
     let (club, p) = (id(&path.0, "club")?, id(&path.1, "partnership")?);
-    read(&state, move |tx| league::get_partnership(tx, club, p)).await.map(web::Json)
+    read(&state, move |tx| league::get_partnership(tx, club, p))
+        .await
+        .map(web::Json)
 }
 
 // ---- leagues, sessions, standings -----------------------------------------------------------
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<League>), ReadProblems))]
-async fn list_leagues(path: web::Path<String>, state: web::Data<LeagueState>) -> Result<web::Json<Vec<League>>, Problem> {
+async fn list_leagues(
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<League>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_leagues(tx, club)).await.map(web::Json)
+    read(&state, move |tx| league::list_leagues(tx, club))
+        .await
+        .map(web::Json)
 }
 
 /// Creates a league: one game with fixed options, for one season.
@@ -394,23 +617,41 @@ async fn list_leagues(path: web::Path<String>, state: web::Data<LeagueState>) ->
     post, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), request_body = NewLeague,
     responses((status = 201, body = League), WriteProblems), security(("bearer" = []))
 )]
-async fn create_league(req: HttpRequest, path: web::Path<String>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_league(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let bytes = json_body(&req, body).await?;
     let new: NewLeague = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_league(tx, club, &new)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_league(tx, club, &new)
+    })
+    .await
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = League), ReadProblems))]
-async fn get_league(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<League>, Problem> {
+async fn get_league(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<League>, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    read(&state, move |tx| league::get_league(tx, club, l)).await.map(web::Json)
+    read(&state, move |tx| league::get_league(tx, club, l))
+        .await
+        .map(web::Json)
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = Vec<Session>), ReadProblems))]
-async fn list_sessions(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Vec<Session>>, Problem> {
+async fn list_sessions(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<Session>>, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    read(&state, move |tx| league::list_sessions(tx, club, l)).await.map(web::Json)
+    read(&state, move |tx| league::list_sessions(tx, club, l))
+        .await
+        .map(web::Json)
 }
 
 /// Opens a session (an evening of play) in a league.
@@ -418,11 +659,19 @@ async fn list_sessions(path: web::Path<(String, String)>, state: web::Data<Leagu
     post, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
     request_body = NewSession, responses((status = 201, body = Session), WriteProblems), security(("bearer" = []))
 )]
-async fn create_session(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_session(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
     let bytes = json_body(&req, body).await?;
     let new: NewSession = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_session(tx, club, l, &new)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_session(tx, club, l, &new)
+    })
+    .await
 }
 
 /// The league's standings for players (with Weng-Lin ratings) and registered partnerships,
@@ -431,10 +680,18 @@ async fn create_session(req: HttpRequest, path: web::Path<(String, String)>, sta
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
     responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
-async fn standings(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn standings(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
     let s = read(&state, move |tx| league::standings(tx, club, l)).await?;
-    Ok(if wants_csv(&req) { csv_response(league::standings_table(&s)) } else { HttpResponse::Ok().json(s) })
+    Ok(if wants_csv(&req) {
+        csv_response(league::standings_table(&s))
+    } else {
+        HttpResponse::Ok().json(s)
+    })
 }
 
 /// Replays every stored hand of the league through today's rules and reports the hands whose
@@ -445,32 +702,57 @@ async fn standings(req: HttpRequest, path: web::Path<(String, String)>, state: w
     params(("club" = i64, Path), ("league" = i64, Path), ("dry_run" = Option<bool>, Query, description = "Report without storing")),
     responses((status = 200, body = Readjudication), WriteProblems), security(("bearer" = []))
 )]
-async fn readjudicate(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn readjudicate(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
     let q = query(&req, &["dry_run"])?;
     let dry_run = match q.get("dry_run").map(String::as_str) {
         None | Some("false") => false,
         Some("true") => true,
         Some(_) => {
-            return Err(Problem::new(StatusCode::BAD_REQUEST, "invalid-query", "Invalid query parameter", "dry_run is true or false".into())
-                .with(vec![FieldError::new("/query/dry_run".into(), "expected true or false".into())]));
+            return Err(Problem::new(
+                StatusCode::BAD_REQUEST,
+                "invalid-query",
+                "Invalid query parameter",
+                "dry_run is true or false".into(),
+            )
+            .with(vec![FieldError::new(
+                "/query/dry_run".into(),
+                "expected true or false".into(),
+            )]));
         }
     };
-    write(&req, &state, club, b"", StatusCode::OK, move |tx| league::readjudicate(tx, club, l, dry_run)).await
+    write(&req, &state, club, b"", StatusCode::OK, move |tx| {
+        league::readjudicate(tx, club, l, dry_run)
+    })
+    .await
 }
 
 // ---- sessions, matches and hands ------------------------------------------------------------
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Session), ReadProblems))]
-async fn get_session(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Session>, Problem> {
+async fn get_session(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Session>, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::get_session(tx, club, s)).await.map(web::Json)
+    read(&state, move |tx| league::get_session(tx, club, s))
+        .await
+        .map(web::Json)
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Vec<Match>), ReadProblems))]
-async fn list_matches(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Vec<Match>>, Problem> {
+async fn list_matches(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<Match>>, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::list_matches(tx, club, s)).await.map(web::Json)
+    read(&state, move |tx| league::list_matches(tx, club, s))
+        .await
+        .map(web::Json)
 }
 
 /// Starts a match in a session with a player at each seat.
@@ -478,17 +760,30 @@ async fn list_matches(path: web::Path<(String, String)>, state: web::Data<League
     post, path = "/v1/clubs/{club}/matches", tag = "league", params(("club" = i64, Path)), request_body = NewMatch,
     responses((status = 201, body = Match), WriteProblems), security(("bearer" = []))
 )]
-async fn create_match(req: HttpRequest, path: web::Path<String>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn create_match(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let bytes = json_body(&req, body).await?;
     let new: NewMatch = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::create_match(tx, club, &new)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::create_match(tx, club, &new)
+    })
+    .await
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, body = Match), ReadProblems))]
-async fn get_match(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<Match>, Problem> {
+async fn get_match(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Match>, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
-    read(&state, move |tx| league::get_match(tx, club, m)).await.map(web::Json)
+    read(&state, move |tx| league::get_match(tx, club, m))
+        .await
+        .map(web::Json)
 }
 
 /// Posts the next hand of a match: adjudicated on the way in and stored with its ruling and the
@@ -497,18 +792,34 @@ async fn get_match(path: web::Path<(String, String)>, state: web::Data<LeagueSta
     post, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)),
     request_body = HandRecord, responses((status = 201, body = HandSummary), WriteProblems), security(("bearer" = []))
 )]
-async fn post_hand(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn post_hand(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
     let bytes = json_body(&req, body).await?;
     let record: HandRecord = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::post_hand(tx, club, m, &record)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::post_hand(tx, club, m, &record)
+    })
+    .await
 }
 
-async fn hand_list(req: HttpRequest, state: web::Data<LeagueState>, club: &str, scope: impl FnOnce(i64) -> HandScope) -> Result<HttpResponse, Problem> {
+async fn hand_list(
+    req: HttpRequest,
+    state: web::Data<LeagueState>,
+    club: &str,
+    scope: impl FnOnce(i64) -> HandScope,
+) -> Result<HttpResponse, Problem> {
     let club = id(club, "club")?;
     let (cursor, limit) = paging(&req)?;
     let scope = scope(club);
-    let page = read(&state, move |tx| league::list_hands(tx, club, scope, cursor, limit)).await?;
+    let page = read(&state, move |tx| {
+        league::list_hands(tx, club, scope, cursor, limit)
+    })
+    .await?;
     if wants_csv(&req) {
         let mut resp = csv_response(league::hands_table(&page.items));
         if let Some(next) = &page.next_cursor {
@@ -530,7 +841,11 @@ async fn hand_list(req: HttpRequest, state: web::Data<LeagueState>, club: &str, 
     params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
-async fn match_hands(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn match_hands(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let m = id(&path.1, "match")?;
     hand_list(req, state, &path.0, |_| HandScope::Match(m)).await
 }
@@ -541,7 +856,11 @@ async fn match_hands(req: HttpRequest, path: web::Path<(String, String)>, state:
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
-async fn session_hands(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn session_hands(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let s = id(&path.1, "session")?;
     hand_list(req, state, &path.0, |_| HandScope::Session(s)).await
 }
@@ -552,16 +871,25 @@ async fn session_hands(req: HttpRequest, path: web::Path<(String, String)>, stat
     params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
-async fn league_hands(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn league_hands(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let l = id(&path.1, "league")?;
     hand_list(req, state, &path.0, |_| HandScope::League(l)).await
 }
 
 /// One stored hand: the record as posted and its adjudication.
 #[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, body = StoredHand), ReadProblems))]
-async fn get_hand(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<web::Json<StoredHand>, Problem> {
+async fn get_hand(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<StoredHand>, Problem> {
     let (club, h) = (id(&path.0, "club")?, id(&path.1, "hand")?);
-    read(&state, move |tx| league::get_hand(tx, club, h)).await.map(web::Json)
+    read(&state, move |tx| league::get_hand(tx, club, h))
+        .await
+        .map(web::Json)
 }
 
 // ---- sheets ---------------------------------------------------------------------------------
@@ -572,9 +900,14 @@ async fn get_hand(path: web::Path<(String, String)>, state: web::Data<LeagueStat
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
     responses((status = 200, description = "The sheet", body = String, content_type = "text/csv"), ReadProblems)
 )]
-async fn export_sheet(path: web::Path<(String, String)>, state: web::Data<LeagueState>) -> Result<HttpResponse, Problem> {
+async fn export_sheet(
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::export(tx, club, s)).await.map(csv_response)
+    read(&state, move |tx| league::export(tx, club, s))
+        .await
+        .map(csv_response)
 }
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or
@@ -585,15 +918,28 @@ async fn export_sheet(path: web::Path<(String, String)>, state: web::Data<League
     request_body(content = String, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
     responses((status = 201, body = ImportReport), WriteProblems), security(("bearer" = []))
 )]
-async fn import_sheet(req: HttpRequest, path: web::Path<(String, String)>, state: web::Data<LeagueState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+async fn import_sheet(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     require_content_type(&req, "text/csv", |e| e == "text/csv" || e == "text/plain")?;
     let bytes = read_body(body, MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Problem::new(StatusCode::BAD_REQUEST, "empty-body", "Empty body", "the sheet is empty: expected CSV with a header".into()));
+        return Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "empty-body",
+            "Empty body",
+            "the sheet is empty: expected CSV with a header".into(),
+        ));
     }
     let sheet = bytes.to_vec();
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| league::import(tx, club, s, &sheet)).await
+    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::import(tx, club, s, &sheet)
+    })
+    .await
 }
 
 /// The sheet's header and one example row of each kind for a game.

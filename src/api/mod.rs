@@ -54,15 +54,20 @@ struct BearerAuth;
 impl utoipa::Modify for BearerAuth {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        openapi.components.get_or_insert_with(Default::default).add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("A club API key (`arbiter club create` prints the first one)"))
-                    .build(),
-            ),
-        );
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .description(Some(
+                            "A club API key (`arbiter club create` prints the first one)",
+                        ))
+                        .build(),
+                ),
+            );
     }
 }
 
@@ -75,7 +80,9 @@ pub fn openapi_json() -> String {
 }
 
 /// The whole application: routes, compression, and problem+json for unknown paths.
-pub fn app(state: league::LeagueState) -> actix_web::App<
+pub fn app(
+    state: league::LeagueState,
+) -> actix_web::App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
         Config = (),

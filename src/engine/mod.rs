@@ -564,11 +564,10 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     })?;
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
-        let adjudication = adjudicate_next(game, &options, &state, record, i)
-            .map_err(|e| {
-                let base = format!("/hands/{i}");
-                e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>()
-            })?;
+        let adjudication = adjudicate_next(game, &options, &state, record, i).map_err(|e| {
+            let base = format!("/hands/{i}");
+            e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>()
+        })?;
         state = adjudication.match_after.clone();
         hands.push(adjudication);
     }

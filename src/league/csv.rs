@@ -39,7 +39,10 @@ impl Cell {
     }
 
     fn problem(self, detail: impl Into<String>) -> FieldError {
-        let mut e = FieldError::new(format!("/rows/{}/{}", self.line, SHEET_COLUMNS[self.column]), detail.into());
+        let mut e = FieldError::new(
+            format!("/rows/{}/{}", self.line, SHEET_COLUMNS[self.column]),
+            detail.into(),
+        );
         e.row = Some(self.line);
         e.column = Some(self.column as u64 + 1);
         e
@@ -63,9 +66,17 @@ impl HandDraft {
             options: BTreeMap::new(),
             players: BTreeMap::new(),
             dealer: self.dealer.unwrap_or(Seat::N),
-            deal: self.deal.iter().map(|(s, (c, _))| (*s, c.clone())).collect(),
-            face_up: self.face_up.as_ref().map(|(c, _)| c.clone()).unwrap_or_default(),
-            actions: self.actions.iter().map(|(a, _)| a.clone()).collect(),
+            deal: self
+                .deal
+                .iter()
+                .map(|(s, (c, _))| (*s, c.clone()))
+                .collect(),
+            face_up: self
+                .face_up
+                .as_ref()
+                .map(|(c, _)| c.clone())
+                .unwrap_or_default(),
+            actions: self.actions.iter().map(|(a, _)| *a).collect(),
             match_state: None,
         }
     }
@@ -89,7 +100,11 @@ impl HandDraft {
             _ => None,
         }
         .unwrap_or(self.first.at(HAND));
-        let where_ = if e.pointer.is_empty() { "the hand".to_string() } else { format!("record {}", e.pointer) };
+        let where_ = if e.pointer.is_empty() {
+            "the hand".to_string()
+        } else {
+            format!("record {}", e.pointer)
+        };
         cell.problem(format!("{} ({where_})", e.detail))
     }
 }
@@ -103,7 +118,10 @@ struct MatchDraft {
 }
 
 fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
-    value.split_whitespace().map(|c| c.parse::<Card>().map_err(|e| e.to_string())).collect()
+    value
+        .split_whitespace()
+        .map(|c| c.parse::<Card>().map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// A verb's value in a cell: a number or `true`/`false` where the verb takes one, else text (a card).
@@ -121,7 +139,9 @@ fn cell_text(value: &serde_json::Value) -> String {
 
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
 fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
-    let mut reader = ::csv::ReaderBuilder::new().trim(::csv::Trim::All).from_reader(bytes);
+    let mut reader = ::csv::ReaderBuilder::new()
+        .trim(::csv::Trim::All)
+        .from_reader(bytes);
     let header_cell = Cell { line: 1, column: 0 };
     let header: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|c| c.to_ascii_lowercase()).collect(),
@@ -151,8 +171,10 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                 continue;
             }
         };
-        let cell = Cell { line: row.position().map_or(n as u64 + 2, |p| p.line()), column: 0 };
-        let before = errors.len();
+        let cell = Cell {
+            line: row.position().map_or(n as u64 + 2, |p| p.line()),
+            column: 0,
+        };
         let label = &row[MATCH];
         if label.is_empty() {
             errors.push(cell.at(MATCH).problem("every row names its match"));
@@ -161,23 +183,37 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
         let seat = match row[SEAT].parse::<Seat>() {
             Ok(s) if table.resolve(s).is_some() => Some(s),
             _ => {
-                errors.push(cell.at(SEAT).problem(format!("expected a seat: {}", table.names())));
+                errors.push(
+                    cell.at(SEAT)
+                        .problem(format!("expected a seat: {}", table.names())),
+                );
                 None
             }
         };
         if matches.last().is_none_or(|m| m.label != label) {
             if matches.iter().any(|m| m.label == label) {
-                errors.push(cell.at(MATCH).problem(format!("the rows of match '{label}' must be together")));
+                errors.push(
+                    cell.at(MATCH)
+                        .problem(format!("the rows of match '{label}' must be together")),
+                );
                 continue;
             }
-            matches.push(MatchDraft { label: label.to_string(), first: cell, seats: BTreeMap::new(), hands: Vec::new() });
+            matches.push(MatchDraft {
+                label: label.to_string(),
+                first: cell,
+                seats: BTreeMap::new(),
+                hands: Vec::new(),
+            });
         }
         let m = matches.last_mut().expect("pushed above");
         let action = &row[ACTION];
         let value = &row[VALUE];
         if action == "sit" {
             if !row[HAND].is_empty() || !m.hands.is_empty() {
-                errors.push(cell.at(HAND).problem("'sit' rows come before the match's hands, with an empty hand"));
+                errors.push(
+                    cell.at(HAND)
+                        .problem("'sit' rows come before the match's hands, with an empty hand"),
+                );
             } else if value.is_empty() {
                 errors.push(cell.at(VALUE).problem("a 'sit' row names the player"));
             } else if let Some(s) = seat
@@ -190,24 +226,43 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
         let number = match row[HAND].parse::<u32>() {
             Ok(h) if h >= 1 => h,
             _ => {
-                errors.push(cell.at(HAND).problem("expected the hand's number in the match (1, 2, ...)"));
+                errors.push(
+                    cell.at(HAND)
+                        .problem("expected the hand's number in the match (1, 2, ...)"),
+                );
                 continue;
             }
         };
         if m.hands.last().is_none_or(|h| h.number != number) {
             if m.hands.iter().any(|h| h.number == number) {
-                errors.push(cell.at(HAND).problem(format!("the rows of hand {number} must be together")));
+                errors.push(
+                    cell.at(HAND)
+                        .problem(format!("the rows of hand {number} must be together")),
+                );
                 continue;
             }
-            m.hands.push(HandDraft { number, first: cell, dealer: None, deal: BTreeMap::new(), face_up: None, actions: Vec::new() });
+            m.hands.push(HandDraft {
+                number,
+                first: cell,
+                dealer: None,
+                deal: BTreeMap::new(),
+                face_up: None,
+                actions: Vec::new(),
+            });
         }
         let h = m.hands.last_mut().expect("pushed above");
         match (row[DEALER].parse::<Seat>(), h.dealer) {
             _ if row[DEALER].is_empty() => {}
             (Ok(d), None) if table.resolve(d).is_some() => h.dealer = Some(d),
             (Ok(d), Some(prev)) if d == prev => {}
-            (Ok(d), Some(prev)) => errors.push(cell.at(DEALER).problem(format!("hand {number} is dealt by {prev}, not {d}"))),
-            _ => errors.push(cell.at(DEALER).problem(format!("expected the dealer's seat: {}", table.names()))),
+            (Ok(d), Some(prev)) => errors.push(
+                cell.at(DEALER)
+                    .problem(format!("hand {number} is dealt by {prev}, not {d}")),
+            ),
+            _ => errors.push(
+                cell.at(DEALER)
+                    .problem(format!("expected the dealer's seat: {}", table.names())),
+            ),
         }
         let Some(seat) = seat else { continue };
         match action {
@@ -215,7 +270,10 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                 Err(e) => errors.push(cell.at(VALUE).problem(e)),
                 Ok(c) if action == "deal" => {
                     if h.deal.insert(seat, (c, cell)).is_some() {
-                        errors.push(cell.at(SEAT).problem(format!("{seat}'s deal is given twice")));
+                        errors.push(
+                            cell.at(SEAT)
+                                .problem(format!("{seat}'s deal is given twice")),
+                        );
                     }
                 }
                 Ok(c) => {
@@ -226,7 +284,10 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
             },
             verb if verbs.contains(&verb) => {
                 if h.actions.len() == MAX_ACTIONS {
-                    errors.push(cell.at(ACTION).problem(format!("a hand holds at most {MAX_ACTIONS} actions")));
+                    errors.push(
+                        cell.at(ACTION)
+                            .problem(format!("a hand holds at most {MAX_ACTIONS} actions")),
+                    );
                     continue;
                 }
                 let json = serde_json::json!({"seat": seat, verb: cell_value(value)});
@@ -241,19 +302,30 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                 verbs.join(", ")
             ))),
         }
-        debug_assert!(errors.len() >= before);
     }
     for m in &matches {
         for h in &m.hands {
             if h.dealer.is_none() {
-                errors.push(h.first.at(DEALER).problem(format!("hand {} needs its dealer", h.number)));
+                errors.push(
+                    h.first
+                        .at(DEALER)
+                        .problem(format!("hand {} needs its dealer", h.number)),
+                );
             }
         }
         if m.hands.is_empty() && !m.seats.is_empty() {
-            errors.push(m.first.at(HAND).problem(format!("match '{}' has no hands", m.label)));
+            errors.push(
+                m.first
+                    .at(HAND)
+                    .problem(format!("match '{}' has no hands", m.label)),
+            );
         }
     }
-    if errors.is_empty() { Ok(matches) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(matches)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Imports a sheet into `session`: every match and hand, or (on any problem) nothing.
@@ -264,9 +336,14 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
         .ok_or_else(|| StoreError::Database(format!("unknown game '{}'", league.game)))?;
     let drafts = read(game, bytes).map_err(StoreError::Invalid)?;
     let mut errors = Vec::new();
-    let mut report = ImportReport { matches_created: BTreeMap::new(), hands: Vec::new() };
+    let mut report = ImportReport {
+        matches_created: BTreeMap::new(),
+        hands: Vec::new(),
+    };
     for m in &drafts {
-        let Some(match_id) = open_match(tx, club, session, m, &mut errors)? else { continue };
+        let Some(match_id) = open_match(tx, club, session, m, &mut errors)? else {
+            continue;
+        };
         if !m.seats.is_empty() {
             report.matches_created.insert(m.label.clone(), match_id);
         }
@@ -294,13 +371,27 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
             }
         }
     }
-    if errors.is_empty() { Ok(report) } else { Err(StoreError::Invalid(errors)) }
+    if errors.is_empty() {
+        Ok(report)
+    } else {
+        Err(StoreError::Invalid(errors))
+    }
 }
 
 /// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.
-fn open_match(tx: &Transaction, club: i64, session: i64, m: &MatchDraft, errors: &mut Vec<FieldError>) -> Result<Option<i64>> {
+fn open_match(
+    tx: &Transaction,
+    club: i64,
+    session: i64,
+    m: &MatchDraft,
+    errors: &mut Vec<FieldError>,
+) -> Result<Option<i64>> {
     if m.seats.is_empty() {
-        let existing = m.label.parse::<i64>().ok().and_then(|id| repo::get_match(tx, club, id).ok());
+        let existing = m
+            .label
+            .parse::<i64>()
+            .ok()
+            .and_then(|id| repo::get_match(tx, club, id).ok());
         return Ok(match existing {
             Some(found) if found.session == session => Some(found.id),
             _ => {
@@ -318,7 +409,10 @@ fn open_match(tx: &Transaction, club: i64, session: i64, m: &MatchDraft, errors:
             Some(id) => {
                 seats.insert(*seat, id);
             }
-            None => errors.push(cell.at(VALUE).problem(format!("no player named '{name}' in club {club}"))),
+            None => errors.push(
+                cell.at(VALUE)
+                    .problem(format!("no player named '{name}' in club {club}")),
+            ),
         }
     }
     if seats.len() < m.seats.len() {
@@ -351,13 +445,19 @@ fn finish(w: ::csv::Writer<Vec<u8>>) -> String {
 }
 
 fn joined(cards: &[Card]) -> String {
-    cards.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A session's matches and hands as a sheet that imports back to the same hands.
 pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
     let mut w = writer();
-    let row = |w: &mut ::csv::Writer<Vec<u8>>, cells: [&str; 6]| w.write_record(cells).expect("writing to memory");
+    let row = |w: &mut ::csv::Writer<Vec<u8>>, cells: [&str; 6]| {
+        w.write_record(cells).expect("writing to memory")
+    };
     row(&mut w, SHEET_COLUMNS);
     for (m, hands) in repo::session_records(tx, club, session)? {
         let label = m.id.to_string();
@@ -366,7 +466,12 @@ pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
         }
         for (i, h) in hands.iter().enumerate() {
             let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
-            let mut line = |seat: Seat, action: &str, value: &str| row(&mut w, [&label, &number, &dealer, &seat.to_string(), action, value]);
+            let mut line = |seat: Seat, action: &str, value: &str| {
+                row(
+                    &mut w,
+                    [&label, &number, &dealer, &seat.to_string(), action, value],
+                )
+            };
             for (seat, cards) in &h.deal {
                 line(*seat, "deal", &joined(cards));
             }
@@ -388,16 +493,26 @@ pub fn sheet_template(game: &dyn Game) -> String {
     w.write_record(SHEET_COLUMNS).expect("writing to memory");
     let seats: Vec<String> = game.table().seats().map(|s| s.to_string()).collect();
     for s in &seats {
-        w.write_record(["1", "", "", s, "sit", "<player name>"]).expect("writing to memory");
+        w.write_record(["1", "", "", s, "sit", "<player name>"])
+            .expect("writing to memory");
     }
     let dealer = &seats[0];
     for s in &seats {
-        w.write_record(["1", "1", dealer, s, "deal", &format!("<every card dealt to {s}, space-separated>")])
-            .expect("writing to memory");
+        w.write_record([
+            "1",
+            "1",
+            dealer,
+            s,
+            "deal",
+            &format!("<every card dealt to {s}, space-separated>"),
+        ])
+        .expect("writing to memory");
     }
-    w.write_record(["1", "1", dealer, dealer, "face_up", "<the face-up card>"]).expect("writing to memory");
+    w.write_record(["1", "1", dealer, dealer, "face_up", "<the face-up card>"])
+        .expect("writing to memory");
     for verb in game.info().verbs {
-        w.write_record(["1", "1", dealer, &seats[1], verb, "<card>"]).expect("writing to memory");
+        w.write_record(["1", "1", dealer, &seats[1], verb, "<card>"])
+            .expect("writing to memory");
     }
     finish(w)
 }
@@ -406,18 +521,44 @@ pub fn sheet_template(game: &dyn Game) -> String {
 pub fn hands_table(hands: &[HandSummary]) -> String {
     let mut w = writer();
     let header = [
-        "id", "match", "session", "league", "number", "dealer", "outcome", "score_NS", "score_EW",
-        "irregularities", "match_NS", "match_EW", "game_over", "winner", "created_at",
+        "id",
+        "match",
+        "session",
+        "league",
+        "number",
+        "dealer",
+        "outcome",
+        "score_NS",
+        "score_EW",
+        "irregularities",
+        "match_NS",
+        "match_EW",
+        "game_over",
+        "winner",
+        "created_at",
     ];
     w.write_record(header).expect("writing to memory");
     for h in hands {
         let score = |s: Side| h.hand_score.map(|p| p[s].to_string()).unwrap_or_default();
         w.write_record([
-            h.id.to_string(), h.match_id.to_string(), h.session.to_string(), h.league.to_string(),
-            h.number.to_string(), h.dealer.to_string(), h.outcome.clone(), score(Side::NS), score(Side::EW),
-            h.irregularities.join(" "), h.match_after.scores[Side::NS].to_string(),
-            h.match_after.scores[Side::EW].to_string(), h.match_after.game_over.to_string(),
-            h.match_after.winner.map(|w| w.to_string()).unwrap_or_default(), h.created_at.clone(),
+            h.id.to_string(),
+            h.match_id.to_string(),
+            h.session.to_string(),
+            h.league.to_string(),
+            h.number.to_string(),
+            h.dealer.to_string(),
+            h.outcome.clone(),
+            score(Side::NS),
+            score(Side::EW),
+            h.irregularities.join(" "),
+            h.match_after.scores[Side::NS].to_string(),
+            h.match_after.scores[Side::EW].to_string(),
+            h.match_after.game_over.to_string(),
+            h.match_after
+                .winner
+                .map(|w| w.to_string())
+                .unwrap_or_default(),
+            h.created_at.clone(),
         ])
         .expect("writing to memory");
     }
@@ -428,22 +569,48 @@ pub fn hands_table(hands: &[HandSummary]) -> String {
 pub fn standings_table(s: &Standings) -> String {
     let mut w = writer();
     w.write_record([
-        "kind", "rank", "id", "name", "matches_played", "won", "lost", "points_for", "points_against",
-        "hands", "irregularities", "rating", "uncertainty", "conservative",
+        "kind",
+        "rank",
+        "id",
+        "name",
+        "matches_played",
+        "won",
+        "lost",
+        "points_for",
+        "points_against",
+        "hands",
+        "irregularities",
+        "rating",
+        "uncertainty",
+        "conservative",
     ])
     .expect("writing to memory");
     let rows = s
         .players
         .iter()
         .map(|p| ("player", p.rank, &p.player, &p.record, Some(&p.rating)))
-        .chain(s.partnerships.iter().map(|p| ("partnership", p.rank, &p.partnership, &p.record, None)));
+        .chain(
+            s.partnerships
+                .iter()
+                .map(|p| ("partnership", p.rank, &p.partnership, &p.record, None)),
+        );
     for (kind, rank, who, r, rating) in rows {
         let num = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
         w.write_record([
-            kind.to_string(), rank.to_string(), who.id.to_string(), who.name.clone(),
-            r.matches_played.to_string(), r.won.to_string(), r.lost.to_string(), r.points_for.to_string(),
-            r.points_against.to_string(), r.hands.to_string(), r.irregularities.to_string(),
-            num(rating.map(|x| x.rating)), num(rating.map(|x| x.uncertainty)), num(rating.map(|x| x.conservative)),
+            kind.to_string(),
+            rank.to_string(),
+            who.id.to_string(),
+            who.name.clone(),
+            r.matches_played.to_string(),
+            r.won.to_string(),
+            r.lost.to_string(),
+            r.points_for.to_string(),
+            r.points_against.to_string(),
+            r.hands.to_string(),
+            r.irregularities.to_string(),
+            num(rating.map(|x| x.rating)),
+            num(rating.map(|x| x.uncertainty)),
+            num(rating.map(|x| x.conservative)),
         ])
         .expect("writing to memory");
     }

@@ -75,14 +75,22 @@ pub struct NewSession {
 fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
     let b = d.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let ok = b.len() == 10 && b[4] == b'-' && b[7] == b'-' && digits(0..4) && digits(5..7) && digits(8..10) && {
-        let (m, day): (u32, u32) = (d[5..7].parse().unwrap_or(0), d[8..10].parse().unwrap_or(0));
-        (1..=12).contains(&m) && (1..=31).contains(&day)
-    };
+    let ok = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && digits(0..4)
+        && digits(5..7)
+        && digits(8..10)
+        && {
+            let (m, day): (u32, u32) =
+                (d[5..7].parse().unwrap_or(0), d[8..10].parse().unwrap_or(0));
+            (1..=12).contains(&m) && (1..=31).contains(&day)
+        };
     if ok {
         Ok(())
     } else {
-        Err(validator::ValidationError::new("date").with_message("expected a date YYYY-MM-DD".into()))
+        Err(validator::ValidationError::new("date")
+            .with_message("expected a date YYYY-MM-DD".into()))
     }
 }
 

@@ -153,19 +153,31 @@ fn partnership_row(tx: &Transaction, r: &Row) -> Result<Partnership> {
 const PARTNERSHIP_COLUMNS: &str =
     "SELECT id, club_id, name, first_player, second_player, created_at FROM partnerships";
 
-pub fn create_partnership(tx: &Transaction, club: i64, new: &NewPartnership) -> Result<Partnership> {
+pub fn create_partnership(
+    tx: &Transaction,
+    club: i64,
+    new: &NewPartnership,
+) -> Result<Partnership> {
     get_club(tx, club)?;
     let mut names = Vec::new();
     for (i, id) in new.players.iter().enumerate() {
         match get_player(tx, club, *id) {
             Ok(p) => names.push(p.name),
-            Err(StoreError::NotFound(d)) => return Err(StoreError::invalid(&format!("/players/{i}"), d)),
+            Err(StoreError::NotFound(d)) => {
+                return Err(StoreError::invalid(&format!("/players/{i}"), d));
+            }
             Err(e) => return Err(e),
         }
     }
-    let (a, b) = (new.players[0].min(new.players[1]), new.players[0].max(new.players[1]));
+    let (a, b) = (
+        new.players[0].min(new.players[1]),
+        new.players[0].max(new.players[1]),
+    );
     if a == b {
-        return Err(StoreError::invalid("/players/1", "a partnership is two different players"));
+        return Err(StoreError::invalid(
+            "/players/1",
+            "a partnership is two different players",
+        ));
     }
     let name = new.name.clone().unwrap_or_else(|| names.join(" & "));
     tx.execute(
@@ -178,7 +190,9 @@ pub fn create_partnership(tx: &Transaction, club: i64, new: &NewPartnership) -> 
 
 pub fn list_partnerships(tx: &Transaction, club: i64) -> Result<Vec<Partnership>> {
     get_club(tx, club)?;
-    let mut st = tx.prepare_cached(&format!("{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 ORDER BY id"))?;
+    let mut st = tx.prepare_cached(&format!(
+        "{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 ORDER BY id"
+    ))?;
     let mut rows = st.query(params![club])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -188,11 +202,15 @@ pub fn list_partnerships(tx: &Transaction, club: i64) -> Result<Vec<Partnership>
 }
 
 pub fn get_partnership(tx: &Transaction, club: i64, id: i64) -> Result<Partnership> {
-    let mut st = tx.prepare_cached(&format!("{PARTNERSHIP_COLUMNS} WHERE id = ?1 AND club_id = ?2"))?;
+    let mut st = tx.prepare_cached(&format!(
+        "{PARTNERSHIP_COLUMNS} WHERE id = ?1 AND club_id = ?2"
+    ))?;
     let mut rows = st.query(params![id, club])?;
     match rows.next()? {
         Some(r) => partnership_row(tx, r),
-        None => Err(StoreError::NotFound(format!("no partnership {id} in club {club}"))),
+        None => Err(StoreError::NotFound(format!(
+            "no partnership {id} in club {club}"
+        ))),
     }
 }
 
@@ -215,18 +233,40 @@ pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<Lea
     get_club(tx, club)?;
     let game = games::find(&new.game).ok_or_else(|| {
         let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
-        StoreError::invalid("/game", format!("unknown game '{}': expected one of {}", new.game, ids.join(", ")))
+        StoreError::invalid(
+            "/game",
+            format!(
+                "unknown game '{}': expected one of {}",
+                new.game,
+                ids.join(", ")
+            ),
+        )
     })?;
     Options::resolve(game.info().options, &new.options, "/options").map_err(StoreError::Invalid)?;
     tx.execute(
         "INSERT INTO leagues (club_id, name, season, game, options) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![club, new.name.trim(), new.season.trim(), new.game, serde_json::to_string(&new.options).expect("JSON")],
+        params![
+            club,
+            new.name.trim(),
+            new.season.trim(),
+            new.game,
+            serde_json::to_string(&new.options).expect("JSON")
+        ],
     )
-    .map_err(|e| conflict_on_unique(e, format!("club {club} has a league '{}' for season '{}'", new.name, new.season)))?;
+    .map_err(|e| {
+        conflict_on_unique(
+            e,
+            format!(
+                "club {club} has a league '{}' for season '{}'",
+                new.name, new.season
+            ),
+        )
+    })?;
     get_league(tx, club, tx.last_insert_rowid())
 }
 
-const LEAGUE_COLUMNS: &str = "SELECT id, club_id, name, season, game, options, created_at FROM leagues";
+const LEAGUE_COLUMNS: &str =
+    "SELECT id, club_id, name, season, game, options, created_at FROM leagues";
 
 pub fn list_leagues(tx: &Transaction, club: i64) -> Result<Vec<League>> {
     get_club(tx, club)?;
@@ -237,7 +277,11 @@ pub fn list_leagues(tx: &Transaction, club: i64) -> Result<Vec<League>> {
 
 pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
     let l = tx
-        .query_row(&format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"), params![id, club], league_row)
+        .query_row(
+            &format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"),
+            params![id, club],
+            league_row,
+        )
         .optional()?;
     not_found(l, || format!("no league {id} in club {club}"))
 }
@@ -252,7 +296,12 @@ fn session_row(r: &Row) -> rusqlite::Result<Session> {
     })
 }
 
-pub fn create_session(tx: &Transaction, club: i64, league: i64, new: &NewSession) -> Result<Session> {
+pub fn create_session(
+    tx: &Transaction,
+    club: i64,
+    league: i64,
+    new: &NewSession,
+) -> Result<Session> {
     get_league(tx, club, league)?;
     tx.execute(
         "INSERT INTO sessions (league_id, name, played_on) VALUES (?1, ?2, ?3)",
@@ -266,14 +315,20 @@ const SESSION_COLUMNS: &str = "SELECT s.id, s.league_id, s.name, s.played_on, s.
 
 pub fn list_sessions(tx: &Transaction, club: i64, league: i64) -> Result<Vec<Session>> {
     get_league(tx, club, league)?;
-    let mut st = tx.prepare_cached(&format!("{SESSION_COLUMNS} WHERE s.league_id = ?1 ORDER BY s.id"))?;
+    let mut st = tx.prepare_cached(&format!(
+        "{SESSION_COLUMNS} WHERE s.league_id = ?1 ORDER BY s.id"
+    ))?;
     let rows = st.query_map(params![league], session_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
     let s = tx
-        .query_row(&format!("{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"), params![id, club], session_row)
+        .query_row(
+            &format!("{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"),
+            params![id, club],
+            session_row,
+        )
         .optional()?;
     not_found(s, || format!("no session {id} in club {club}"))
 }
@@ -283,29 +338,37 @@ pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
 /// Creates a match in `session` with the players at their seats. Pointers are relative to `base`
 /// (the request body, or a sheet's match).
 pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match> {
-    let session = get_session(tx, club, new.session)
-        .map_err(|e| match e {
-            StoreError::NotFound(d) => StoreError::invalid("/session", d),
-            e => e,
-        })?;
+    let session = get_session(tx, club, new.session).map_err(|e| match e {
+        StoreError::NotFound(d) => StoreError::invalid("/session", d),
+        e => e,
+    })?;
     let league = get_league(tx, club, session.league)?;
     let game = league_game(&league)?;
     let table = game.table();
     let mut errors = Vec::new();
     for seat in table.seats() {
         if !new.seats.contains_key(&seat) {
-            errors.push(FieldError::new(format!("/seats/{seat}"), format!("{} needs a player at {seat}", game.info().name)));
+            errors.push(FieldError::new(
+                format!("/seats/{seat}"),
+                format!("{} needs a player at {seat}", game.info().name),
+            ));
         }
     }
     let mut seen = BTreeMap::new();
     for (seat, player) in &new.seats {
         let pointer = format!("/seats/{seat}");
         if table.resolve(*seat).is_none() {
-            errors.push(FieldError::new(pointer, format!("no seat {seat} at this table: expected {}", table.names())));
+            errors.push(FieldError::new(
+                pointer,
+                format!("no seat {seat} at this table: expected {}", table.names()),
+            ));
         } else if let Err(StoreError::NotFound(d)) = get_player(tx, club, *player) {
             errors.push(FieldError::new(pointer, d));
         } else if let Some(other) = seen.insert(*player, *seat) {
-            errors.push(FieldError::new(pointer, format!("player {player} already sits at {other}")));
+            errors.push(FieldError::new(
+                pointer,
+                format!("player {player} already sits at {other}"),
+            ));
         }
     }
     if !errors.is_empty() {
@@ -313,7 +376,11 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     }
     tx.execute(
         "INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)",
-        params![league.id, session.id, serde_json::to_string(&MatchState::default()).expect("JSON")],
+        params![
+            league.id,
+            session.id,
+            serde_json::to_string(&MatchState::default()).expect("JSON")
+        ],
     )?;
     let id = tx.last_insert_rowid();
     for (seat, player) in &new.seats {
@@ -324,7 +391,12 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     }
     if game.info().partnerships {
         for side in Side::BOTH {
-            let pair: Vec<i64> = new.seats.iter().filter(|(s, _)| s.side() == side).map(|(_, p)| *p).collect();
+            let pair: Vec<i64> = new
+                .seats
+                .iter()
+                .filter(|(s, _)| s.side() == side)
+                .map(|(_, p)| *p)
+                .collect();
             let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
             tx.execute(
                 "INSERT INTO match_sides (match_id, side, partnership_id) \
@@ -363,14 +435,21 @@ pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
     let mut rows = st.query(params![id])?;
     while let Some(r) = rows.next()? {
         let seat: Seat = parse_stored(&r.get::<_, String>(0)?)?;
-        m.seats.insert(seat, NameRef { id: r.get(1)?, name: r.get(2)? });
+        m.seats.insert(
+            seat,
+            NameRef {
+                id: r.get(1)?,
+                name: r.get(2)?,
+            },
+        );
     }
     let mut st = tx.prepare_cached(
         "SELECT side, partnership_id FROM match_sides WHERE match_id = ?1 AND partnership_id IS NOT NULL",
     )?;
     let mut rows = st.query(params![id])?;
     while let Some(r) = rows.next()? {
-        m.partnerships.insert(parse_stored(&r.get::<_, String>(0)?)?, r.get(1)?);
+        m.partnerships
+            .insert(parse_stored(&r.get::<_, String>(0)?)?, r.get(1)?);
     }
     Ok(m)
 }
@@ -386,12 +465,17 @@ pub fn list_matches(tx: &Transaction, club: i64, session: i64) -> Result<Vec<Mat
 
 /// A seat or side name written by this store.
 fn parse_stored<T: std::str::FromStr>(s: &str) -> Result<T> {
-    s.parse().map_err(|_| StoreError::Database(format!("unreadable stored value '{s}'")))
+    s.parse()
+        .map_err(|_| StoreError::Database(format!("unreadable stored value '{s}'")))
 }
 
 fn league_game(league: &League) -> Result<&'static dyn engine::Game> {
-    games::find(&league.game)
-        .ok_or_else(|| StoreError::Database(format!("league {} plays '{}', which this build does not know", league.id, league.game)))
+    games::find(&league.game).ok_or_else(|| {
+        StoreError::Database(format!(
+            "league {} plays '{}', which this build does not know",
+            league.id, league.game
+        ))
+    })
 }
 
 // ---- hands ----------------------------------------------------------------------------------
@@ -399,17 +483,32 @@ fn league_game(league: &League) -> Result<&'static dyn engine::Game> {
 /// Adjudicates `record` as the next hand of `match_id` and stores it with the new match state.
 /// A record error (the record contradicts itself) is refused, like a malformed deal: a stored hand
 /// is one that was played. Irregularities are stored with the hand.
-pub fn post_hand(tx: &Transaction, club: i64, match_id: i64, record: &HandRecord) -> Result<HandSummary> {
+pub fn post_hand(
+    tx: &Transaction,
+    club: i64,
+    match_id: i64,
+    record: &HandRecord,
+) -> Result<HandSummary> {
     let m = get_match(tx, club, match_id)?;
     let league = get_league(tx, club, m.league)?;
     let game = league_game(&league)?;
-    let options = Options::resolve(game.info().options, &league.options, "/options").map_err(StoreError::Invalid)?;
+    let options = Options::resolve(game.info().options, &league.options, "/options")
+        .map_err(StoreError::Invalid)?;
     let mut errors = Vec::new();
     for (seat, name) in &record.players {
         match m.seats.get(seat) {
             Some(p) if p.name == name.trim() => {}
-            Some(p) => errors.push(FieldError::new(format!("/players/{seat}"), format!("{} sits at {seat} in match {match_id}, not '{name}'", p.name))),
-            None => errors.push(FieldError::new(format!("/players/{seat}"), format!("no one sits at {seat} in match {match_id}"))),
+            Some(p) => errors.push(FieldError::new(
+                format!("/players/{seat}"),
+                format!(
+                    "{} sits at {seat} in match {match_id}, not '{name}'",
+                    p.name
+                ),
+            )),
+            None => errors.push(FieldError::new(
+                format!("/players/{seat}"),
+                format!("no one sits at {seat} in match {match_id}"),
+            )),
         }
     }
     if !errors.is_empty() {
@@ -420,22 +519,40 @@ pub fn post_hand(tx: &Transaction, club: i64, match_id: i64, record: &HandRecord
 }
 
 /// The engine's ruling on the next hand; a record error is a refusal.
-fn adjudicate(game: &dyn engine::Game, options: &Options, state: &MatchState, record: &HandRecord, played: u32) -> Result<Adjudication> {
-    let a = engine::adjudicate_next(game, options, state, record, played as usize).map_err(StoreError::Invalid)?;
+fn adjudicate(
+    game: &dyn engine::Game,
+    options: &Options,
+    state: &MatchState,
+    record: &HandRecord,
+    played: u32,
+) -> Result<Adjudication> {
+    let a = engine::adjudicate_next(game, options, state, record, played as usize)
+        .map_err(StoreError::Invalid)?;
     match &a.record_error {
         Some(e) => Err(StoreError::Invalid(vec![FieldError::new(
             e.pointer.clone(),
-            format!("{} ({}): correct the record; a hand with a record error is not stored", e.detail, e.code),
+            format!(
+                "{} ({}): correct the record; a hand with a record error is not stored",
+                e.detail, e.code
+            ),
         )])),
         None => Ok(a),
     }
 }
 
 fn outcome_name(o: Outcome) -> String {
-    serde_json::to_value(o).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+    serde_json::to_value(o)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
 }
 
-fn insert_hand(tx: &Transaction, m: &Match, record: &HandRecord, a: &Adjudication) -> Result<HandSummary> {
+fn insert_hand(
+    tx: &Transaction,
+    m: &Match,
+    record: &HandRecord,
+    a: &Adjudication,
+) -> Result<HandSummary> {
     let number = m.hands + 1;
     tx.execute(
         "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
@@ -455,7 +572,10 @@ fn insert_hand(tx: &Transaction, m: &Match, record: &HandRecord, a: &Adjudicatio
 /// match received; nothing for a misdeal or a forfeited game), and the irregularities by seat.
 fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
     tx.execute("DELETE FROM hand_scores WHERE hand_id = ?1", params![hand])?;
-    tx.execute("DELETE FROM hand_irregularities WHERE hand_id = ?1", params![hand])?;
+    tx.execute(
+        "DELETE FROM hand_irregularities WHERE hand_id = ?1",
+        params![hand],
+    )?;
     for side in Side::BOTH {
         let points = a.match_after.scores[side] - a.match_before.scores[side];
         tx.execute(
@@ -475,13 +595,18 @@ fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
 fn set_match_state(tx: &Transaction, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
     tx.execute(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4, winner = ?5 WHERE id = ?1",
-        params![match_id, serde_json::to_string(state).expect("JSON"), hands, state.game_over, state.winner.map(|w| w.to_string())],
+        params![
+            match_id,
+            serde_json::to_string(state).expect("JSON"),
+            hands,
+            state.game_over,
+            state.winner.map(|w| w.to_string())
+        ],
     )?;
     Ok(())
 }
 
-const HAND_COLUMNS: &str =
-    "SELECT id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at, record FROM hands";
+const HAND_COLUMNS: &str = "SELECT id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at, record FROM hands";
 
 fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
     let adjudication: String = r.get(7)?;
@@ -509,7 +634,9 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
 fn get_hand_summary(tx: &Transaction, id: i64) -> Result<HandSummary> {
     let mut st = tx.prepare_cached(&format!("{HAND_COLUMNS} WHERE id = ?1"))?;
     let mut rows = st.query(params![id])?;
-    let r = rows.next()?.ok_or_else(|| StoreError::NotFound(format!("no hand {id}")))?;
+    let r = rows
+        .next()?
+        .ok_or_else(|| StoreError::NotFound(format!("no hand {id}")))?;
     Ok(hand_row(r)?.0)
 }
 
@@ -519,10 +646,16 @@ pub fn get_hand(tx: &Transaction, club: i64, id: i64) -> Result<StoredHand> {
         "{HAND_COLUMNS} WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)"
     ))?;
     let mut rows = st.query(params![id, club])?;
-    let r = rows.next()?.ok_or_else(|| StoreError::NotFound(format!("no hand {id} in club {club}")))?;
+    let r = rows
+        .next()?
+        .ok_or_else(|| StoreError::NotFound(format!("no hand {id} in club {club}")))?;
     let (summary, record, adjudication) = hand_row(r)?;
     let json = |s: &str| serde_json::from_str(s).map_err(|e| StoreError::Database(e.to_string()));
-    Ok(StoredHand { summary, record: json(&record)?, adjudication: json(&adjudication)? })
+    Ok(StoredHand {
+        summary,
+        record: json(&record)?,
+        adjudication: json(&adjudication)?,
+    })
 }
 
 /// Which hands a list covers.
@@ -534,13 +667,21 @@ pub enum HandScope {
 }
 
 /// Hands in `scope` with an id above `after`, oldest first, at most `limit`.
-pub fn list_hands(tx: &Transaction, club: i64, scope: HandScope, after: i64, limit: u32) -> Result<Page<HandSummary>> {
+pub fn list_hands(
+    tx: &Transaction,
+    club: i64,
+    scope: HandScope,
+    after: i64,
+    limit: u32,
+) -> Result<Page<HandSummary>> {
     let (column, id) = match scope {
         HandScope::Match(id) => ("match_id", get_match(tx, club, id)?.id),
         HandScope::Session(id) => ("session_id", get_session(tx, club, id)?.id),
         HandScope::League(id) => ("league_id", get_league(tx, club, id)?.id),
     };
-    let mut st = tx.prepare_cached(&format!("{HAND_COLUMNS} WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"))?;
+    let mut st = tx.prepare_cached(&format!(
+        "{HAND_COLUMNS} WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+    ))?;
     let mut rows = st.query(params![id, after, limit + 1])?;
     let mut items = Vec::new();
     while let Some(r) = rows.next()? {
@@ -556,7 +697,11 @@ pub fn list_hands(tx: &Transaction, club: i64, scope: HandScope, after: i64, lim
 }
 
 /// Every stored hand of a session with its record, by match then number (for the sheet export).
-pub fn session_records(tx: &Transaction, club: i64, session: i64) -> Result<Vec<(Match, Vec<HandRecord>)>> {
+pub fn session_records(
+    tx: &Transaction,
+    club: i64,
+    session: i64,
+) -> Result<Vec<(Match, Vec<HandRecord>)>> {
     let mut out = Vec::new();
     for m in list_matches(tx, club, session)? {
         let records: Vec<String> = tx
@@ -565,7 +710,10 @@ pub fn session_records(tx: &Transaction, club: i64, session: i64) -> Result<Vec<
             .collect::<rusqlite::Result<_>>()?;
         let records = records
             .iter()
-            .map(|s| serde_json::from_str(s).map_err(|e| StoreError::Database(format!("unreadable stored record: {e}"))))
+            .map(|s| {
+                serde_json::from_str(s)
+                    .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
+            })
             .collect::<Result<_>>()?;
         out.push((m, records));
     }
@@ -577,16 +725,31 @@ pub fn session_records(tx: &Transaction, club: i64, session: i64) -> Result<Vec<
 /// Replays every stored hand of `league`, match by match, through today's engine. The new rulings
 /// are stored only when every hand still replays (and not on a dry run); otherwise nothing changes
 /// and the conflict names the hands that no longer do.
-pub fn readjudicate(tx: &Transaction, club: i64, league_id: i64, dry_run: bool) -> Result<Readjudication> {
+pub fn readjudicate(
+    tx: &Transaction,
+    club: i64,
+    league_id: i64,
+    dry_run: bool,
+) -> Result<Readjudication> {
     let league = get_league(tx, club, league_id)?;
     let game = league_game(&league)?;
-    let options = Options::resolve(game.info().options, &league.options, "/options")
-        .map_err(|e| StoreError::Conflict(format!("the league's options are no longer valid: {}", e[0].detail)))?;
+    let options =
+        Options::resolve(game.info().options, &league.options, "/options").map_err(|e| {
+            StoreError::Conflict(format!(
+                "the league's options are no longer valid: {}",
+                e[0].detail
+            ))
+        })?;
     let matches: Vec<i64> = tx
         .prepare_cached("SELECT id FROM matches WHERE league_id = ?1 ORDER BY id")?
         .query_map(params![league_id], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut report = Readjudication { league: league_id, applied: !dry_run, hands_replayed: 0, changed: Vec::new() };
+    let mut report = Readjudication {
+        league: league_id,
+        applied: !dry_run,
+        hands_replayed: 0,
+        changed: Vec::new(),
+    };
     let mut failures = Vec::new();
     for match_id in matches {
         let rows: Vec<(i64, u32, String, String)> = tx
@@ -596,32 +759,56 @@ pub fn readjudicate(tx: &Transaction, club: i64, league_id: i64, dry_run: bool) 
         let mut state = MatchState::default();
         for (hand, number, record, stored) in rows {
             report.hands_replayed += 1;
-            let unreadable = |e: serde_json::Error| StoreError::Database(format!("hand {hand}: {e}"));
+            let unreadable =
+                |e: serde_json::Error| StoreError::Database(format!("hand {hand}: {e}"));
             let record: HandRecord = serde_json::from_str(&record).map_err(unreadable)?;
             let before: Ruling = serde_json::from_str(&stored).map_err(unreadable)?;
             let a = match adjudicate(game, &options, &state, &record, number - 1) {
                 Ok(a) => a,
                 Err(StoreError::Invalid(e)) => {
-                    failures.push(format!("hand {hand} (match {match_id}, number {number}): {}", e[0].detail));
+                    failures.push(format!(
+                        "hand {hand} (match {match_id}, number {number}): {}",
+                        e[0].detail
+                    ));
                     break;
                 }
                 Err(e) => return Err(e),
             };
-            let after: Ruling = serde_json::from_value(serde_json::to_value(&a).expect("JSON")).map_err(unreadable)?;
+            let after: Ruling = serde_json::from_value(serde_json::to_value(&a).expect("JSON"))
+                .map_err(unreadable)?;
             if before != after {
                 if !dry_run {
                     tx.execute(
                         "UPDATE hands SET outcome = ?2, adjudication = ?3 WHERE id = ?1",
-                        params![hand, outcome_name(a.outcome), serde_json::to_string(&a).expect("JSON")],
+                        params![
+                            hand,
+                            outcome_name(a.outcome),
+                            serde_json::to_string(&a).expect("JSON")
+                        ],
                     )?;
                     write_ruling(tx, hand, &a)?;
                 }
-                report.changed.push(HandChange { hand, match_id, number, before, after: after.clone() });
+                report.changed.push(HandChange {
+                    hand,
+                    match_id,
+                    number,
+                    before,
+                    after: after.clone(),
+                });
             }
             state = a.match_after;
         }
         if !dry_run {
-            set_match_state(tx, match_id, tx.query_row("SELECT hands FROM matches WHERE id = ?1", params![match_id], |r| r.get(0))?, &state)?;
+            set_match_state(
+                tx,
+                match_id,
+                tx.query_row(
+                    "SELECT hands FROM matches WHERE id = ?1",
+                    params![match_id],
+                    |r| r.get(0),
+                )?,
+                &state,
+            )?;
         }
     }
     if !failures.is_empty() {

@@ -136,7 +136,10 @@ fn ratings(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, WengLinRating>
     let config = WengLinConfig::new();
     let mut out: BTreeMap<i64, WengLinRating> = BTreeMap::new();
     let ids = |s: Option<String>| -> Vec<i64> {
-        s.unwrap_or_default().split(',').filter_map(|x| x.parse().ok()).collect()
+        s.unwrap_or_default()
+            .split(',')
+            .filter_map(|x| x.parse().ok())
+            .collect()
     };
     while let Some(r) = rows.next()? {
         let winner: Option<String> = r.get(1)?;
@@ -147,7 +150,9 @@ fn ratings(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, WengLinRating>
             _ => Outcomes::DRAW,
         };
         let team = |ids: &[i64], out: &BTreeMap<i64, WengLinRating>| -> Vec<WengLinRating> {
-            ids.iter().map(|p| out.get(p).copied().unwrap_or_default()).collect()
+            ids.iter()
+                .map(|p| out.get(p).copied().unwrap_or_default())
+                .collect()
         };
         let (a, b) = weng_lin_two_teams(&team(&ns, &out), &team(&ew, &out), &outcome, &config);
         for (p, r) in ns.iter().zip(a).chain(ew.iter().zip(b)) {
@@ -159,7 +164,13 @@ fn ratings(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, WengLinRating>
 
 /// Sorted by matches won, then point difference, then points for; equal records share a rank.
 fn ranked<T>(mut rows: Vec<(Record, String, T)>) -> Vec<(u32, Record, T)> {
-    let key = |r: &Record| (std::cmp::Reverse(r.won), std::cmp::Reverse(r.points_for - r.points_against), std::cmp::Reverse(r.points_for));
+    let key = |r: &Record| {
+        (
+            std::cmp::Reverse(r.won),
+            std::cmp::Reverse(r.points_for - r.points_against),
+            std::cmp::Reverse(r.points_for),
+        )
+    };
     rows.sort_by(|a, b| key(&a.0).cmp(&key(&b.0)).then_with(|| a.1.cmp(&b.1)));
     let mut out: Vec<(u32, Record, T)> = Vec::with_capacity(rows.len());
     for (i, (rec, _, t)) in rows.into_iter().enumerate() {
@@ -191,11 +202,20 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
         game: l.game,
         players: ranked(players)
             .into_iter()
-            .map(|(rank, record, (player, rating))| PlayerStanding { rank, player, record, rating })
+            .map(|(rank, record, (player, rating))| PlayerStanding {
+                rank,
+                player,
+                record,
+                rating,
+            })
             .collect(),
         partnerships: ranked(partnerships)
             .into_iter()
-            .map(|(rank, record, partnership)| PartnershipStanding { rank, partnership, record })
+            .map(|(rank, record, partnership)| PartnershipStanding {
+                rank,
+                partnership,
+                record,
+            })
             .collect(),
     })
 }

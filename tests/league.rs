@@ -1,0 +1,935 @@
+//! The league store over HTTP, on a real SQLite file in a temporary directory: a season whose
+//! standings were added up by hand, sheets in and out, refusals that leave no trace, idempotent
+//! retries, keys that cannot cross clubs, readjudication, and a restart that keeps everything.
+
+mod common;
+
+use actix_http::Request;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::test as http;
+use arbiter::api::league::LeagueState;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// What a call returned: status, headers we look at, and the body (JSON when it parses).
+struct Reply {
+    status: u16,
+    content_type: String,
+    replayed: bool,
+    text: String,
+    json: Value,
+}
+
+struct Client<S> {
+    app: S,
+    key: String,
+}
+
+impl<S, B> Client<S>
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    async fn send(&self, req: http::TestRequest) -> Reply {
+        let resp = http::call_service(&self.app, req.to_request()).await;
+        let status = resp.status().as_u16();
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_string())
+                .unwrap_or_default()
+        };
+        let (content_type, replayed) = (
+            header("content-type"),
+            header("idempotent-replayed") == "true",
+        );
+        let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            content_type,
+            replayed,
+            text,
+            json,
+        }
+    }
+
+    async fn get(&self, uri: &str) -> Value {
+        let r = self.send(http::TestRequest::get().uri(uri)).await;
+        assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
+        r.json
+    }
+
+    async fn get_csv(&self, uri: &str) -> String {
+        let r = self
+            .send(
+                http::TestRequest::get()
+                    .uri(uri)
+                    .insert_header(("accept", "text/csv")),
+            )
+            .await;
+        assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
+        assert!(r.content_type.starts_with("text/csv"), "{}", r.content_type);
+        r.text
+    }
+
+    fn post_req(&self, uri: &str) -> http::TestRequest {
+        http::TestRequest::post()
+            .uri(uri)
+            .insert_header(("authorization", format!("Bearer {}", self.key)))
+    }
+
+    async fn post(&self, uri: &str, body: &Value) -> Reply {
+        self.send(self.post_req(uri).set_json(body)).await
+    }
+
+    /// A POST that must create something; returns its id.
+    async fn create(&self, uri: &str, body: Value) -> i64 {
+        let r = self.post(uri, &body).await;
+        assert_eq!(r.status, 201, "POST {uri}: {}", r.text);
+        r.json["id"].as_i64().unwrap()
+    }
+
+    async fn import(&self, session: i64, sheet: &str) -> Reply {
+        let uri = format!("/v1/clubs/1/sessions/{session}/sheet");
+        self.send(
+            self.post_req(&uri)
+                .insert_header(("content-type", "text/csv"))
+                .set_payload(sheet.to_string()),
+        )
+        .await
+    }
+}
+
+/// A new club over HTTP, with the operator's token; returns the club id and its first key.
+async fn new_club<S, B>(app: &S, name: &str) -> (i64, String)
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let c = Client {
+        app,
+        key: "operator-token".into(),
+    };
+    let r = c.post("/v1/clubs", &json!({"name": name})).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    (
+        r.json["club"]["id"].as_i64().unwrap(),
+        r.json["key"]["secret"].as_str().unwrap().to_string(),
+    )
+}
+
+fn fixture(game: &str, prefix: &str) -> Value {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(game);
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no fixture {game}/{prefix}"));
+    let f: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    f["record"].clone()
+}
+
+/// Session 1's matches: each a list of Malilla fixture hands (09 is dealt by E, so S deals 06 next).
+const MALILLA_MATCHES: &[&[&str]] = &[
+    &["01"],
+    &["02"],
+    &["09", "06"],
+    &["11"],
+    &["12"],
+    &["14"],
+    &["15"],
+    &["16"],
+];
+const SS_HANDS: &[&str] = &["01", "02", "03", "06", "07", "08", "09", "10"];
+
+/// Everything a season test needs: players by name, leagues and sessions.
+struct Season {
+    players: std::collections::BTreeMap<&'static str, i64>,
+    malilla: i64,
+    ss: i64,
+    evening1: i64,
+    evening2: i64,
+    evening3: i64,
+}
+
+async fn set_up<S, B>(c: &Client<S>) -> Season
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut players = std::collections::BTreeMap::new();
+    for name in ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay"] {
+        players.insert(
+            name,
+            c.create("/v1/clubs/1/players", json!({"name": name})).await,
+        );
+    }
+    c.create(
+        "/v1/clubs/1/partnerships",
+        json!({"players": [players["Ana"], players["Cai"]]}),
+    )
+    .await;
+    c.create(
+        "/v1/clubs/1/partnerships",
+        json!({"players": [players["Ben"], players["Dee"]]}),
+    )
+    .await;
+    let malilla = c
+        .create(
+            "/v1/clubs/1/leagues",
+            json!({"name": "Thursday", "season": "2026", "game": "malilla"}),
+        )
+        .await;
+    let ss = c
+        .create(
+            "/v1/clubs/1/leagues",
+            json!({"name": "Friday", "season": "2026", "game": "stubs-and-spoils"}),
+        )
+        .await;
+    let evening1 = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{malilla}/sessions"),
+            json!({"name": "Evening 1"}),
+        )
+        .await;
+    let evening2 = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{malilla}/sessions"),
+            json!({"name": "Evening 2", "played_on": "2026-11-26"}),
+        )
+        .await;
+    let evening3 = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{ss}/sessions"),
+            json!({"name": "Evening 3"}),
+        )
+        .await;
+    Season {
+        players,
+        malilla,
+        ss,
+        evening1,
+        evening2,
+        evening3,
+    }
+}
+
+async fn play_match<S, B>(
+    c: &Client<S>,
+    session: i64,
+    seats: Value,
+    game: &str,
+    hands: &[&str],
+) -> i64
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": seats}),
+        )
+        .await;
+    for h in hands {
+        let r = c
+            .post(&format!("/v1/clubs/1/matches/{m}/hands"), &fixture(game, h))
+            .await;
+        assert_eq!(r.status, 201, "{game} {h}: {}", r.text);
+    }
+    m
+}
+
+fn find<'a>(rows: &'a Value, key: &str, name: &str) -> &'a Value {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[key]["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {rows}"))
+}
+
+/// Checks a standings row against the numbers added up by hand.
+fn check(row: &Value, rank: u32, [played, won, lost, pf, pa, hands, irr]: [i64; 7]) {
+    let got = [
+        row["matches_played"].as_i64().unwrap(),
+        row["won"].as_i64().unwrap(),
+        row["lost"].as_i64().unwrap(),
+        row["points_for"].as_i64().unwrap(),
+        row["points_against"].as_i64().unwrap(),
+        row["hands"].as_i64().unwrap(),
+        row["irregularities"].as_i64().unwrap(),
+    ];
+    assert_eq!(
+        (row["rank"].as_u64().unwrap() as u32, got),
+        (rank, [played, won, lost, pf, pa, hands, irr]),
+        "{row}"
+    );
+}
+
+#[actix_web::test]
+async fn a_season_adds_up() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (club, key) = new_club(&app, "Casa de Malilla").await;
+    assert_eq!(club, 1);
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+
+    // Evening 1: N Ana, E Ben, S Cai, W Dee, hand by hand over JSON.
+    let seating_a = json!({"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]});
+    for hands in MALILLA_MATCHES {
+        play_match(&c, s.evening1, seating_a.clone(), "malilla", hands).await;
+    }
+    // Evening 2: the same hands from a sheet, exported from evening 1 with new seats:
+    // N Ana, E Cai, S Eve, W Ben.
+    let sheet = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
+        .await
+        .text;
+    let reseated: String = sheet
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            if f[4] != "sit" {
+                return l.to_string();
+            }
+            let name = match f[3] {
+                "N" => "Ana",
+                "E" => "Cai",
+                "S" => "Eve",
+                _ => "Ben",
+            };
+            format!("{},{},{},{},sit,{name}", f[0], f[1], f[2], f[3])
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let r = c.import(s.evening2, &reseated).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json["hands"].as_array().unwrap().len(), 9);
+    assert_eq!(r.json["matches_created"].as_object().unwrap().len(), 8);
+
+    // Evening 3, Stubs & Spoils: N Dee, E Eve, S Fay, W Ana; one hand a match.
+    let seating_c = json!({"N": p["Dee"], "E": p["Eve"], "S": p["Fay"], "W": p["Ana"]});
+    for h in SS_HANDS {
+        play_match(&c, s.evening3, seating_c.clone(), "stubs-and-spoils", &[h]).await;
+    }
+
+    // Malilla, added up by hand from the fixtures' expected match_after (points moved per hand)
+    // and irregularities. Per evening, NS v EW: points 37 v 8 (01: 0-2, 02: 1-3 with EW's trump
+    // bonus, 09+06: 1+35, 14: 0-3); finished matches 6 (09+06, 11, 12, 14, 15, 16), NS won 5, EW
+    // won 1 (15); irregularities by seat N 1 (15), E 3 (11, 15, 16), S 0, W 2 (12, 14); 9 hands.
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.malilla))
+        .await;
+    let players = &st["players"];
+    assert_eq!(players.as_array().unwrap().len(), 5);
+    check(
+        find(players, "player", "Ana"),
+        1,
+        [12, 10, 2, 74, 16, 18, 2],
+    ); // N, N
+    check(find(players, "player", "Cai"), 2, [12, 6, 6, 45, 45, 18, 3]); // S (NS), E (EW)
+    check(find(players, "player", "Eve"), 3, [6, 5, 1, 37, 8, 9, 0]); // S
+    check(
+        find(players, "player", "Ben"),
+        4,
+        [12, 2, 10, 16, 74, 18, 5],
+    ); // E, W
+    check(find(players, "player", "Dee"), 5, [6, 1, 5, 8, 37, 9, 2]); // W
+    let names: Vec<&str> = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["player"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ana", "Cai", "Eve", "Ben", "Dee"]);
+    // Only evening 1 seated registered pairs.
+    let pairs = &st["partnerships"];
+    check(
+        find(pairs, "partnership", "Ana & Cai"),
+        1,
+        [6, 5, 1, 37, 8, 9, 1],
+    );
+    check(
+        find(pairs, "partnership", "Ben & Dee"),
+        2,
+        [6, 1, 5, 8, 37, 9, 5],
+    );
+    // Ratings: winners rise above a newcomer's 25, losers fall below it.
+    let rating = |n: &str| {
+        find(players, "player", n)["rating"]["rating"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        rating("Ana") > 25.0 && rating("Dee") < 25.0 && rating("Ben") < 25.0,
+        "{players}"
+    );
+    assert!(names.iter().all(|n| rating("Ana") >= rating(n)));
+
+    // Stubs & Spoils: NS 34 v EW 13 over 8 unfinished matches (01: 6, 02: 6 EW, 03: 5 EW, 06: 2,
+    // 07: 12, 08: 8, 09: 2 EW, 10: 6); revokes by N (06), W (07, 08, 09) and S (08).
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+        .await;
+    let players = &st["players"];
+    check(find(players, "player", "Dee"), 1, [0, 0, 0, 34, 13, 8, 1]);
+    check(find(players, "player", "Fay"), 1, [0, 0, 0, 34, 13, 8, 1]);
+    check(find(players, "player", "Ana"), 3, [0, 0, 0, 13, 34, 8, 3]);
+    check(find(players, "player", "Eve"), 3, [0, 0, 0, 13, 34, 8, 0]);
+    assert_eq!(st["partnerships"], json!([]));
+
+    // Standings as CSV: the same numbers.
+    let csv = c
+        .get_csv(&format!("/v1/clubs/1/leagues/{}/standings", s.malilla))
+        .await;
+    let ana = csv.lines().find(|l| l.starts_with("player,1,")).unwrap();
+    assert!(
+        ana.starts_with(&format!("player,1,{},Ana,12,10,2,74,16,18,2,", p["Ana"])),
+        "{csv}"
+    );
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("partnership,2,") && l.contains(",Ben & Dee,6,1,5,8,37,9,5,")),
+        "{csv}"
+    );
+
+    // The league's 18 hands, five at a time, in order, each once.
+    let mut ids = Vec::new();
+    let mut uri = format!("/v1/clubs/1/leagues/{}/hands?limit=5", s.malilla);
+    loop {
+        let page = c.get(&uri).await;
+        ids.extend(
+            page["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["id"].as_i64().unwrap()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(next) => {
+                uri = format!(
+                    "/v1/clubs/1/leagues/{}/hands?limit=5&cursor={next}",
+                    s.malilla
+                )
+            }
+            None => break,
+        }
+    }
+    assert_eq!(ids.len(), 18);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let csv = c
+        .get_csv(&format!("/v1/clubs/1/sessions/{}/hands", s.evening1))
+        .await;
+    assert_eq!(csv.lines().count(), 10, "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.contains(",scored,35,0,,36,0,true,NS,")),
+        "the capote hand: {csv}"
+    );
+    assert!(
+        csv.lines()
+            .any(|l| l.contains(",game_lost,0,0,revoke revoke,0,0,true,EW,")),
+        "{csv}"
+    );
+
+    // The sheet round trip: evening 2 exports exactly what evening 1 did, but for its seats and
+    // its match ids.
+    let sheet2 = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening2)))
+        .await
+        .text;
+    let body = |sheet: &str| -> Vec<String> {
+        sheet
+            .lines()
+            .filter(|l| !l.contains(",sit,"))
+            .map(|l| l.split_once(',').unwrap().1.to_string())
+            .collect()
+    };
+    assert_eq!(body(&sheet), body(&sheet2));
+    assert_eq!(sheet2.lines().filter(|l| l.contains(",sit,")).count(), 32);
+}
+
+/// A Malilla sheet of two hands in one new match; the second hand's dealer follows the first.
+fn two_hand_sheet() -> String {
+    let mut rows = vec!["match,hand,dealer,seat,action,value".to_string()];
+    for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
+        rows.push(format!("t1,,,{seat},sit,{name}"));
+    }
+    for (n, f) in [(1, "09"), (2, "06")] {
+        let r = fixture("malilla", f);
+        let dealer = r["dealer"].as_str().unwrap();
+        for seat in ["N", "E", "S", "W"] {
+            let cards: Vec<&str> = r["deal"][seat]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap())
+                .collect();
+            rows.push(format!("t1,{n},{dealer},{seat},deal,{}", cards.join(" ")));
+        }
+        rows.push(format!(
+            "t1,{n},{dealer},{dealer},face_up,{}",
+            r["face_up"][0].as_str().unwrap()
+        ));
+        for a in r["actions"].as_array().unwrap() {
+            let (verb, card) = a
+                .as_object()
+                .unwrap()
+                .iter()
+                .find(|(k, _)| *k != "seat")
+                .unwrap();
+            rows.push(format!(
+                "t1,{n},,{},{verb},{}",
+                a["seat"].as_str().unwrap(),
+                card.as_str().unwrap()
+            ));
+        }
+    }
+    rows.join("\n") + "\n"
+}
+
+#[actix_web::test]
+async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let good = two_hand_sheet();
+    // A card W does not hold, in the second hand: the first hand would store, but nothing may.
+    let lines: Vec<&str> = good.lines().collect();
+    let (i, bad_line) = lines
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, l)| l.starts_with("t1,2,") && l.contains(",play,"))
+        .unwrap();
+    let mut f: Vec<String> = bad_line.split(',').map(String::from).collect();
+    f[5] = "9H".into(); // not in the 40-card pack
+    let mut bad: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    bad[i] = f.join(",");
+    let r = c.import(s.evening1, &(bad.join("\n") + "\n")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert_eq!(r.content_type, "application/problem+json");
+    let e = &r.json["errors"][0];
+    assert_eq!(
+        (e["row"].as_u64(), e["column"].as_u64()),
+        (Some(i as u64 + 1), Some(6)),
+        "{e}"
+    );
+    assert_eq!(e["pointer"], format!("/rows/{}/value", i + 1));
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening1))
+            .await,
+        json!([])
+    );
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/hands", s.evening1))
+            .await["items"],
+        json!([])
+    );
+
+    // A bad header and an unknown player are named too.
+    let r = c.import(s.evening1, "match,hand,seat\n1,1,N\n").await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["row"].as_u64()),
+        (422, Some(1)),
+        "{}",
+        r.text
+    );
+    let r = c
+        .import(s.evening1, &good.replace("sit,Dee", "sit,Zed"))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert_eq!(r.json["errors"][0]["row"].as_u64(), Some(5));
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Zed")
+    );
+
+    // The good sheet stores both hands; the match is over after the capote.
+    let r = c.import(s.evening1, &good).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let m = r.json["matches_created"]["t1"].as_i64().unwrap();
+    let state = c.get(&format!("/v1/clubs/1/matches/{m}")).await["state"].clone();
+    assert_eq!(state["scores"], json!({"NS": 36, "EW": 0}));
+    assert_eq!(
+        (state["game_over"].as_bool(), state["winner"].as_str()),
+        (Some(true), Some("NS"))
+    );
+    // A third hand on the finished match is refused.
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m}/hands"),
+            &fixture("malilla", "01"),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn posting_a_hand_checks_the_match_and_stores_irregularities() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let m = c
+        .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
+        .await;
+    let uri = format!("/v1/clubs/1/matches/{m}/hands");
+    // A record error (a card W does not hold) is refused and nothing is stored.
+    let r = c.post(&uri, &fixture("malilla", "19")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(
+        r.json["errors"][0]["pointer"]
+            .as_str()
+            .unwrap()
+            .starts_with("/actions/"),
+        "{}",
+        r.text
+    );
+    // Player names, when given, must be the seated players.
+    let mut named = fixture("malilla", "09");
+    named["players"] = json!({"N": "Ana", "E": "Eve"});
+    let r = c.post(&uri, &named).await;
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json["errors"][0]["pointer"], "/players/E");
+    // Hand 1 (dealer E), then a hand dealt by W where S deals: 422 at /dealer.
+    let r = c.post(&uri, &fixture("malilla", "09")).await;
+    assert_eq!(
+        (r.status, r.json["number"].as_u64()),
+        (201, Some(1)),
+        "{}",
+        r.text
+    );
+    let r = c.post(&uri, &fixture("malilla", "01")).await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (422, Some("/dealer")),
+        "{}",
+        r.text
+    );
+    // A foul is stored with the hand, not refused; its seat counts against the player.
+    let m2 = c
+        .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
+        .await;
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m2}/hands"),
+            &fixture("malilla", "11"),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        (r.json["outcome"].as_str(), &r.json["irregularities"]),
+        (Some("game_lost"), &json!(["illegal_seven"]))
+    );
+    let hand = c.get(&format!("/v1/clubs/1/hands/{}", r.json["id"])).await;
+    assert_eq!(hand["adjudication"]["irregularities"][0]["seat"], "E");
+    assert_eq!(hand["record"]["dealer"], "W");
+    // Seating problems: a missing seat, a player twice, an unknown player.
+    let r = c
+        .post(
+            "/v1/clubs/1/matches",
+            &json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ana"], "S": 999}}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    let pointers: Vec<&str> = r.json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(pointers, ["/seats/W", "/seats/E", "/seats/S"], "{}", r.text);
+    // Lists page by cursor; a bad cursor or an unknown parameter is a 400 naming it.
+    let r = c
+        .send(http::TestRequest::get().uri(&format!("{uri}?limit=0")))
+        .await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (400, Some("/query/limit"))
+    );
+    let r = c
+        .send(http::TestRequest::get().uri(&format!("{uri}?limt=5")))
+        .await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (400, Some("/query/limt"))
+    );
+}
+
+#[actix_web::test]
+async fn a_retried_post_with_the_same_idempotency_key_stores_once() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let sheet = two_hand_sheet();
+    let import = |k: &'static str, body: String| {
+        c.post_req(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1))
+            .insert_header(("content-type", "text/csv"))
+            .insert_header(("idempotency-key", k))
+            .set_payload(body)
+    };
+    let first = c.send(import("evening-1-upload", sheet.clone())).await;
+    assert_eq!(
+        (first.status, first.replayed),
+        (201, false),
+        "{}",
+        first.text
+    );
+    let again = c.send(import("evening-1-upload", sheet.clone())).await;
+    assert_eq!(
+        (again.status, again.replayed),
+        (201, true),
+        "{}",
+        again.text
+    );
+    assert_eq!(first.json, again.json);
+    let page = c
+        .get(&format!("/v1/clubs/1/sessions/{}/hands", s.evening1))
+        .await;
+    assert_eq!(page["items"].as_array().unwrap().len(), 2);
+    // The same key for another request is refused.
+    let other = c
+        .send(import("evening-1-upload", sheet.replace("t1", "t2")))
+        .await;
+    assert_eq!(
+        (other.status, other.json["errors"][0]["pointer"].as_str()),
+        (422, Some("/headers/idempotency-key"))
+    );
+    // A refusal is not remembered: after fixing the body, the same key works.
+    let refused = c.send(import("second", "match,hand\n".into())).await;
+    assert_eq!(refused.status, 422);
+    let fixed = c
+        .post_req("/v1/clubs/1/players")
+        .insert_header(("idempotency-key", "second"))
+        .set_json(json!({"name": "Gil"}));
+    assert_eq!(c.send(fixed).await.status, 201);
+}
+
+#[actix_web::test]
+async fn keys_cannot_cross_clubs() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (a, key_a) = new_club(&app, "Club A").await;
+    let (b, key_b) = new_club(&app, "Club B").await;
+    let as_b = Client {
+        app,
+        key: key_b.clone(),
+    };
+    let r = as_b
+        .post(
+            &format!("/v1/clubs/{a}/players"),
+            &json!({"name": "Intruder"}),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.content_type.as_str()),
+        (403, "application/problem+json"),
+        "{}",
+        r.text
+    );
+    let r = as_b
+        .send(
+            http::TestRequest::post()
+                .uri(&format!("/v1/clubs/{a}/players"))
+                .set_json(json!({"name": "X"})),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    let r = as_b
+        .send(
+            http::TestRequest::post()
+                .uri(&format!("/v1/clubs/{a}/players"))
+                .insert_header(("authorization", "Bearer arb_nope"))
+                .set_json(json!({"name": "X"})),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        as_b.get(&format!("/v1/clubs/{a}/players")).await,
+        json!([]),
+        "nothing was written to A"
+    );
+    // Each key writes to its own club; reads are public.
+    assert_eq!(
+        as_b.post(&format!("/v1/clubs/{b}/players"), &json!({"name": "Bea"}))
+            .await
+            .status,
+        201
+    );
+    let as_a = Client {
+        app: as_b.app,
+        key: key_a,
+    };
+    assert_eq!(
+        as_a.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Ana"}))
+            .await
+            .status,
+        201
+    );
+    // Creating clubs needs the operator's token, not a club key.
+    assert_eq!(
+        as_a.post("/v1/clubs", &json!({"name": "Club C"}))
+            .await
+            .status,
+        403
+    );
+    // A second key works; the first can then be revoked, after which it is refused.
+    let r = as_a
+        .post(&format!("/v1/clubs/{a}/keys"), &json!({"label": "laptop"}))
+        .await;
+    assert_eq!(r.status, 201);
+    let second = r.json["secret"].as_str().unwrap().to_string();
+    let r = as_a
+        .send(
+            as_a.post_req(&format!("/v1/clubs/{a}/keys/1"))
+                .method(actix_web::http::Method::DELETE),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    assert_eq!(
+        as_a.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Old"}))
+            .await
+            .status,
+        401
+    );
+    let as_a2 = Client {
+        app: as_a.app,
+        key: second,
+    };
+    assert_eq!(
+        as_a2
+            .post(&format!("/v1/clubs/{a}/players"), &json!({"name": "New"}))
+            .await
+            .status,
+        201
+    );
+}
+
+#[actix_web::test]
+async fn readjudication_finds_and_fixes_a_changed_ruling() {
+    let (state, _db) = common::league_state();
+    let store = state.store.clone();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let r = c.import(s.evening1, &two_hand_sheet()).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let uri = format!("/v1/clubs/1/leagues/{}/readjudicate", s.malilla);
+    let r = c.post(&uri, &json!(null)).await;
+    assert_eq!(
+        (
+            r.status,
+            r.json["hands_replayed"].as_u64(),
+            &r.json["changed"]
+        ),
+        (200, Some(2), &json!([])),
+        "{}",
+        r.text
+    );
+    // Pretend hand 1 was stored under an older rule that gave it to EW.
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE hands SET adjudication = json_set(adjudication, '$.hand_score', json('{\"NS\":0,\"EW\":9}')) WHERE number = 1",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    let r = c.post(&format!("{uri}?dry_run=true"), &json!(null)).await;
+    assert_eq!((r.status, r.json["applied"].as_bool()), (200, Some(false)));
+    assert_eq!(
+        r.json["changed"][0]["before"]["hand_score"],
+        json!({"NS": 0, "EW": 9})
+    );
+    assert_eq!(
+        r.json["changed"][0]["after"]["hand_score"],
+        json!({"NS": 1, "EW": 0})
+    );
+    let r = c.post(&uri, &json!(null)).await;
+    assert_eq!(
+        (
+            r.json["applied"].as_bool(),
+            r.json["changed"].as_array().unwrap().len()
+        ),
+        (Some(true), 1)
+    );
+    let r = c.post(&uri, &json!(null)).await;
+    assert_eq!(r.json["changed"], json!([]), "fixed for good");
+}
+
+#[actix_web::test]
+async fn a_restarted_app_keeps_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("club.db");
+    let open = || LeagueState {
+        store: std::sync::Arc::new(arbiter::league::Store::open(&path).unwrap()),
+        admin_token: Some("operator-token".into()),
+    };
+    let (key, league) = {
+        let app = http::init_service(arbiter::api::app(open())).await;
+        let (_, key) = new_club(&app, "Casa").await;
+        let c = Client {
+            app,
+            key: key.clone(),
+        };
+        let s = set_up(&c).await;
+        assert_eq!(c.import(s.evening1, &two_hand_sheet()).await.status, 201);
+        (key, s.malilla)
+    };
+    let app = http::init_service(arbiter::api::app(open())).await;
+    let c = Client { app, key };
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    check(
+        find(&st["players"], "player", "Ana"),
+        1,
+        [1, 1, 0, 36, 0, 2, 0],
+    );
+    assert_eq!(
+        c.get("/v1/clubs/1/players").await.as_array().unwrap().len(),
+        6
+    );
+    // The key still works after the restart.
+    assert_eq!(
+        c.post("/v1/clubs/1/players", &json!({"name": "Gil"}))
+            .await
+            .status,
+        201
+    );
+}
+
+#[actix_web::test]
+async fn the_sheet_template_names_the_columns_and_verbs() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let c = Client {
+        app,
+        key: String::new(),
+    };
+    let t = c
+        .send(http::TestRequest::get().uri("/v1/games/stubs-and-spoils/sheet-template"))
+        .await;
+    assert_eq!(t.status, 200);
+    assert!(t.text.starts_with("match,hand,dealer,seat,action,value\n"));
+    for verb in ["sit", "deal", "face_up", "play", "discard", "spoil", "stub"] {
+        assert!(t.text.contains(&format!(",{verb},")), "{verb}: {}", t.text);
+    }
+}

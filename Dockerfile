@@ -13,7 +13,7 @@ COPY --from=build /src/target/release/arbiter /usr/local/bin/arbiter
 USER arbiter
 WORKDIR /data
 VOLUME ["/data"]
-ENV ARBITER_HOST=0.0.0.0 ARBITER_PORT=8080
+ENV ARBITER_HOST=0.0.0.0 ARBITER_PORT=8080 ARBITER_DB=/data/arbiter.db
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/arbiter"]
 CMD ["serve"]

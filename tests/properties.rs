@@ -2,69 +2,15 @@
 //! them always give an irregularity, a record error or a refusal, never a panic or a clean score.
 
 use arbiter::api::problem::parse_json;
-use arbiter::cards::{Card, packs};
+use arbiter::cards::Card;
 use arbiter::engine::{self, Adjudication, Outcome, Side};
-use arbiter::record::{Action, ActionKind, HandRecord};
+use arbiter::record::{ActionKind, HandRecord};
+#[path = "common/random.rs"]
+mod random;
+
 use proptest::prelude::*;
+use random::random_legal_hand;
 use serde_json::{Value, json};
-
-/// A small deterministic generator: proptest supplies the seed, and shrinks it.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-fn shuffled(mut cards: Vec<Card>, rng: &mut Rng) -> Vec<Card> {
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.below(i + 1));
-    }
-    cards
-}
-
-/// A random deal for `game`, the dealer's last card face up.
-fn deal(game: &str, rng: &mut Rng) -> HandRecord {
-    let (pack, per) = if game == "malilla" {
-        (packs::latin40(), 10)
-    } else {
-        (packs::standard52(), 13)
-    };
-    let cards = shuffled(pack.cards.iter().collect(), rng);
-    let seats = ["N", "E", "S", "W"];
-    let dealer = seats[rng.below(4)];
-    let mut deal = serde_json::Map::new();
-    for (i, s) in seats.iter().enumerate() {
-        deal.insert(s.to_string(), json!(cards[i * per..(i + 1) * per]));
-    }
-    let face_up = deal[dealer][per - 1].clone();
-    let record = json!({"game": game, "dealer": dealer, "deal": deal, "face_up": [face_up]});
-    parse_json(&serde_json::to_vec(&record).unwrap()).unwrap()
-}
-
-/// Plays the hand out by choosing among the legal actions the engine offers at every step.
-fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
-    let g = arbiter::games::find(game).unwrap();
-    let mut rng = Rng(seed | 1);
-    let mut record = deal(game, &mut rng);
-    loop {
-        let view = engine::legal_actions(g, &record).expect("a legal position");
-        let plays: Vec<&Action> = view
-            .legal
-            .iter()
-            .filter(|a| !matches!(a.kind, ActionKind::Correct(_)))
-            .collect();
-        if plays.is_empty() {
-            assert_eq!(view.phase, "over");
-            return record;
-        }
-        record.actions.push(*plays[rng.below(plays.len())]);
-    }
-}
 
 fn adjudicate(record: &HandRecord) -> Adjudication {
     engine::adjudicate(

@@ -4,9 +4,8 @@
 //!
 //! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size).
 
-#[path = "../tests/common/random.rs"]
-#[allow(dead_code)]
-mod random;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use arbiter::engine::{self, MatchState, Options, Seat};
 use arbiter::league::{self, NewLeague, NewSession, Store};
@@ -18,22 +17,11 @@ use std::time::Instant;
 const PLAYERS: [&str; 8] = ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gil", "Hal"];
 const HANDS_PER_SHEET: usize = 2_000;
 
-/// The rows of one hand in the sheet format (`docs` in the README).
-fn rows(out: &mut String, label: &str, number: usize, h: &HandRecord) {
-    for (seat, cards) in &h.deal {
-        let cards: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
-        writeln!(out, "{label},{number},{},{seat},deal,{}", h.dealer, cards.join(" ")).unwrap();
-    }
-    writeln!(out, "{label},{number},{},{},face_up,{}", h.dealer, h.dealer, h.face_up[0]).unwrap();
-    for a in &h.actions {
-        let json = serde_json::to_value(a).unwrap();
-        let value = json[a.kind.verb()].as_str().unwrap().to_string();
-        writeln!(out, "{label},{number},,{},{},{value}", a.seat, a.kind.verb()).unwrap();
-    }
-}
-
 fn main() {
-    let total: usize = std::env::var("LEAGUE_HANDS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let total: usize = std::env::var("LEAGUE_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
     let game = arbiter::games::find("malilla").unwrap();
     let options = Options::resolve(game.info().options, &BTreeMap::new(), "/options").unwrap();
 
@@ -42,19 +30,25 @@ fn main() {
     let mut pool: BTreeMap<Seat, Vec<HandRecord>> = BTreeMap::new();
     let mut seed = 1u64;
     while pool.len() < 4 || pool.values().any(|v| v.len() < 100) {
-        let h = random::random_legal_hand("malilla", seed);
+        let h = common::random::random_legal_hand("malilla", seed);
         seed += 1;
         pool.entry(h.dealer).or_default().push(h);
     }
     let mut sheets = Vec::new();
-    let (mut sheet, mut in_sheet, mut hands, mut matches, mut pick) = (String::new(), 0, 0, 0, 0usize);
+    let (mut sheet, mut in_sheet, mut hands, mut matches, mut pick) =
+        (String::new(), 0, 0, 0, 0usize);
     while hands < total {
         if in_sheet == 0 {
             sheet = "match,hand,dealer,seat,action,value\n".to_string();
         }
         let label = format!("m{matches}");
         for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
-            writeln!(sheet, "{label},,,{seat},sit,{}", PLAYERS[(matches + i * 3) % 8]).unwrap();
+            writeln!(
+                sheet,
+                "{label},,,{seat},sit,{}",
+                PLAYERS[(matches + i * 3) % 8]
+            )
+            .unwrap();
         }
         let mut state = MatchState::default();
         let mut number = 0;
@@ -66,7 +60,9 @@ fn main() {
             let a = engine::adjudicate_next(game, &options, &state, h, number).unwrap();
             state = a.match_after;
             number += 1;
-            rows(&mut sheet, &label, number, h);
+            for row in common::sheet_rows(&label, number, &serde_json::to_value(h).unwrap()) {
+                writeln!(sheet, "{row}").unwrap();
+            }
         }
         hands += number;
         in_sheet += number;
@@ -93,10 +89,26 @@ fn main() {
             for p in PLAYERS {
                 league::create_player(tx, club.id, p)?;
             }
-            let new = NewLeague { name: "L".into(), season: "S".into(), game: "malilla".into(), options: BTreeMap::new() };
+            let new = NewLeague {
+                name: "L".into(),
+                season: "S".into(),
+                game: "malilla".into(),
+                options: BTreeMap::new(),
+            };
             let l = league::create_league(tx, club.id, &new)?;
             let sessions = (0..sheets.len())
-                .map(|i| league::create_session(tx, club.id, l.id, &NewSession { name: format!("evening {i}"), played_on: None }).map(|s| s.id))
+                .map(|i| {
+                    league::create_session(
+                        tx,
+                        club.id,
+                        l.id,
+                        &NewSession {
+                            name: format!("evening {i}"),
+                            played_on: None,
+                        },
+                    )
+                    .map(|s| s.id)
+                })
                 .collect::<league::Result<Vec<_>>>()?;
             Ok((club.id, l.id, sessions))
         })
@@ -104,7 +116,9 @@ fn main() {
 
     let started = Instant::now();
     for (sheet, session) in sheets.iter().zip(&sessions) {
-        store.write(|tx| league::import(tx, club, *session, sheet.as_bytes())).unwrap();
+        store
+            .write(|tx| league::import(tx, club, *session, sheet.as_bytes()))
+            .unwrap();
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
@@ -117,10 +131,18 @@ fn main() {
     let mut players = 0;
     for _ in 0..11 {
         let t = Instant::now();
-        let s = store.read(|tx| league::standings(tx, club, league_id)).unwrap();
+        let s = store
+            .read(|tx| league::standings(tx, club, league_id))
+            .unwrap();
         times.push(t.elapsed().as_secs_f64() * 1e3);
         players = s.players.len();
-        assert_eq!(s.players.iter().map(|p| p.record.hands as usize).sum::<usize>(), 4 * hands);
+        assert_eq!(
+            s.players
+                .iter()
+                .map(|p| p.record.hands as usize)
+                .sum::<usize>(),
+            4 * hands
+        );
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
     println!(
@@ -130,8 +152,14 @@ fn main() {
         times[times.len() - 1]
     );
     let t = Instant::now();
-    let page = store.read(|tx| league::list_hands(tx, club, league::HandScope::League(league_id), 50_000, 100)).unwrap();
-    println!("a page of {} hands from the middle of the league: {:.2} ms", page.items.len(), t.elapsed().as_secs_f64() * 1e3);
+    let page = store
+        .read(|tx| league::list_hands(tx, club, league::HandScope::League(league_id), 50_000, 100))
+        .unwrap();
+    println!(
+        "a page of {} hands from the middle of the league: {:.2} ms",
+        page.items.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!("database: {:.1} MB", size as f64 / 1e6);
 }

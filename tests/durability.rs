@@ -2,6 +2,8 @@
 //! mid-import. After a restart on the same file every acknowledged hand is there and the import
 //! is either wholly there or wholly absent.
 
+mod common;
+
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -11,7 +13,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A minimal HTTP/1.1 client (one request per connection), so the test needs no HTTP crate.
-fn request(port: u16, method: &str, path: &str, key: &str, content_type: &str, body: &[u8]) -> Option<(u16, Value)> {
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    key: &str,
+    content_type: &str,
+    body: &[u8],
+) -> Option<(u16, Value)> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
     let head = format!(
@@ -30,11 +39,23 @@ fn request(port: u16, method: &str, path: &str, key: &str, content_type: &str, b
 }
 
 fn call(port: u16, method: &str, path: &str, key: &str, body: &Value) -> (u16, Value) {
-    request(port, method, path, key, "application/json", body.to_string().as_bytes()).expect("the server answers")
+    request(
+        port,
+        method,
+        path,
+        key,
+        "application/json",
+        body.to_string().as_bytes(),
+    )
+    .expect("the server answers")
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn start(db: &Path, port: u16) -> Child {
@@ -55,30 +76,21 @@ fn start(db: &Path, port: u16) -> Child {
 }
 
 fn fixture(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/malilla").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/malilla")
+        .join(name);
     serde_json::from_slice::<Value>(&std::fs::read(path).unwrap()).unwrap()["record"].clone()
 }
 
 /// A sheet of `matches` new matches of one Malilla hand each (fixture 01).
 fn big_sheet(matches: usize) -> String {
-    let r = fixture("01-normal-hand-ew-scores-2.json");
-    let dealer = r["dealer"].as_str().unwrap();
-    let mut hand = Vec::new();
-    for seat in ["N", "E", "S", "W"] {
-        let cards: Vec<&str> = r["deal"][seat].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
-        hand.push(format!("1,{dealer},{seat},deal,{}", cards.join(" ")));
-    }
-    hand.push(format!("1,{dealer},{dealer},face_up,{}", r["face_up"][0].as_str().unwrap()));
-    for a in r["actions"].as_array().unwrap() {
-        hand.push(format!(",{},play,{}", a["seat"].as_str().unwrap(), a["play"].as_str().unwrap()));
-    }
+    let hand = fixture("01-normal-hand-ew-scores-2.json");
     let mut out = String::from("match,hand,dealer,seat,action,value\n");
     for m in 0..matches {
         for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
             out.push_str(&format!("m{m},,,{seat},sit,{name}\n"));
         }
-        for row in &hand {
-            let row = if row.starts_with(',') { format!("m{m},1,{row}") } else { format!("m{m},{row}") };
+        for row in common::sheet_rows(&format!("m{m}"), 1, &hand) {
             out.push_str(&row);
             out.push('\n');
         }
@@ -93,22 +105,46 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
     let port = free_port();
     let mut server = start(&db, port);
 
-    let (s, club) = call(port, "POST", "/v1/clubs", "operator-token", &json!({"name": "Casa"}));
+    let (s, club) = call(
+        port,
+        "POST",
+        "/v1/clubs",
+        "operator-token",
+        &json!({"name": "Casa"}),
+    );
     assert_eq!(s, 201, "{club}");
     let key = club["key"]["secret"].as_str().unwrap().to_string();
     let mut seats = serde_json::Map::new();
     for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
-        let (s, p) = call(port, "POST", "/v1/clubs/1/players", &key, &json!({"name": name}));
+        let (s, p) = call(
+            port,
+            "POST",
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": name}),
+        );
         assert_eq!(s, 201, "{p}");
         seats.insert(seat.into(), p["id"].clone());
     }
-    let (_, league) = call(port, "POST", "/v1/clubs/1/leagues", &key, &json!({"name": "L", "season": "S", "game": "malilla"}));
+    let (_, league) = call(
+        port,
+        "POST",
+        "/v1/clubs/1/leagues",
+        &key,
+        &json!({"name": "L", "season": "S", "game": "malilla"}),
+    );
     let sessions = format!("/v1/clubs/1/leagues/{}/sessions", league["id"]);
     let (_, posting) = call(port, "POST", &sessions, &key, &json!({"name": "posted"}));
     let (_, importing) = call(port, "POST", &sessions, &key, &json!({"name": "imported"}));
     let matches: Vec<i64> = (0..400)
         .map(|_| {
-            let (s, m) = call(port, "POST", "/v1/clubs/1/matches", &key, &json!({"session": posting["id"], "seats": seats}));
+            let (s, m) = call(
+                port,
+                "POST",
+                "/v1/clubs/1/matches",
+                &key,
+                &json!({"session": posting["id"], "seats": seats}),
+            );
             assert_eq!(s, 201, "{m}");
             m["id"].as_i64().unwrap()
         })
@@ -122,8 +158,18 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
         std::thread::spawn(move || {
             for m in matches {
                 let path = format!("/v1/clubs/1/matches/{m}/hands");
-                match request(port, "POST", &path, &key, "application/json", hand.as_bytes()) {
-                    Some((201, body)) => acknowledged.lock().unwrap().push(body["id"].as_i64().unwrap()),
+                match request(
+                    port,
+                    "POST",
+                    &path,
+                    &key,
+                    "application/json",
+                    hand.as_bytes(),
+                ) {
+                    Some((201, body)) => acknowledged
+                        .lock()
+                        .unwrap()
+                        .push(body["id"].as_i64().unwrap()),
                     Some((status, body)) => panic!("a hand was refused: {status} {body}"),
                     None => return, // the server is gone
                 }
@@ -146,18 +192,40 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
 
     let mut server = start(&db, port);
     for id in &acknowledged {
-        let (s, h) = call(port, "GET", &format!("/v1/clubs/1/hands/{id}"), "", &Value::Null);
+        let (s, h) = call(
+            port,
+            "GET",
+            &format!("/v1/clubs/1/hands/{id}"),
+            "",
+            &Value::Null,
+        );
         assert_eq!(s, 200, "acknowledged hand {id} is lost: {h}");
     }
-    let (_, page) = call(port, "GET", &format!("/v1/clubs/1/sessions/{}/hands?limit=1000", importing["id"]), "", &Value::Null);
+    let (_, page) = call(
+        port,
+        "GET",
+        &format!("/v1/clubs/1/sessions/{}/hands?limit=1000", importing["id"]),
+        "",
+        &Value::Null,
+    );
     let mut imported = page["items"].as_array().unwrap().len();
-    let (_, more) = call(port, "GET", &format!("/v1/clubs/1/sessions/{}/matches", importing["id"]), "", &Value::Null);
+    let (_, more) = call(
+        port,
+        "GET",
+        &format!("/v1/clubs/1/sessions/{}/matches", importing["id"]),
+        "",
+        &Value::Null,
+    );
     let import_matches = more.as_array().unwrap().len();
     if imported == 1000 {
         imported = import_matches; // one hand a match
     }
     match import_answer {
-        Some((201, _)) => assert_eq!((imported, import_matches), (1500, 1500), "an acknowledged import is incomplete"),
+        Some((201, _)) => assert_eq!(
+            (imported, import_matches),
+            (1500, 1500),
+            "an acknowledged import is incomplete"
+        ),
         _ => assert!(
             (imported, import_matches) == (0, 0) || (imported, import_matches) == (1500, 1500),
             "a partial import: {imported} hands, {import_matches} matches"

@@ -462,34 +462,7 @@ fn two_hand_sheet() -> String {
         rows.push(format!("t1,,,{seat},sit,{name}"));
     }
     for (n, f) in [(1, "09"), (2, "06")] {
-        let r = fixture("malilla", f);
-        let dealer = r["dealer"].as_str().unwrap();
-        for seat in ["N", "E", "S", "W"] {
-            let cards: Vec<&str> = r["deal"][seat]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_str().unwrap())
-                .collect();
-            rows.push(format!("t1,{n},{dealer},{seat},deal,{}", cards.join(" ")));
-        }
-        rows.push(format!(
-            "t1,{n},{dealer},{dealer},face_up,{}",
-            r["face_up"][0].as_str().unwrap()
-        ));
-        for a in r["actions"].as_array().unwrap() {
-            let (verb, card) = a
-                .as_object()
-                .unwrap()
-                .iter()
-                .find(|(k, _)| *k != "seat")
-                .unwrap();
-            rows.push(format!(
-                "t1,{n},,{},{verb},{}",
-                a["seat"].as_str().unwrap(),
-                card.as_str().unwrap()
-            ));
-        }
+        rows.extend(common::sheet_rows("t1", n, &fixture("malilla", f)));
     }
     rows.join("\n") + "\n"
 }

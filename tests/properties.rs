@@ -5,11 +5,10 @@ use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
 use arbiter::engine::{self, Adjudication, Outcome, Side};
 use arbiter::record::{ActionKind, HandRecord};
-#[path = "common/random.rs"]
-mod random;
+mod common;
 
+use common::random::random_legal_hand;
 use proptest::prelude::*;
-use random::random_legal_hand;
 use serde_json::{Value, json};
 
 fn adjudicate(record: &HandRecord) -> Adjudication {

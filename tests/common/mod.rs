@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test crate uses a different part
 
+pub mod random;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -67,4 +69,43 @@ pub fn league_state() -> (arbiter::api::league::LeagueState, tempfile::TempDir) 
         admin_token: Some("operator-token".into()),
     };
     (state, dir)
+}
+
+/// The sheet rows (`match,hand,dealer,seat,action,value`) of one hand record (JSON), as a
+/// scorekeeper would type them: the deal, the face-up card, then every action.
+pub fn sheet_rows(label: &str, number: usize, r: &Value) -> Vec<String> {
+    let dealer = r["dealer"].as_str().unwrap();
+    let mut rows = Vec::new();
+    for (seat, cards) in r["deal"].as_object().unwrap() {
+        let cards: Vec<&str> = cards
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        rows.push(format!(
+            "{label},{number},{dealer},{seat},deal,{}",
+            cards.join(" ")
+        ));
+    }
+    for card in r["face_up"].as_array().unwrap() {
+        rows.push(format!(
+            "{label},{number},{dealer},{dealer},face_up,{}",
+            card.as_str().unwrap()
+        ));
+    }
+    for a in r["actions"].as_array().unwrap() {
+        let (verb, value) = a
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(k, _)| *k != "seat")
+            .unwrap();
+        rows.push(format!(
+            "{label},{number},,{},{verb},{}",
+            a["seat"].as_str().unwrap(),
+            value.as_str().unwrap()
+        ));
+    }
+    rows
 }

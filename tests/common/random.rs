@@ -64,4 +64,3 @@ pub fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
         record.actions.push(*plays[rng.below(plays.len())]);
     }
 }
-

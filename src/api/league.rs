@@ -217,8 +217,8 @@ async fn write<T: Serialize + Send + 'static>(
     f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
     let secret = bearer(req)?;
-    let key = idempotency_key(req)?;
-    let fingerprint = {
+    // The request a key names: method, URI and body, each length-prefixed.
+    let idem = idempotency_key(req)?.map(|key| {
         let mut h = Sha256::new();
         for part in [
             req.method().as_str().as_bytes(),
@@ -228,16 +228,15 @@ async fn write<T: Serialize + Send + 'static>(
             h.update((part.len() as u64).to_le_bytes());
             h.update(part);
         }
-        h.finalize().to_vec()
-    };
+        Idempotency {
+            club,
+            key,
+            fingerprint: h.finalize().to_vec(),
+        }
+    });
     let (status, body, replayed) = blocking(state, move |s| {
         s.write(|tx| {
             league::authorize(tx, club, &secret)?;
-            let idem = key.map(|key| Idempotency {
-                club,
-                key,
-                fingerprint,
-            });
             if let Some(i) = &idem
                 && let Some((status, body)) = i.replay(tx)?
             {
@@ -283,25 +282,27 @@ fn csv_response(body: String) -> HttpResponse {
         .body(body)
 }
 
+/// A 400 naming the query parameter `name` (pointer `/query/<name>`).
+fn bad_query(name: &str, detail: String) -> Problem {
+    Problem::new(
+        StatusCode::BAD_REQUEST,
+        "invalid-query",
+        "Invalid query parameter",
+        detail.clone(),
+    )
+    .with(vec![FieldError::new(format!("/query/{name}"), detail)])
+}
+
 /// The query string as named parameters; unknown names are refused (a typo would otherwise
 /// silently change the answer).
 fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, Problem> {
-    let bad = |name: &str, detail: String| {
-        Problem::new(
-            StatusCode::BAD_REQUEST,
-            "invalid-query",
-            "Invalid query parameter",
-            detail.clone(),
-        )
-        .with(vec![FieldError::new(format!("/query/{name}"), detail)])
-    };
     let params = web::Query::<Vec<(String, String)>>::from_query(req.query_string())
-        .map_err(|e| bad("", format!("unreadable query string: {e}")))?
+        .map_err(|e| bad_query("", format!("unreadable query string: {e}")))?
         .into_inner();
     let mut out = BTreeMap::new();
     for (k, v) in params {
         if !known.contains(&k.as_str()) {
-            return Err(bad(
+            return Err(bad_query(
                 &k,
                 format!(
                     "unknown query parameter '{k}': expected {}",
@@ -310,7 +311,7 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
             ));
         }
         if out.insert(k.clone(), v).is_some() {
-            return Err(bad(&k, format!("'{k}' is given twice")));
+            return Err(bad_query(&k, format!("'{k}' is given twice")));
         }
     }
     Ok(out)
@@ -319,18 +320,7 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
 /// `cursor` and `limit` of a list.
 fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
-    let bad = |name: &str, detail: &str| {
-        Problem::new(
-            StatusCode::BAD_REQUEST,
-            "invalid-query",
-            "Invalid query parameter",
-            detail.to_string(),
-        )
-        .with(vec![FieldError::new(
-            format!("/query/{name}"),
-            detail.to_string(),
-        )])
-    };
+    let bad = |name: &str, detail: &str| bad_query(name, detail.to_string());
     let cursor = match q.get("cursor") {
         None => 0,
         Some(c) => c
@@ -712,18 +702,7 @@ async fn readjudicate(
     let dry_run = match q.get("dry_run").map(String::as_str) {
         None | Some("false") => false,
         Some("true") => true,
-        Some(_) => {
-            return Err(Problem::new(
-                StatusCode::BAD_REQUEST,
-                "invalid-query",
-                "Invalid query parameter",
-                "dry_run is true or false".into(),
-            )
-            .with(vec![FieldError::new(
-                "/query/dry_run".into(),
-                "expected true or false".into(),
-            )]));
-        }
+        Some(_) => return Err(bad_query("dry_run", "expected true or false".into())),
     };
     write(&req, &state, club, b"", StatusCode::OK, move |tx| {
         league::readjudicate(tx, club, l, dry_run)

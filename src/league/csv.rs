@@ -332,8 +332,7 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
 pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;
-    let game = crate::games::find(&league.game)
-        .ok_or_else(|| StoreError::Database(format!("unknown game '{}'", league.game)))?;
+    let game = repo::league_game(&league)?;
     let drafts = read(game, bytes).map_err(StoreError::Invalid)?;
     let mut errors = Vec::new();
     let mut report = ImportReport {
@@ -341,14 +340,14 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
         hands: Vec::new(),
     };
     for m in &drafts {
-        let Some(match_id) = open_match(tx, club, session, m, &mut errors)? else {
+        let Some(opened) = open_match(tx, club, session, m, &mut errors)? else {
             continue;
         };
+        let (match_id, mut stored) = (opened.id, opened.hands);
         if !m.seats.is_empty() {
             report.matches_created.insert(m.label.clone(), match_id);
         }
         for h in &m.hands {
-            let stored = repo::get_match(tx, club, match_id)?.hands;
             if h.number != stored + 1 {
                 errors.push(h.first.at(HAND).problem(format!(
                     "match {match_id} has {stored} hand(s) stored: the next is hand {}",
@@ -362,7 +361,10 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 break;
             }
             match repo::post_hand(tx, club, match_id, &record) {
-                Ok(summary) => report.hands.push(summary),
+                Ok(summary) => {
+                    stored = summary.number;
+                    report.hands.push(summary);
+                }
                 Err(StoreError::Invalid(e)) => {
                     errors.extend(e.into_iter().map(|e| h.locate(e)));
                     break; // later hands of this match depend on this one
@@ -379,13 +381,14 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
 }
 
 /// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.
+/// `None` when it cannot be opened (the problems are in `errors`).
 fn open_match(
     tx: &Transaction,
     club: i64,
     session: i64,
     m: &MatchDraft,
     errors: &mut Vec<FieldError>,
-) -> Result<Option<i64>> {
+) -> Result<Option<Match>> {
     if m.seats.is_empty() {
         let existing = m
             .label
@@ -393,7 +396,7 @@ fn open_match(
             .ok()
             .and_then(|id| repo::get_match(tx, club, id).ok());
         return Ok(match existing {
-            Some(found) if found.session == session => Some(found.id),
+            Some(found) if found.session == session => Some(found),
             _ => {
                 errors.push(m.first.at(MATCH).problem(format!(
                     "'{}' is not a match of session {session}: a new match starts with 'sit' rows",
@@ -419,7 +422,7 @@ fn open_match(
         return Ok(None);
     }
     match repo::create_match(tx, club, &NewMatch { session, seats }) {
-        Ok(created) => Ok(Some(created.id)),
+        Ok(created) => Ok(Some(created)),
         Err(StoreError::Invalid(e)) => {
             for e in e {
                 let cell = e

@@ -469,13 +469,27 @@ fn parse_stored<T: std::str::FromStr>(s: &str) -> Result<T> {
         .map_err(|_| StoreError::Database(format!("unreadable stored value '{s}'")))
 }
 
-fn league_game(league: &League) -> Result<&'static dyn engine::Game> {
+pub(super) fn league_game(league: &League) -> Result<&'static dyn engine::Game> {
     games::find(&league.game).ok_or_else(|| {
         StoreError::Database(format!(
             "league {} plays '{}', which this build does not know",
             league.id, league.game
         ))
     })
+}
+
+/// The league's game and its options, as every hand of the league is ruled. The options were
+/// checked when the league was created; failing now means the game's options changed since.
+fn league_rules(league: &League) -> Result<(&'static dyn engine::Game, Options)> {
+    let game = league_game(league)?;
+    let options =
+        Options::resolve(game.info().options, &league.options, "/options").map_err(|e| {
+            StoreError::Conflict(format!(
+                "the league's options are no longer valid: {}",
+                e[0].detail
+            ))
+        })?;
+    Ok((game, options))
 }
 
 // ---- hands ----------------------------------------------------------------------------------
@@ -490,10 +504,7 @@ pub fn post_hand(
     record: &HandRecord,
 ) -> Result<HandSummary> {
     let m = get_match(tx, club, match_id)?;
-    let league = get_league(tx, club, m.league)?;
-    let game = league_game(&league)?;
-    let options = Options::resolve(game.info().options, &league.options, "/options")
-        .map_err(StoreError::Invalid)?;
+    let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
     let mut errors = Vec::new();
     for (seat, name) in &record.players {
         match m.seats.get(seat) {
@@ -731,15 +742,7 @@ pub fn readjudicate(
     league_id: i64,
     dry_run: bool,
 ) -> Result<Readjudication> {
-    let league = get_league(tx, club, league_id)?;
-    let game = league_game(&league)?;
-    let options =
-        Options::resolve(game.info().options, &league.options, "/options").map_err(|e| {
-            StoreError::Conflict(format!(
-                "the league's options are no longer valid: {}",
-                e[0].detail
-            ))
-        })?;
+    let (game, options) = league_rules(&get_league(tx, club, league_id)?)?;
     let matches: Vec<i64> = tx
         .prepare_cached("SELECT id FROM matches WHERE league_id = ?1 ORDER BY id")?
         .query_map(params![league_id], |r| r.get(0))?
@@ -756,6 +759,7 @@ pub fn readjudicate(
             .prepare_cached("SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number")?
             .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
+        let hands = rows.len() as u32;
         let mut state = MatchState::default();
         for (hand, number, record, stored) in rows {
             report.hands_replayed += 1;
@@ -799,16 +803,7 @@ pub fn readjudicate(
             state = a.match_after;
         }
         if !dry_run {
-            set_match_state(
-                tx,
-                match_id,
-                tx.query_row(
-                    "SELECT hands FROM matches WHERE id = ?1",
-                    params![match_id],
-                    |r| r.get(0),
-                )?,
-                &state,
-            )?;
+            set_match_state(tx, match_id, hands, &state)?;
         }
     }
     if !failures.is_empty() {

@@ -198,6 +198,43 @@ async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo
     Ok(web::Json(game(&path)?.info()))
 }
 
+/// Problems a posted record can answer with (the three stateless POSTs share them).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // documents the responses; the handlers build `Problem`s
+enum RecordProblems {
+    #[response(
+        status = 400,
+        description = "Empty or malformed JSON",
+        content_type = "application/problem+json"
+    )]
+    Malformed(Problem),
+    #[response(
+        status = 404,
+        description = "Unknown game",
+        content_type = "application/problem+json"
+    )]
+    UnknownGame(Problem),
+    #[response(
+        status = 413,
+        description = "Body over 256 KiB",
+        content_type = "application/problem+json"
+    )]
+    TooLarge(Problem),
+    #[response(
+        status = 415,
+        description = "Not JSON",
+        content_type = "application/problem+json"
+    )]
+    NotJson(Problem),
+    #[response(
+        status = 422,
+        description = "The record is not a hand (or position) of this game; in a match, a hand comes after the game ended \
+                       or is dealt by the wrong seat. Pointers name the values.",
+        content_type = "application/problem+json"
+    )]
+    Invalid(Problem),
+}
+
 /// Adjudicates one recorded hand. Nothing is stored.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
@@ -205,11 +242,7 @@ async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo
     request_body = HandRecord,
     responses(
         (status = 200, description = "The director's ruling on the hand", body = Adjudication),
-        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The record is not a hand of this game (pointers name the values)", body = Problem, content_type = "application/problem+json")
+        RecordProblems
     )
 )]
 async fn adjudicate(
@@ -231,11 +264,7 @@ async fn adjudicate(
     request_body = MatchRecord,
     responses(
         (status = 200, description = "Every hand's ruling and the final match state", body = MatchReport),
-        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A hand is not a hand of this game, or comes after the game ended", body = Problem, content_type = "application/problem+json")
+        RecordProblems
     )
 )]
 async fn adjudicate_match(
@@ -257,11 +286,7 @@ async fn adjudicate_match(
     request_body = HandRecord,
     responses(
         (status = 200, description = "The position and its legal actions", body = TableView),
-        (status = 400, description = "Empty or malformed JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 256 KiB", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not JSON", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The partial record is not a position of this game", body = Problem, content_type = "application/problem+json")
+        RecordProblems
     )
 )]
 async fn legal_actions(

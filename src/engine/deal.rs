@@ -151,3 +151,32 @@ pub fn dealer_face_up(
         )]),
     }
 }
+
+/// Cards outside the seats' hands (`field` = `stock` or `face_up`): each from `pack` and not dealt
+/// elsewhere. They join `dealt.all`, so `check_whole_pack` sees them.
+pub fn check_undealt(
+    cards: &[Card],
+    field: &str,
+    pack: &Pack,
+    dealt: &mut Dealt,
+) -> Result<(), Vec<FieldError>> {
+    let mut errors = Vec::new();
+    for (i, &card) in cards.iter().enumerate() {
+        if !pack.cards.contains(card) {
+            errors.push(FieldError::new(
+                format!("/{field}/{i}"),
+                format!("{card} is not in the {}", pack.name),
+            ));
+        } else if !dealt.all.insert(card) {
+            errors.push(FieldError::new(
+                format!("/{field}/{i}"),
+                format!("{card} is given twice: it is also dealt or listed earlier"),
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}

@@ -16,7 +16,7 @@ pub use seat::{PerSide, Seat, Side, Table};
 pub use trick::{MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, trump_or_led};
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::record::{Action, HandRecord, MatchRecord};
+use crate::record::{Action, Bid, HandRecord, MatchRecord};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -104,7 +104,7 @@ impl MatchState {
     /// Checks a match state given in a request, for a hand dealt by `dealer`.
     fn check(&self, dealer: Seat, base: &str) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
-        for side in Side::BOTH {
+        for side in self.scores.sides() {
             if !(-SCORE_LIMIT..=SCORE_LIMIT).contains(&self.scores[side]) {
                 errors.push(FieldError::new(
                     format!("{base}/scores/{side}"),
@@ -167,6 +167,56 @@ pub struct Bonus {
     pub status: &'static str,
 }
 
+/// Who contracted for the hand, for what, and whether they made it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Contract {
+    /// The seat whose bid, pick-up, acceptance or trump choice stands.
+    pub declarer: Seat,
+    pub side: Side,
+    /// The winning bid as called, where there is an auction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<Bid>,
+    /// What the declarers must reach, after any adjustment (Twenty-Nine's royals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<i32>,
+    /// The declarer plays alone, his partner sitting out (Bacon).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub alone: bool,
+    /// Made or failed; `null` until the hand is scored, or when the record stops early.
+    pub made: Option<bool>,
+}
+
+impl Contract {
+    pub fn new(declarer: Seat, side: Side) -> Contract {
+        Contract {
+            declarer,
+            side,
+            bid: None,
+            target: None,
+            alone: false,
+            made: None,
+        }
+    }
+}
+
+/// Something the rules made happen that is neither a trick nor an irregularity: a trump revealed,
+/// an upcard turned, a stake raised, cards drawn from the stock. In record order.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Event {
+    /// Stable code, e.g. `trump_revealed`, `upcard_turned`, `stake_raised`, `drew`.
+    pub code: &'static str,
+    /// The action that caused it, if one did.
+    pub action_index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trick: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<Card>,
+    /// One sentence a director can read out.
+    pub detail: String,
+}
+
 /// What one side took in the hand.
 #[derive(Clone, Copy, Debug, Default, Serialize, ToSchema)]
 pub struct Tally {
@@ -201,6 +251,10 @@ pub struct Adjudication {
     pub record_error: Option<RecordError>,
     pub ignored_actions: Vec<IgnoredAction>,
     pub bonuses: Vec<Bonus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Contract>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
     #[schema(inline)]
     pub tally: PerSide<Tally>,
     /// The hand's own score per side; `null` when the record has an error.
@@ -230,6 +284,8 @@ impl Adjudication {
             record_error: None,
             ignored_actions: Vec::new(),
             bonuses: Vec::new(),
+            contract: None,
+            events: Vec::new(),
             tally: PerSide::default(),
             hand_score: None,
             match_before: before.clone(),
@@ -243,6 +299,9 @@ impl Adjudication {
         self.record_error = Some(error);
         self.hand_score = None;
         self.bonuses.clear();
+        if let Some(c) = &mut self.contract {
+            c.made = None;
+        }
         self.match_after = self.match_before.clone();
     }
 }
@@ -349,8 +408,8 @@ impl TableView {
 pub trait Game: Send + Sync {
     fn info(&self) -> &'static GameInfo;
 
-    /// The table this game is played at.
-    fn table(&self) -> Table;
+    /// The table this game is played at under `options` (players, direction of play).
+    fn table(&self, options: &Options) -> Table;
 
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(
@@ -416,11 +475,12 @@ fn prepare(
             None
         }
     };
-    let table = game.table();
-    if let Some(a) = record
-        .actions
-        .iter()
-        .position(|a| table.resolve(a.seat).is_none())
+    let table = options.as_ref().map(|o| game.table(o));
+    if let Some(table) = table
+        && let Some(a) = record
+            .actions
+            .iter()
+            .position(|a| table.resolve(a.seat).is_none())
     {
         errors.push(FieldError::new(
             format!("/actions/{a}/seat"),
@@ -464,15 +524,29 @@ fn prepare(
             state
         }
     };
-    let options = match options {
-        Some(o) if errors.is_empty() => o,
+    let (options, table) = match (options, table) {
+        (Some(o), Some(t)) if errors.is_empty() => (o, t),
         _ => return Err(errors),
     };
+    let scores = before.scores.restrict(table.sides()).map_err(|side| {
+        vec![FieldError::new(
+            format!("/match_state/scores/{side}"),
+            format!(
+                "{side} does not score at this table: expected {}",
+                table
+                    .sides()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )]
+    })?;
     game.start(
         record,
         &options,
         &MatchState {
             next_dealer: Some(record.dealer),
+            scores,
             ..before
         },
     )

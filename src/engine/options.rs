@@ -105,6 +105,11 @@ impl Options {
         }
     }
 
+    /// Every option at its default.
+    pub fn defaults(specs: &'static [OptionSpec]) -> Options {
+        Options::resolve(specs, &BTreeMap::new(), "").expect("defaults are valid")
+    }
+
     fn get(&self, name: &str) -> Value {
         self.0
             .iter()

@@ -22,6 +22,8 @@ pub struct TrickPlay {
     pending: [Option<Fault>; MAX_PLAYS],
     /// The trick position of the first corrected revoke: seats after it may change their cards too.
     correction_window: Option<usize>,
+    /// Seats sitting this hand out (Bacon's loner's partner): skipped in turn, no card to a trick.
+    out: [bool; MAX_PLAYS],
     pub corrected: Vec<CorrectedRevoke>,
 }
 
@@ -45,8 +47,36 @@ impl TrickPlay {
             next: Some(leader),
             pending: Default::default(),
             correction_window: None,
+            out: [false; MAX_PLAYS],
             corrected: Vec::new(),
         }
+    }
+
+    /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.
+    pub fn sit_out(&mut self, seat: Seat) {
+        self.out[seat.pos()] = true;
+        if self.next == Some(seat) {
+            self.next = Some(self.after(seat));
+        }
+    }
+
+    /// Is `seat` sitting the hand out?
+    pub fn sits_out(&self, seat: Seat) -> bool {
+        self.out[seat.pos()]
+    }
+
+    /// Seats that play to each trick.
+    pub fn players(&self) -> usize {
+        self.table.size - self.out.iter().filter(|&&o| o).count()
+    }
+
+    /// The next seat in the direction of play that takes part in the hand.
+    pub fn after(&self, seat: Seat) -> Seat {
+        let mut s = self.table.next(seat);
+        while self.out[s.pos()] {
+            s = self.table.next(s);
+        }
+        s
     }
 
     pub fn hand(&self, seat: Seat) -> CardSet {
@@ -63,7 +93,7 @@ impl TrickPlay {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.trick.len() == self.table.size
+        self.trick.len() == self.players()
     }
 
     /// Checks turn and possession, takes the card from the hand and puts it on the trick with its
@@ -83,7 +113,7 @@ impl TrickPlay {
         self.next = if self.is_complete() {
             None
         } else {
-            Some(self.table.left(seat))
+            Some(self.after(seat))
         };
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use utoipa::PartialSchema;
 
 /// A seat at the table: `N E S W` at four-player tables, `P1`..`P7` otherwise
 /// (at a four-player table `P1..P4` are accepted as `N E S W`).
@@ -87,14 +88,40 @@ impl utoipa::PartialSchema for Seat {
 
 impl utoipa::ToSchema for Seat {}
 
-/// The seats of one game's table, in clockwise order.
+/// The seats of one game's table, in clockwise order, and how they play and score.
 #[derive(Clone, Copy, Debug)]
 pub struct Table {
     pub size: usize,
+    /// Partners sit opposite and score together (N–S, E–W); otherwise each seat is its own side.
+    pub partnerships: bool,
+    /// Play passes to the right (counter-clockwise), as in Truco and Tresette's traditional option.
+    pub counterclockwise: bool,
 }
 
 impl Table {
-    pub const FOUR: Table = Table { size: 4 };
+    /// Four players in partnerships, clockwise.
+    pub const FOUR: Table = Table {
+        size: 4,
+        partnerships: true,
+        counterclockwise: false,
+    };
+
+    /// `size` players each for himself, clockwise.
+    pub const fn solo(size: usize) -> Table {
+        Table {
+            size,
+            partnerships: false,
+            counterclockwise: false,
+        }
+    }
+
+    /// The same table with play passing to the right.
+    pub const fn counterclockwise(self) -> Table {
+        Table {
+            counterclockwise: true,
+            ..self
+        }
+    }
 
     /// The seat at `pos` (taken modulo the table size).
     pub fn seat(self, pos: usize) -> Seat {
@@ -123,8 +150,43 @@ impl Table {
         self.seat(seat.pos() + self.size - 1)
     }
 
+    /// The seat after `seat` in the direction of play (and of the deal and the auction).
+    pub fn next(self, seat: Seat) -> Seat {
+        if self.counterclockwise {
+            self.right(seat)
+        } else {
+            self.left(seat)
+        }
+    }
+
     pub fn seats(self) -> impl Iterator<Item = Seat> {
         (0..self.size).map(move |p| self.seat(p))
+    }
+
+    /// The side `seat` scores for.
+    pub fn side(self, seat: Seat) -> Side {
+        if self.partnerships {
+            seat.side()
+        } else {
+            Side::player(seat.pos())
+        }
+    }
+
+    /// The sides that score at this table.
+    pub fn sides(self) -> impl Iterator<Item = Side> {
+        let n = if self.partnerships { 2 } else { self.size };
+        (0..n).map(move |i| {
+            if self.partnerships {
+                Side::BOTH[i]
+            } else {
+                Side::player(i)
+            }
+        })
+    }
+
+    /// The seats scoring for `side`.
+    pub fn members(self, side: Side) -> impl Iterator<Item = Seat> {
+        self.seats().filter(move |&s| self.side(s) == side)
     }
 
     /// Seat names for messages: "N, E, S, W".
@@ -136,42 +198,52 @@ impl Table {
     }
 }
 
-/// A scoring side: a partnership (`NS`, `EW`).
+/// Most players that score alone at one table (seats `P1`..`P7`).
+const MAX_SOLO: usize = 7;
+const SIDES: usize = 2 + MAX_SOLO;
+
+/// A scoring side: a partnership (`NS`, `EW`), or in a game played each for himself, one player
+/// (`P1`, `P2`, ..., named like the seat).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Side {
-    NS,
-    EW,
-}
+pub struct Side(u8);
 
 impl Side {
+    pub const NS: Side = Side(0);
+    pub const EW: Side = Side(1);
     pub const BOTH: [Side; 2] = [Side::NS, Side::EW];
 
+    /// The side of the player at table position `pos` in a game without partnerships.
+    pub fn player(pos: usize) -> Side {
+        Side(2 + (pos % MAX_SOLO) as u8)
+    }
+
+    /// The opposing partnership (partnership sides only).
     pub fn other(self) -> Side {
-        match self {
-            Side::NS => Side::EW,
-            Side::EW => Side::NS,
-        }
+        debug_assert!(self.0 < 2, "{self} is a player, not a partnership");
+        Side(self.0 ^ 1)
     }
 
     pub fn index(self) -> usize {
-        self as usize
+        self.0 as usize
     }
 
-    /// "N–S" / "E–W", as a director says it.
-    pub fn spoken(self) -> &'static str {
-        match self {
-            Side::NS => "N–S",
-            Side::EW => "E–W",
+    /// "N–S" / "E–W" / "P1", as a director says it.
+    pub fn spoken(self) -> String {
+        match self.0 {
+            0 => "N–S".into(),
+            1 => "E–W".into(),
+            _ => self.to_string(),
         }
     }
 }
 
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::NS => "NS",
-            Side::EW => "EW",
-        })
+        match self.0 {
+            0 => f.write_str("NS"),
+            1 => f.write_str("EW"),
+            n => write!(f, "P{}", n - 1),
+        }
     }
 }
 
@@ -181,7 +253,16 @@ impl FromStr for Side {
         match s {
             "NS" => Ok(Side::NS),
             "EW" => Ok(Side::EW),
-            _ => Err(format!("'{s}' is not a side: expected NS or EW")),
+            _ => s
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=MAX_SOLO).contains(n))
+                .map(|n| Side::player(n - 1))
+                .ok_or_else(|| {
+                    format!(
+                        "'{s}' is not a side: expected NS or EW (or P1..P7 where each plays alone)"
+                    )
+                }),
         }
     }
 }
@@ -192,42 +273,100 @@ impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .enum_values(Some(["NS", "EW"]))
-            .description(Some("A partnership: NS (North–South) or EW (East–West)."))
+            .pattern(Some("^(NS|EW|P[1-7])$"))
+            .description(Some(
+                "A scoring side: NS (North–South) or EW (East–West); P1..P7 in games played each for himself.",
+            ))
             .into()
     }
 }
 
 impl utoipa::ToSchema for Side {}
 
-/// A value per side, serialized as `{"NS": .., "EW": ..}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PerSide<T>(pub [T; 2]);
+/// A value per side in play, serialized as `{"NS": .., "EW": ..}` (or `{"P1": .., "P2": ..}`).
+/// A new value covers the two partnerships; `over` names other sides. Writing a side adds it.
+#[derive(Clone, Copy, Debug)]
+pub struct PerSide<T> {
+    values: [T; SIDES],
+    /// Bit per side in play.
+    present: u16,
+}
+
+impl<T: Default + Copy> Default for PerSide<T> {
+    fn default() -> Self {
+        PerSide {
+            values: [T::default(); SIDES],
+            present: 0b11,
+        }
+    }
+}
+
+impl<T: Default + Copy> PerSide<T> {
+    /// Default values for each of `sides`.
+    pub fn over(sides: impl IntoIterator<Item = Side>) -> PerSide<T> {
+        let mut out = PerSide {
+            values: [T::default(); SIDES],
+            present: 0,
+        };
+        for s in sides {
+            out.present |= 1 << s.0;
+        }
+        out
+    }
+
+    /// The sides in play, in order.
+    pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
+        (0..SIDES as u8)
+            .filter(|i| self.present >> i & 1 == 1)
+            .map(Side)
+    }
+}
+
+impl<T: Default + Copy + PartialEq> PerSide<T> {
+    /// The same values over `sides`; `Err(side)` names a side outside them with a value.
+    pub fn restrict(&self, sides: impl IntoIterator<Item = Side>) -> Result<PerSide<T>, Side> {
+        let mut out = PerSide::over(sides);
+        for s in self.sides() {
+            if out.present >> s.0 & 1 == 1 {
+                out.values[s.index()] = self.values[s.index()];
+            } else if self.values[s.index()] != T::default() {
+                return Err(s);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Equal values side by side; a side absent from one counts as the default value.
+impl<T: Default + PartialEq> PartialEq for PerSide<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+impl<T: Default + Eq> Eq for PerSide<T> {}
 
 impl<T> std::ops::Index<Side> for PerSide<T> {
     type Output = T;
     fn index(&self, side: Side) -> &T {
-        &self.0[side.index()]
+        &self.values[side.index()]
     }
 }
 
 impl<T> std::ops::IndexMut<Side> for PerSide<T> {
     fn index_mut(&mut self, side: Side) -> &mut T {
-        &mut self.0[side.index()]
+        self.present |= 1 << side.0;
+        &mut self.values[side.index()]
     }
 }
 
-impl<T: serde::Serialize> serde::Serialize for PerSide<T> {
+impl<T: serde::Serialize + Default + Copy> serde::Serialize for PerSide<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("NS", &self.0[0])?;
-        m.serialize_entry("EW", &self.0[1])?;
-        m.end()
+        s.collect_map(self.sides().map(|side| (side, &self.values[side.index()])))
     }
 }
 
-impl<'de, T: serde::Deserialize<'de> + Default> serde::Deserialize<'de> for PerSide<T> {
+impl<'de, T: serde::Deserialize<'de> + Default + Copy> serde::Deserialize<'de> for PerSide<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map = std::collections::BTreeMap::<Side, T>::deserialize(d)?;
         let mut out = PerSide::<T>::default();
@@ -250,11 +389,11 @@ impl<T: utoipa::ToSchema> utoipa::__dev::ComposeSchema for PerSide<T> {
         _generics: Vec<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>,
     ) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
-            .property("NS", T::schema())
-            .property("EW", T::schema())
-            .required("NS")
-            .required("EW")
-            .description(Some("One value per partnership."))
+            .property_names(Some(Side::schema()))
+            .additional_properties(Some(T::schema()))
+            .description(Some(
+                "One value per side in play: NS and EW in partnership games, P1, P2, ... where each plays alone.",
+            ))
             .into()
     }
 }
@@ -270,7 +409,10 @@ mod tests {
         assert_eq!(t.right(Seat::N), Seat::W);
         assert_eq!(Seat::E.side(), Side::EW);
         assert_eq!(t.resolve("P3".parse().unwrap()), Some(Seat::S));
-        let three = Table { size: 3 };
+        let three = Table::solo(3);
+        assert_eq!(three.side("P2".parse().unwrap()).to_string(), "P2");
+        assert_eq!(three.sides().count(), 3);
+        assert_eq!(Table::FOUR.counterclockwise().next(Seat::N), Seat::W);
         assert_eq!(three.resolve(Seat::N), None);
         assert_eq!(three.left("P3".parse().unwrap()).to_string(), "P1");
         assert!("X".parse::<Seat>().is_err());

@@ -138,8 +138,8 @@ pub struct TrickReport {
     #[schema(value_type = Vec<PlayedCard>)]
     #[serde(serialize_with = "serialize_plays")]
     pub plays: Trick,
-    /// The seat that won the trick.
-    pub winner: Seat,
+    /// The seat that won the trick; `null` for a tied trick that belongs to nobody (Truco).
+    pub winner: Option<Seat>,
     /// Points in the trick, where the game counts them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<i32>,
@@ -156,6 +156,11 @@ pub struct TrickReport {
 
 impl TrickReport {
     pub fn new(trick: Trick, winner: Seat) -> TrickReport {
+        TrickReport::ruled(trick, Some(winner))
+    }
+
+    /// A trick won by `winner`, or tied when `None`.
+    pub fn ruled(trick: Trick, winner: Option<Seat>) -> TrickReport {
         TrickReport {
             number: trick.number,
             leader: trick.leader,

@@ -153,7 +153,7 @@ impl Game for Malilla {
         &INFO
     }
 
-    fn table(&self) -> Table {
+    fn table(&self, _: &Options) -> Table {
         Table::FOUR
     }
 

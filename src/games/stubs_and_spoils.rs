@@ -116,7 +116,7 @@ impl Game for StubsAndSpoils {
         &INFO
     }
 
-    fn table(&self) -> Table {
+    fn table(&self, _: &Options) -> Table {
         Table::FOUR
     }
 

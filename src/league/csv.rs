@@ -6,14 +6,14 @@ use super::repo;
 use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
-use crate::engine::{FieldError, Game, Seat, Side};
+use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
 use crate::record::{Action, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::collections::BTreeMap;
 use validator::Validate;
 
-/// The sheet's columns. `action` is `sit` (value: a player's name), `deal` and `face_up` (value:
-/// cards separated by spaces) or one of the game's verbs (value: one card).
+/// The sheet's columns. `action` is `sit` (value: a player's name), `deal`, `face_up` and `stock`
+/// (value: cards separated by spaces) or one of the game's verbs (value: its JSON value, or text).
 pub const SHEET_COLUMNS: [&str; 6] = ["match", "hand", "dealer", "seat", "action", "value"];
 const MATCH: usize = 0;
 const HAND: usize = 1;
@@ -56,6 +56,7 @@ struct HandDraft {
     dealer: Option<Seat>,
     deal: BTreeMap<Seat, (Vec<Card>, Cell)>,
     face_up: Option<(Vec<Card>, Cell)>,
+    stock: Option<(Vec<Card>, Cell)>,
     actions: Vec<(Action, Cell)>,
 }
 
@@ -73,6 +74,11 @@ impl HandDraft {
                 .collect(),
             face_up: self
                 .face_up
+                .as_ref()
+                .map(|(c, _)| c.clone())
+                .unwrap_or_default(),
+            stock: self
+                .stock
                 .as_ref()
                 .map(|(c, _)| c.clone())
                 .unwrap_or_default(),
@@ -96,6 +102,7 @@ impl HandDraft {
                 .and_then(|s| self.deal.get(&s))
                 .map(|(_, c)| c.at(VALUE)),
             ["face_up", ..] => self.face_up.as_ref().map(|(_, c)| c.at(VALUE)),
+            ["stock", ..] => self.stock.as_ref().map(|(_, c)| c.at(VALUE)),
             ["dealer"] => Some(self.first.at(DEALER)),
             _ => None,
         }
@@ -138,7 +145,11 @@ fn cell_text(value: &serde_json::Value) -> String {
 }
 
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
-fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
+fn read(
+    game: &dyn Game,
+    table: Table,
+    bytes: &[u8],
+) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
     let mut reader = ::csv::ReaderBuilder::new()
         .trim(::csv::Trim::All)
         .from_reader(bytes);
@@ -154,7 +165,6 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
             header.join(",")
         ))]);
     }
-    let table = game.table();
     let verbs = game.info().verbs;
     let mut errors = Vec::new();
     let mut matches: Vec<MatchDraft> = Vec::new();
@@ -247,6 +257,7 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                 dealer: None,
                 deal: BTreeMap::new(),
                 face_up: None,
+                stock: None,
                 actions: Vec::new(),
             });
         }
@@ -266,7 +277,7 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
         }
         let Some(seat) = seat else { continue };
         match action {
-            "deal" | "face_up" => match cards(value) {
+            "deal" | "face_up" | "stock" => match cards(value) {
                 Err(e) => errors.push(cell.at(VALUE).problem(e)),
                 Ok(c) if action == "deal" => {
                     if h.deal.insert(seat, (c, cell)).is_some() {
@@ -277,8 +288,16 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                     }
                 }
                 Ok(c) => {
-                    if h.face_up.replace((c, cell)).is_some() {
-                        errors.push(cell.at(ACTION).problem("the face-up cards are given twice"));
+                    let slot = if action == "stock" {
+                        &mut h.stock
+                    } else {
+                        &mut h.face_up
+                    };
+                    if slot.replace((c, cell)).is_some() {
+                        errors.push(
+                            cell.at(ACTION)
+                                .problem(format!("the {action} cards are given twice")),
+                        );
                     }
                 }
             },
@@ -297,7 +316,7 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
                 }
             }
             other => errors.push(cell.at(ACTION).problem(format!(
-                "'{other}' is not an action of {}: expected sit, deal, face_up, {}",
+                "'{other}' is not an action of {}: expected sit, deal, face_up, stock, {}",
                 game.info().name,
                 verbs.join(", ")
             ))),
@@ -332,8 +351,8 @@ fn read(game: &dyn Game, bytes: &[u8]) -> std::result::Result<Vec<MatchDraft>, V
 pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;
-    let game = repo::league_game(&league)?;
-    let drafts = read(game, bytes).map_err(StoreError::Invalid)?;
+    let (game, options) = repo::league_rules(&league)?;
+    let drafts = read(game, game.table(&options), bytes).map_err(StoreError::Invalid)?;
     let mut errors = Vec::new();
     let mut report = ImportReport {
         matches_created: BTreeMap::new(),
@@ -481,6 +500,9 @@ pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
             if !h.face_up.is_empty() {
                 line(h.dealer, "face_up", &joined(&h.face_up));
             }
+            if !h.stock.is_empty() {
+                line(h.dealer, "stock", &joined(&h.stock));
+            }
             for a in &h.actions {
                 let json = serde_json::to_value(a).expect("an action serializes");
                 line(a.seat, a.kind.verb(), &cell_text(&json[a.kind.verb()]));
@@ -494,7 +516,8 @@ pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
 pub fn sheet_template(game: &dyn Game) -> String {
     let mut w = writer();
     w.write_record(SHEET_COLUMNS).expect("writing to memory");
-    let seats: Vec<String> = game.table().seats().map(|s| s.to_string()).collect();
+    let table = game.table(&Options::defaults(game.info().options));
+    let seats: Vec<String> = table.seats().map(|s| s.to_string()).collect();
     for s in &seats {
         w.write_record(["1", "", "", s, "sit", "<player name>"])
             .expect("writing to memory");

@@ -4,7 +4,7 @@
 use super::keys::{self, ApiKey};
 use super::model::*;
 use super::{Result, StoreError};
-use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat, Side};
+use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat};
 use crate::games;
 use crate::record::HandRecord;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
@@ -343,8 +343,8 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
         e => e,
     })?;
     let league = get_league(tx, club, session.league)?;
-    let game = league_game(&league)?;
-    let table = game.table();
+    let (game, options) = league_rules(&league)?;
+    let table = game.table(&options);
     let mut errors = Vec::new();
     for seat in table.seats() {
         if !new.seats.contains_key(&seat) {
@@ -386,15 +386,15 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     for (seat, player) in &new.seats {
         tx.execute(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
-            params![id, seat.to_string(), seat.side().to_string(), player],
+            params![id, seat.to_string(), table.side(*seat).to_string(), player],
         )?;
     }
-    if game.info().partnerships {
-        for side in Side::BOTH {
+    if table.partnerships {
+        for side in table.sides() {
             let pair: Vec<i64> = new
                 .seats
                 .iter()
-                .filter(|(s, _)| s.side() == side)
+                .filter(|(s, _)| table.side(**s) == side)
                 .map(|(_, p)| *p)
                 .collect();
             let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
@@ -480,7 +480,7 @@ pub(super) fn league_game(league: &League) -> Result<&'static dyn engine::Game> 
 
 /// The league's game and its options, as every hand of the league is ruled. The options were
 /// checked when the league was created; failing now means the game's options changed since.
-fn league_rules(league: &League) -> Result<(&'static dyn engine::Game, Options)> {
+pub(super) fn league_rules(league: &League) -> Result<(&'static dyn engine::Game, Options)> {
     let game = league_game(league)?;
     let options =
         Options::resolve(game.info().options, &league.options, "/options").map_err(|e| {
@@ -587,7 +587,7 @@ fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
         "DELETE FROM hand_irregularities WHERE hand_id = ?1",
         params![hand],
     )?;
-    for side in Side::BOTH {
+    for side in a.match_after.scores.sides() {
         let points = a.match_after.scores[side] - a.match_before.scores[side];
         tx.execute(
             "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",

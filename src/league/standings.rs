@@ -5,16 +5,16 @@
 //!   bonus added to the match counts and a forfeited game counts nothing it did not score;
 //! - matches played, won and lost count finished games only;
 //! - irregularities committed: by the player at the offending seat, or by the partnership;
-//! - ratings: Weng-Lin (OpenSkill) with the two sides as teams, folded over finished matches in
-//!   the order they finished.
+//! - ratings: Weng-Lin (OpenSkill) with the sides as teams (two partnerships, or each player alone),
+//!   folded over finished matches in the order they finished.
 
 use super::Result;
 use super::model::NameRef;
 use super::repo;
 use rusqlite::{Transaction, params};
 use serde::Serialize;
-use skillratings::Outcomes;
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_two_teams};
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
@@ -123,41 +123,64 @@ fn records(tx: &Transaction, league: i64, part: &str) -> Result<BTreeMap<i64, Re
     Ok(out)
 }
 
-/// Weng-Lin ratings of every player who finished a match of the league.
+/// Weng-Lin ratings of every player who finished a match of the league: each side a team, the
+/// winning side ranked first and every other side second (all equal when nobody won).
 fn ratings(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, WengLinRating>> {
     let mut st = tx.prepare_cached(
-        "SELECT m.id, m.winner, group_concat(CASE WHEN s.side = 'NS' THEN s.player_id END), \
-                group_concat(CASE WHEN s.side = 'EW' THEN s.player_id END) \
+        "SELECT m.id, m.winner, s.side, group_concat(s.player_id) \
          FROM matches m JOIN match_seats s ON s.match_id = m.id \
          WHERE m.league_id = ?1 AND m.game_over \
-         GROUP BY m.id ORDER BY (SELECT max(h.id) FROM hands h WHERE h.match_id = m.id)",
+         GROUP BY m.id, s.side \
+         ORDER BY (SELECT max(h.id) FROM hands h WHERE h.match_id = m.id), s.side",
     )?;
     let mut rows = st.query(params![league])?;
     let config = WengLinConfig::new();
     let mut out: BTreeMap<i64, WengLinRating> = BTreeMap::new();
-    let ids = |s: Option<String>| -> Vec<i64> {
-        s.unwrap_or_default()
-            .split(',')
-            .filter_map(|x| x.parse().ok())
-            .collect()
+    // One finished match at a time: its sides as (players, rank).
+    let mut current: Option<i64> = None;
+    let mut sides: Vec<(Vec<i64>, usize)> = Vec::new();
+    let rate = |sides: &mut Vec<(Vec<i64>, usize)>, out: &mut BTreeMap<i64, WengLinRating>| {
+        let teams: Vec<Vec<WengLinRating>> = sides
+            .iter()
+            .map(|(ids, _)| {
+                ids.iter()
+                    .map(|p| out.get(p).copied().unwrap_or_default())
+                    .collect()
+            })
+            .collect();
+        let input: Vec<_> = teams
+            .iter()
+            .zip(sides.iter())
+            .map(|(t, (_, rank))| (t.as_slice(), MultiTeamOutcome::new(*rank)))
+            .collect();
+        let rated = weng_lin_multi_team(&input, &config);
+        for ((ids, _), team) in sides.iter().zip(rated) {
+            for (p, r) in ids.iter().zip(team) {
+                out.insert(*p, r);
+            }
+        }
+        sides.clear();
     };
     while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
         let winner: Option<String> = r.get(1)?;
-        let (ns, ew) = (ids(r.get(2)?), ids(r.get(3)?));
-        let outcome = match winner.as_deref() {
-            Some("NS") => Outcomes::WIN,
-            Some("EW") => Outcomes::LOSS,
-            _ => Outcomes::DRAW,
-        };
-        let team = |ids: &[i64], out: &BTreeMap<i64, WengLinRating>| -> Vec<WengLinRating> {
-            ids.iter()
-                .map(|p| out.get(p).copied().unwrap_or_default())
-                .collect()
-        };
-        let (a, b) = weng_lin_two_teams(&team(&ns, &out), &team(&ew, &out), &outcome, &config);
-        for (p, r) in ns.iter().zip(a).chain(ew.iter().zip(b)) {
-            out.insert(*p, r);
+        let side: String = r.get(2)?;
+        let ids: String = r.get(3)?;
+        if current.is_some_and(|c| c != id) {
+            rate(&mut sides, &mut out);
         }
+        current = Some(id);
+        let rank = match winner {
+            Some(w) if w != side => 2,
+            _ => 1,
+        };
+        sides.push((
+            ids.split(',').filter_map(|x| x.parse().ok()).collect(),
+            rank,
+        ));
+    }
+    if !sides.is_empty() {
+        rate(&mut sides, &mut out);
     }
     Ok(out)
 }

@@ -1,6 +1,6 @@
 //! One recorded action: `{"seat": "N", "<verb>": value}`.
 
-use crate::cards::Card;
+use crate::cards::{Card, Suit};
 use crate::engine::Seat;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -50,6 +50,9 @@ macro_rules! verbs {
 
 verbs! {
     Play(Card) = "play": "A card played to the current trick.",
+    Pass(Yes) = "pass": "A pass in an auction or on an offer (value `true`).",
+    Bid(Bid) = "bid": "A bid: a number (tricks or points) or a named bid such as Pitch's `smudge`.",
+    Trump(Suit) = "trump": "The suit named as trump.",
     Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
@@ -131,6 +134,116 @@ impl PartialSchema for Action {
 }
 
 impl ToSchema for Action {}
+
+/// The value of a verb that needs none: `true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Yes;
+
+impl serde::Serialize for Yes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(true)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Yes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match bool::deserialize(d)? {
+            true => Ok(Yes),
+            false => Err(de::Error::custom(
+                "expected true: this verb takes no value (leave the action out instead of false)",
+            )),
+        }
+    }
+}
+
+impl PartialSchema for Yes {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Boolean)
+            .enum_values(Some([true]))
+            .into()
+    }
+}
+
+/// A bid: a number, or a bid the game names (`smudge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bid {
+    Number(u8),
+    /// Pitch: four points and every trick.
+    Smudge,
+}
+
+impl fmt::Display for Bid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bid::Number(n) => write!(f, "{n}"),
+            Bid::Smudge => f.write_str("smudge"),
+        }
+    }
+}
+
+impl serde::Serialize for Bid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Bid::Number(n) => s.serialize_u8(*n),
+            Bid::Smudge => s.serialize_str("smudge"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Bid {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Bid;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a bid: a whole number from 0 to 99, or \"smudge\"")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Bid, E> {
+                u8::try_from(v)
+                    .ok()
+                    .filter(|n| *n < 100)
+                    .map(Bid::Number)
+                    .ok_or_else(|| E::custom(format!("{v} is not a bid: expected 0 to 99")))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bid, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => Err(E::custom(format!("{v} is not a bid: expected 0 to 99"))),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bid, E> {
+                match v {
+                    "smudge" => Ok(Bid::Smudge),
+                    _ => Err(E::custom(format!(
+                        "'{v}' is not a bid: expected a number or \"smudge\""
+                    ))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl PartialSchema for Bid {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::Integer)
+                    .minimum(Some(0))
+                    .maximum(Some(99)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(["smudge"])),
+            )
+            .into()
+    }
+}
+
+impl ToSchema for Bid {}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 mod action;
 
-pub use action::{Action, ActionKind};
+pub use action::{Action, ActionKind, Bid, Yes};
 
 use crate::cards::Card;
 use crate::engine::{MatchState, Seat};
@@ -48,6 +48,12 @@ pub struct HandRecord {
     #[validate(length(max = 8))]
     #[schema(max_items = 8)]
     pub face_up: Vec<Card>,
+    /// Cards not dealt to a seat, in the order the game uses them, top card first: a stock to draw
+    /// from, a widow, a stub and its upcards (each game's docs say which; `docs/records.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[validate(length(max = 64))]
+    #[schema(max_items = 64)]
+    pub stock: Vec<Card>,
     /// The table's actions in order; each names its seat and exactly one verb.
     #[serde(default)]
     #[validate(length(max = 2000))]

@@ -19,7 +19,8 @@ impl Rng {
     }
 }
 
-fn shuffled(mut cards: Vec<Card>, rng: &mut Rng) -> Vec<Card> {
+/// `cards` in a random order.
+pub fn shuffled(mut cards: Vec<Card>, rng: &mut Rng) -> Vec<Card> {
     for i in (1..cards.len()).rev() {
         cards.swap(i, rng.below(i + 1));
     }
@@ -45,11 +46,18 @@ fn deal(game: &str, rng: &mut Rng) -> HandRecord {
     parse_json(&serde_json::to_vec(&record).unwrap()).unwrap()
 }
 
-/// Plays the hand out by choosing among the legal actions the engine offers at every step.
+/// A random legal Malilla or Stubs & Spoils hand.
 pub fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
-    let g = arbiter::games::find(game).unwrap();
     let mut rng = Rng(seed | 1);
-    let mut record = deal(game, &mut rng);
+    let record = deal(game, &mut rng);
+    play_out(record, &mut rng)
+}
+
+/// Plays `record` (a dealt hand, for the game it names) to the end by choosing among the legal
+/// actions the engine offers at every step (bids, decisions and plays; never a correction).
+pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
+    let g =
+        arbiter::games::find(record.game.as_deref().expect("the record names its game")).unwrap();
     loop {
         let view = engine::legal_actions(g, &record).expect("a legal position");
         let plays: Vec<&Action> = view
@@ -58,7 +66,10 @@ pub fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
             .filter(|a| !matches!(a.kind, ActionKind::Correct(_)))
             .collect();
         if plays.is_empty() {
-            assert_eq!(view.phase, "over");
+            assert_eq!(
+                view.phase, "over",
+                "no legal action before the hand is over"
+            );
             return record;
         }
         record.actions.push(*plays[rng.below(plays.len())]);

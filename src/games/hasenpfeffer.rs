@@ -1,0 +1,578 @@
+//! Hasenpfeffer (`shared/rules/hasenpfeffer.md`): four players in partnerships, a 25-card pack
+//! (A K Q J T 9 and a joker); six cards each and a one-card widow; one round of bidding 1–6 (the
+//! joker holder is forced to 3 when all pass); the high bidder takes the widow, names trump,
+//! discards and leads; the joker and both bowers are the top trumps; declarers score their tricks
+//! or lose the contract, defenders score their tricks; game to 10, declarers win ties at 10.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+};
+use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+
+pub struct Hasenpfeffer;
+
+static INFO: GameInfo = GameInfo {
+    id: "hasenpfeffer",
+    name: "Hasenpfeffer",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "25-card pack (A K Q J T 9 and a joker JK)",
+    game_target: GAME,
+    options: &[OptionSpec {
+        name: "revoke_penalty",
+        kind: OptionKind::Choice {
+            values: &["default", "none"],
+            default: "default",
+        },
+        description: "`default`: an established revoke by a declarer fails the contract, by a defender \
+                      makes it and the defenders score nothing (the rulings' default, the text being \
+                      silent); `none`: revokes are reported only.",
+        rule: "hasenpfeffer.md §5, HA-b",
+    }],
+    rules: "hasenpfeffer.md",
+    irregularities: &["revoke"],
+    verbs: &["pass", "bid", "trump", "discard", "play", "correct"],
+};
+
+const GAME: i32 = 10;
+const TRICKS: usize = 6;
+const DEALT: usize = 6;
+/// §1: a bid names 1 to 6 tricks; the joker holder's forced bid is 3.
+const MAX_BID: u8 = 6;
+const FORCED_BID: u8 = 3;
+
+/// §1: plain suits A K Q (J) T 9.
+const PLAIN: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+]);
+
+/// The suit of the same colour as `suit` (its jack is the left bower).
+fn partner_suit(suit: Suit) -> Suit {
+    match suit {
+        Suit::Spades => Suit::Clubs,
+        Suit::Clubs => Suit::Spades,
+        Suit::Hearts => Suit::Diamonds,
+        Suit::Diamonds => Suit::Hearts,
+    }
+}
+
+/// §3: the suit a card belongs to for following: the joker and the left bower are trumps.
+fn suit_of(card: Card, trump: Suit) -> Suit {
+    if card == Card::JOKER {
+        return trump;
+    }
+    let suit = card.suit_unchecked();
+    if card.rank_unchecked() == Rank::Jack && suit == partner_suit(trump) {
+        trump
+    } else {
+        suit
+    }
+}
+
+/// §1, §4: joker, right bower, left bower, then A K Q T 9 of trumps; else the led suit A K Q J T 9.
+fn strength(card: Card, led: Suit, trump: Suit) -> Option<u16> {
+    if card == Card::JOKER {
+        return Some(0x210);
+    }
+    let suit = card.suit_unchecked();
+    let rank = card.rank_unchecked();
+    if rank == Rank::Jack && suit == trump {
+        return Some(0x20f);
+    }
+    if suit_of(card, trump) == trump {
+        return Some(if rank == Rank::Jack {
+            0x20e
+        } else {
+            0x200 | PLAIN.strength(rank) as u16
+        });
+    }
+    (suit == led).then(|| 0x100 | PLAIN.strength(rank) as u16)
+}
+
+fn of_suit(hand: CardSet, suit: Suit, trump: Suit) -> CardSet {
+    hand.iter().filter(|&c| suit_of(c, trump) == suit).collect()
+}
+
+/// §3: follow the led suit (the joker and left bower count as trumps) if able.
+fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = suit_of(trick.led()?, trump);
+    let holding = of_suit(hand, led, trump);
+    if holding.is_empty() || suit_of(card, trump) == led {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let cards: Vec<String> = holding.iter().map(|c| c.to_string()).collect();
+    Some(Fault::new(
+        "revoke",
+        "hasenpfeffer.md §3",
+        format!(
+            "{seat} played {card} on a {} lead while holding {}",
+            if led == trump {
+                "trump".to_string()
+            } else {
+                led.letter().to_string()
+            },
+            cards.join(" ")
+        ),
+    ))
+}
+
+impl Game for Hasenpfeffer {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = packs::euchre24_joker();
+        let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_counts(record, Table::FOUR, DEALT)?;
+        // §2: the 25th card is the widow, recorded as the one-card stock.
+        let widow = match record.stock.as_slice() {
+            [card] => *card,
+            _ => {
+                return Err(vec![FieldError::new(
+                    "/stock".into(),
+                    "expected the widow: exactly one card".into(),
+                )]);
+            }
+        };
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let dealer = record.dealer;
+        let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
+        let void = widow == Card::JOKER;
+        if void {
+            adj.outcome = Outcome::Void;
+        }
+        Ok(Box::new(HasenpfefferHand {
+            phase: if void { Phase::Over } else { Phase::Bidding },
+            turn: Table::FOUR.left(dealer),
+            bids_made: 0,
+            high: None,
+            joker_holder: Table::FOUR
+                .seats()
+                .find(|s| dealt.hands[s.pos()].contains(Card::JOKER)),
+            widow,
+            trump: Suit::Spades,
+            play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
+            revoke: None,
+            penalties: options.choice("revoke_penalty") == "default",
+            adj,
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// §2.2: one round from the dealer's left.
+    Bidding,
+    /// §2.3: all passed; the joker holder is the high bidder at 3 (the record may show the bid).
+    Forced,
+    Trump,
+    Discard,
+    Play,
+    Over,
+}
+
+struct HasenpfefferHand {
+    phase: Phase,
+    /// The seat due to bid.
+    turn: Seat,
+    bids_made: usize,
+    /// The high bid so far: seat and tricks.
+    high: Option<(Seat, u8)>,
+    joker_holder: Option<Seat>,
+    widow: Card,
+    trump: Suit,
+    play: TrickPlay,
+    /// The first established revoke: the offenders' side (C7: it decides the hand).
+    revoke: Option<Side>,
+    penalties: bool,
+    adj: Adjudication,
+}
+
+impl HasenpfefferHand {
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let trump = self.trump;
+        move |trick, hand, card| judge(trump, trick, hand, card)
+    }
+
+    fn unexpected(&self, index: usize, action: &Action, expected: &str) -> RecordError {
+        RecordError::at(
+            "unexpected_action",
+            index,
+            action.seat,
+            action.kind.verb(),
+            format!(
+                "{} {} here: {expected}",
+                action.seat,
+                match action.kind {
+                    ActionKind::Pass(_) => "passed".to_string(),
+                    k => format!("recorded '{}'", k.verb()),
+                }
+            ),
+        )
+    }
+
+    fn bid(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if seat != self.turn {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                action.kind.verb(),
+                format!("{seat} bid but it was {}'s turn to bid", self.turn),
+            ));
+        }
+        match action.kind {
+            ActionKind::Pass(Yes) => {}
+            ActionKind::Bid(bid) => {
+                let current = self.high.map_or(0, |(_, b)| b);
+                match bid {
+                    Bid::Number(n) if n > current && n <= MAX_BID => self.high = Some((seat, n)),
+                    _ => {
+                        return Err(RecordError::at(
+                            "illegal_bid",
+                            index,
+                            seat,
+                            "bid",
+                            format!(
+                                "{seat} bid {bid}: a bid must name more tricks than {current} and at most {MAX_BID} (HP-1, HA-c)"
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => return Err(self.unexpected(index, action, "the bidding is not over")),
+        }
+        self.bids_made += 1;
+        self.turn = Table::FOUR.left(seat);
+        if self.bids_made == 4 {
+            match self.high {
+                Some(_) => self.phase = Phase::Trump,
+                None => {
+                    // §2.3: the joker is in a hand (a joker widow voided the hand at the deal).
+                    let holder = self.joker_holder.expect("the joker is dealt");
+                    self.high = Some((holder, FORCED_BID));
+                    self.phase = Phase::Forced;
+                    self.adj.events.push(Event {
+                        code: "forced_bid",
+                        action_index: Some(index),
+                        trick: None,
+                        seat: Some(holder),
+                        cards: vec![Card::JOKER],
+                        detail: format!(
+                            "all four passed: {holder}, who holds the joker, is the high bidder at {FORCED_BID} (§2.3, HP-2)"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn close_trick(&mut self) {
+        let trump = self.trump;
+        let led = suit_of(self.play.trick.led().expect("complete trick"), trump);
+        let pos = self
+            .play
+            .trick
+            .winner_by(|c| strength(c, led, trump))
+            .expect("a led card always ranks");
+        let winner = self.play.trick.plays()[pos].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            self.revoke_established(e.action_index, e.seat, e.card, e.trick, e.fault);
+        }
+        self.adj.tally[winner.side()].tricks += 1;
+        self.adj.tricks.push(TrickReport::new(trick, winner));
+        if self.adj.tricks.len() == TRICKS {
+            self.play.stop();
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// §5 DEFAULT: the first established revoke decides the contract (C7); later ones are reported.
+    fn revoke_established(&mut self, index: usize, seat: Seat, card: Card, trick: u8, f: Fault) {
+        let side = seat.side();
+        let declarers = self.high.expect("play follows the auction").0.side();
+        let consequence = if !self.penalties {
+            "reported only: the option revoke_penalty is none".to_string()
+        } else if let Some(first) = self.revoke {
+            format!(
+                "no further penalty: the revoke by {} already decided the hand (README C7)",
+                first.spoken()
+            )
+        } else {
+            self.revoke = Some(side);
+            if side == declarers {
+                "DEFAULT (text silent): the declarers' contract fails and they lose its value; the defenders score their tricks (hasenpfeffer.md §5, HA-b)".to_string()
+            } else {
+                "DEFAULT (text silent): the contract counts as made, the declarers scoring at least its value, and the defenders score nothing (hasenpfeffer.md §5, HA-b)".to_string()
+            }
+        };
+        self.adj.irregularities.push(Irregularity {
+            code: f.code,
+            action_index: index,
+            trick: Some(trick),
+            seat,
+            card: Some(card),
+            rule: f.rule,
+            explanation: f.explanation,
+            consequence,
+        });
+    }
+}
+
+impl HandState for HasenpfefferHand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        match self.phase {
+            Phase::Over if self.adj.outcome == Outcome::Void => {
+                self.adj.ignored_actions.push(IgnoredAction {
+                    action_index: index,
+                    reason: "the joker is the widow card: the hand is void (§4)".into(),
+                });
+                Ok(())
+            }
+            Phase::Bidding => self.bid(index, action),
+            Phase::Forced => {
+                let (holder, _) = self.high.expect("forced bid set");
+                match action.kind {
+                    // The record may show the forced bid; it must be the holder's 3.
+                    ActionKind::Bid(Bid::Number(FORCED_BID)) if seat == holder => {
+                        self.phase = Phase::Trump;
+                        Ok(())
+                    }
+                    ActionKind::Trump(_) => {
+                        self.phase = Phase::Trump;
+                        self.apply(index, action)
+                    }
+                    _ => Err(self.unexpected(
+                        index,
+                        action,
+                        &format!("after four passes {holder}, the joker holder, bids {FORCED_BID} and names trump (§2.3)"),
+                    )),
+                }
+            }
+            Phase::Trump => {
+                let (declarer, bid) = self.high.expect("a high bid");
+                match action.kind {
+                    ActionKind::Trump(suit) if seat == declarer => {
+                        self.trump = suit;
+                        self.adj.trump = Some(suit);
+                        let mut contract = Contract::new(declarer, declarer.side());
+                        contract.bid = Some(Bid::Number(bid));
+                        contract.target = Some(bid as i32);
+                        self.adj.contract = Some(contract);
+                        // §2.4: the high bidder takes the widow, then discards.
+                        self.play.hand_mut(declarer).insert(self.widow);
+                        self.phase = Phase::Discard;
+                        Ok(())
+                    }
+                    _ => Err(self.unexpected(
+                        index,
+                        action,
+                        &format!("{declarer}, the high bidder, names trump"),
+                    )),
+                }
+            }
+            Phase::Discard => {
+                let (declarer, _) = self.high.expect("a high bid");
+                match action.kind {
+                    ActionKind::Discard(card) if seat == declarer => {
+                        if !self.play.hand_mut(declarer).remove(card) {
+                            return Err(RecordError::at(
+                                "card_not_held",
+                                index,
+                                seat,
+                                "discard",
+                                format!(
+                                    "{seat} does not hold {card} (his six cards and the widow)"
+                                ),
+                            ));
+                        }
+                        self.adj.events.push(Event {
+                            code: "widow_taken",
+                            action_index: Some(index),
+                            trick: None,
+                            seat: Some(declarer),
+                            cards: vec![self.widow, card],
+                            detail: format!(
+                                "{declarer} took the widow {} and discarded {card} face down (HP-3)",
+                                self.widow
+                            ),
+                        });
+                        // §1: the high bidder leads.
+                        self.play = TrickPlay::new(Table::FOUR, self.play.hands, declarer);
+                        self.phase = Phase::Play;
+                        Ok(())
+                    }
+                    _ => Err(self.unexpected(
+                        index,
+                        action,
+                        &format!("{declarer} discards one card after taking the widow"),
+                    )),
+                }
+            }
+            Phase::Play => match action.kind {
+                ActionKind::Play(card) => {
+                    let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                    self.play.play(index, seat, card, fault)?;
+                    if self.play.is_complete() {
+                        self.close_trick();
+                    }
+                    Ok(())
+                }
+                ActionKind::Correct(card) => {
+                    let judge = self.judge();
+                    self.play.correct(index, seat, card, judge)
+                }
+                _ => Err(self.unexpected(index, action, "the hand is being played")),
+            },
+            Phase::Over => Err(self.unexpected(index, action, "all six tricks are played")),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act): (&'static str, Vec<Seat>) = match self.phase {
+            Phase::Bidding => ("bidding", vec![self.turn]),
+            Phase::Forced | Phase::Trump => ("trump", vec![self.high.expect("bid").0]),
+            Phase::Discard => ("discard", vec![self.high.expect("bid").0]),
+            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
+            Phase::Over => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        view.trump = self.adj.trump;
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        let kinds: Vec<ActionKind> = match self.phase {
+            Phase::Bidding => {
+                let current = self.high.map_or(0, |(_, b)| b);
+                std::iter::once(ActionKind::Pass(Yes))
+                    .chain((current + 1..=MAX_BID).map(|n| ActionKind::Bid(Bid::Number(n))))
+                    .collect()
+            }
+            Phase::Forced | Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
+            // The declarer's hand includes the widow by now.
+            Phase::Discard => self
+                .play
+                .hand(to_act[0])
+                .iter()
+                .map(ActionKind::Discard)
+                .collect(),
+            Phase::Play => {
+                view.add_plays(&self.play, self.judge());
+                Vec::new()
+            }
+            Phase::Over => Vec::new(),
+        };
+        view.legal.extend(kinds.into_iter().map(|kind| Action {
+            seat: to_act[0],
+            kind,
+        }));
+        view
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let HasenpfefferHand {
+            phase,
+            high,
+            revoke,
+            mut play,
+            mut adj,
+            ..
+        } = *self;
+        adj.corrected_revokes = std::mem::take(&mut play.corrected);
+        let dealer = adj.dealer;
+        if adj.outcome == Outcome::Void {
+            // §4: no score; the next dealer deals.
+            adj.hand_score = Some(PerSide::default());
+            adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
+            return adj;
+        }
+        if let Some(e) = error {
+            adj.record_error(e);
+            return adj;
+        }
+        if phase != Phase::Over {
+            adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: None,
+                pointer: "/actions".into(),
+                detail: format!(
+                    "the record stops before the hand is over ({} of {TRICKS} tricks played)",
+                    adj.tricks.len()
+                ),
+            });
+            return adj;
+        }
+        let (declarer, bid) = high.expect("a played hand has a contract");
+        let (declarers, defenders) = (declarer.side(), declarer.side().other());
+        let c = bid as i32;
+        let taken = adj.tally[declarers].tricks as i32;
+        let mut score = PerSide::default();
+        // §4, §5 DEFAULT and HA-b: a revoke by a declarer fails the contract, by a defender makes it.
+        let made = match revoke {
+            Some(side) if side == declarers => false,
+            Some(_) => true,
+            None => taken >= c,
+        };
+        score[declarers] = match (made, revoke) {
+            (false, _) => -c,
+            (true, Some(_)) => taken.max(c),
+            (true, None) => taken,
+        };
+        score[defenders] = if revoke == Some(defenders) {
+            0
+        } else {
+            adj.tally[defenders].tricks as i32
+        };
+        if let Some(contract) = &mut adj.contract {
+            contract.made = Some(made);
+        }
+        adj.hand_score = Some(score);
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(Table::FOUR.left(dealer));
+        for side in Side::BOTH {
+            m.scores[side] += score[side];
+        }
+        // §4, HP-4, HA-a: a side at 10 or more wins; both there, the declarers win.
+        let winner = if m.scores[declarers] >= GAME {
+            Some(declarers)
+        } else if m.scores[defenders] >= GAME {
+            Some(defenders)
+        } else {
+            None
+        };
+        if let Some(w) = winner {
+            m.game_over = true;
+            m.winner = Some(w);
+        }
+        adj
+    }
+}

@@ -1,0 +1,120 @@
+//! Hasenpfeffer property tests: random legal hands (random deals played out through the legal
+//! actions the engine offers) score exactly as §4 says; corrupted records never score cleanly.
+
+mod common;
+
+use arbiter::cards::packs;
+use arbiter::engine::{self, Outcome, Side};
+use arbiter::record::{Bid, HandRecord};
+use common::random::{Rng, play_out, shuffled};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn random_hand(seed: u64) -> HandRecord {
+    let mut rng = Rng(seed | 1);
+    let cards = shuffled(packs::euchre24_joker().cards.iter().collect(), &mut rng);
+    let dealer = ["N", "E", "S", "W"][rng.below(4)];
+    let record = json!({
+        "game": "hasenpfeffer",
+        "dealer": dealer,
+        "deal": {"N": cards[0..6], "E": cards[6..12], "S": cards[12..18], "W": cards[18..24]},
+        "stock": [cards[24]],
+    });
+    play_out(serde_json::from_value(record).unwrap(), &mut rng)
+}
+
+fn game() -> &'static dyn engine::Game {
+    arbiter::games::find("hasenpfeffer").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_hands_score_by_section_4(seed in any::<u64>()) {
+        let record = random_hand(seed);
+        let a = engine::adjudicate(game(), &record).unwrap();
+        prop_assert!(a.irregularities.is_empty() && a.record_error.is_none());
+        if record.stock[0] == arbiter::cards::Card::JOKER {
+            prop_assert_eq!(a.outcome, Outcome::Void);
+            prop_assert!(a.tricks.is_empty());
+            return Ok(());
+        }
+        prop_assert_eq!(a.outcome, Outcome::Scored);
+        prop_assert_eq!(a.tricks.len(), 6);
+        let c = a.contract.clone().unwrap();
+        let Some(Bid::Number(bid)) = c.bid else { panic!("a number bid") };
+        prop_assert!((1..=6).contains(&bid));
+        let (decl, def) = (c.side, c.side.other());
+        prop_assert_eq!(a.tally[decl].tricks + a.tally[def].tricks, 6);
+        let taken = a.tally[decl].tricks as i32;
+        let score = a.hand_score.unwrap();
+        prop_assert_eq!(c.made, Some(taken >= bid as i32));
+        prop_assert_eq!(score[decl], if taken >= bid as i32 { taken } else { -(bid as i32) });
+        prop_assert_eq!(score[def], a.tally[def].tricks as i32);
+        for side in Side::BOTH {
+            prop_assert_eq!(a.match_after.scores[side], score[side]);
+        }
+    }
+
+    #[test]
+    fn corrupted_hands_never_score_cleanly(seed in any::<u64>(), how in 0usize..3, at in any::<prop::sample::Index>()) {
+        let mut record = random_hand(seed);
+        prop_assume!(!record.actions.is_empty() && record.stock[0] != arbiter::cards::Card::JOKER);
+        let i = at.index(record.actions.len());
+        let original = record.actions[i];
+        match how {
+            // Another seat acts instead.
+            0 => {
+                let seats: Vec<_> = record.deal.keys().copied().filter(|s| *s != original.seat).collect();
+                record.actions[i].seat = seats[(seed % 3) as usize];
+            }
+            1 => { record.actions.remove(i); }
+            _ => record.actions.insert(i, original),
+        }
+        // A pass repeated or removed can still leave a legal auction (e.g. a removed trailing pass
+        // is a shorter, incomplete one); every corruption must at least not score as before.
+        match engine::adjudicate(game(), &record) {
+            Err(e) => prop_assert!(!e.is_empty()),
+            Ok(a) => prop_assert!(
+                a.record_error.is_some() || !a.irregularities.is_empty(),
+                "corruption {} at action {} ({:?}) went unnoticed", how, i, original.kind
+            ),
+        }
+    }
+}
+
+#[test]
+fn the_left_bower_follows_trumps_not_its_printed_suit() {
+    // N declares hearts and leads JD, the left bower: a trump. E holds 9H and must follow with it,
+    // so his 9D is a revoke; W's joker wins the trick.
+    let record: HandRecord = serde_json::from_value(json!({
+        "dealer": "W",
+        "deal": {"N": ["JD", "JH", "AH", "KS", "QS", "JS"], "E": ["9H", "9D", "TD", "QD", "KD", "AD"],
+                 "S": ["TH", "QH", "KH", "AS", "TS", "9S"], "W": ["JK", "AC", "KC", "QC", "JC", "TC"]},
+        "stock": ["9C"],
+        "actions": [{"seat": "N", "bid": 2}, {"seat": "E", "pass": true}, {"seat": "S", "pass": true},
+                    {"seat": "W", "pass": true}, {"seat": "N", "trump": "H"}, {"seat": "N", "discard": "9C"},
+                    {"seat": "N", "play": "JD"}, {"seat": "E", "play": "9D"}]
+    }))
+    .unwrap();
+    let view = engine::legal_actions(game(), &record).unwrap();
+    assert_eq!(
+        view.irregularities.len(),
+        0,
+        "not established before the trick is complete"
+    );
+    let mut full = record.clone();
+    for (s, c) in [("S", "TH"), ("W", "JK")] {
+        full.actions
+            .push(serde_json::from_value(json!({"seat": s, "play": c})).unwrap());
+    }
+    let a = engine::adjudicate(game(), &full).unwrap();
+    assert_eq!(a.irregularities[0].code, "revoke");
+    assert_eq!(a.irregularities[0].seat.to_string(), "E");
+    assert_eq!(
+        a.tricks[0].winner.unwrap().to_string(),
+        "W",
+        "the joker is the top trump"
+    );
+}

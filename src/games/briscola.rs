@@ -4,7 +4,7 @@
 //! draw taking the upcard; card points A 11, 3 10, K 4, Q 3, J 2 (120); a match of 2 hands (3 with
 //! three players) won on total points, a tie settled by tie-breaker hands scored on their own.
 
-use crate::cards::{Card, Pack, Rank, Suit, packs};
+use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Event, FieldError, Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec,
     Options, PerSide, RankOrder, RecordError, Side, Stock, Table, TableView, TrickPlay,
@@ -171,7 +171,7 @@ impl Game for Briscola {
         if table.size == 3 {
             pack = Pack {
                 name: "39-card pack (the 40-card pack without one 2)",
-                cards: pack.cards.minus(crate::cards::CardSet::of(&[removed])),
+                cards: pack.cards.minus(CardSet::of(&[removed])),
             };
         } else if options.choice("removed_two") != "2C" {
             return Err(vec![FieldError::new(
@@ -425,8 +425,10 @@ mod tests {
     #[test]
     fn a_tied_lead_goes_to_a_tie_breaker_among_the_tied_only() {
         let table = Table::solo(3);
-        let mut m = MatchState::default();
-        m.scores = PerSide::over(table.sides());
+        let mut m = MatchState {
+            scores: PerSide::over(table.sides()),
+            ..MatchState::default()
+        };
         let ps = sides(&["P1", "P2", "P3"]);
         m.scores[ps[0]] = 130;
         m.scores[ps[1]] = 130;

@@ -7,12 +7,14 @@ mod log;
 mod options;
 mod play;
 mod seat;
+mod stock;
 mod trick;
 
 pub use log::{CorrectedRevoke, Fault, IgnoredAction, Irregularity, RecordError};
 pub use options::{OptionKind, OptionSpec, Options};
 pub use play::{Established, TrickPlay};
 pub use seat::{PerSide, Seat, Side, Table};
+pub use stock::Stock;
 pub use trick::{MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, trump_or_led};
 
 use crate::cards::{Card, CardSet, Suit};
@@ -95,6 +97,10 @@ pub struct MatchState {
     pub game_over: bool,
     #[serde(default)]
     pub winner: Option<Side>,
+    /// The sides still contending in a tie-breaker hand (Briscola): set when the match's hands end
+    /// with the lead tied; such a hand is scored on its own and decides among these sides only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contenders: Vec<Side>,
 }
 
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.

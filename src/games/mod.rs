@@ -1,5 +1,6 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
+mod briscola;
 mod hasenpfeffer;
 mod malilla;
 mod stubs_and_spoils;
@@ -12,6 +13,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &malilla::Malilla,
         &stubs_and_spoils::StubsAndSpoils,
         &hasenpfeffer::Hasenpfeffer,
+        &briscola::Briscola,
     ]
 }
 

@@ -1,0 +1,475 @@
+//! Briscola (`shared/rules/briscola.md`): 2, 3 or 4 players (4 in partnerships N–S v E–W), the
+//! 40-card pack (39 for three, one 2 removed); three cards each, the upcard under the stock fixes
+//! trumps; any card may be played; the trick winner draws first, then the others in turn, the last
+//! draw taking the upcard; card points A 11, 3 10, K 4, Q 3, J 2 (120); a match of 2 hands (3 with
+//! three players) won on total points, a tie settled by tie-breaker hands scored on their own.
+
+use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Event, FieldError, Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec,
+    Options, PerSide, RankOrder, RecordError, Side, Stock, Table, TableView, TrickPlay,
+    TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord};
+
+pub struct Briscola;
+
+static INFO: GameInfo = GameInfo {
+    id: "briscola",
+    name: "Briscola",
+    // The `players` option makes it 2 or 3 (seats P1..P3, each for himself).
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "40-card pack (A K Q J 7 6 5 4 3 2); 39 cards for three players (one 2 removed)",
+    // No target score: the match is a fixed number of hands (§4).
+    game_target: 0,
+    options: &[
+        OptionSpec {
+            name: "players",
+            kind: OptionKind::Choice {
+                values: &["2", "3", "4"],
+                default: "4",
+            },
+            description: "Number of players: 4 in partnerships N–S v E–W (seats N E S W); 2 or 3 each \
+                          for himself (seats P1, P2, P3).",
+            rule: "briscola.md §1",
+        },
+        OptionSpec {
+            name: "removed_two",
+            kind: OptionKind::Choice {
+                values: &["2S", "2H", "2D", "2C"],
+                default: "2C",
+            },
+            description: "Three players: the 2 taken out of the pack to leave 39 cards. Only the default \
+                          is accepted with 2 or 4 players, who use the whole pack.",
+            rule: "briscola.md §6 BR-1",
+        },
+    ],
+    rules: "briscola.md",
+    irregularities: &[],
+    verbs: &["play"],
+};
+
+/// §1: A 3 K Q J 7 6 5 4 2 in every suit.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::Three,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Two,
+]);
+/// §1: three cards each.
+const DEALT: usize = 3;
+
+/// §1: A 11, 3 10, K 4, Q 3, J 2, others 0.
+fn card_points(card: Card) -> i32 {
+    match card.rank_unchecked() {
+        Rank::Ace => 11,
+        Rank::Three => 10,
+        Rank::King => 4,
+        Rank::Queen => 3,
+        Rank::Jack => 2,
+        _ => 0,
+    }
+}
+
+/// §4: hands in a match before any tie-breaker: 3 with three players (each deals once), else 2.
+fn match_hands(table: Table) -> u32 {
+    if table.size == 3 { 3 } else { 2 }
+}
+
+/// The sides among `sides` with the highest `value`.
+fn leaders(sides: impl Iterator<Item = Side>, value: impl Fn(Side) -> i32) -> Vec<Side> {
+    let sides: Vec<Side> = sides.collect();
+    let top = sides.iter().map(|&s| value(s)).max().unwrap_or(0);
+    sides.into_iter().filter(|&s| value(s) == top).collect()
+}
+
+/// A single leader wins the match; tied leaders contend in a tie-breaker hand (BR-b, BR-3).
+fn decide(m: &mut MatchState, leaders: Vec<Side>) {
+    if let [winner] = leaders[..] {
+        m.game_over = true;
+        m.winner = Some(winner);
+        m.contenders.clear();
+    } else {
+        m.contenders = leaders;
+    }
+}
+
+/// The sides a tie-breaker hand decides among, if this hand is one: the match state's contenders,
+/// or, when it has played the match's hands without naming them, the sides tied for the lead.
+fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldError>> {
+    let hands = match_hands(table);
+    if !before.contenders.is_empty() {
+        if let Some(i) = before
+            .contenders
+            .iter()
+            .position(|s| !table.sides().any(|t| t == *s))
+        {
+            return Err(vec![FieldError::new(
+                format!("/match_state/contenders/{i}"),
+                format!("{} does not play at this table", before.contenders[i]),
+            )]);
+        }
+        if before.contenders.len() < 2 || before.hands_played < hands {
+            return Err(vec![FieldError::new(
+                "/match_state/contenders".into(),
+                format!(
+                    "a tie-breaker is between two or more sides tied after the match's {hands} hands"
+                ),
+            )]);
+        }
+        return Ok(before.contenders.clone());
+    }
+    if before.hands_played < hands {
+        return Ok(Vec::new());
+    }
+    let tied = leaders(table.sides(), |s| before.scores[s]);
+    if tied.len() < 2 {
+        return Err(vec![FieldError::new(
+            "/match_state/hands_played".into(),
+            format!(
+                "the match of {hands} hands is over and {} leads alone: start a new match",
+                tied.first().map_or("nobody".into(), |s| s.spoken())
+            ),
+        )]);
+    }
+    Ok(tied)
+}
+
+impl Game for Briscola {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, options: &Options) -> Table {
+        match options.choice("players") {
+            "2" => Table::solo(2),
+            "3" => Table::solo(3),
+            _ => Table::FOUR,
+        }
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let table = self.table(options);
+        let removed: Card = options
+            .choice("removed_two")
+            .parse()
+            .expect("the option's values are cards");
+        let mut pack = packs::latin40();
+        if table.size == 3 {
+            pack = Pack {
+                name: "39-card pack (the 40-card pack without one 2)",
+                cards: pack.cards.minus(CardSet::of(&[removed])),
+            };
+        } else if options.choice("removed_two") != "2C" {
+            return Err(vec![FieldError::new(
+                "/options/removed_two".into(),
+                format!(
+                    "only three players remove a 2; {} players use the whole 40-card pack (BR-1)",
+                    table.size
+                ),
+            )]);
+        }
+        let mut dealt = deal::check_cards(record, table, &pack)?;
+        deal::check_counts(record, table, DEALT)?;
+        let [upcard] = record.face_up[..] else {
+            return Err(vec![FieldError::new(
+                "/face_up".into(),
+                "expected exactly one face-up card: the upcard that fixes trumps".into(),
+            )]);
+        };
+        deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let contenders = tie_break(table, before)?;
+        let dealer = table.resolve(record.dealer).expect("checked with the deal");
+        let trump = upcard.suit_unchecked();
+        let tricks = pack.len() as usize / table.size;
+        let mut adj = Adjudication::new(INFO.id, dealer, before, tricks);
+        adj.trump = Some(trump);
+        adj.tally = PerSide::over(table.sides());
+        for side in table.sides() {
+            adj.tally[side].points = Some(0);
+        }
+        adj.events.push(Event {
+            code: "upcard_turned",
+            action_index: None,
+            trick: None,
+            seat: Some(dealer),
+            cards: vec![upcard],
+            detail: format!(
+                "{dealer} turns up {upcard}: {} are trumps, and {upcard} is the last card drawn (§1)",
+                suit_name(trump)
+            ),
+        });
+        Ok(Box::new(Hand {
+            table,
+            // §1: the player on the dealer's left leads.
+            play: TrickPlay::new(table, dealt.hands, table.next(dealer)),
+            stock: Stock::new(&record.stock, Some(upcard)),
+            trump,
+            tricks,
+            contenders,
+            adj,
+        }))
+    }
+}
+
+fn suit_name(suit: Suit) -> &'static str {
+    match suit {
+        Suit::Spades => "spades",
+        Suit::Hearts => "hearts",
+        Suit::Diamonds => "diamonds",
+        Suit::Clubs => "clubs",
+    }
+}
+
+struct Hand {
+    table: Table,
+    play: TrickPlay,
+    stock: Stock,
+    trump: Suit,
+    /// Tricks in the hand: every card is played.
+    tricks: usize,
+    /// Non-empty when this hand is a tie-breaker among these sides.
+    contenders: Vec<Side>,
+    adj: Adjudication,
+}
+
+impl Hand {
+    fn is_over(&self) -> bool {
+        self.adj.tricks.len() == self.tricks
+    }
+
+    /// §4: the highest trump, else the highest card of the led suit; the winner leads and draws first.
+    fn close_trick(&mut self) {
+        let led = self
+            .play
+            .trick
+            .led()
+            .expect("complete trick")
+            .suit_unchecked();
+        let trump = self.trump;
+        let w = self
+            .play
+            .trick
+            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
+            .expect("the led card ranks");
+        let winner = self.play.trick.plays()[w].seat;
+        let last_index = self.play.trick.action_index(self.play.trick.len() - 1);
+        // No play restriction exists, so no fault is ever pending (BR-d).
+        let (trick, _) = self.play.close_trick(winner);
+        let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
+        let side = self.table.side(winner);
+        self.adj.tally[side].tricks += 1;
+        *self.adj.tally[side].points.get_or_insert(0) += points;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        // §1, BR-2: each player draws one card, the winner first; the last draw takes the upcard.
+        if !self.stock.is_empty() {
+            let drawn = self.stock.draw_round(&mut self.play, winner);
+            let upcard_taken = self.stock.is_empty();
+            let list: Vec<String> = drawn.iter().map(|(s, c)| format!("{s} {c}")).collect();
+            self.adj.events.push(Event {
+                code: "drew",
+                action_index: Some(last_index),
+                trick: Some(trick.number),
+                seat: Some(winner),
+                cards: drawn.iter().map(|&(_, c)| c).collect(),
+                detail: format!(
+                    "after trick {}, {winner} draws first: {}{}",
+                    trick.number,
+                    list.join(", "),
+                    if upcard_taken {
+                        " (the last draw takes the upcard)"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+        if self.is_over() {
+            self.play.stop();
+        }
+    }
+
+    /// §4: hand points add to the match totals, except in a tie-breaker (BR-b); the deal passes left
+    /// after every hand (BR-c).
+    fn settle_match(&mut self, score: PerSide<i32>) {
+        let table = self.table;
+        let m = &mut self.adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(table.left(self.adj.dealer));
+        if self.contenders.is_empty() {
+            for side in table.sides() {
+                m.scores[side] += score[side];
+            }
+            if m.hands_played >= match_hands(table) {
+                let scores = m.scores;
+                decide(m, leaders(table.sides(), |s| scores[s]));
+            }
+        } else {
+            decide(m, leaders(self.contenders.iter().copied(), |s| score[s]));
+        }
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = self.table.resolve(action.seat).unwrap_or(action.seat);
+        let verb = action.kind.verb();
+        if self.is_over() {
+            return Err(RecordError::at(
+                "action_after_end",
+                index,
+                seat,
+                verb,
+                format!("every card has been played in the {} tricks", self.tricks),
+            ));
+        }
+        let ActionKind::Play(card) = action.kind else {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                "Briscola records only plays; draws follow from the stock (§2)".into(),
+            ));
+        };
+        // §3: any card may be played at any time.
+        self.play.play(index, seat, card, None)?;
+        if self.play.is_complete() {
+            self.close_trick();
+        }
+        Ok(())
+    }
+
+    fn view(&self) -> TableView {
+        let over = self.is_over();
+        let mut view = TableView::new(
+            if over { "over" } else { "play" },
+            self.play.to_play().into_iter().collect(),
+            &self.play,
+            &self.adj.match_after,
+        );
+        view.trump = Some(self.trump);
+        view.tally = self.adj.tally;
+        view.add_plays(&self.play, |_, _, _| None);
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        if !self.is_over() {
+            let error = RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: self.play.to_play(),
+                pointer: "/actions".into(),
+                detail: format!(
+                    "the record stops in trick {} of {}",
+                    self.play.trick.number, self.tricks
+                ),
+            };
+            self.adj.record_error(error);
+            return self.adj;
+        }
+        // §4: each side scores its card points.
+        let mut score = PerSide::over(self.table.sides());
+        for side in self.table.sides() {
+            score[side] = self.adj.tally[side].points.unwrap_or(0);
+        }
+        self.adj.hand_score = Some(score);
+        self.settle_match(score);
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sides(names: &[&str]) -> Vec<Side> {
+        names.iter().map(|n| n.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn card_points_total_120() {
+        let total: i32 = packs::latin40().cards.iter().map(card_points).sum();
+        assert_eq!(total, 120);
+    }
+
+    #[test]
+    fn three_is_second_only_to_the_ace() {
+        assert!(ORDER.strength(Rank::Three) > ORDER.strength(Rank::King));
+        assert!(ORDER.strength(Rank::Ace) > ORDER.strength(Rank::Three));
+        assert!(ORDER.strength(Rank::Four) > ORDER.strength(Rank::Two));
+    }
+
+    #[test]
+    fn a_tied_lead_goes_to_a_tie_breaker_among_the_tied_only() {
+        let table = Table::solo(3);
+        let mut m = MatchState {
+            scores: PerSide::over(table.sides()),
+            ..MatchState::default()
+        };
+        let ps = sides(&["P1", "P2", "P3"]);
+        m.scores[ps[0]] = 130;
+        m.scores[ps[1]] = 130;
+        m.scores[ps[2]] = 100;
+        let scores = m.scores;
+        decide(&mut m, leaders(table.sides(), |s| scores[s]));
+        assert_eq!(m.contenders, vec![ps[0], ps[1]]);
+        assert!(!m.game_over);
+        m.hands_played = 3;
+        assert_eq!(tie_break(table, &m).unwrap(), vec![ps[0], ps[1]]);
+        // Inferred from the scores when the state does not name them.
+        let inferred = MatchState {
+            contenders: Vec::new(),
+            ..m.clone()
+        };
+        assert_eq!(tie_break(table, &inferred).unwrap(), vec![ps[0], ps[1]]);
+        // P3's hand score does not matter: P2 beats P1 among the contenders.
+        let mut hand = PerSide::over(table.sides());
+        hand[ps[0]] = 30;
+        hand[ps[1]] = 40;
+        hand[ps[2]] = 50;
+        let contenders = m.contenders.clone();
+        decide(&mut m, leaders(contenders.into_iter(), |s| hand[s]));
+        assert_eq!((m.game_over, m.winner), (true, Some(ps[1])));
+        assert!(m.contenders.is_empty());
+    }
+
+    #[test]
+    fn a_match_that_is_over_is_refused() {
+        let table = Table::FOUR;
+        let mut m = MatchState {
+            hands_played: 2,
+            ..MatchState::default()
+        };
+        m.scores[Side::NS] = 130;
+        m.scores[Side::EW] = 110;
+        assert_eq!(
+            tie_break(table, &m).unwrap_err()[0].pointer,
+            "/match_state/hands_played"
+        );
+        m.hands_played = 1;
+        assert!(tie_break(table, &m).unwrap().is_empty());
+    }
+}

@@ -136,3 +136,19 @@ proptest! {
         }
     }
 }
+
+/// README "Seats": at a four-player table `P1..P4` name `N E S W`; a record using them is the same hand.
+#[test]
+fn numbered_seats_are_the_compass_seats_at_four() {
+    let record = random_legal_hand("malilla", 7);
+    let mut numbered = record.clone();
+    for a in &mut numbered.actions {
+        a.seat = format!("P{}", a.seat.pos() + 1).parse().unwrap();
+    }
+    let (a, b) = (adjudicate(&record), adjudicate(&numbered));
+    assert_eq!(b.outcome, Outcome::Scored, "{:?}", b.record_error);
+    assert_eq!(
+        serde_json::to_value(&a).unwrap(),
+        serde_json::to_value(&b).unwrap()
+    );
+}

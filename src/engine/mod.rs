@@ -455,12 +455,37 @@ fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldErr
     }
 }
 
+/// A hand set up for replay, with the table its seats are named by.
+struct Prepared {
+    state: Box<dyn HandState>,
+    table: Table,
+}
+
+impl Prepared {
+    /// Applies every action, each seat as the table names it (`P1` is `N` at a four-seat table).
+    fn replay(&mut self, actions: &[Action]) -> Result<(), RecordError> {
+        for (i, a) in actions.iter().enumerate() {
+            let action = Action {
+                seat: self.table.resolve(a.seat).unwrap_or(a.seat),
+                kind: a.kind,
+            };
+            self.state.apply(i, &action)?;
+        }
+        Ok(())
+    }
+
+    fn run(mut self, actions: &[Action]) -> Adjudication {
+        let error = self.replay(actions).err();
+        self.state.finish(error)
+    }
+}
+
 fn prepare(
     game: &dyn Game,
     record: &HandRecord,
     options: Option<&Options>,
     before: Option<&MatchState>,
-) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+) -> Result<Prepared, Vec<FieldError>> {
     let info = game.info();
     let mut errors = Vec::new();
     if let Err(e) = check_game_id(&record.game, game) {
@@ -550,7 +575,7 @@ fn prepare(
             ),
         )]
     })?;
-    game.start(
+    let state = game.start(
         record,
         &options,
         &MatchState {
@@ -558,37 +583,26 @@ fn prepare(
             scores,
             ..before
         },
-    )
+    )?;
+    Ok(Prepared { state, table })
 }
 
 /// Replays a whole hand and rules on it.
 pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, Vec<FieldError>> {
-    let state = prepare(game, record, None, None)?;
-    Ok(run(state, &record.actions))
-}
-
-fn run(mut state: Box<dyn HandState>, actions: &[Action]) -> Adjudication {
-    for (i, a) in actions.iter().enumerate() {
-        if let Err(e) = state.apply(i, a) {
-            return state.finish(Some(e));
-        }
-    }
-    state.finish(None)
+    Ok(prepare(game, record, None, None)?.run(&record.actions))
 }
 
 /// Replays a partial record and reports the table and the legal next actions.
 /// A record error in the partial record is a refusal (the position does not exist).
 pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, Vec<FieldError>> {
-    let mut state = prepare(game, record, None, None)?;
-    for (i, a) in record.actions.iter().enumerate() {
-        if let Err(e) = state.apply(i, a) {
-            return Err(vec![FieldError::new(
-                e.pointer,
-                format!("{} ({})", e.detail, e.code),
-            )]);
-        }
-    }
-    Ok(state.view())
+    let mut hand = prepare(game, record, None, None)?;
+    hand.replay(&record.actions).map_err(|e| {
+        vec![FieldError::new(
+            e.pointer,
+            format!("{} ({})", e.detail, e.code),
+        )]
+    })?;
+    Ok(hand.state.view())
 }
 
 /// Every hand of a match, adjudicated in order with the match state folded from hand to hand.
@@ -624,8 +638,7 @@ pub fn adjudicate_next(
             format!("{d} deals this hand, not {}", record.dealer),
         )]);
     }
-    let hand = prepare(game, record, Some(options), Some(state))?;
-    Ok(run(hand, &record.actions))
+    Ok(prepare(game, record, Some(options), Some(state))?.run(&record.actions))
 }
 
 /// Adjudicates a sequence of hands as one game.

@@ -329,7 +329,7 @@ impl Hand {
 
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
-        let seat = self.table.resolve(action.seat).unwrap_or(action.seat);
+        let seat = action.seat;
         let verb = action.kind.verb();
         if self.is_over() {
             return Err(RecordError::at(

@@ -1,13 +1,18 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
 mod malilla;
+mod pitch;
 mod stubs_and_spoils;
 
 use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils]
+    &[
+        &malilla::Malilla,
+        &stubs_and_spoils::StubsAndSpoils,
+        &pitch::Pitch,
+    ]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

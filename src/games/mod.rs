@@ -3,6 +3,7 @@
 mod briscola;
 mod hasenpfeffer;
 mod malilla;
+mod pitch;
 mod stubs_and_spoils;
 
 use crate::engine::Game;
@@ -14,6 +15,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &stubs_and_spoils::StubsAndSpoils,
         &hasenpfeffer::Hasenpfeffer,
         &briscola::Briscola,
+        &pitch::Pitch,
     ]
 }
 

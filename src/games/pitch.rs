@@ -1,0 +1,647 @@
+//! Pitch, partnership Setback (`shared/rules/pitch.md`): four players in partnerships, six cards
+//! each from a 52-card pack (the other 28 set aside); one round of bidding 2, 3, 4 or smudge from
+//! the dealer's left, the dealer may steal and must bid 2 if all pass; the pitcher's first lead
+//! fixes trump; follow suit or trump; High, Low, Jack and Game, one point each; the pitcher's side
+//! scores its points or is set back its bid; game to 21, won only by a pitching side that made.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
+    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+
+pub struct Pitch;
+
+static INFO: GameInfo = GameInfo {
+    id: "pitch",
+    name: "Pitch (partnership Setback)",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "52-card pack, A high; 6 cards each, 28 set aside",
+    game_target: GAME,
+    options: &[
+        OptionSpec {
+            name: "low",
+            kind: OptionKind::Choice {
+                values: &["capturer", "holder"],
+                default: "capturer",
+            },
+            description: "`capturer`: Low goes to the side that won the trick holding the lowest trump \
+                          (the text); `holder`: to the side of the player who played it.",
+            rule: "pitch.md §6 PI-1",
+        },
+        OptionSpec {
+            name: "smudge_set",
+            kind: OptionKind::Choice {
+                values: &["5", "4"],
+                default: "5",
+            },
+            description: "What a failed smudge loses: `5` (the value of a made smudge, the ruling) or `4`.",
+            rule: "pitch.md §6 PI-2",
+        },
+        OptionSpec {
+            name: "revoke_penalty",
+            kind: OptionKind::Choice {
+                values: &["forfeit", "none"],
+                default: "forfeit",
+            },
+            description: "`forfeit` (the rulings' default, the text being silent): the revoking side scores \
+                          nothing; a revoking pitcher's side is set, a revoke by the other side makes the \
+                          pitcher's bid (PI-b, PI-c). `none`: revokes are reported only.",
+            rule: "pitch.md §5, PI-b, PI-c",
+        },
+    ],
+    rules: "pitch.md",
+    irregularities: &["revoke"],
+    verbs: &["pass", "bid", "play", "correct"],
+};
+
+/// §4: game to 21.
+const GAME: i32 = 21;
+/// §1: six cards each, six tricks.
+const TRICKS: u8 = 6;
+
+/// §1: A high.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Three,
+    Rank::Two,
+]);
+
+/// §1: the bids in rank order.
+const BIDS: [Bid; 4] = [Bid::Number(2), Bid::Number(3), Bid::Number(4), Bid::Smudge];
+/// PI-a: the dealer's bid when the three others passed.
+const FORCED: Bid = Bid::Number(2);
+
+/// Rank of a bid in the auction (smudge above 4); `None` for a bid Pitch does not have.
+fn bid_rank(bid: Bid) -> Option<usize> {
+    BIDS.iter().position(|&b| b == bid)
+}
+
+/// §4: what a made bid is worth (a smudge 5), which is also what a failed bid loses by default.
+fn bid_value(bid: Bid) -> i32 {
+    match bid {
+        Bid::Number(n) => n as i32,
+        Bid::Smudge => 5,
+    }
+}
+
+/// §4 Game: T = 10, A = 4, K = 3, Q = 2, J = 1.
+fn game_points(card: Card) -> i32 {
+    match card.rank_unchecked() {
+        Rank::Ten => 10,
+        Rank::Ace => 4,
+        Rank::King => 3,
+        Rank::Queen => 2,
+        Rank::Jack => 1,
+        _ => 0,
+    }
+}
+
+/// §3: holding the led suit, play the led suit or a trump; void, any card. In trick 1 the led suit
+/// is trump (PI-d). `trump` is `None` only before the pitcher's first card, which is always legal.
+fn judge(trump: Option<Suit>, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let trump = trump.unwrap_or(led);
+    let suit = card.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || suit == led || suit == trump {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let held: Vec<String> = of_led.iter().map(|c| c.to_string()).collect();
+    Some(Fault::new(
+        "revoke",
+        "pitch.md §3",
+        format!(
+            "{seat} played {card} on a {} lead while holding {}, and {card} is not a trump ({} are trump)",
+            suit_name(led),
+            held.join(" "),
+            suit_name(trump)
+        ),
+    ))
+}
+
+fn suit_name(suit: Suit) -> &'static str {
+    match suit {
+        Suit::Spades => "spades",
+        Suit::Hearts => "hearts",
+        Suit::Diamonds => "diamonds",
+        Suit::Clubs => "clubs",
+    }
+}
+
+impl Game for Pitch {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
+        deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
+        // §1: the 28 undealt cards are set aside unseen; the record carries none.
+        let mut errors = Vec::new();
+        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
+            if !cards.is_empty() {
+                errors.push(FieldError::new(
+                    format!("/{field}"),
+                    format!(
+                        "Pitch turns no card up and uses no stock: the 28 undealt cards are set aside; leave {field} out"
+                    ),
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let eldest = Table::FOUR.left(record.dealer);
+        Ok(Box::new(PitchHand {
+            phase: Phase::Auction {
+                to_bid: eldest,
+                high: None,
+            },
+            play: TrickPlay::new(Table::FOUR, dealt.hands, eldest),
+            trump: None,
+            revokes: Vec::new(),
+            low_to_holder: options.choice("low") == "holder",
+            smudge_set: if options.choice("smudge_set") == "4" {
+                4
+            } else {
+                5
+            },
+            penalty: options.choice("revoke_penalty") == "forfeit",
+            adj: Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize),
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// §2.2: `to_bid` calls next; `high` is the standing bid and its bidder.
+    Auction {
+        to_bid: Seat,
+        high: Option<(Seat, Bid)>,
+    },
+    /// §2.3: the pitcher's side plays for `bid`.
+    Play {
+        pitcher: Seat,
+        bid: Bid,
+    },
+    Over {
+        pitcher: Seat,
+        bid: Bid,
+    },
+}
+
+struct PitchHand {
+    phase: Phase,
+    play: TrickPlay,
+    /// Set by the pitcher's first card (§1).
+    trump: Option<Suit>,
+    /// Established revokes: the offending side and the irregularity's index.
+    revokes: Vec<(Side, usize)>,
+    low_to_holder: bool,
+    smudge_set: i32,
+    penalty: bool,
+    adj: Adjudication,
+}
+
+impl PitchHand {
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let trump = self.trump;
+        move |trick, hand, card| judge(trump, trick, hand, card)
+    }
+
+    /// The calls open to `seat` in the auction: every higher bid; the dealer may also equal the
+    /// standing bid (PI-3), or must bid exactly 2 when the others all passed (PI-a).
+    fn open_calls(&self, seat: Seat, high: Option<(Seat, Bid)>) -> (bool, Vec<Bid>) {
+        let dealer = seat == self.adj.dealer;
+        match high {
+            None if dealer => (false, vec![FORCED]),
+            None => (true, BIDS.to_vec()),
+            Some((_, standing)) => {
+                let r = bid_rank(standing).expect("only Pitch bids stand");
+                let from = if dealer { r } else { r + 1 };
+                (true, BIDS[from..].to_vec())
+            }
+        }
+    }
+
+    fn call(&mut self, index: usize, seat: Seat, call: Option<Bid>) -> Result<(), RecordError> {
+        let Phase::Auction { to_bid, high } = self.phase else {
+            unreachable!("called in the auction")
+        };
+        let verb = if call.is_some() { "bid" } else { "pass" };
+        if seat != to_bid {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                verb,
+                format!("{seat} called in the auction but it was {to_bid}'s turn"),
+            ));
+        }
+        let (may_pass, bids) = self.open_calls(seat, high);
+        let illegal = |detail: String| RecordError::at("illegal_bid", index, seat, verb, detail);
+        let high = match call {
+            None if may_pass => high,
+            None => {
+                return Err(illegal(format!(
+                    "the three others passed: the dealer {seat} must bid 2 (PI-a)"
+                )));
+            }
+            Some(bid) if bids.contains(&bid) => Some((seat, bid)),
+            Some(bid) => {
+                let open: Vec<String> = bids.iter().map(|b| b.to_string()).collect();
+                return Err(illegal(format!(
+                    "{seat} may not bid {bid} here: the bids open were {}{}",
+                    open.join(", "),
+                    match high {
+                        None if seat == self.adj.dealer => " (a forced bid, PI-a)",
+                        _ if seat == self.adj.dealer => " (the dealer may equal the bid, PI-3)",
+                        _ => " (each bid higher than the last, §2)",
+                    }
+                )));
+            }
+        };
+        if seat != self.adj.dealer {
+            self.phase = Phase::Auction {
+                to_bid: Table::FOUR.left(seat),
+                high,
+            };
+            return Ok(());
+        }
+        let (pitcher, bid) = high.expect("the dealer's call leaves a bid standing");
+        let mut contract = Contract::new(pitcher, pitcher.side());
+        contract.bid = Some(bid);
+        self.adj.contract = Some(contract);
+        self.play = TrickPlay::new(Table::FOUR, self.play.hands, pitcher);
+        for side in Side::BOTH {
+            self.adj.tally[side].points = Some(0);
+        }
+        self.phase = Phase::Play { pitcher, bid };
+        Ok(())
+    }
+
+    fn close_trick(&mut self) {
+        let trump = self.trump.expect("fixed by the first card");
+        let trick = self.play.trick;
+        let led = trick.led().expect("complete trick").suit_unchecked();
+        let w = trick
+            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
+            .expect("the led card ranks");
+        let winner = trick.plays()[w].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            self.revokes
+                .push((e.seat.side(), self.adj.irregularities.len()));
+            self.adj.irregularities.push(Irregularity {
+                code: e.fault.code,
+                action_index: e.action_index,
+                trick: Some(e.trick),
+                seat: e.seat,
+                card: Some(e.card),
+                rule: e.fault.rule,
+                explanation: e.fault.explanation,
+                consequence: String::new(), // known when the hand is scored
+            });
+        }
+        let points: i32 = trick.plays().iter().map(|p| game_points(p.card)).sum();
+        let tally = &mut self.adj.tally[winner.side()];
+        tally.tricks += 1;
+        *tally.points.get_or_insert(0) += points;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        if self.adj.tricks.len() == TRICKS as usize {
+            self.play.stop();
+            if let Phase::Play { pitcher, bid } = self.phase {
+                self.phase = Phase::Over { pitcher, bid };
+            }
+        }
+    }
+
+    /// §4: High, Low, Jack and Game, each to the side that earns it (none when not in play or tied).
+    fn points(&self) -> Vec<(&'static str, Side, Option<Card>)> {
+        let trump = self.trump.expect("fixed by the first card");
+        let mut trumps: Vec<(Card, Seat, Seat)> = Vec::new(); // card, player, trick winner
+        for t in &self.adj.tricks {
+            let winner = t.winner.expect("every Pitch trick has a winner");
+            for p in t.plays.plays() {
+                if p.card.suit_unchecked() == trump {
+                    trumps.push((p.card, p.seat, winner));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        // PI-4: the trumps in play are those dealt; the pitcher's lead makes at least one.
+        if let Some(&(card, player, _)) = trumps.iter().max_by_key(|t| t.0.rank_unchecked()) {
+            out.push(("high", player.side(), Some(card)));
+        }
+        if let Some(&(card, player, winner)) = trumps.iter().min_by_key(|t| t.0.rank_unchecked()) {
+            let side = if self.low_to_holder { player } else { winner }.side();
+            out.push(("low", side, Some(card)));
+        }
+        let jack = Card::new(Rank::Jack, trump);
+        if let Some(&(_, _, winner)) = trumps.iter().find(|t| t.0 == jack) {
+            out.push(("jack", winner.side(), Some(jack)));
+        }
+        let (ns, ew) = (
+            self.adj.tally[Side::NS].points.unwrap_or(0),
+            self.adj.tally[Side::EW].points.unwrap_or(0),
+        );
+        if ns != ew {
+            out.push(("game", if ns > ew { Side::NS } else { Side::EW }, None));
+        }
+        out
+    }
+
+    /// §4 and §5: the hand's score, whether the bid was made, and the revokes' consequences.
+    fn score(&mut self, pitcher: Seat, bid: Bid) {
+        let ps = pitcher.side();
+        let os = ps.other();
+        let earned = self.points();
+        let mut points = PerSide::<i32>::default();
+        for (_, side, _) in &earned {
+            points[*side] += 1;
+        }
+        let made_in_play = match bid {
+            // §4: 4 points and all six tricks.
+            Bid::Smudge => points[ps] == 4 && self.adj.tally[ps].tricks == TRICKS as u32,
+            Bid::Number(n) => points[ps] >= n as i32,
+        };
+        let set_value = match bid {
+            Bid::Smudge => self.smudge_set,
+            Bid::Number(n) => n as i32,
+        };
+        let offended = |side: Side| self.penalty && self.revokes.iter().any(|r| r.0 == side);
+        let (pitcher_revoked, other_revoked) = (offended(ps), offended(os));
+        // §5 DEFAULT, PI-b, PI-c: a revoke by the pitcher's side sets it (whatever the other side
+        // did); a revoke by the other side alone makes the bid.
+        let made = !pitcher_revoked && (other_revoked || made_in_play);
+        let mut score = PerSide::<i32>::default();
+        score[ps] = if !made {
+            -set_value
+        } else if other_revoked {
+            points[ps].max(bid_value(bid))
+        } else if bid == Bid::Smudge {
+            bid_value(bid) // §4: the four points plus one for the smudge
+        } else {
+            points[ps]
+        };
+        score[os] = if other_revoked { 0 } else { points[os] };
+        let counts = |side: Side| {
+            if side == ps { made } else { !other_revoked }
+        };
+        for (code, side, card) in earned {
+            self.adj.bonuses.push(Bonus {
+                code,
+                side,
+                card,
+                points: 1,
+                status: if counts(side) {
+                    "credited"
+                } else {
+                    "not_added"
+                },
+            });
+        }
+        for &(side, at) in &self.revokes {
+            let consequence = if !self.penalty {
+                "none: the revoke_penalty option is 'none'".to_string()
+            } else if side == ps {
+                format!(
+                    "{} are set: they lose their bid of {bid} ({}) and score nothing else this hand (pitch.md §5{})",
+                    ps.spoken(),
+                    -set_value,
+                    if other_revoked { ", PI-b" } else { "" }
+                )
+            } else if pitcher_revoked {
+                format!(
+                    "{} score nothing this hand; {} are set for their own revoke (pitch.md §5, PI-b)",
+                    os.spoken(),
+                    ps.spoken()
+                )
+            } else {
+                format!(
+                    "{} score nothing this hand; {} are deemed to have made their bid of {bid} and score {} (pitch.md §5, PI-c)",
+                    os.spoken(),
+                    ps.spoken(),
+                    score[ps]
+                )
+            };
+            self.adj.irregularities[at].consequence = consequence;
+        }
+        if let Some(c) = &mut self.adj.contract {
+            c.made = Some(made);
+        }
+        self.adj.hand_score = Some(score);
+        let m = &mut self.adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(Table::FOUR.left(self.adj.dealer));
+        for side in Side::BOTH {
+            m.scores[side] += score[side];
+        }
+        // PI-5: only the pitcher's side, having made its bid, can reach the game.
+        if made && m.scores[ps] >= GAME {
+            m.game_over = true;
+            m.winner = Some(ps);
+        }
+    }
+}
+
+impl HandState for PitchHand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        match (self.phase, action.kind) {
+            (Phase::Auction { .. }, ActionKind::Pass(Yes)) => self.call(index, seat, None),
+            (Phase::Auction { .. }, ActionKind::Bid(bid)) => self.call(index, seat, Some(bid)),
+            (Phase::Auction { to_bid, .. }, _) => Err(RecordError::at(
+                "auction_incomplete",
+                index,
+                seat,
+                verb,
+                format!("the auction is not over: {to_bid} calls next (pass or bid)"),
+            )),
+            (Phase::Play { pitcher, .. }, ActionKind::Play(card)) => {
+                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                self.play.play(index, seat, card, fault)?;
+                if self.trump.is_none() {
+                    // §1: the suit of the pitcher's first card is trump.
+                    let trump = card.suit_unchecked();
+                    self.trump = Some(trump);
+                    self.adj.trump = Some(trump);
+                    self.adj.events.push(Event {
+                        code: "trump_revealed",
+                        action_index: Some(index),
+                        trick: Some(1),
+                        seat: Some(pitcher),
+                        cards: vec![card],
+                        detail: format!(
+                            "the pitcher {pitcher} led {card}: {} are trump",
+                            suit_name(trump)
+                        ),
+                    });
+                }
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            (Phase::Play { .. }, ActionKind::Correct(card)) => {
+                let judge = self.judge();
+                self.play.correct(index, seat, card, judge)
+            }
+            (Phase::Play { .. }, _) => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                "the auction is over: only cards (and corrections) follow".into(),
+            )),
+            (Phase::Over { .. }, _) => Err(RecordError::at(
+                "action_after_end",
+                index,
+                seat,
+                verb,
+                "the hand ended with the sixth trick".into(),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act) = match self.phase {
+            Phase::Auction { to_bid, .. } => ("auction", vec![to_bid]),
+            Phase::Play { .. } => ("play", self.play.to_play().into_iter().collect()),
+            Phase::Over { .. } => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
+        view.trump = self.trump;
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        match self.phase {
+            Phase::Auction { to_bid, high } => {
+                let (may_pass, bids) = self.open_calls(to_bid, high);
+                if may_pass {
+                    view.legal.push(Action {
+                        seat: to_bid,
+                        kind: ActionKind::Pass(Yes),
+                    });
+                }
+                view.legal.extend(bids.into_iter().map(|bid| Action {
+                    seat: to_bid,
+                    kind: ActionKind::Bid(bid),
+                }));
+            }
+            Phase::Play { .. } => view.add_plays(&self.play, self.judge()),
+            Phase::Over { .. } => {}
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        match self.phase {
+            Phase::Over { pitcher, bid } => self.score(pitcher, bid),
+            Phase::Auction { to_bid, .. } => self.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: Some(to_bid),
+                pointer: "/actions".into(),
+                detail: format!("the record stops in the auction: {to_bid} calls next"),
+            }),
+            Phase::Play { .. } => self.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: self.play.to_play(),
+                pointer: "/actions".into(),
+                detail: format!(
+                    "the record stops in trick {} of {TRICKS}",
+                    self.play.trick.number
+                ),
+            }),
+        }
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn trick(cards: &[(Seat, &str)]) -> Trick {
+        let mut t = Trick::new(1, cards[0].0);
+        for (i, (s, card)) in cards.iter().enumerate() {
+            t.push(*s, c(card), i);
+        }
+        t
+    }
+
+    #[test]
+    fn trumping_is_always_allowed_but_another_suit_is_a_revoke() {
+        let t = trick(&[(Seat::N, "KH")]);
+        let hand = CardSet::of(&[c("2H"), c("3S"), c("4D")]);
+        assert_eq!(judge(Some(Suit::Spades), &t, hand, c("2H")), None);
+        assert_eq!(judge(Some(Suit::Spades), &t, hand, c("3S")), None);
+        assert_eq!(
+            judge(Some(Suit::Spades), &t, hand, c("4D")).map(|f| f.code),
+            Some("revoke")
+        );
+        // Void in hearts: anything.
+        let void = CardSet::of(&[c("3S"), c("4D")]);
+        assert_eq!(judge(Some(Suit::Spades), &t, void, c("4D")), None);
+    }
+
+    #[test]
+    fn in_trick_one_the_led_suit_is_trump() {
+        // PI-d: trump is fixed by the lead, so a trump holder must play one.
+        let t = trick(&[(Seat::N, "KH")]);
+        let hand = CardSet::of(&[c("2H"), c("3S")]);
+        assert_eq!(
+            judge(Some(Suit::Hearts), &t, hand, c("3S")).map(|f| f.code),
+            Some("revoke")
+        );
+    }
+
+    #[test]
+    fn bids_rank_with_smudge_on_top_and_other_numbers_are_not_bids() {
+        assert!(bid_rank(Bid::Smudge) > bid_rank(Bid::Number(4)));
+        assert_eq!(bid_rank(Bid::Number(5)), None);
+        assert_eq!(bid_rank(Bid::Number(1)), None);
+        assert_eq!(bid_value(Bid::Smudge), 5);
+    }
+}

@@ -95,6 +95,14 @@ pub struct MatchState {
     pub game_over: bool,
     #[serde(default)]
     pub winner: Option<Side>,
+    /// Hands tied in a row just before the next hand, whose value the next decided hand carries
+    /// (Couillon's `p`). Absent = 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pending_ties: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
@@ -111,6 +119,12 @@ impl MatchState {
                     format!("scores are limited to ±{SCORE_LIMIT}"),
                 ));
             }
+        }
+        if self.pending_ties > SCORE_LIMIT as u32 {
+            errors.push(FieldError::new(
+                format!("{base}/pending_ties"),
+                format!("pending ties are limited to {SCORE_LIMIT}"),
+            ));
         }
         if self.game_over || self.winner.is_some() {
             errors.push(FieldError::new(

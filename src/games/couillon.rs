@@ -111,20 +111,24 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
         .plays()
         .last()
         .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
-    Some(Fault::new(
-        "revoke",
-        "couillon.md §3",
+    let held = of_led
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let explanation = if led == trump {
         format!(
-            "{seat} played {card}, neither trump ({}) nor the led suit, on a {} lead while holding {}",
+            "{seat} played {card} on a trump lead ({}) while holding the trump {held}",
+            trump.letter()
+        )
+    } else {
+        format!(
+            "{seat} played {card}, neither a trump ({}) nor a card of the led suit, on a {} lead while holding {held}",
             trump.letter(),
-            led.letter(),
-            of_led
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-    ))
+            led.letter()
+        )
+    };
+    Some(Fault::new("revoke", "couillon.md §3", explanation))
 }
 
 impl Game for Couillon {
@@ -198,7 +202,10 @@ impl Game for Couillon {
 #[derive(Clone, Copy, Debug)]
 enum Phase {
     /// §2.2: `turn` accepts or declines the upcard's suit; `declined` players have declined so far.
-    Trump { turn: Seat, declined: u8 },
+    Trump {
+        turn: Seat,
+        declined: u8,
+    },
     Play,
     /// Four tricks played.
     Over,
@@ -259,7 +266,9 @@ impl Hand {
                 index,
                 seat,
                 verb,
-                format!("it is {turn}'s turn to accept or decline the upcard's suit, not {seat}'s (CO-2)"),
+                format!(
+                    "it is {turn}'s turn to accept or decline the upcard's suit, not {seat}'s (CO-2)"
+                ),
             ));
         }
         let upcard_suit = self.upcard.suit_unchecked();
@@ -425,7 +434,9 @@ impl HandState for Hand {
                 index,
                 seat,
                 verb,
-                format!("trump is not decided yet: {turn} must accept or decline the upcard's suit first (§2)"),
+                format!(
+                    "trump is not decided yet: {turn} must accept or decline the upcard's suit first (§2)"
+                ),
             )),
             (Phase::Play, ActionKind::Play(card)) => {
                 let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
@@ -521,5 +532,63 @@ impl HandState for Hand {
         };
         self.score(winner);
         self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn hand(cards: &[&str]) -> CardSet {
+        cards.iter().map(|s| c(s)).collect()
+    }
+
+    /// A trick led by N with `led`.
+    fn led(card: &str) -> Trick {
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c(card), 0);
+        t
+    }
+
+    #[test]
+    fn legality_follows_section_3() {
+        let h = Suit::Hearts;
+        let e = hand(&["KS", "9S", "JH", "AC"]);
+        // Holding the led suit: follow it or trump, nothing else.
+        assert_eq!(judge(h, &led("AS"), e, c("KS")), None);
+        assert_eq!(judge(h, &led("AS"), e, c("JH")), None);
+        assert_eq!(judge(h, &led("AS"), e, c("AC")).unwrap().code, "revoke");
+        // Void in the led suit: any card.
+        assert_eq!(judge(h, &led("AD"), e, c("AC")), None);
+        assert_eq!(judge(h, &led("AD"), e, c("9S")), None);
+        // Trump led: a trump if held.
+        assert_eq!(judge(h, &led("AH"), e, c("JH")), None);
+        let revoke = judge(h, &led("AH"), e, c("KS")).unwrap();
+        assert!(
+            revoke.explanation.contains("trump lead"),
+            "{}",
+            revoke.explanation
+        );
+        assert_eq!(judge(h, &led("AH"), hand(&["KS", "AC"]), c("KS")), None);
+        // The leader may lead anything.
+        assert_eq!(judge(h, &Trick::new(1, Seat::N), e, c("AC")), None);
+    }
+
+    #[test]
+    fn eight_and_seven_rank_below_the_nine_and_score_nothing() {
+        let strength = |r| ORDER.strength(r);
+        assert!(strength(Rank::Nine) > strength(Rank::Eight));
+        assert!(strength(Rank::Eight) > strength(Rank::Seven));
+        assert!(strength(Rank::Seven) > 0);
+        assert_eq!(
+            card_points(c("8S")) + card_points(c("7S")) + card_points(c("TS")),
+            0
+        );
+        let total: i32 = packs::euchre24().cards.iter().map(card_points).sum();
+        assert_eq!(total, 40);
     }
 }

@@ -40,6 +40,7 @@ pub fn check_cards(
     }
     let mut hands = [CardSet::EMPTY; MAX_PLAYS];
     let mut all = CardSet::EMPTY;
+    let mut seen = [false; MAX_PLAYS];
     for (seat, cards) in &record.deal {
         let Some(at) = table.resolve(*seat) else {
             errors.push(FieldError::new(
@@ -48,6 +49,14 @@ pub fn check_cards(
             ));
             continue;
         };
+        // `P1` and `N` name the same seat at a four-player table: one hand per seat.
+        if std::mem::replace(&mut seen[at.pos()], true) {
+            errors.push(FieldError::new(
+                format!("/deal/{seat}"),
+                format!("seat {at} is given two hands (as {seat} and under another name)"),
+            ));
+            continue;
+        }
         for (i, &card) in cards.iter().enumerate() {
             if !pack.cards.contains(card) {
                 errors.push(FieldError::new(
@@ -178,5 +187,25 @@ pub fn check_undealt(
         Ok(())
     } else {
         Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::packs;
+
+    #[test]
+    fn a_seat_named_twice_is_refused() {
+        let record: HandRecord = serde_json::from_value(serde_json::json!({
+            "dealer": "N",
+            "deal": {"N": ["AS"], "P1": ["KS"], "E": ["QS"], "S": ["JS"], "W": ["TS"]}
+        }))
+        .unwrap();
+        let errors = check_cards(&record, Table::FOUR, &packs::euchre24())
+            .err()
+            .expect("refused");
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].pointer, "/deal/P1");
     }
 }

@@ -101,6 +101,14 @@ pub struct MatchState {
     /// with the lead tied; such a hand is scored on its own and decides among these sides only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contenders: Vec<Side>,
+    /// Hands tied in a row just before the next hand, whose value the next decided hand carries
+    /// (Couillon's `p`). Absent = 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pending_ties: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
@@ -117,6 +125,12 @@ impl MatchState {
                     format!("scores are limited to ±{SCORE_LIMIT}"),
                 ));
             }
+        }
+        if self.pending_ties > SCORE_LIMIT as u32 {
+            errors.push(FieldError::new(
+                format!("{base}/pending_ties"),
+                format!("pending ties are limited to {SCORE_LIMIT}"),
+            ));
         }
         if self.game_over || self.winner.is_some() {
             errors.push(FieldError::new(

@@ -2,6 +2,7 @@
 
 mod briscola;
 mod hasenpfeffer;
+mod couillon;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
@@ -16,6 +17,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &hasenpfeffer::Hasenpfeffer,
         &briscola::Briscola,
         &pitch::Pitch,
+        &couillon::Couillon,
     ]
 }
 

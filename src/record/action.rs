@@ -57,6 +57,8 @@ verbs! {
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
+    Accept(Yes) = "accept": "Accepts the trump on offer, e.g. Couillon's upcard suit (value `true`).",
+    Decline(Yes) = "decline": "Declines the trump on offer, e.g. Couillon's upcard suit (value `true`).",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

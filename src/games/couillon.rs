@@ -1,0 +1,594 @@
+//! Couillon (`shared/rules/couillon.md`): four players in partnerships, a 24-card pack (A K Q J T 9),
+//! four cards each and an 8-card stub whose top card proposes trump; from the dealer's left each
+//! player accepts or declines it, and if all decline the stub's bottom card fixes trump. Trumping is
+//! always allowed, otherwise follow suit; four tricks; the side with more card points (A 4, K 3,
+//! Q 2, J 1) erases a line, a losing acceptor takes a mark, a tie carries to the next decided hand;
+//! the first side to erase its five lines wins.
+//!
+//! Match state: `scores` are the units each side has erased, net of its marks, so a fresh match is
+//! 0–0 (five units left each) and a side wins at 5 (`LINES`); `pending_ties` is the rules' `p`.
+
+use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
+    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord};
+
+pub struct Couillon;
+
+static INFO: GameInfo = GameInfo {
+    id: "couillon",
+    name: "Couillon",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "24-card pack (A K Q J T 9); 32 cards (down to the 7) with the option deck = 32",
+    game_target: LINES,
+    options: &[
+        OptionSpec {
+            name: "deck",
+            kind: OptionKind::Choice {
+                values: &["24", "32"],
+                default: "24",
+            },
+            description: "`24`: A K Q J T 9 in each suit, an 8-card stub (the rulings' reading); `32`: \
+                          down to the 7, a 16-card stub, the 8 and 7 worth nothing and ranking below the 9.",
+            rule: "couillon.md §6 CO-1",
+        },
+        OptionSpec {
+            name: "tie_carry",
+            kind: OptionKind::Choice {
+                values: &["linear", "double_only"],
+                default: "linear",
+            },
+            description: "`linear`: each tied hand adds one unit to the next decided hand (1 + p); \
+                          `double_only`: after any number of ties the next decided hand erases 2.",
+            rule: "couillon.md §6 CO-4",
+        },
+        OptionSpec {
+            name: "revoke_penalty",
+            kind: OptionKind::Choice {
+                values: &["lose_hand", "none"],
+                default: "lose_hand",
+            },
+            description: "`lose_hand`: an established revoke loses the hand for the offending side, with a \
+                          mark if it accepted trump (the rulings' default, the text being silent); `none`: \
+                          revokes are reported only and the card points decide.",
+            rule: "couillon.md §5",
+        },
+    ],
+    rules: "couillon.md",
+    irregularities: &["revoke"],
+    verbs: &["accept", "decline", "play", "correct"],
+};
+
+/// §4: five lines (units) per side; erasing them all wins.
+const LINES: i32 = 5;
+const DEALT: usize = 4;
+const TRICKS: u8 = 4;
+
+/// §1: A K Q J T 9 (CO-1 variant: then 8 7).
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+]);
+
+/// §1: A 4, K 3, Q 2, J 1, the rest nothing.
+fn card_points(card: Card) -> i32 {
+    match card.rank_unchecked() {
+        Rank::Ace => 4,
+        Rank::King => 3,
+        Rank::Queen => 2,
+        Rank::Jack => 1,
+        _ => 0,
+    }
+}
+
+fn pack(options: &Options) -> Pack {
+    match options.choice("deck") {
+        "32" => packs::piquet32(),
+        _ => packs::euchre24(),
+    }
+}
+
+/// §3 / CO-3: a trump is always legal; otherwise follow the led suit if able; void, anything.
+fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let suit = card.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if suit == trump || suit == led || of_led.is_empty() {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let held = of_led
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let explanation = if led == trump {
+        format!(
+            "{seat} played {card} on a trump lead ({}) while holding the trump {held}",
+            trump.letter()
+        )
+    } else {
+        format!(
+            "{seat} played {card}, neither a trump ({}) nor a card of the led suit, on a {} lead while holding {held}",
+            trump.letter(),
+            led.letter()
+        )
+    };
+    Some(Fault::new("revoke", "couillon.md §3", explanation))
+}
+
+impl Game for Couillon {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = pack(options);
+        let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_counts(record, Table::FOUR, DEALT)?;
+        if !record.face_up.is_empty() {
+            return Err(vec![FieldError::new(
+                "/face_up".into(),
+                "Couillon turns no dealt card: the upcard is the stub's top card, stock[0]".into(),
+            )]);
+        }
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        // The whole pack with four cards a seat leaves a stub of 8 (16 with 32 cards).
+        let (Some(&upcard), Some(&bottom)) = (record.stock.first(), record.stock.last()) else {
+            return Err(vec![FieldError::new(
+                "/stock".into(),
+                "the stub is missing: list the undealt cards in order, top card (the upcard) first"
+                    .into(),
+            )]);
+        };
+        let dealer = record.dealer;
+        let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
+        for side in Side::BOTH {
+            adj.tally[side].points = Some(0);
+        }
+        adj.events.push(Event {
+            code: "upcard_turned",
+            action_index: None,
+            trick: None,
+            seat: Some(dealer),
+            cards: vec![upcard],
+            detail: format!(
+                "{dealer} turns the stub's top card {upcard}: {} is proposed as trump (§1)",
+                upcard.suit_unchecked().letter()
+            ),
+        });
+        let eldest = Table::FOUR.left(dealer);
+        Ok(Box::new(Hand {
+            upcard,
+            bottom,
+            trump: None,
+            play: TrickPlay::new(Table::FOUR, dealt.hands, eldest),
+            phase: Phase::Trump {
+                turn: eldest,
+                declined: 0,
+            },
+            decided: None,
+            penalty: options.choice("revoke_penalty") == "lose_hand",
+            carry_linear: options.choice("tie_carry") == "linear",
+            adj,
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// §2.2: `turn` accepts or declines the upcard's suit; `declined` players have declined so far.
+    Trump {
+        turn: Seat,
+        declined: u8,
+    },
+    Play,
+    /// Four tricks played.
+    Over,
+}
+
+struct Hand {
+    upcard: Card,
+    bottom: Card,
+    trump: Option<Suit>,
+    play: TrickPlay,
+    phase: Phase,
+    /// §5 default: the first established revoke (README C7) loses the hand for this side.
+    decided: Option<(Side, usize)>,
+    penalty: bool,
+    carry_linear: bool,
+    adj: Adjudication,
+}
+
+impl Hand {
+    fn acceptor(&self) -> Option<Seat> {
+        self.adj.contract.as_ref().map(|c| c.declarer)
+    }
+
+    /// Units the next decided hand erases beyond its own (CO-4).
+    fn carried(&self) -> i32 {
+        let p = self.adj.match_before.pending_ties as i32;
+        if self.carry_linear { p } else { p.min(1) }
+    }
+
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let trump = self.trump.expect("play starts once trump is fixed");
+        move |trick, hand, card| judge(trump, trick, hand, card)
+    }
+
+    fn fix_trump(&mut self, suit: Suit) {
+        self.trump = Some(suit);
+        self.adj.trump = Some(suit);
+        self.phase = Phase::Play;
+    }
+
+    fn decide(&mut self, index: usize, seat: Seat, accept: bool) -> Result<(), RecordError> {
+        let verb = if accept { "accept" } else { "decline" };
+        let Phase::Trump { turn, declined } = self.phase else {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trump is already {}: only cards are played now",
+                    self.trump.map_or('?', |t| t.letter())
+                ),
+            ));
+        };
+        if seat != turn {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                verb,
+                format!(
+                    "it is {turn}'s turn to accept or decline the upcard's suit, not {seat}'s (CO-2)"
+                ),
+            ));
+        }
+        let upcard_suit = self.upcard.suit_unchecked();
+        if accept {
+            self.adj.contract = Some(Contract::new(seat, seat.side()));
+            self.fix_trump(upcard_suit);
+        } else if declined + 1 == 4 {
+            // §1, CO-c: all four declined; the bottom card fixes trump and nobody has accepted.
+            let bottom = self.bottom;
+            self.adj.events.push(Event {
+                code: "bottom_card_turned",
+                action_index: Some(index),
+                trick: None,
+                seat: Some(self.adj.dealer),
+                cards: vec![bottom],
+                detail: format!(
+                    "all four declined {}: the stub's bottom card {bottom} is turned and {} is trump, nobody having accepted (§1)",
+                    upcard_suit.letter(),
+                    bottom.suit_unchecked().letter()
+                ),
+            });
+            self.fix_trump(bottom.suit_unchecked());
+        } else {
+            self.phase = Phase::Trump {
+                turn: Table::FOUR.left(turn),
+                declined: declined + 1,
+            };
+        }
+        Ok(())
+    }
+
+    fn close_trick(&mut self) {
+        let trick = &self.play.trick;
+        let led = trick.led().expect("complete trick").suit_unchecked();
+        let w = trick
+            .winner_by(|c| trump_or_led(c, led, self.trump, &ORDER))
+            .expect("the led card ranks");
+        let winner = trick.plays()[w].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
+            self.adj.irregularities.push(Irregularity {
+                code: e.fault.code,
+                action_index: e.action_index,
+                trick: Some(e.trick),
+                seat: e.seat,
+                card: Some(e.card),
+                rule: e.fault.rule,
+                explanation: e.fault.explanation,
+                consequence,
+            });
+        }
+        let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
+        let tally = &mut self.adj.tally[winner.side()];
+        tally.tricks += 1;
+        *tally.points.get_or_insert(0) += points;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        if self.adj.tricks.len() == TRICKS as usize {
+            self.play.stop();
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// §5 DEFAULT for a revoke by `offenders` established now; the first one decides (README C7).
+    fn revoke_consequence(&mut self, offenders: Side, index: usize) -> String {
+        if !self.penalty {
+            return "none: the revoke_penalty option is 'none'; the card points decide the hand"
+                .into();
+        }
+        if let Some((side, at)) = self.decided {
+            return format!(
+                "no further effect: the revoke at action {at} had already lost the hand for {} (README C7)",
+                side.spoken()
+            );
+        }
+        self.decided = Some((offenders, index));
+        let units = 1 + self.carried();
+        let mark = if self.acceptor().is_some_and(|s| s.side() == offenders) {
+            format!(
+                "; having accepted trump, {} also take a mark",
+                offenders.spoken()
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{} lose the hand: {} erase {units} unit{}{mark} (couillon.md §5, DEFAULT)",
+            offenders.spoken(),
+            offenders.other().spoken(),
+            if units == 1 { "" } else { "s" }
+        )
+    }
+
+    /// §4: the hand's result in lines: `Some(winner)`, or `None` for a tie.
+    fn score(&mut self, winner: Option<Side>) {
+        let dealer = self.adj.dealer;
+        let acceptor = self.acceptor().map(|s| s.side());
+        let carried = self.carried();
+        let mut score = PerSide::default();
+        let adj = &mut self.adj;
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(Table::FOUR.left(dealer));
+        if let Some(c) = &mut adj.contract {
+            c.made = Some(winner == Some(c.side));
+        }
+        let Some(winner) = winner else {
+            // §4, CO-6: nobody erases, nobody takes a mark; the unit is carried forward.
+            m.pending_ties += 1;
+            adj.hand_score = Some(score);
+            return;
+        };
+        m.pending_ties = 0;
+        score[winner] = 1;
+        m.scores[winner] += 1;
+        if carried > 0 {
+            adj.bonuses.push(Bonus {
+                code: "tied_hands_carried",
+                side: winner,
+                card: None,
+                points: carried,
+                status: "credited",
+            });
+            m.scores[winner] += carried;
+        }
+        // CO-5: a losing acceptor's mark is one more unit to erase (never multiplied, CO-4).
+        if acceptor == Some(winner.other()) {
+            adj.bonuses.push(Bonus {
+                code: "mark",
+                side: winner.other(),
+                card: None,
+                points: -1,
+                status: "credited",
+            });
+            m.scores[winner.other()] -= 1;
+        }
+        adj.hand_score = Some(score);
+        if m.scores[winner] >= LINES {
+            m.game_over = true;
+            m.winner = Some(winner);
+        }
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        match (self.phase, action.kind) {
+            (Phase::Over, _) => Err(RecordError::at(
+                "action_after_end",
+                index,
+                seat,
+                verb,
+                "the hand ended with the fourth trick".into(),
+            )),
+            (_, ActionKind::Accept(_)) => self.decide(index, seat, true),
+            (_, ActionKind::Decline(_)) => self.decide(index, seat, false),
+            (Phase::Trump { turn, .. }, _) => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trump is not decided yet: {turn} must accept or decline the upcard's suit first (§2)"
+                ),
+            )),
+            (Phase::Play, ActionKind::Play(card)) => {
+                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                self.play.play(index, seat, card, fault)?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            (Phase::Play, ActionKind::Correct(card)) => {
+                let judge = self.judge();
+                self.play.correct(index, seat, card, judge)
+            }
+            (Phase::Play, _) => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                "a card is due to the trick".into(),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act) = match self.phase {
+            Phase::Trump { turn, .. } => ("trump", vec![turn]),
+            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
+            Phase::Over => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
+        view.trump = self.trump;
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        match self.phase {
+            Phase::Trump { turn, .. } => {
+                view.trick_number = None;
+                view.legal = vec![
+                    Action {
+                        seat: turn,
+                        kind: ActionKind::Accept(crate::record::Yes),
+                    },
+                    Action {
+                        seat: turn,
+                        kind: ActionKind::Decline(crate::record::Yes),
+                    },
+                ];
+            }
+            Phase::Play => view.add_plays(&self.play, self.judge()),
+            Phase::Over => {}
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        let winner = match (self.decided, self.phase) {
+            // §5: the revoke decided the hand; the cards still unplayed cannot change that.
+            (Some((offenders, _)), _) => Some(offenders.other()),
+            (None, Phase::Over) => {
+                let (ns, ew) = (
+                    self.adj.tally[Side::NS].points.unwrap_or(0),
+                    self.adj.tally[Side::EW].points.unwrap_or(0),
+                );
+                match ns.cmp(&ew) {
+                    std::cmp::Ordering::Greater => Some(Side::NS),
+                    std::cmp::Ordering::Less => Some(Side::EW),
+                    std::cmp::Ordering::Equal => None,
+                }
+            }
+            (None, phase) => {
+                let detail = match phase {
+                    Phase::Trump { turn, .. } => format!(
+                        "the record stops before trump is decided: {turn} must accept or decline"
+                    ),
+                    _ => format!(
+                        "the record stops in trick {} of {TRICKS}",
+                        self.play.trick.number
+                    ),
+                };
+                self.adj.record_error(RecordError {
+                    code: "incomplete_hand",
+                    action_index: None,
+                    seat: None,
+                    pointer: "/actions".into(),
+                    detail,
+                });
+                return self.adj;
+            }
+        };
+        self.score(winner);
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn hand(cards: &[&str]) -> CardSet {
+        cards.iter().map(|s| c(s)).collect()
+    }
+
+    /// A trick led by N with `led`.
+    fn led(card: &str) -> Trick {
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c(card), 0);
+        t
+    }
+
+    #[test]
+    fn legality_follows_section_3() {
+        let h = Suit::Hearts;
+        let e = hand(&["KS", "9S", "JH", "AC"]);
+        // Holding the led suit: follow it or trump, nothing else.
+        assert_eq!(judge(h, &led("AS"), e, c("KS")), None);
+        assert_eq!(judge(h, &led("AS"), e, c("JH")), None);
+        assert_eq!(judge(h, &led("AS"), e, c("AC")).unwrap().code, "revoke");
+        // Void in the led suit: any card.
+        assert_eq!(judge(h, &led("AD"), e, c("AC")), None);
+        assert_eq!(judge(h, &led("AD"), e, c("9S")), None);
+        // Trump led: a trump if held.
+        assert_eq!(judge(h, &led("AH"), e, c("JH")), None);
+        let revoke = judge(h, &led("AH"), e, c("KS")).unwrap();
+        assert!(
+            revoke.explanation.contains("trump lead"),
+            "{}",
+            revoke.explanation
+        );
+        assert_eq!(judge(h, &led("AH"), hand(&["KS", "AC"]), c("KS")), None);
+        // The leader may lead anything.
+        assert_eq!(judge(h, &Trick::new(1, Seat::N), e, c("AC")), None);
+    }
+
+    #[test]
+    fn eight_and_seven_rank_below_the_nine_and_score_nothing() {
+        let strength = |r| ORDER.strength(r);
+        assert!(strength(Rank::Nine) > strength(Rank::Eight));
+        assert!(strength(Rank::Eight) > strength(Rank::Seven));
+        assert!(strength(Rank::Seven) > 0);
+        assert_eq!(
+            card_points(c("8S")) + card_points(c("7S")) + card_points(c("TS")),
+            0
+        );
+        let total: i32 = packs::euchre24().cards.iter().map(card_points).sum();
+        assert_eq!(total, 40);
+    }
+}

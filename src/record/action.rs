@@ -57,6 +57,9 @@ verbs! {
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
+    PickUp(bool) = "pick_up": "Bacon: \"pick it up\", making the upcard's suit trump; the value is whether the caller goes alone (`true`) or not (`false`).",
+    VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
+    VetoAlone(bool) = "veto_alone": "Bacon: the loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

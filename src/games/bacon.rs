@@ -110,8 +110,8 @@ fn judge(out: Option<Seat>) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> {
             "revoke",
             "bacon.md §3",
             format!(
-                "{seat} played {card} on a {} lead while holding {}",
-                led.letter(),
+                "{seat} played {card} when {} were led, holding {}",
+                suit_name(led),
                 list(of_led)
             ),
         ))
@@ -252,8 +252,9 @@ struct Hand {
     acquitted: bool,
     /// The auction turned this many upcards' worth of passes beyond the stock (only `start`'s scan).
     missing_upcard: Option<usize>,
-    /// The offending side of the first established revoke, when the penalty applies (§5, C7).
-    decided_by: Option<Side>,
+    /// The offending side and action of the first established revoke, when the penalty applies
+    /// (§5, README C7).
+    decided_by: Option<(Side, usize)>,
     adj: Adjudication,
 }
 
@@ -364,7 +365,7 @@ impl Hand {
             seat: Some(taker),
             cards: vec![card],
             detail: format!(
-                "{declarer}'s pick-up of {card} stands{}: {} is trump and {taker} takes the upcard",
+                "{declarer}'s pick-up of {card} stands{}: {} are trump and {taker} takes the upcard",
                 if alone { " (alone)" } else { "" },
                 suit_name(trump)
             ),
@@ -415,18 +416,13 @@ impl Hand {
             return "none: the revoke_penalty option is 'none'; the tricks are scored as played"
                 .into();
         }
-        if let Some(side) = self.decided_by {
-            let first = self
-                .adj
-                .irregularities
-                .first()
-                .map_or(index, |i| i.action_index);
+        if let Some((side, first)) = self.decided_by {
             return format!(
                 "no further effect: the revoke by {} at action {first} already decided the hand (README C7)",
                 side.spoken()
             );
         }
-        self.decided_by = Some(offenders);
+        self.decided_by = Some((offenders, index));
         let to = offenders.other();
         format!(
             "{} score as if they had taken all five tricks, {} points, and {} score nothing (bacon.md §5 DEFAULT)",
@@ -802,7 +798,7 @@ impl HandState for Hand {
             return self.adj;
         }
         let score = match self.decided_by {
-            Some(offenders) => {
+            Some((offenders, _)) => {
                 let mut s = PerSide::default();
                 s[offenders.other()] = self.all_five(offenders.other());
                 s
@@ -839,7 +835,7 @@ mod tests {
 
     #[test]
     fn revoke_names_the_seat_after_a_sitting_out_partner() {
-        // N leads hearts; E sits out (loner W's partner... here E), so S plays next.
+        // N leads hearts; E sits out (the loner W's partner), so S plays next.
         let mut t = Trick::new(1, Seat::N);
         t.push(Seat::N, c("AH"), 0);
         let hand = CardSet::of(&[c("2H"), c("3S")]);

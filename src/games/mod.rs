@@ -3,6 +3,7 @@
 mod briscola;
 mod hasenpfeffer;
 mod couillon;
+mod bacon;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
@@ -18,6 +19,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &briscola::Briscola,
         &pitch::Pitch,
         &couillon::Couillon,
+        &bacon::Bacon,
     ]
 }
 

@@ -59,6 +59,9 @@ verbs! {
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
     Accept(Yes) = "accept": "Accepts the trump on offer, e.g. Couillon's upcard suit (value `true`).",
     Decline(Yes) = "decline": "Declines the trump on offer, e.g. Couillon's upcard suit (value `true`).",
+    PickUp(bool) = "pick_up": "Bacon: \"pick it up\", making the upcard's suit trump; the value is whether the caller goes alone (`true`) or not (`false`).",
+    VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
+    VetoAlone(bool) = "veto_alone": "Bacon: the loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

@@ -1,9 +1,9 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
-mod briscola;
-mod hasenpfeffer;
-mod couillon;
 mod bacon;
+mod briscola;
+mod couillon;
+mod hasenpfeffer;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;

@@ -431,8 +431,11 @@ impl TableView {
 pub trait Game: Send + Sync {
     fn info(&self) -> &'static GameInfo;
 
-    /// The table this game is played at under `options` (players, direction of play).
-    fn table(&self, options: &Options) -> Table;
+    /// The table this game is played at under `options` (players, direction of play): four
+    /// players in partnerships, clockwise, unless the game says otherwise.
+    fn table(&self, _options: &Options) -> Table {
+        Table::FOUR
+    }
 
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(

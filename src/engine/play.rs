@@ -2,7 +2,7 @@
 //! window of `shared/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
-use super::log::{CorrectedRevoke, Fault, RecordError};
+use super::log::{CorrectedRevoke, Fault, Irregularity, RecordError};
 use super::seat::{Seat, Table};
 use super::trick::{MAX_PLAYS, Trick};
 use crate::cards::{Card, CardSet};
@@ -35,6 +35,22 @@ pub struct Established {
     pub seat: Seat,
     pub card: Card,
     pub trick: u8,
+}
+
+impl Established {
+    /// The irregularity this fault is, with the consequence the game applies.
+    pub fn irregularity(self, consequence: String) -> Irregularity {
+        Irregularity {
+            code: self.fault.code,
+            action_index: self.action_index,
+            trick: Some(self.trick),
+            seat: self.seat,
+            card: Some(self.card),
+            rule: self.fault.rule,
+            explanation: self.fault.explanation,
+            consequence,
+        }
+    }
 }
 
 impl TrickPlay {

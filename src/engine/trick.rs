@@ -100,6 +100,23 @@ impl Trick {
 pub struct RankOrder([u8; 16]);
 
 impl RankOrder {
+    /// A K Q J T 9 8 7 6 5 4 3 2: the usual order, ace high.
+    pub const ACE_HIGH: RankOrder = RankOrder::new(&[
+        Rank::Ace,
+        Rank::King,
+        Rank::Queen,
+        Rank::Jack,
+        Rank::Ten,
+        Rank::Nine,
+        Rank::Eight,
+        Rank::Seven,
+        Rank::Six,
+        Rank::Five,
+        Rank::Four,
+        Rank::Three,
+        Rank::Two,
+    ]);
+
     pub const fn new(highest_first: &[Rank]) -> RankOrder {
         let mut s = [0u8; 16];
         let n = highest_first.len();

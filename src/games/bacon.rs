@@ -4,11 +4,11 @@
 //! leads; five tricks; 3–4 tricks score 1 and all five 2, doubled for a loner or for the defenders;
 //! game to 10.
 
-use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
+    OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat, Side, Table,
+    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord, Yes};
 
@@ -77,21 +77,7 @@ const TRICKS: usize = 5;
 const UPCARDS: usize = 4;
 
 /// §1: A high, no bowers.
-const ORDER: RankOrder = RankOrder::new(&[
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-]);
+const ORDER: RankOrder = RankOrder::ACE_HIGH;
 
 /// §3: follow suit if able, otherwise any card. `out` is the loner's partner, who plays no card.
 fn judge(out: Option<Seat>) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> {
@@ -133,10 +119,6 @@ fn partner(seat: Seat) -> Seat {
 impl Game for Bacon {
     fn info(&self) -> &'static GameInfo {
         &INFO
-    }
-
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
     }
 
     fn start(
@@ -390,16 +372,7 @@ impl Hand {
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
-            self.adj.irregularities.push(Irregularity {
-                code: e.fault.code,
-                action_index: e.action_index,
-                trick: Some(e.trick),
-                seat: e.seat,
-                card: Some(e.card),
-                rule: e.fault.rule,
-                explanation: e.fault.explanation,
-                consequence,
-            });
+            self.adj.irregularities.push(e.irregularity(consequence));
         }
         self.adj.tally[winner.side()].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));

@@ -10,9 +10,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
-    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
+    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
+    Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -134,10 +134,6 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
 impl Game for Couillon {
     fn info(&self) -> &'static GameInfo {
         &INFO
-    }
-
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
     }
 
     fn start(
@@ -310,16 +306,7 @@ impl Hand {
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
-            self.adj.irregularities.push(Irregularity {
-                code: e.fault.code,
-                action_index: e.action_index,
-                trick: Some(e.trick),
-                seat: e.seat,
-                card: Some(e.card),
-                rule: e.fault.rule,
-                explanation: e.fault.explanation,
-                consequence,
-            });
+            self.adj.irregularities.push(e.irregularity(consequence));
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
         let tally = &mut self.adj.tally[winner.side()];

@@ -6,8 +6,8 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    Adjudication, Contract, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
+    IgnoredAction, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
     RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
@@ -132,10 +132,6 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
 impl Game for Hasenpfeffer {
     fn info(&self) -> &'static GameInfo {
         &INFO
-    }
-
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
     }
 
     fn start(
@@ -304,7 +300,7 @@ impl HasenpfefferHand {
         let winner = self.play.trick.plays()[pos].seat;
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
-            self.revoke_established(e.action_index, e.seat, e.card, e.trick, e.fault);
+            self.revoke_established(e);
         }
         self.adj.tally[winner.side()].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));
@@ -315,8 +311,8 @@ impl HasenpfefferHand {
     }
 
     /// §5 DEFAULT: the first established revoke decides the contract (C7); later ones are reported.
-    fn revoke_established(&mut self, index: usize, seat: Seat, card: Card, trick: u8, f: Fault) {
-        let side = seat.side();
+    fn revoke_established(&mut self, e: Established) {
+        let side = e.seat.side();
         let declarers = self.high.expect("play follows the auction").0.side();
         let consequence = if !self.penalties {
             "reported only: the option revoke_penalty is none".to_string()
@@ -333,16 +329,7 @@ impl HasenpfefferHand {
                 "DEFAULT (text silent): the contract counts as made, the declarers scoring at least its value, and the defenders score nothing (hasenpfeffer.md §5, HA-b)".to_string()
             }
         };
-        self.adj.irregularities.push(Irregularity {
-            code: f.code,
-            action_index: index,
-            trick: Some(trick),
-            seat,
-            card: Some(card),
-            rule: f.rule,
-            explanation: f.explanation,
-            consequence,
-        });
+        self.adj.irregularities.push(e.irregularity(consequence));
     }
 }
 

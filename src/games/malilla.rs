@@ -5,9 +5,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, Established, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -153,10 +153,6 @@ impl Game for Malilla {
         &INFO
     }
 
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
-    }
-
     fn start(
         &self,
         record: &HandRecord,
@@ -249,8 +245,8 @@ impl MalillaHand {
     }
 
     /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
-    fn foul(&mut self, index: usize, seat: Seat, card: Card, trick: u8, fault: Fault) {
-        let side = seat.side();
+    fn foul(&mut self, e: Established) {
+        let (side, index) = (e.seat.side(), e.action_index);
         let consequence = match self.foul {
             None => {
                 self.foul = Some((side, index));
@@ -265,16 +261,7 @@ impl MalillaHand {
                 lost.spoken()
             ),
         };
-        self.adj.irregularities.push(Irregularity {
-            code: fault.code,
-            action_index: index,
-            trick: Some(trick),
-            seat,
-            card: Some(card),
-            rule: fault.rule,
-            explanation: fault.explanation,
-            consequence,
-        });
+        self.adj.irregularities.push(e.irregularity(consequence));
     }
 
     fn close_trick(&mut self) {
@@ -293,7 +280,7 @@ impl MalillaHand {
         let winner = self.play.trick.plays()[winner_pos].seat;
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
-            self.foul(e.action_index, e.seat, e.card, e.trick, e.fault);
+            self.foul(e);
         }
         let points = trick
             .plays()
@@ -348,7 +335,13 @@ impl HandState for MalillaHand {
                 };
                 self.play.play(index, seat, card, pending).map(|()| {
                     if let Some(f) = now {
-                        self.foul(index, seat, card, trick, f);
+                        self.foul(Established {
+                            fault: f,
+                            action_index: index,
+                            seat,
+                            card,
+                            trick,
+                        });
                     }
                     if self.play.is_complete() {
                         self.close_trick();

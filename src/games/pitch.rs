@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
-    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
+    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
+    Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -65,21 +65,7 @@ const GAME: i32 = 21;
 const TRICKS: u8 = 6;
 
 /// §1: A high.
-const ORDER: RankOrder = RankOrder::new(&[
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-]);
+const ORDER: RankOrder = RankOrder::ACE_HIGH;
 
 /// §1: the bids in rank order.
 const BIDS: [Bid; 4] = [Bid::Number(2), Bid::Number(3), Bid::Number(4), Bid::Smudge];
@@ -150,10 +136,6 @@ fn suit_name(suit: Suit) -> &'static str {
 impl Game for Pitch {
     fn info(&self) -> &'static GameInfo {
         &INFO
-    }
-
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
     }
 
     fn start(
@@ -320,16 +302,8 @@ impl PitchHand {
         for e in established {
             self.revokes
                 .push((e.seat.side(), self.adj.irregularities.len()));
-            self.adj.irregularities.push(Irregularity {
-                code: e.fault.code,
-                action_index: e.action_index,
-                trick: Some(e.trick),
-                seat: e.seat,
-                card: Some(e.card),
-                rule: e.fault.rule,
-                explanation: e.fault.explanation,
-                consequence: String::new(), // known when the hand is scored
-            });
+            // The consequence: known when the hand is scored.
+            self.adj.irregularities.push(e.irregularity(String::new()));
         }
         let points: i32 = trick.plays().iter().map(|p| game_points(p.card)).sum();
         let tally = &mut self.adj.tally[winner.side()];

@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Fault, FieldError, Game, GameInfo, HandState, Irregularity, MatchState, Mode,
-    OptionKind, OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Fault, FieldError, Game, GameInfo, HandState, MatchState, Mode, OptionKind,
+    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table,
+    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -43,21 +43,7 @@ const DEALT: usize = 13;
 const REVOKE_STUBS: i32 = 2;
 
 /// §1: black mode A high.
-const BLACK: RankOrder = RankOrder::new(&[
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-]);
+const BLACK: RankOrder = RankOrder::ACE_HIGH;
 /// §1: red mode A lowest.
 const RED: RankOrder = RankOrder::new(&[
     Rank::King,
@@ -114,10 +100,6 @@ fn red_strength(card: Card, led: Suit, trojan: Suit) -> u16 {
 impl Game for StubsAndSpoils {
     fn info(&self) -> &'static GameInfo {
         &INFO
-    }
-
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
     }
 
     fn start(
@@ -246,16 +228,8 @@ impl Hand {
         for e in established {
             let side = e.seat.side();
             self.revokes.push((side, self.adj.irregularities.len()));
-            self.adj.irregularities.push(Irregularity {
-                code: e.fault.code,
-                action_index: e.action_index,
-                trick: Some(e.trick),
-                seat: e.seat,
-                card: Some(e.card),
-                rule: e.fault.rule,
-                explanation: e.fault.explanation,
-                consequence: String::new(), // the stub transfer is known at the end of the hand
-            });
+            // The consequence: the stub transfer is known at the end of the hand.
+            self.adj.irregularities.push(e.irregularity(String::new()));
         }
         self.stubs[winner.side()] += 1;
         self.adj.tally[winner.side()].tricks += 1;

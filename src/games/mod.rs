@@ -2,12 +2,17 @@
 
 mod malilla;
 mod stubs_and_spoils;
+mod twenty_nine;
 
 use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils]
+    &[
+        &malilla::Malilla,
+        &stubs_and_spoils::StubsAndSpoils,
+        &twenty_nine::TwentyNine,
+    ]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

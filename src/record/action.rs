@@ -57,6 +57,7 @@ verbs! {
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
+    Royals(Yes) = "royals": "Twenty-Nine: the seat shows the King and Queen of trumps after his side won a trick (value `true`).",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

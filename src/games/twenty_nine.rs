@@ -769,3 +769,42 @@ impl HandState for Hand {
         adj
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trick(cards: &[&str]) -> Trick {
+        let mut t = Trick::new(1, Seat::N);
+        for (i, c) in cards.iter().enumerate() {
+            t.push(Table::FOUR.seat(i), c.parse().unwrap(), i);
+        }
+        t
+    }
+
+    #[test]
+    fn a_trump_counts_only_from_the_reveal_on() {
+        // Clubs trump. E revokes 9C before the reveal, W (void) plays AC at it (TN-a).
+        let t = trick(&["JH", "9C", "8H", "AC"]);
+        assert_eq!(winner(&t, Suit::Clubs, Some(3)), 3);
+        assert_eq!(winner(&t, Suit::Clubs, Some(1)), 1, "both count: 9 above A");
+        assert_eq!(
+            winner(&t, Suit::Clubs, None),
+            0,
+            "never revealed: the led suit"
+        );
+    }
+
+    #[test]
+    fn trumps_led_rank_by_card_order_around_the_reveal() {
+        // Hearts led and trump; E void reveals; S's 7H after the reveal does not beat N's JH.
+        let t = trick(&["JH", "7D", "7H", "9H"]);
+        assert_eq!(winner(&t, Suit::Hearts, Some(1)), 0);
+    }
+
+    #[test]
+    fn card_points_total_28() {
+        let total: i32 = packs::piquet32().cards.iter().map(card_points).sum();
+        assert_eq!(total, 28);
+    }
+}

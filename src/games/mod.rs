@@ -7,6 +7,7 @@ mod hasenpfeffer;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
+mod twenty_nine;
 
 use crate::engine::Game;
 
@@ -20,6 +21,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &pitch::Pitch,
         &couillon::Couillon,
         &bacon::Bacon,
+        &twenty_nine::TwentyNine,
     ]
 }
 

@@ -62,6 +62,7 @@ verbs! {
     PickUp(bool) = "pick_up": "Bacon: \"pick it up\", making the upcard's suit trump; the value is whether the caller goes alone (`true`) or not (`false`).",
     VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
     VetoAlone(bool) = "veto_alone": "Bacon: the loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
+    Royals(Yes) = "royals": "Twenty-Nine: the seat shows the King and Queen of trumps after his side won a trick (value `true`).",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

@@ -1,0 +1,810 @@
+//! Twenty-Nine (`shared/rules/twenty-nine.md`): four players in partnerships, a 32-card pack ranked
+//! J 9 A T K Q 8 7; four cards each, an auction 15–28 for the right to name a concealed trump, four
+//! more cards each; the trump is revealed the first time a player in turn cannot follow suit; a royal
+//! pair (K+Q of trumps) shown after the reveal moves the contract by 4; the declarers gain 1 game
+//! point for a made contract and lose 1 otherwise; game at +6, lost at −6.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+};
+use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+
+pub struct TwentyNine;
+
+static INFO: GameInfo = GameInfo {
+    id: "twenty-nine",
+    name: "Twenty-Nine",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "32-card pack (A K Q J T 9 8 7)",
+    game_target: GAME,
+    options: &[OptionSpec {
+        name: "revoke_penalty",
+        kind: OptionKind::Choice {
+            values: &["lose_hand", "none"],
+            default: "lose_hand",
+        },
+        description: "`lose_hand`: an established revoke loses the hand for the offenders' side — the \
+                      declarers score −1 if they revoked, +1 if a defender did; a declarers' revoke \
+                      decides when both sides revoke (the rulings' default, the text being silent); \
+                      `none`: revokes are reported only.",
+        rule: "twenty-nine.md §5, TN-b",
+    }],
+    rules: "twenty-nine.md",
+    irregularities: &["revoke"],
+    verbs: &["bid", "pass", "trump", "play", "correct", "royals"],
+};
+
+/// §4: a side reaching +6 wins the game; a side reaching −6 loses it.
+const GAME: i32 = 6;
+/// §1: 8 cards each, dealt 4 before the auction and 4 after.
+const DEALT: usize = 8;
+const FIRST_ROUND: usize = 4;
+const TRICKS: usize = 8;
+/// §3: the bids, and the bounds of the contract after royals (TN-e).
+const MIN_BID: u8 = 15;
+const MAX_BID: u8 = 28;
+/// §3: royals move the contract by 4.
+const ROYALS: u8 = 4;
+
+/// §1: J 9 A T K Q 8 7 in every suit.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Jack,
+    Rank::Nine,
+    Rank::Ace,
+    Rank::Ten,
+    Rank::King,
+    Rank::Queen,
+    Rank::Eight,
+    Rank::Seven,
+]);
+
+/// §1: J 3, 9 2, A 1, T 1, the rest nothing (28 in the pack).
+fn card_points(card: Card) -> i32 {
+    match card.rank_unchecked() {
+        Rank::Jack => 3,
+        Rank::Nine => 2,
+        Rank::Ace | Rank::Ten => 1,
+        _ => 0,
+    }
+}
+
+/// §3: follow suit if able; otherwise any card (never an obligation to trump).
+fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || card.suit_unchecked() == led {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    Some(Fault::new(
+        "revoke",
+        "twenty-nine.md §3",
+        format!(
+            "{seat} played {card} on a {} lead while holding {}",
+            led.letter(),
+            list(of_led)
+        ),
+    ))
+}
+
+fn list(cards: CardSet) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn suit_name(suit: Suit) -> &'static str {
+    ["spades", "hearts", "diamonds", "clubs"][suit as usize]
+}
+
+/// §4 trick winner. The card at position `pos` counts as a trump only if it was played at or after
+/// the reveal (`trumps_from`: the first position whose trump counts; TN-2, TN-a). A led-suit card
+/// always ranks as the led suit, so a trump lead is decided by rank whether or not it is revealed.
+fn winner(trick: &Trick, trump: Suit, trumps_from: Option<usize>) -> usize {
+    let led = trick.led().expect("a complete trick").suit_unchecked();
+    let plays = trick.plays();
+    trick
+        .winner_by(|card| {
+            let pos = plays.iter().position(|p| p.card == card)?;
+            let rank = ORDER.strength(card.rank_unchecked()) as u16;
+            let suit = card.suit_unchecked();
+            if suit == led {
+                Some(0x100 | rank)
+            } else if suit == trump && trumps_from.is_some_and(|from| pos >= from) {
+                Some(0x200 | rank)
+            } else {
+                None
+            }
+        })
+        .expect("the led card always ranks")
+}
+
+impl Game for TwentyNine {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = packs::piquet32();
+        let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_counts(record, Table::FOUR, DEALT)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
+            if !cards.is_empty() {
+                return Err(vec![FieldError::new(
+                    format!("/{field}"),
+                    "Twenty-Nine deals the whole pack, 8 cards to each seat: nothing is turned up \
+                     or left undealt"
+                        .into(),
+                )]);
+            }
+        }
+        // §2.1: the first four cards listed for each seat are the round dealt before the auction.
+        let mut first_round = [CardSet::EMPTY; 4];
+        for (seat, cards) in &record.deal {
+            let at = Table::FOUR.resolve(*seat).expect("checked by check_cards");
+            first_round[at.pos()] = cards[..FIRST_ROUND].iter().copied().collect();
+        }
+        let dealer = record.dealer;
+        let eldest = Table::FOUR.left(dealer);
+        let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
+        for side in Side::BOTH {
+            adj.tally[side].points = Some(0);
+        }
+        Ok(Box::new(Hand {
+            first_round,
+            play: TrickPlay::new(Table::FOUR, dealt.hands, eldest), // §1: the dealer's left leads
+            phase: Phase::Auction {
+                turn: eldest,
+                passed: [false; 4],
+                high: None,
+            },
+            trump: Suit::Spades,
+            trumps_from: None,
+            royals_shown: false,
+            revokes: Vec::new(),
+            penalty: options.choice("revoke_penalty") == "lose_hand",
+            adj,
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// §3: calls from the dealer's left, clockwise, skipping seats that have passed.
+    Auction {
+        turn: Seat,
+        passed: [bool; 4],
+        high: Option<(Seat, u8)>,
+    },
+    /// §2.3: the high bidder names the concealed trump. `forced`: the dealer's compulsory 15 (TN-d),
+    /// which the record may still show once as `bid 15` (`shown`).
+    Trump {
+        forced: bool,
+        shown: bool,
+    },
+    Play,
+    /// Eight tricks played.
+    Over,
+}
+
+struct Hand {
+    first_round: [CardSet; 4],
+    play: TrickPlay,
+    phase: Phase,
+    /// The concealed trump (meaningful from the `trump` action on).
+    trump: Suit,
+    /// The reveal: the trick it happened in and the first position in it whose trump counts.
+    trumps_from: Option<(u8, usize)>,
+    royals_shown: bool,
+    /// Established revokes: the offending seat and the irregularity's index.
+    revokes: Vec<(Seat, usize)>,
+    penalty: bool,
+    adj: Adjudication,
+}
+
+impl Hand {
+    fn contract(&self) -> &Contract {
+        self.adj
+            .contract
+            .as_ref()
+            .expect("set when the auction ends")
+    }
+
+    fn declarers(&self) -> Side {
+        self.contract().side
+    }
+
+    fn revealed(&self) -> bool {
+        self.trumps_from.is_some()
+    }
+
+    fn end_auction(&mut self, declarer: Seat, bid: u8, forced: bool) {
+        let mut contract = Contract::new(declarer, declarer.side());
+        contract.bid = Some(Bid::Number(bid));
+        contract.target = Some(bid as i32);
+        self.adj.contract = Some(contract);
+        self.phase = Phase::Trump {
+            forced,
+            shown: false,
+        };
+    }
+
+    fn auction(
+        &mut self,
+        index: usize,
+        action: &Action,
+        turn: Seat,
+        mut passed: [bool; 4],
+        high: Option<(Seat, u8)>,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        if !matches!(action.kind, ActionKind::Bid(_) | ActionKind::Pass(_)) {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                format!("the auction is not over: {turn} is to bid or pass (§3)"),
+            ));
+        }
+        if seat != turn {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                verb,
+                format!("{seat} called in the auction but it was {turn}'s turn"),
+            ));
+        }
+        let mut high = high;
+        if let ActionKind::Bid(bid) = action.kind {
+            let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
+            match bid {
+                Bid::Number(n) if (lowest..=MAX_BID).contains(&n) => high = Some((seat, n)),
+                _ => {
+                    return Err(RecordError::at(
+                        "illegal_bid",
+                        index,
+                        seat,
+                        "bid",
+                        match high {
+                            Some((h, b)) => format!(
+                                "{bid} is not a bid here: {h} has bid {b}, so a bid must be {lowest} to {MAX_BID} (§3)"
+                            ),
+                            None => format!(
+                                "{bid} is not a bid: bids run from {MIN_BID} to {MAX_BID} (§3)"
+                            ),
+                        },
+                    ));
+                }
+            }
+        } else {
+            passed[seat.pos()] = true;
+        }
+        let passes = passed.iter().filter(|&&p| p).count();
+        if passes == 3 {
+            match high {
+                Some((declarer, bid)) => self.end_auction(declarer, bid, false),
+                None => {
+                    // §3: the first three passed; the dealer is compelled to bid 15 and bidding ceases.
+                    let dealer = self.adj.dealer;
+                    self.adj.events.push(Event {
+                        code: "forced_bid",
+                        action_index: Some(index),
+                        trick: None,
+                        seat: Some(dealer),
+                        cards: Vec::new(),
+                        detail: format!(
+                            "the first three players passed: {dealer}, the dealer, is compelled to bid {MIN_BID} and the auction ends (§3, TN-d)"
+                        ),
+                    });
+                    self.end_auction(dealer, MIN_BID, true);
+                }
+            }
+            return Ok(());
+        }
+        let mut next = Table::FOUR.left(seat);
+        while passed[next.pos()] {
+            next = Table::FOUR.left(next);
+        }
+        self.phase = Phase::Auction {
+            turn: next,
+            passed,
+            high,
+        };
+        Ok(())
+    }
+
+    fn choose_trump(
+        &mut self,
+        index: usize,
+        action: &Action,
+        forced: bool,
+        shown: bool,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        let declarer = self.contract().declarer;
+        match action.kind {
+            ActionKind::Trump(suit) if seat == declarer => {
+                self.trump = suit;
+                self.adj.trump = Some(suit);
+                self.phase = Phase::Play;
+                Ok(())
+            }
+            // TN-d: the record may show the dealer's compulsory 15, once.
+            ActionKind::Bid(Bid::Number(MIN_BID)) if forced && !shown && seat == declarer => {
+                self.phase = Phase::Trump {
+                    forced,
+                    shown: true,
+                };
+                Ok(())
+            }
+            ActionKind::Bid(_) | ActionKind::Pass(_) if forced && seat == declarer => {
+                Err(RecordError::at(
+                    "illegal_bid",
+                    index,
+                    seat,
+                    verb,
+                    format!(
+                        "the first three players passed, so {seat} (the dealer) is compelled to bid {MIN_BID}; \
+                         he can neither pass nor bid more, and the auction is over (§3, TN-d)"
+                    ),
+                ))
+            }
+            _ if seat != declarer => Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                verb,
+                format!(
+                    "the auction is over: {declarer}, the high bidder, names the trump next (§2.3)"
+                ),
+            )),
+            _ => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                verb,
+                format!("the auction is over: {declarer} must name the concealed trump (§2.3)"),
+            )),
+        }
+    }
+
+    fn play_card(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
+        let trick = self.play.trick;
+        let void = trick.led().is_some_and(|led| {
+            self.play
+                .hand(seat)
+                .of_suit(led.suit_unchecked())
+                .is_empty()
+        });
+        let fault = judge(&trick, self.play.hand(seat), card);
+        self.play.play(index, seat, card, fault)?;
+        if void && !self.revealed() {
+            // TN-2: revealed the moment he is in turn without the led suit, before his card; his
+            // card and every later card of this trick count.
+            let pos = trick.len();
+            self.trumps_from = Some((trick.number, pos));
+            let led = trick.led().expect("checked above").suit_unchecked();
+            let declarer = self.contract().declarer;
+            self.adj.events.push(Event {
+                code: "trump_revealed",
+                action_index: Some(index),
+                trick: Some(trick.number),
+                seat: Some(seat),
+                cards: Vec::new(),
+                detail: format!(
+                    "{seat} held no {} in trick {}: {declarer} turned up the concealed trump, {}, before {seat} played (§3, TN-2)",
+                    suit_name(led),
+                    trick.number,
+                    suit_name(self.trump)
+                ),
+            });
+        }
+        if self.play.is_complete() {
+            self.close_trick();
+        }
+        Ok(())
+    }
+
+    fn close_trick(&mut self) {
+        let number = self.play.trick.number;
+        let from = match self.trumps_from {
+            Some((t, _)) if t < number => Some(0),
+            Some((t, pos)) if t == number => Some(pos),
+            _ => None,
+        };
+        let w = winner(&self.play.trick, self.trump, from);
+        let winner = self.play.trick.plays()[w].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            self.revokes.push((e.seat, self.adj.irregularities.len()));
+            self.adj.irregularities.push(Irregularity {
+                code: e.fault.code,
+                action_index: e.action_index,
+                trick: Some(e.trick),
+                seat: e.seat,
+                card: Some(e.card),
+                rule: e.fault.rule,
+                explanation: e.fault.explanation,
+                consequence: String::new(), // known when the hand ends (TN-b)
+            });
+        }
+        let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
+        let tally = &mut self.adj.tally[winner.side()];
+        tally.tricks += 1;
+        *tally.points.get_or_insert(0) += points;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        if self.adj.tricks.len() == TRICKS {
+            self.play.stop();
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// The trump K and Q, if `seat` holds both.
+    fn royal_pair(&self, seat: Seat) -> Option<[Card; 2]> {
+        let pair = [
+            Card::new(Rank::King, self.trump),
+            Card::new(Rank::Queen, self.trump),
+        ];
+        let hand = self.play.hand(seat);
+        pair.iter().all(|&c| hand.contains(c)).then_some(pair)
+    }
+
+    /// §3, TN-3, TN-c: why `seat` may not show royals now, or `None` when he may.
+    fn royals_refusal(&self, seat: Seat) -> Option<String> {
+        if !matches!(self.phase, Phase::Play) {
+            return Some("royals are shown only during the play, after a trick".into());
+        }
+        if self.royals_shown {
+            return Some("the royals were already shown this hand (one pair exists)".into());
+        }
+        if !self.revealed() {
+            return Some("the trump has not been revealed yet".into());
+        }
+        let Some(last) = self.adj.tricks.last() else {
+            return Some("no trick has been won yet".into());
+        };
+        if !self.play.trick.is_empty() {
+            return Some(format!(
+                "royals are shown right after a trick, not during trick {}",
+                self.play.trick.number
+            ));
+        }
+        let won_by = last.winner.expect("every Twenty-Nine trick has a winner");
+        if won_by.side() != seat.side() {
+            return Some(format!(
+                "trick {} was won by {won_by}, not by {seat}'s side",
+                last.number
+            ));
+        }
+        if self.royal_pair(seat).is_none() {
+            return Some(format!(
+                "{seat} does not hold both the K and the Q of trumps ({})",
+                suit_name(self.trump)
+            ));
+        }
+        None
+    }
+
+    /// Seats that may show royals now (at most one: one pair exists).
+    fn royals_holders(&self) -> impl Iterator<Item = Seat> + '_ {
+        Table::FOUR
+            .seats()
+            .filter(|&s| self.royals_refusal(s).is_none())
+    }
+
+    fn show_royals(&mut self, index: usize, seat: Seat) -> Result<(), RecordError> {
+        if let Some(why) = self.royals_refusal(seat) {
+            return Err(RecordError::at(
+                "invalid_royals",
+                index,
+                seat,
+                "royals",
+                format!("{seat} may not show royals: {why} (§3, TN-3, TN-c)"),
+            ));
+        }
+        self.royals_shown = true;
+        let declarers = self.declarers();
+        let trick = self.adj.tricks.last().map(|t| t.number);
+        let contract = self
+            .adj
+            .contract
+            .as_mut()
+            .expect("set when the auction ends");
+        let bid = match contract.bid {
+            Some(Bid::Number(n)) => n,
+            _ => MIN_BID,
+        };
+        // TN-e: clamped once to 15..28.
+        let target = if seat.side() == declarers {
+            bid.saturating_sub(ROYALS).max(MIN_BID)
+        } else {
+            (bid + ROYALS).min(MAX_BID)
+        };
+        contract.target = Some(target as i32);
+        let who = if seat.side() == declarers {
+            "a declarer"
+        } else {
+            "a defender"
+        };
+        self.adj.events.push(Event {
+            code: "royals_shown",
+            action_index: Some(index),
+            trick,
+            seat: Some(seat),
+            cards: self.royal_pair(seat).expect("checked above").to_vec(),
+            detail: format!(
+                "{seat}, {who}, showed the K and Q of trumps: the contract moves from {bid} to {target} (§3, TN-e)"
+            ),
+        });
+        Ok(())
+    }
+
+    /// §5 DEFAULT and TN-b: which established revoke decides the hand, if any.
+    fn deciding_revoke(&self) -> Option<(Seat, usize)> {
+        if !self.penalty {
+            return None;
+        }
+        let declarers = self.declarers();
+        self.revokes
+            .iter()
+            .find(|(s, _)| s.side() == declarers)
+            .or_else(|| self.revokes.first())
+            .copied()
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        match (self.phase, action.kind) {
+            (Phase::Auction { turn, passed, high }, _) => {
+                self.auction(index, action, turn, passed, high)
+            }
+            (Phase::Trump { forced, shown }, _) => self.choose_trump(index, action, forced, shown),
+            (Phase::Play, ActionKind::Play(card)) => self.play_card(index, seat, card),
+            (Phase::Play, ActionKind::Correct(card)) => {
+                // TN-e: a correction never undoes a reveal; `trumps_from` stays as it is.
+                self.play.correct(index, seat, card, judge)
+            }
+            (Phase::Play, ActionKind::Royals(Yes)) => self.show_royals(index, seat),
+            (Phase::Play, _) => Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                action.kind.verb(),
+                format!(
+                    "the play is under way: a card is due to trick {}",
+                    self.play.trick.number
+                ),
+            )),
+            (Phase::Over, _) => Err(RecordError::at(
+                "action_after_end",
+                index,
+                seat,
+                action.kind.verb(),
+                "the hand ended with the eighth trick".into(),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act) = match self.phase {
+            Phase::Auction { turn, .. } => ("auction", vec![turn]),
+            Phase::Trump { .. } => ("trump", vec![self.contract().declarer]),
+            Phase::Play => {
+                let mut to_act: Vec<Seat> = self.play.to_play().into_iter().collect();
+                for seat in self.royals_holders() {
+                    if !to_act.contains(&seat) {
+                        to_act.push(seat);
+                    }
+                }
+                ("play", to_act)
+            }
+            Phase::Over => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        match self.phase {
+            Phase::Auction { turn, high, .. } => {
+                // Before the auction ends each player holds only the first four cards.
+                view.trick_number = None;
+                view.hand = self.first_round[turn.pos()].iter().collect();
+                view.hand_sizes = Table::FOUR
+                    .seats()
+                    .map(|s| (s, FIRST_ROUND as u32))
+                    .collect();
+                let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
+                view.legal.push(Action {
+                    seat: turn,
+                    kind: ActionKind::Pass(Yes),
+                });
+                view.legal.extend((lowest..=MAX_BID).map(|n| Action {
+                    seat: turn,
+                    kind: ActionKind::Bid(Bid::Number(n)),
+                }));
+            }
+            Phase::Trump { .. } => {
+                let declarer = self.contract().declarer;
+                view.trick_number = None;
+                view.hand = self.first_round[declarer.pos()].iter().collect();
+                view.hand_sizes = Table::FOUR
+                    .seats()
+                    .map(|s| (s, FIRST_ROUND as u32))
+                    .collect();
+                view.legal.extend(Suit::ALL.map(|suit| Action {
+                    seat: declarer,
+                    kind: ActionKind::Trump(suit),
+                }));
+            }
+            Phase::Play => {
+                // The trump is public once revealed, and known to the high bidder; the seat in
+                // turn without the led suit sees it turned up before he plays (TN-2).
+                let next_void = self.play.to_play().is_some_and(|s| {
+                    self.play.trick.led().is_some_and(|led| {
+                        self.play.hand(s).of_suit(led.suit_unchecked()).is_empty()
+                    })
+                });
+                let viewer_declares = to_act.first() == Some(&self.contract().declarer);
+                if self.revealed() || next_void || viewer_declares {
+                    view.trump = Some(self.trump);
+                }
+                view.add_plays(&self.play, judge);
+                for seat in self.royals_holders() {
+                    view.legal.push(Action {
+                        seat,
+                        kind: ActionKind::Royals(Yes),
+                    });
+                }
+            }
+            Phase::Over => {
+                view.trump = self.revealed().then_some(self.trump);
+            }
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        if !matches!(self.phase, Phase::Over) {
+            let detail = match self.phase {
+                Phase::Auction { turn, .. } => {
+                    format!("the record stops in the auction, with {turn} to call")
+                }
+                Phase::Trump { .. } => format!(
+                    "the record stops before {} names the trump",
+                    self.contract().declarer
+                ),
+                _ => format!(
+                    "the record stops in trick {} of {TRICKS}",
+                    self.play.trick.number
+                ),
+            };
+            self.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: None,
+                pointer: "/actions".into(),
+                detail,
+            });
+            return self.adj;
+        }
+        let declarers = self.declarers();
+        let deciding = self.deciding_revoke();
+        for &(seat, at) in &self.revokes {
+            let offenders = seat.side();
+            let role = if offenders == declarers {
+                "declarers"
+            } else {
+                "defenders"
+            };
+            self.adj.irregularities[at].consequence = match deciding {
+                None => "none: the revoke_penalty option is 'none'".to_string(),
+                Some((_, decides)) if decides == at => format!(
+                    "{} ({role}) lose the hand: the declarers score {} (twenty-nine.md §5 DEFAULT, TN-b)",
+                    offenders.spoken(),
+                    if offenders == declarers { "−1" } else { "+1" }
+                ),
+                Some((by, decides)) => format!(
+                    "no further effect: the revoke by {by} at action {} decides the hand (twenty-nine.md §5 DEFAULT, TN-b)",
+                    self.adj.irregularities[decides].action_index
+                ),
+            };
+        }
+        let target = self.contract().target.unwrap_or(MIN_BID as i32);
+        let made = match deciding {
+            Some((seat, _)) => seat.side() != declarers,
+            None => self.adj.tally[declarers].points.unwrap_or(0) >= target,
+        };
+        let mut adj = self.adj;
+        if let Some(c) = &mut adj.contract {
+            c.made = Some(made);
+        }
+        // §4: the declarers gain or lose one game point; the defenders' score never changes.
+        let mut score = PerSide::default();
+        score[declarers] = if made { 1 } else { -1 };
+        adj.outcome = Outcome::Scored;
+        adj.hand_score = Some(score);
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // TN-5, README C8
+        m.scores[declarers] += score[declarers];
+        if m.scores[declarers] >= GAME {
+            m.game_over = true;
+            m.winner = Some(declarers);
+        } else if m.scores[declarers] <= -GAME {
+            m.game_over = true;
+            m.winner = Some(declarers.other());
+        }
+        adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trick(cards: &[&str]) -> Trick {
+        let mut t = Trick::new(1, Seat::N);
+        for (i, c) in cards.iter().enumerate() {
+            t.push(Table::FOUR.seat(i), c.parse().unwrap(), i);
+        }
+        t
+    }
+
+    #[test]
+    fn a_trump_counts_only_from_the_reveal_on() {
+        // Clubs trump. E revokes 9C before the reveal, W (void) plays AC at it (TN-a).
+        let t = trick(&["JH", "9C", "8H", "AC"]);
+        assert_eq!(winner(&t, Suit::Clubs, Some(3)), 3);
+        assert_eq!(winner(&t, Suit::Clubs, Some(1)), 1, "both count: 9 above A");
+        assert_eq!(
+            winner(&t, Suit::Clubs, None),
+            0,
+            "never revealed: the led suit"
+        );
+    }
+
+    #[test]
+    fn trumps_led_rank_by_card_order_around_the_reveal() {
+        // Hearts led and trump; E void reveals; S's 7H after the reveal does not beat N's JH.
+        let t = trick(&["JH", "7D", "7H", "9H"]);
+        assert_eq!(winner(&t, Suit::Hearts, Some(1)), 0);
+    }
+
+    #[test]
+    fn card_points_total_28() {
+        let total: i32 = packs::piquet32().cards.iter().map(card_points).sum();
+        assert_eq!(total, 28);
+    }
+}

@@ -1,5 +1,6 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
+mod court_piece;
 mod malilla;
 mod stubs_and_spoils;
 
@@ -7,7 +8,11 @@ use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils]
+    &[
+        &malilla::Malilla,
+        &stubs_and_spoils::StubsAndSpoils,
+        &court_piece::CourtPiece,
+    ]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

@@ -57,6 +57,8 @@ verbs! {
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
+    PlayOn(bool) = "play_on": "Court Piece: the side that took the first seven tricks plays on for all thirteen (`true`) or ends the hand (`false`).",
+    ClaimRevoke(Seat) = "claim_revoke": "A claim that the named seat revoked: discovers that seat's established revokes not yet discovered.",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

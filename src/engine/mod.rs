@@ -109,6 +109,19 @@ pub struct MatchState {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+    /// Consecutive hands won by one side (Court Piece's seven-hand streak); absent before the
+    /// first hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streak: Option<Streak>,
+}
+
+/// A run of consecutive hands won by one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Streak {
+    pub side: Side,
+    /// Hands in the run still counting towards the next streak reward.
+    pub count: u32,
 }
 
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
@@ -186,7 +199,8 @@ pub struct Bonus {
     pub side: Side,
     pub card: Option<Card>,
     pub points: i32,
-    /// `credited`, `held_in_abeyance`, `added_after_hand` or `not_added`.
+    /// `credited` (added on top of the hand score), `held_in_abeyance`, `added_after_hand`,
+    /// `not_added`, or `in_hand_score` (already counted in the hand score: a breakdown of it).
     pub status: &'static str,
 }
 

@@ -18,6 +18,8 @@ pub enum OptionKind {
         values: &'static [&'static str],
         default: &'static str,
     },
+    /// A whole number from `min` to `max` (a match length in hands, ...).
+    Count { min: u32, max: u32, default: u32 },
 }
 
 /// One option a game accepts.
@@ -35,6 +37,7 @@ pub struct OptionSpec {
 enum Value {
     Flag(bool),
     Choice(&'static str),
+    Count(u32),
 }
 
 /// The options of one record, every declared option resolved to a value.
@@ -71,6 +74,7 @@ impl Options {
             let value = match (spec.kind, raw.get(spec.name)) {
                 (OptionKind::Flag { default }, None) => Value::Flag(default),
                 (OptionKind::Choice { default, .. }, None) => Value::Choice(default),
+                (OptionKind::Count { default, .. }, None) => Value::Count(default),
                 (OptionKind::Flag { .. }, Some(serde_json::Value::Bool(b))) => Value::Flag(*b),
                 (OptionKind::Choice { values, .. }, Some(serde_json::Value::String(s))) => {
                     match values.iter().find(|v| *v == s) {
@@ -79,6 +83,18 @@ impl Options {
                             errors.push(FieldError::new(
                                 pointer,
                                 format!("expected one of {}", values.join(", ")),
+                            ));
+                            continue;
+                        }
+                    }
+                }
+                (OptionKind::Count { min, max, .. }, Some(v)) => {
+                    match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                        Some(n) if (min..=max).contains(&n) => Value::Count(n),
+                        _ => {
+                            errors.push(FieldError::new(
+                                pointer,
+                                format!("expected a whole number from {min} to {max}"),
                             ));
                             continue;
                         }
@@ -125,7 +141,45 @@ impl Options {
     pub fn choice(&self, name: &str) -> &'static str {
         match self.get(name) {
             Value::Choice(s) => s,
-            Value::Flag(_) => panic!("option '{name}' is a flag"),
+            _ => panic!("option '{name}' is not a choice"),
+        }
+    }
+
+    pub fn count(&self, name: &str) -> u32 {
+        match self.get(name) {
+            Value::Count(n) => n,
+            _ => panic!("option '{name}' is not a count"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static SPECS: &[OptionSpec] = &[OptionSpec {
+        name: "hands",
+        kind: OptionKind::Count {
+            min: 0,
+            max: 10,
+            default: 3,
+        },
+        description: "",
+        rule: "",
+    }];
+
+    #[test]
+    fn counts_take_a_whole_number_in_range() {
+        let read = |v: serde_json::Value| {
+            let raw = BTreeMap::from([("hands".to_string(), v)]);
+            Options::resolve(SPECS, &raw, "/options")
+        };
+        assert_eq!(Options::defaults(SPECS).count("hands"), 3);
+        assert_eq!(read(json!(10)).unwrap().count("hands"), 10);
+        for bad in [json!(11), json!(-1), json!(2.5), json!("4"), json!(true)] {
+            let e = read(bad.clone()).unwrap_err();
+            assert_eq!(e[0].pointer, "/options/hands", "{bad}");
         }
     }
 }

@@ -4,6 +4,7 @@ mod bacon;
 mod briscola;
 mod couillon;
 mod hasenpfeffer;
+mod court_piece;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
@@ -22,6 +23,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &couillon::Couillon,
         &bacon::Bacon,
         &twenty_nine::TwentyNine,
+        &court_piece::CourtPiece,
     ]
 }
 

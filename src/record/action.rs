@@ -63,6 +63,8 @@ verbs! {
     VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
     VetoAlone(bool) = "veto_alone": "Bacon: the loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
     Royals(Yes) = "royals": "Twenty-Nine: the seat shows the King and Queen of trumps after his side won a trick (value `true`).",
+    PlayOn(bool) = "play_on": "Court Piece: the side that took the first seven tricks plays on for all thirteen (`true`) or ends the hand (`false`).",
+    ClaimRevoke(Seat) = "claim_revoke": "A claim that the named seat revoked: discovers that seat's established revokes not yet discovered.",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {

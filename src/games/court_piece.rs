@@ -1,0 +1,753 @@
+//! Court Piece (Rang) (`shared/rules/court-piece.md`): four players in partnerships, 52 cards, A
+//! high; the dealer's left names trump after seeing his first five cards and leads; follow suit. A
+//! side scores a court by taking the first seven tricks (52 if it plays on and takes all thirteen),
+//! when the opponents revoke (the hand ends at once), or by winning seven hands in a row. The deal
+//! goes to the losing side; the match lasts as long as the players agree.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
+    IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
+    RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord};
+
+pub struct CourtPiece;
+
+static INFO: GameInfo = GameInfo {
+    id: "court-piece",
+    name: "Court Piece (Rang)",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "52-card pack",
+    // §4.4: no target score; the match lasts an agreed number of hands (`match_hands`).
+    game_target: 0,
+    options: &[
+        OptionSpec {
+            name: "any_court_resets_streak",
+            kind: OptionKind::Flag { default: false },
+            description: "A hand in which the winners score any court (first seven, all thirteen, revoke) \
+                          leaves their streak at 0 (the rulings: only the streak court resets it).",
+            rule: "court-piece.md §6 CP-2",
+        },
+        OptionSpec {
+            name: "courts_52_plus_1",
+            kind: OptionKind::Flag { default: false },
+            description: "Taking all thirteen tricks after playing on scores 52 courts on top of the \
+                          first-seven court, 53 in all (the rulings: 52 replaces it).",
+            rule: "court-piece.md §6 CP-3",
+        },
+        OptionSpec {
+            name: "discovery",
+            kind: OptionKind::Choice {
+                values: &["end_of_trick", "recorded_claim_only"],
+                default: "end_of_trick",
+            },
+            description: "`end_of_trick`: an established revoke is discovered when its trick is complete \
+                          and ends the hand there; `recorded_claim_only`: only a recorded `claim_revoke` \
+                          discovers it (an unclaimed revoke carries no penalty).",
+            rule: "court-piece.md §6 CP-4",
+        },
+        OptionSpec {
+            name: "match_hands",
+            kind: OptionKind::Count {
+                min: 0,
+                max: 10_000,
+                default: 0,
+            },
+            description: "The agreed length of the match in hands: after that many hands the match is \
+                          over and the side with more courts wins (equal: a draw). 0: not agreed, the \
+                          match never ends by itself.",
+            rule: "court-piece.md §4.4, §6 CP-6",
+        },
+    ],
+    rules: "court-piece.md",
+    irregularities: &["revoke"],
+    verbs: &["trump", "play", "correct", "play_on", "claim_revoke"],
+};
+
+const TRICKS: usize = 13;
+/// §1: the trump maker names trump after seeing this many of his cards.
+const FIRST_PACKET: usize = 5;
+/// §4.1: a side winning each of the first seven tricks scores a court.
+const FIRST_SEVEN: usize = 7;
+/// §4.1: all thirteen after playing on.
+const ALL_THIRTEEN_COURTS: i32 = 52;
+/// §4.2: seven hands in a row score a court.
+const STREAK_COURT_AT: u32 = 7;
+
+/// §1: A high.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Ace,
+    Rank::King,
+    Rank::Queen,
+    Rank::Jack,
+    Rank::Ten,
+    Rank::Nine,
+    Rank::Eight,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+    Rank::Three,
+    Rank::Two,
+]);
+
+/// §3: follow suit if able; otherwise any card (trumping allowed, not compulsory).
+fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || card.suit_unchecked() == led {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let held: Vec<_> = of_led.iter().map(|c| c.to_string()).collect();
+    Some(Fault::new(
+        "revoke",
+        "court-piece.md §3",
+        format!(
+            "{seat} played {card} on a {} lead while holding {}",
+            led.letter(),
+            held.join(" ")
+        ),
+    ))
+}
+
+impl Game for CourtPiece {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let pack = packs::standard52();
+        let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        deal::check_counts(record, Table::FOUR, TRICKS)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let mut errors = Vec::new();
+        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
+            if !cards.is_empty() {
+                errors.push(FieldError::new(
+                    format!("/{field}"),
+                    "Court Piece deals the whole pack to the players: no card is turned or left over"
+                        .into(),
+                ));
+            }
+        }
+        if let Some(streak) = before.streak {
+            if !Side::BOTH.contains(&streak.side) {
+                errors.push(FieldError::new(
+                    "/match_state/streak/side".into(),
+                    "the streak belongs to NS or EW".into(),
+                ));
+            }
+            if streak.count >= STREAK_COURT_AT {
+                errors.push(FieldError::new(
+                    "/match_state/streak/count".into(),
+                    format!(
+                        "a streak of {STREAK_COURT_AT} scores its court and restarts at 0 (§4.2): expected 0 to {}",
+                        STREAK_COURT_AT - 1
+                    ),
+                ));
+            }
+        }
+        let match_hands = options.count("match_hands");
+        if match_hands > 0 && before.hands_played >= match_hands {
+            errors.push(FieldError::new(
+                "/match_state/hands_played".into(),
+                format!("the agreed match of {match_hands} hands is already complete"),
+            ));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let dealer = record.dealer;
+        let maker = Table::FOUR.left(dealer);
+        let first_packet = record
+            .deal
+            .iter()
+            .find(|(s, _)| Table::FOUR.resolve(**s) == Some(maker))
+            .map(|(_, cards)| CardSet::of(&cards[..FIRST_PACKET]))
+            .unwrap_or_default();
+        Ok(Box::new(Hand {
+            maker,
+            first_packet,
+            // §1: the trump maker leads.
+            play: TrickPlay::new(Table::FOUR, dealt.hands, maker),
+            phase: Phase::Trump,
+            first_seven: None,
+            playing_on: false,
+            revokes: Vec::new(),
+            forfeit: None,
+            claim_only: options.choice("discovery") == "recorded_claim_only",
+            any_court_resets_streak: options.flag("any_court_resets_streak"),
+            courts_52_plus_1: options.flag("courts_52_plus_1"),
+            match_hands,
+            adj: Adjudication::new(INFO.id, dealer, before, TRICKS),
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// §2.2: the trump maker names trump before the first lead.
+    Trump,
+    Play,
+    /// §2.4: the side that took the first seven tricks decides whether to play on.
+    PlayOn(Side),
+    Over(Ending),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// All thirteen tricks played.
+    Complete,
+    /// §4.1: the first-seven side did not play on (declined, or no decision: CP-c).
+    Abandoned,
+    /// The side playing on lost a trick: nothing is left to play for.
+    PlayOnFailed(u8),
+    /// §4.1/§5: an established revoke was discovered.
+    Forfeited,
+}
+
+/// How an established revoke came to light.
+#[derive(Clone, Copy, Debug)]
+enum Discovery {
+    EndOfTrick,
+    /// The `claim_revoke` at this action.
+    Claim(usize),
+}
+
+struct Revoke {
+    at: Established,
+    discovered: Option<Discovery>,
+}
+
+struct Hand {
+    maker: Seat,
+    /// The trump maker's first five cards: all he sees before naming trump.
+    first_packet: CardSet,
+    play: TrickPlay,
+    phase: Phase,
+    first_seven: Option<Side>,
+    playing_on: bool,
+    /// Established revokes in the order they were established.
+    revokes: Vec<Revoke>,
+    /// The revoke (index in `revokes`) whose discovery forfeited the hand.
+    forfeit: Option<usize>,
+    claim_only: bool,
+    any_court_resets_streak: bool,
+    courts_52_plus_1: bool,
+    match_hands: u32,
+    adj: Adjudication,
+}
+
+impl Hand {
+    fn tricks_of(&self, side: Side) -> usize {
+        self.adj.tally[side].tricks as usize
+    }
+
+    fn event(&mut self, code: &'static str, action_index: Option<usize>, detail: String) {
+        self.adj.events.push(Event {
+            code,
+            action_index,
+            trick: Some(self.adj.tricks.len() as u8),
+            seat: None,
+            cards: Vec::new(),
+            detail,
+        });
+    }
+
+    fn end(&mut self, ending: Ending) {
+        self.phase = Phase::Over(ending);
+        self.play.stop();
+    }
+
+    fn close_trick(&mut self) {
+        let trick = &self.play.trick;
+        let led = trick.led().expect("complete trick").suit_unchecked();
+        let trump = self.adj.trump;
+        let pos = trick
+            .winner_by(|c| trump_or_led(c, led, trump, &ORDER))
+            .expect("the led card always ranks");
+        let winner = trick.plays()[pos].seat;
+        let last_action = trick.action_index(trick.len() - 1);
+        let (trick, established) = self.play.close_trick(winner);
+        self.adj.tally[winner.side()].tricks += 1;
+        self.adj.tricks.push(TrickReport::new(trick, winner));
+        let first_new = self.revokes.len();
+        self.revokes
+            .extend(established.into_iter().map(|at| Revoke {
+                at,
+                discovered: None,
+            }));
+        // CP-4: by default an established revoke is discovered at the end of its trick; CP-b: it
+        // ends the hand before the first-seven rule is looked at.
+        if !self.claim_only && self.revokes.len() > first_new {
+            for r in &mut self.revokes[first_new..] {
+                r.discovered = Some(Discovery::EndOfTrick);
+            }
+            // README C7: the earliest established revoke of the trick decides.
+            self.forfeit = Some(first_new);
+            self.end(Ending::Forfeited);
+            return;
+        }
+        let n = self.adj.tricks.len();
+        if self.playing_on && Some(winner.side()) != self.first_seven {
+            let side = self.first_seven.expect("playing on after the first seven");
+            self.event(
+                "play_on_failed",
+                Some(last_action),
+                format!(
+                    "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
+                    winner.side().spoken(),
+                    side.spoken()
+                ),
+            );
+            self.end(Ending::PlayOnFailed(n as u8));
+        } else if n == TRICKS {
+            self.end(Ending::Complete);
+        } else if n == FIRST_SEVEN
+            && let Some(side) = Side::BOTH
+                .into_iter()
+                .find(|&s| self.tricks_of(s) == FIRST_SEVEN)
+        {
+            self.first_seven = Some(side);
+            self.phase = Phase::PlayOn(side);
+            self.event(
+                "first_seven",
+                Some(last_action),
+                format!(
+                    "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
+                    side.spoken()
+                ),
+            );
+        }
+    }
+
+    /// A `claim_revoke` by `seat` naming `accused`: discovers that seat's established revokes.
+    fn claim(&mut self, index: usize, seat: Seat, accused: Seat) {
+        let found: Vec<usize> = (0..self.revokes.len())
+            .filter(|&i| self.revokes[i].at.seat == accused && self.revokes[i].discovered.is_none())
+            .collect();
+        let Some(&first) = found.first() else {
+            let pending = self.play.correctable().iter().any(|(s, _)| *s == accused);
+            let reason = if pending {
+                format!(
+                    "{seat}'s claim against {accused} is premature: the revoke is not established until trick {} is complete and may still be corrected (§3)",
+                    self.play.trick.number
+                )
+            } else {
+                format!(
+                    "{seat}'s claim is rejected: {accused} has no established revoke left to discover"
+                )
+            };
+            self.ignore(index, reason);
+            return;
+        };
+        for i in found {
+            self.revokes[i].discovered = Some(Discovery::Claim(index));
+        }
+        self.forfeit = Some(first);
+        self.end(Ending::Forfeited);
+    }
+
+    fn ignore(&mut self, index: usize, reason: String) {
+        self.adj.ignored_actions.push(IgnoredAction {
+            action_index: index,
+            reason,
+        });
+    }
+
+    /// Why actions after the end of the hand are ignored, or `None` when they are record errors.
+    fn ignored_after_end(&self) -> Option<String> {
+        match self.phase {
+            Phase::Over(Ending::Forfeited) => {
+                let at = self.revokes[self.forfeit?].at.action_index;
+                Some(format!(
+                    "the hand was forfeited for the revoke at action {at}: later actions are ignored (court-piece.md §7 CP-d, README C6)"
+                ))
+            }
+            Phase::Over(Ending::Abandoned) => Some(
+                "the hand ended after the first seven tricks without play-on: later plays are ignored (court-piece.md §7 CP-e)"
+                    .into(),
+            ),
+            Phase::Over(Ending::PlayOnFailed(n)) => Some(format!(
+                "the play-on failed in trick {n} and the hand ended: later plays are ignored (court-piece.md §4.1, CP-e)"
+            )),
+            _ => None,
+        }
+    }
+
+    fn abandon(&mut self, side: Side, index: Option<usize>, declined: bool) {
+        let detail = if declined {
+            format!(
+                "{} chose not to play on: the hand ends with their one court",
+                side.spoken()
+            )
+        } else {
+            format!(
+                "no play-on decision was recorded for {}: the hand is abandoned with their one court (CP-c)",
+                side.spoken()
+            )
+        };
+        self.event("hand_abandoned", index, detail);
+        self.end(Ending::Abandoned);
+    }
+
+    fn irregularities(&self) -> Vec<Irregularity> {
+        self.revokes
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Irregularity {
+                code: r.at.fault.code,
+                action_index: r.at.action_index,
+                trick: Some(r.at.trick),
+                seat: r.at.seat,
+                card: Some(r.at.card),
+                rule: r.at.fault.rule,
+                explanation: r.at.fault.explanation.clone(),
+                consequence: self.consequence(i, r),
+            })
+            .collect()
+    }
+
+    fn consequence(&self, i: usize, r: &Revoke) -> String {
+        let side = r.at.seat.side();
+        match (self.forfeit, r.discovered) {
+            (Some(f), Some(how)) if f == i => {
+                let how = match how {
+                    Discovery::EndOfTrick => format!("discovered at the end of trick {}", r.at.trick),
+                    Discovery::Claim(at) => format!("discovered by the claim at action {at}"),
+                };
+                format!(
+                    "{how}: {} forfeit the hand, which ends at once; {} score 1 court and no other court of the hand stands (court-piece.md §4.1, §5, CP-5)",
+                    side.spoken(),
+                    side.other().spoken()
+                )
+            }
+            (Some(f), _) => format!(
+                "no further effect: the hand was already forfeited for the revoke at action {} (README C7)",
+                self.revokes[f].at.action_index
+            ),
+            (None, _) => "never claimed, so never discovered: no penalty (court-piece.md §6 CP-4, discovery = recorded_claim_only)".into(),
+        }
+    }
+
+    /// §4: the hand's courts, the streak and the next dealer.
+    fn score(&mut self) {
+        let dealer = self.adj.dealer;
+        let bonus = |code, side, points, status| Bonus {
+            code,
+            side,
+            card: None,
+            points,
+            status,
+        };
+        let winner = if let Some(f) = self.forfeit {
+            // §5, CP-5: one court to the non-revoking side, whatever happened before.
+            let winner = self.revokes[f].at.seat.side().other();
+            if let Some(side) = self.first_seven {
+                self.adj
+                    .bonuses
+                    .push(bonus("first_seven", side, 1, "not_added"));
+            }
+            self.adj
+                .bonuses
+                .push(bonus("revoke", winner, 1, "in_hand_score"));
+            winner
+        } else if let Some(side) = self.first_seven {
+            if self.phase == Phase::Over(Ending::Complete) {
+                // CP-3: 52 replace the first-seven court, or are added to it.
+                let kept = if self.courts_52_plus_1 {
+                    "in_hand_score"
+                } else {
+                    "not_added"
+                };
+                self.adj.bonuses.push(bonus("first_seven", side, 1, kept));
+                self.adj.bonuses.push(bonus(
+                    "all_thirteen",
+                    side,
+                    ALL_THIRTEEN_COURTS,
+                    "in_hand_score",
+                ));
+            } else {
+                self.adj
+                    .bonuses
+                    .push(bonus("first_seven", side, 1, "in_hand_score"));
+            }
+            side
+        } else if self.tricks_of(Side::NS) > self.tricks_of(Side::EW) {
+            Side::NS
+        } else {
+            Side::EW
+        };
+        // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
+        let before = self.adj.match_before.streak;
+        let mut count = match before {
+            Some(s) if s.side == winner => s.count + 1,
+            _ => 1,
+        };
+        let hand_courts = self.adj.bonuses.iter().any(|b| b.status == "in_hand_score");
+        if count == STREAK_COURT_AT {
+            self.adj
+                .bonuses
+                .push(bonus("streak", winner, 1, "in_hand_score"));
+            count = 0;
+        }
+        if self.any_court_resets_streak && hand_courts {
+            count = 0;
+        }
+        let mut score = PerSide::default();
+        for b in self
+            .adj
+            .bonuses
+            .iter()
+            .filter(|b| b.status == "in_hand_score")
+        {
+            score[b.side] += b.points;
+        }
+        // §4.3, CP-1.
+        let next_dealer = if winner == dealer.side() {
+            Table::FOUR.left(dealer)
+        } else if score[winner] == 0 {
+            dealer
+        } else {
+            Table::FOUR.left(Table::FOUR.left(dealer))
+        };
+        self.adj.hand_score = Some(score);
+        let m = &mut self.adj.match_after;
+        for side in Side::BOTH {
+            m.scores[side] += score[side];
+        }
+        m.streak = Some(Streak {
+            side: winner,
+            count,
+        });
+        m.hands_played += 1;
+        m.next_dealer = Some(next_dealer);
+        // §4.4: most courts wins the agreed match; equal is a draw.
+        if self.match_hands > 0 && m.hands_played >= self.match_hands {
+            m.game_over = true;
+            let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
+            m.winner = match ns.cmp(&ew) {
+                std::cmp::Ordering::Greater => Some(Side::NS),
+                std::cmp::Ordering::Less => Some(Side::EW),
+                std::cmp::Ordering::Equal => None,
+            };
+        }
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        let error = |code, detail: String| RecordError::at(code, index, seat, verb, detail);
+        if let Some(reason) = self.ignored_after_end()
+            && (self.phase == Phase::Over(Ending::Forfeited)
+                || !matches!(action.kind, ActionKind::ClaimRevoke(_)))
+        {
+            self.ignore(index, reason);
+            return Ok(());
+        }
+        match (self.phase, action.kind) {
+            // A revoke may be claimed until the record ends, unless the hand is already forfeited.
+            (_, ActionKind::ClaimRevoke(accused)) => {
+                self.claim(index, seat, accused);
+                Ok(())
+            }
+            (Phase::Trump, ActionKind::Trump(suit)) if seat == self.maker => {
+                self.adj.trump = Some(suit);
+                self.phase = Phase::Play;
+                Ok(())
+            }
+            (Phase::Trump, ActionKind::Trump(_)) => Err(error(
+                "out_of_turn",
+                format!(
+                    "only the trump maker {} (the dealer's left) names trump (§1)",
+                    self.maker
+                ),
+            )),
+            (Phase::Trump, _) => Err(error(
+                "unexpected_action",
+                format!(
+                    "the trump maker {} must name trump before the first lead (§2)",
+                    self.maker
+                ),
+            )),
+            (Phase::Play, ActionKind::Play(card)) => {
+                let fault = judge(&self.play.trick, self.play.hand(seat), card);
+                self.play.play(index, seat, card, fault)?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, _) => Err(error(
+                "unexpected_action",
+                "a card is due to the trick".into(),
+            )),
+            (Phase::PlayOn(side), ActionKind::PlayOn(on)) if seat.side() == side => {
+                if on {
+                    self.playing_on = true;
+                    self.phase = Phase::Play;
+                    self.event(
+                        "play_on",
+                        Some(index),
+                        format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
+                    );
+                } else {
+                    self.abandon(side, Some(index), true);
+                }
+                Ok(())
+            }
+            (Phase::PlayOn(side), ActionKind::PlayOn(_)) => Err(error(
+                "out_of_turn",
+                format!(
+                    "only {}, who took the first seven tricks, decide whether to play on",
+                    side.spoken()
+                ),
+            )),
+            (Phase::PlayOn(side), _) => {
+                // CP-c, CP-e: no decision recorded: the hand is abandoned and this action ignored.
+                self.abandon(side, None, false);
+                let reason = self.ignored_after_end().expect("abandoned");
+                self.ignore(index, reason);
+                Ok(())
+            }
+            (Phase::Over(_), _) => Err(error(
+                "action_after_end",
+                "all thirteen tricks have been played".into(),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (phase, to_act) = match self.phase {
+            Phase::Trump => ("trump", vec![self.maker]),
+            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
+            Phase::PlayOn(side) => ("play_on", Table::FOUR.members(side).collect()),
+            Phase::Over(_) => ("over", vec![]),
+        };
+        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        view.trump = self.adj.trump;
+        view.tally = self.adj.tally;
+        view.irregularities = self.irregularities();
+        match self.phase {
+            Phase::Trump => {
+                // §1: only the first packet has been dealt when trump is named.
+                view.hand = self.first_packet.iter().collect();
+                for n in view.hand_sizes.values_mut() {
+                    *n = FIRST_PACKET as u32;
+                }
+                view.legal.extend(Suit::ALL.map(|suit| Action {
+                    seat: self.maker,
+                    kind: ActionKind::Trump(suit),
+                }));
+            }
+            Phase::Play => view.add_plays(&self.play, judge),
+            Phase::PlayOn(_) => {
+                for seat in to_act {
+                    for on in [true, false] {
+                        view.legal.push(Action {
+                            seat,
+                            kind: ActionKind::PlayOn(on),
+                        });
+                    }
+                }
+            }
+            Phase::Over(_) => {}
+        }
+        if self.forfeit.is_none() {
+            for r in self.revokes.iter().filter(|r| r.discovered.is_none()) {
+                for seat in Table::FOUR.seats() {
+                    let claim = Action {
+                        seat,
+                        kind: ActionKind::ClaimRevoke(r.at.seat),
+                    };
+                    if !view.legal.contains(&claim) {
+                        view.legal.push(claim);
+                    }
+                }
+            }
+        }
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        self.adj.irregularities = self.irregularities();
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        match self.phase {
+            Phase::PlayOn(side) => self.abandon(side, None, false),
+            Phase::Trump | Phase::Play => {
+                let detail = if self.phase == Phase::Trump {
+                    format!("the record stops before {} names trump", self.maker)
+                } else {
+                    format!(
+                        "the record stops in trick {} of {TRICKS} with the hand undecided",
+                        self.play.trick.number
+                    )
+                };
+                self.adj.record_error(RecordError {
+                    code: "incomplete_hand",
+                    action_index: None,
+                    seat: None,
+                    pointer: "/actions".into(),
+                    detail,
+                });
+                return self.adj;
+            }
+            Phase::Over(_) => {}
+        }
+        self.score();
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn revoke_only_when_holding_the_led_suit() {
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("5H"), 0);
+        let hand = CardSet::of(&[c("2H"), c("AS")]);
+        let f = judge(&t, hand, c("AS")).expect("E holds a heart");
+        assert_eq!(f.code, "revoke");
+        assert!(
+            f.explanation.starts_with("E played AS"),
+            "{}",
+            f.explanation
+        );
+        assert!(judge(&t, hand, c("2H")).is_none());
+        assert!(judge(&t, CardSet::of(&[c("AS"), c("2C")]), c("2C")).is_none());
+        assert!(
+            judge(&Trick::new(1, Seat::N), hand, c("AS")).is_none(),
+            "any lead"
+        );
+    }
+}

@@ -2,12 +2,17 @@
 
 mod malilla;
 mod stubs_and_spoils;
+mod tresette;
 
 use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils]
+    &[
+        &malilla::Malilla,
+        &stubs_and_spoils::StubsAndSpoils,
+        &tresette::Tresette,
+    ]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

@@ -447,17 +447,21 @@ impl TresetteHand {
         (self.started() && !self.is_over()).then_some(self.play.trick.number)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Logs a statement-made irregularity (the revoke is logged when its trick closes).
     fn report(
         &mut self,
         code: &'static str,
         index: usize,
         trick: Option<u8>,
         seat: Seat,
-        rule: &'static str,
         explanation: String,
         consequence: String,
     ) -> usize {
+        let rule = match code {
+            "announce_mismatch" => "tresette.md TR-f",
+            "false_information" => "tresette.md §3, TR-g",
+            _ => "tresette.md §3, §2 item 4",
+        };
         self.adj.irregularities.push(Irregularity {
             code,
             action_index: index,
@@ -602,7 +606,6 @@ impl TresetteHand {
                 index,
                 Some(trick),
                 seat,
-                "tresette.md TR-f",
                 format!("{seat} announced {said}, but his dealt hand holds {melds}"),
                 format!("none: the melds actually held ({melds}) are scored (TR-f)"),
             );
@@ -680,7 +683,6 @@ impl TresetteHand {
                 index,
                 self.trick_now(),
                 seat,
-                "tresette.md §3",
                 format!("{seat}'s `{}`: {why} (§2 item 4)", kind.verb()),
                 "none prescribed: reported for the director (§5 names no penalty)".into(),
             );
@@ -703,7 +705,6 @@ impl TresetteHand {
             index,
             self.trick_now(),
             seat,
-            "tresette.md §3, TR-g",
             explanation,
             consequence,
         );
@@ -921,5 +922,64 @@ impl TresetteHand {
             m.winner = Some(if ns > ew { Side::NS } else { Side::EW });
         }
         self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(cards: &str) -> CardSet {
+        cards
+            .split(' ')
+            .map(|c| c.parse::<Card>().unwrap())
+            .collect()
+    }
+
+    fn points(choices: &[Vec<HeldMeld>]) -> Vec<i32> {
+        choices.iter().map(|m| meld_points(m)).collect()
+    }
+
+    #[test]
+    fn a_card_serves_in_one_of_a_kind_meld_and_one_nap_by_default() {
+        let h = hand("3S 2S AS 3H 3D 3C 7H 6H 5H 4H");
+        let melds = meld_choices(h, false);
+        assert_eq!(points(&melds), [7]);
+        assert_eq!(
+            announced_as(&melds[0]),
+            Melds::default()
+                .with(MeldName::FourThrees)
+                .and_then(|m| m.with(MeldName::Napoleon))
+                .unwrap()
+        );
+        // TS-4 variant: the nap and the three other 3s (6) beat the four 3s alone (4).
+        let one = meld_choices(h, true);
+        assert_eq!(points(&one), [6]);
+        assert_eq!(one[0][0].kind, MeldKind::ThreeOfAKind(Rank::Three));
+    }
+
+    #[test]
+    fn one_meld_only_keeps_every_best_split() {
+        // Two naps (6) or the three aces (3) with no nap: the naps are worth more.
+        let h = hand("3S 2S AS 3H 2H AH AD 4C 5C 6C");
+        assert_eq!(points(&meld_choices(h, false)), [9]);
+        assert_eq!(points(&meld_choices(h, true)), [6]);
+        // Three aces and one nap sharing AS: nap S (3) or three aces (3) are worth the same.
+        let h = hand("3S 2S AS AH AD 4C 5C 6C 7C KC");
+        let both = meld_choices(h, true);
+        assert_eq!(points(&both), [3, 3]);
+        assert_eq!(both[0][0].kind, MeldKind::ThreeOfAKind(Rank::Ace));
+    }
+
+    #[test]
+    fn card_points_count_thirds_and_lose_the_remainder() {
+        let mut c = Captured::default();
+        for card in hand("AS 2S 3S KS QS JS 2H 7H").iter() {
+            c.add(card);
+        }
+        assert_eq!(c.points(), 1 + 6 / 3);
+        c.add("3H".parse().unwrap());
+        c.last_trick = true;
+        assert_eq!(c.points(), 1 + 7 / 3 + 1);
     }
 }

@@ -9,6 +9,7 @@ mod malilla;
 mod pitch;
 mod stubs_and_spoils;
 mod twenty_nine;
+mod tresette;
 
 use crate::engine::Game;
 
@@ -24,6 +25,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &bacon::Bacon,
         &twenty_nine::TwentyNine,
         &court_piece::CourtPiece,
+        &tresette::Tresette,
     ]
 }
 

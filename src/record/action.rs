@@ -65,6 +65,11 @@ verbs! {
     Royals(Yes) = "royals": "Twenty-Nine: the seat shows the King and Queen of trumps after his side won a trick (value `true`).",
     PlayOn(bool) = "play_on": "Court Piece: the side that took the first seven tricks plays on for all thirteen (`true`) or ends the hand (`false`).",
     ClaimRevoke(Seat) = "claim_revoke": "A claim that the named seat revoked: discovers that seat's established revokes not yet discovered.",
+    GoodPlay(bool) = "good_play": "Tresette: before the first lead, whether the seat says \"Good play\" (holds a meld).",
+    Announce(Melds) = "announce": "Tresette: the melds a declarer announces after his first won trick (checked against his dealt hand).",
+    AskBest(Yes) = "ask_best": "Tresette table talk: the leader asks his partner to play his best card of the suit led (value `true`).",
+    Count(u8) = "count": "Tresette table talk: a player following to a trick states how many cards of the suit led he holds.",
+    Holding(u8) = "holding": "Tresette table talk: the seat states that it holds exactly this many (2, 1 or 0) cards in some suit.",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {
@@ -253,6 +258,150 @@ impl PartialSchema for Bid {
 
 impl ToSchema for Bid {}
 
+/// One meld a Tresette declarer can announce (`tresette.md` §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldName {
+    FourAces,
+    FourTwos,
+    FourThrees,
+    ThreeAces,
+    ThreeTwos,
+    ThreeThrees,
+    /// 3-2-A of one suit; a hand can hold several.
+    Napoleon,
+}
+
+impl MeldName {
+    const ALL: [MeldName; 7] = [
+        MeldName::FourAces,
+        MeldName::FourTwos,
+        MeldName::FourThrees,
+        MeldName::ThreeAces,
+        MeldName::ThreeTwos,
+        MeldName::ThreeThrees,
+        MeldName::Napoleon,
+    ];
+
+    pub fn name(self) -> &'static str {
+        [
+            "four_aces",
+            "four_twos",
+            "four_threes",
+            "three_aces",
+            "three_twos",
+            "three_threes",
+            "napoleon",
+        ][self as usize]
+    }
+}
+
+/// The melds one Tresette player announces, as he says them ("three aces and a nap"): a list of
+/// meld names, `napoleon` repeated once per nap. Order does not matter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Melds {
+    /// Bit per of-a-kind meld (`MeldName as u8`).
+    of_a_kind: u8,
+    naps: u8,
+}
+
+impl Melds {
+    /// Most naps a hand can hold: one per suit.
+    const MAX_NAPS: u8 = 4;
+
+    /// These melds and `meld`; `None` when that cannot be said (an of-a-kind meld twice, a fifth nap).
+    pub fn with(self, meld: MeldName) -> Option<Melds> {
+        match meld {
+            MeldName::Napoleon if self.naps < Self::MAX_NAPS => Some(Melds {
+                naps: self.naps + 1,
+                ..self
+            }),
+            MeldName::Napoleon => None,
+            m if self.of_a_kind >> m as u8 & 1 == 1 => None,
+            m => Some(Melds {
+                of_a_kind: self.of_a_kind | 1 << m as u8,
+                ..self
+            }),
+        }
+    }
+
+    /// Every meld named, `Napoleon` once per nap, in the order of `MeldName`.
+    pub fn iter(self) -> impl Iterator<Item = MeldName> {
+        MeldName::ALL[..6]
+            .iter()
+            .copied()
+            .filter(move |m| self.of_a_kind >> *m as u8 & 1 == 1)
+            .chain((0..self.naps).map(|_| MeldName::Napoleon))
+    }
+
+    pub fn is_empty(self) -> bool {
+        self == Melds::default()
+    }
+}
+
+impl fmt::Display for Melds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("no meld");
+        }
+        let names: Vec<_> = self.iter().map(MeldName::name).collect();
+        f.write_str(&names.join(", "))
+    }
+}
+
+impl serde::Serialize for Melds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(MeldName::name))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Melds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Melds;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of meld names")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Melds, A::Error> {
+                let mut melds = Melds::default();
+                while let Some(name) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+                    let meld = MeldName::ALL
+                        .into_iter()
+                        .find(|m| m.name() == name)
+                        .ok_or_else(|| {
+                            de::Error::custom(format!(
+                                "'{name}' is not a meld: expected {}",
+                                MeldName::ALL.map(MeldName::name).join(", ")
+                            ))
+                        })?;
+                    melds = melds.with(meld).ok_or_else(|| {
+                        de::Error::custom(format!(
+                            "'{name}' is named too often (an of-a-kind meld once, at most four naps)"
+                        ))
+                    })?;
+                }
+                Ok(melds)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+impl PartialSchema for Melds {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::ArrayBuilder::new()
+            .items(
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(MeldName::ALL.map(MeldName::name))),
+            )
+            .max_items(Some(10))
+            .into()
+    }
+}
+
+impl ToSchema for Melds {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +415,22 @@ mod tests {
             serde_json::to_string(&a).unwrap(),
             r#"{"seat":"E","play":"TH"}"#
         );
+    }
+
+    #[test]
+    fn melds_read_in_any_order_and_refuse_repeats() {
+        let a: Melds = serde_json::from_str(r#"["napoleon", "three_aces", "napoleon"]"#).unwrap();
+        let b: Melds = serde_json::from_str(r#"["napoleon", "napoleon", "three_aces"]"#).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            r#"["three_aces","napoleon","napoleon"]"#
+        );
+        assert!(serde_json::from_str::<Melds>(r#"["three_aces", "three_aces"]"#).is_err());
+        assert!(serde_json::from_str::<Melds>(r#"["five_kings"]"#).is_err());
+        let five = r#"["napoleon","napoleon","napoleon","napoleon","napoleon"]"#;
+        assert!(serde_json::from_str::<Melds>(five).is_err());
+        assert!(serde_json::from_str::<Melds>("[]").unwrap().is_empty());
     }
 
     #[test]

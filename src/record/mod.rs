@@ -3,7 +3,7 @@
 
 mod action;
 
-pub use action::{Action, ActionKind, Bid, Yes};
+pub use action::{Action, ActionKind, Bid, MeldName, Melds, Yes};
 
 use crate::cards::Card;
 use crate::engine::{MatchState, Seat};

@@ -1,0 +1,985 @@
+//! Tresette (`shared/rules/tresette.md`): four players in partnerships, a 40-card pack dealt out,
+//! no trumps, follow suit, 3 2 A K J Q 7 6 5 4. "Good play" before the first lead declares melds
+//! of aces, 2s and 3s (three or four of a kind, the 3-2-A napoleon), scored when the declarer wins
+//! a trick. Aces 1, every three 2s/3s/courts 1, last trick 1 (11 a hand). Limited, truthful table
+//! talk. Game to 31.
+
+use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side,
+    Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+};
+use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
+
+pub struct Tresette;
+
+static INFO: GameInfo = GameInfo {
+    id: "tresette",
+    name: "Tresette",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "40-card pack (A K Q J 7 6 5 4 3 2)",
+    game_target: GAME,
+    options: &[
+        OptionSpec {
+            name: "direction",
+            kind: OptionKind::Choice {
+                values: &["clockwise", "counterclockwise"],
+                default: "clockwise",
+            },
+            description: "Direction of play, of the 'Good play' declarations and of the deal. \
+                          `counterclockwise` (the traditional way): the dealer's right plays first.",
+            rule: "tresette.md §6 TS-2, TR-a",
+        },
+        OptionSpec {
+            name: "melds_score_without_trick",
+            kind: OptionKind::Flag { default: false },
+            description: "A declared meld scores even if its holder never wins a trick (by default it \
+                          is announced, and scores, only once he wins one).",
+            rule: "tresette.md §6 TS-3, TR-c",
+        },
+        OptionSpec {
+            name: "card_in_one_meld_only",
+            kind: OptionKind::Flag { default: false },
+            description: "A card counts in one meld only (the holder is credited with the split worth \
+                          most); by default a card may serve in one of-a-kind meld and in one napoleon.",
+            rule: "tresette.md §6 TS-4",
+        },
+        OptionSpec {
+            name: "revoke_penalty",
+            kind: OptionKind::Choice {
+                values: &["whole_hand", "none"],
+                default: "whole_hand",
+            },
+            description: "`whole_hand`: the revoking side scores nothing for the hand, the other side 11 \
+                          plus its valid melds; both sides revoking score nothing (the rulings' default, \
+                          the text being silent); `none`: revokes are reported only.",
+            rule: "tresette.md §5, TR-d",
+        },
+        OptionSpec {
+            name: "false_information_penalty",
+            kind: OptionKind::Flag { default: true },
+            description: "Each untrue `count` or `holding` statement gives the opponents 1 point (the \
+                          rulings' default, the text being silent); `false`: reported only.",
+            rule: "tresette.md §5, TS-5, TR-e",
+        },
+    ],
+    rules: "tresette.md",
+    irregularities: &[
+        "revoke",
+        "false_information",
+        "announce_mismatch",
+        "improper_table_talk",
+    ],
+    verbs: &[
+        "good_play",
+        "play",
+        "correct",
+        "announce",
+        "ask_best",
+        "count",
+        "holding",
+    ],
+};
+
+/// §1: in every suit 3 2 A K J Q 7 6 5 4, the 3 highest.
+const ORDER: RankOrder = RankOrder::new(&[
+    Rank::Three,
+    Rank::Two,
+    Rank::Ace,
+    Rank::King,
+    Rank::Jack,
+    Rank::Queen,
+    Rank::Seven,
+    Rank::Six,
+    Rank::Five,
+    Rank::Four,
+]);
+const TRICKS: u8 = 10;
+const GAME: i32 = 31;
+/// TR-b: the card points of a whole hand; what the other side scores after a revoke (§5).
+const HAND_POINTS: i32 = 11;
+/// The ranks melds are made of (§3), in the order their names are announced.
+const MELD_RANKS: [Rank; 3] = [Rank::Ace, Rank::Two, Rank::Three];
+
+fn pack() -> Pack {
+    packs::latin40()
+}
+
+/// §3: the kinds of meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MeldKind {
+    FourOfAKind(Rank),
+    ThreeOfAKind(Rank),
+    Napoleon(Suit),
+}
+
+/// One meld in a dealt hand, with the cards it is made of.
+#[derive(Clone, Copy, Debug)]
+struct HeldMeld {
+    kind: MeldKind,
+    cards: CardSet,
+}
+
+impl HeldMeld {
+    /// §4: 4 for a four of a kind, 3 for any other meld.
+    fn points(self) -> i32 {
+        match self.kind {
+            MeldKind::FourOfAKind(_) => 4,
+            _ => 3,
+        }
+    }
+
+    fn code(self) -> &'static str {
+        match self.kind {
+            MeldKind::FourOfAKind(_) => "four_of_a_kind",
+            MeldKind::ThreeOfAKind(_) => "three_of_a_kind",
+            MeldKind::Napoleon(_) => "napoleon",
+        }
+    }
+
+    /// The name the holder announces it by.
+    fn name(self) -> MeldName {
+        let of_rank = |r: Rank, four: bool| match (r, four) {
+            (Rank::Ace, true) => MeldName::FourAces,
+            (Rank::Two, true) => MeldName::FourTwos,
+            (_, true) => MeldName::FourThrees,
+            (Rank::Ace, false) => MeldName::ThreeAces,
+            (Rank::Two, false) => MeldName::ThreeTwos,
+            (_, false) => MeldName::ThreeThrees,
+        };
+        match self.kind {
+            MeldKind::FourOfAKind(r) => of_rank(r, true),
+            MeldKind::ThreeOfAKind(r) => of_rank(r, false),
+            MeldKind::Napoleon(_) => MeldName::Napoleon,
+        }
+    }
+}
+
+fn nap_cards(suit: Suit) -> CardSet {
+    CardSet::of(&[
+        Card::new(Rank::Three, suit),
+        Card::new(Rank::Two, suit),
+        Card::new(Rank::Ace, suit),
+    ])
+}
+
+fn of_rank(hand: CardSet, rank: Rank) -> CardSet {
+    hand.iter().filter(|c| c.rank_unchecked() == rank).collect()
+}
+
+/// The of-a-kind melds among `cards`: a four of a kind is one meld, not also a three (§3).
+fn of_a_kind(cards: CardSet) -> impl Iterator<Item = HeldMeld> {
+    MELD_RANKS.into_iter().filter_map(move |rank| {
+        let same = of_rank(cards, rank);
+        match same.len() {
+            4 => Some(HeldMeld {
+                kind: MeldKind::FourOfAKind(rank),
+                cards: same,
+            }),
+            3 => Some(HeldMeld {
+                kind: MeldKind::ThreeOfAKind(rank),
+                cards: same,
+            }),
+            _ => None,
+        }
+    })
+}
+
+/// Every way of counting the melds of a dealt hand that the rules allow and that is worth the most.
+/// TS-4 default: a card may serve in one of-a-kind meld and in one nap, so there is one way. With
+/// `card_in_one_meld_only`, each choice of naps leaves the rest for of-a-kind melds; the choices
+/// worth the most are kept, the first (fewest naps) being the one scored.
+fn meld_choices(hand: CardSet, one_meld_only: bool) -> Vec<Vec<HeldMeld>> {
+    let naps: Vec<HeldMeld> = Suit::ALL
+        .into_iter()
+        .map(|s| HeldMeld {
+            kind: MeldKind::Napoleon(s),
+            cards: nap_cards(s),
+        })
+        .filter(|m| hand.intersect(m.cards) == m.cards)
+        .collect();
+    if !one_meld_only {
+        return vec![of_a_kind(hand).chain(naps).collect()];
+    }
+    // Nap choices by number of naps, then by suit: the first of the best is the one scored.
+    let mut choices: Vec<u32> = (0..1 << naps.len()).collect();
+    choices.sort_by_key(|c| (c.count_ones(), *c));
+    let mut best: Vec<Vec<HeldMeld>> = Vec::new();
+    let mut best_points = 0;
+    for chosen in choices {
+        let picked: Vec<HeldMeld> = (0..naps.len())
+            .filter(|i| chosen >> i & 1 == 1)
+            .map(|i| naps[i])
+            .collect();
+        let used: CardSet = picked.iter().flat_map(|m| m.cards.iter()).collect();
+        let melds: Vec<HeldMeld> = of_a_kind(hand.minus(used)).chain(picked).collect();
+        let points = meld_points(&melds);
+        if best.is_empty() || points > best_points {
+            best = vec![melds];
+            best_points = points;
+        } else if points == best_points {
+            best.push(melds);
+        }
+    }
+    best
+}
+
+fn meld_points(melds: &[HeldMeld]) -> i32 {
+    melds.iter().map(|m| m.points()).sum()
+}
+
+/// The melds as their holder would announce them.
+fn announced_as(melds: &[HeldMeld]) -> Melds {
+    melds.iter().fold(Melds::default(), |all, m| {
+        all.with(m.name())
+            .expect("a hand holds each meld once, at most four naps")
+    })
+}
+
+/// "three_aces AS AH AD, napoleon 3S 2S AS" for a director to read out.
+fn describe(melds: &[HeldMeld]) -> String {
+    if melds.is_empty() {
+        return "no meld".into();
+    }
+    melds
+        .iter()
+        .map(|m| format!("{} {}", m.name().name(), list(m.cards)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list(cards: CardSet) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// §3: follow suit if able, otherwise any card. `None` = legal.
+fn judge(table: Table, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || card.suit_unchecked() == led {
+        return None;
+    }
+    let seat = trick
+        .plays()
+        .last()
+        .map_or(trick.leader, |p| table.next(p.seat));
+    Some(Fault::new(
+        "revoke",
+        "tresette.md §3",
+        format!(
+            "{seat} played {card} on a {} lead while holding {}",
+            led.letter(),
+            list(of_led)
+        ),
+    ))
+}
+
+/// §4: what a side's captured cards are worth.
+#[derive(Clone, Copy, Debug, Default)]
+struct Captured {
+    aces: i32,
+    /// 2s, 3s, kings, queens and jacks: every three make a point, the remainder is lost.
+    figures: i32,
+    last_trick: bool,
+}
+
+impl Captured {
+    fn add(&mut self, card: Card) {
+        match card.rank_unchecked() {
+            Rank::Ace => self.aces += 1,
+            Rank::Two | Rank::Three | Rank::King | Rank::Queen | Rank::Jack => self.figures += 1,
+            _ => {}
+        }
+    }
+
+    fn points(self) -> i32 {
+        self.aces + self.figures / 3 + i32::from(self.last_trick)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    melds_score_without_trick: bool,
+    card_in_one_meld_only: bool,
+    revoke_penalty: bool,
+    false_information_penalty: bool,
+}
+
+impl Game for Tresette {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    /// TS-2, TR-a: clockwise by default; the traditional way plays to the right.
+    fn table(&self, options: &Options) -> Table {
+        if options.choice("direction") == "counterclockwise" {
+            Table::FOUR.counterclockwise()
+        } else {
+            Table::FOUR
+        }
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let table = self.table(options);
+        let pack = pack();
+        let mut dealt = deal::check_cards(record, table, &pack)?;
+        // §1: the whole pack is dealt, ten each; nothing is turned up or left over.
+        deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        let mut errors = Vec::new();
+        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
+            if !cards.is_empty() {
+                errors.push(FieldError::new(
+                    format!("/{field}"),
+                    "Tresette deals the whole pack, ten cards each: nothing is turned up or left over"
+                        .into(),
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        deal::check_whole_pack(&dealt, &pack)?;
+        deal::check_counts(record, table, TRICKS as usize)?;
+        let rules = Rules {
+            melds_score_without_trick: options.flag("melds_score_without_trick"),
+            card_in_one_meld_only: options.flag("card_in_one_meld_only"),
+            revoke_penalty: options.choice("revoke_penalty") == "whole_hand",
+            false_information_penalty: options.flag("false_information_penalty"),
+        };
+        // TR-a: the first player, the Good play order and the first lead follow the direction of play.
+        let first = table.next(record.dealer);
+        let mut order = [first; 4];
+        for i in 1..4 {
+            order[i] = table.next(order[i - 1]);
+        }
+        let melds =
+            std::array::from_fn(|p| meld_choices(dealt.hands[p], rules.card_in_one_meld_only));
+        let mut adj = Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize);
+        for side in Side::BOTH {
+            adj.tally[side].points = Some(0);
+        }
+        Ok(Box::new(TresetteHand {
+            table,
+            rules,
+            order,
+            good_play_from: 0,
+            good_play: [false; 4],
+            melds,
+            play: TrickPlay::new(table, dealt.hands, first),
+            won: [0; 4],
+            announced: [false; 4],
+            talk: Talk::default(),
+            captured: PerSide::default(),
+            revokes: Vec::new(),
+            false_information: Vec::new(),
+            adj,
+        }))
+    }
+}
+
+/// Table talk already said in the current trick: the legal-action list offers each statement once
+/// per trick (repeating one is still accepted and judged).
+#[derive(Clone, Copy, Debug, Default)]
+struct Talk {
+    asked_best: bool,
+    counted: [bool; 4],
+    holding: [bool; 4],
+}
+
+struct TresetteHand {
+    table: Table,
+    rules: Rules,
+    /// The seats in the order they say Good play, from the first player (§2.2, TR-a).
+    order: [Seat; 4],
+    /// Position in `order` of the first seat that may still say Good play.
+    good_play_from: usize,
+    good_play: [bool; 4],
+    /// Per seat position: the ways of counting the dealt hand's melds worth the most (TR-c); the
+    /// first is the one scored.
+    melds: [Vec<Vec<HeldMeld>>; 4],
+    play: TrickPlay,
+    /// Tricks won by each seat position (a meld needs its holder to win one, TR-c).
+    won: [u32; 4],
+    announced: [bool; 4],
+    talk: Talk,
+    captured: PerSide<Captured>,
+    /// Indexes in `adj.irregularities` of established revokes; their consequence is known at the end.
+    revokes: Vec<usize>,
+    /// The offending side and the irregularity of each untrue statement.
+    false_information: Vec<(Side, usize)>,
+    adj: Adjudication,
+}
+
+impl TresetteHand {
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let table = self.table;
+        move |trick, hand, card| judge(table, trick, hand, card)
+    }
+
+    fn started(&self) -> bool {
+        self.play.trick.number > 1 || !self.play.trick.is_empty()
+    }
+
+    fn is_over(&self) -> bool {
+        self.adj.tricks.len() == TRICKS as usize
+    }
+
+    /// The melds of `seat` that are scored (TR-c: those of the dealt hand).
+    fn held(&self, seat: Seat) -> &[HeldMeld] {
+        &self.melds[seat.pos()][0]
+    }
+
+    /// The trick being played or about to be led, once play has begun and until it ends.
+    fn trick_now(&self) -> Option<u8> {
+        (self.started() && !self.is_over()).then_some(self.play.trick.number)
+    }
+
+    /// Logs a statement-made irregularity (the revoke is logged when its trick closes).
+    fn report(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        trick: Option<u8>,
+        seat: Seat,
+        explanation: String,
+        consequence: String,
+    ) -> usize {
+        let rule = match code {
+            "announce_mismatch" => "tresette.md TR-f",
+            "false_information" => "tresette.md §3, TR-g",
+            _ => "tresette.md §3, §2 item 4",
+        };
+        self.adj.irregularities.push(Irregularity {
+            code,
+            action_index: index,
+            trick,
+            seat,
+            card: None,
+            rule,
+            explanation,
+            consequence,
+        });
+        self.adj.irregularities.len() - 1
+    }
+
+    /// §2.2: Good play, in turn from the first player, before the first lead; a seat left out has
+    /// made no declaration (TR-g).
+    fn good_play(&mut self, index: usize, seat: Seat, says: bool) -> Result<(), RecordError> {
+        if self.started() {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                "good_play",
+                format!(
+                    "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
+                ),
+            ));
+        }
+        let at = self.order.iter().position(|&s| s == seat).unwrap_or(0);
+        if at < self.good_play_from {
+            return Err(RecordError::at(
+                "out_of_turn",
+                index,
+                seat,
+                "good_play",
+                format!(
+                    "Good play is declared in turn from {}, and {} has already spoken after {seat}'s turn",
+                    self.order[0],
+                    self.order[self.good_play_from - 1]
+                ),
+            ));
+        }
+        self.good_play[seat.pos()] = says;
+        self.good_play_from = at + 1;
+        Ok(())
+    }
+
+    fn close_trick(&mut self) {
+        let led = self
+            .play
+            .trick
+            .led()
+            .expect("complete trick")
+            .suit_unchecked();
+        let winner_pos = self
+            .play
+            .trick
+            .winner_by(|c| trump_or_led(c, led, None, &ORDER))
+            .expect("the led card always ranks");
+        let winner = self.play.trick.plays()[winner_pos].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            // The consequence depends on whether the other side revokes too (TR-d): set in `finish`.
+            self.adj.irregularities.push(Irregularity {
+                code: e.fault.code,
+                action_index: e.action_index,
+                trick: Some(e.trick),
+                seat: e.seat,
+                card: Some(e.card),
+                rule: e.fault.rule,
+                explanation: e.fault.explanation,
+                consequence: String::new(),
+            });
+            self.revokes.push(self.adj.irregularities.len() - 1);
+        }
+        let side = winner.side();
+        for p in trick.plays() {
+            self.captured[side].add(p.card);
+        }
+        if trick.number == TRICKS {
+            self.captured[side].last_trick = true;
+            self.play.stop();
+        }
+        for s in Side::BOTH {
+            self.adj.tally[s].points = Some(self.captured[s].points());
+        }
+        self.adj.tally[side].tricks += 1;
+        self.won[winner.pos()] += 1;
+        if self.won[winner.pos()] == 1 && self.good_play[winner.pos()] {
+            let melds = self.held(winner);
+            self.adj.events.push(Event {
+                code: "melds_due",
+                action_index: Some(trick.action_index(trick.len() - 1)),
+                trick: Some(trick.number),
+                seat: Some(winner),
+                cards: melds.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
+                detail: format!(
+                    "{winner} said Good play and won his first trick: he announces his melds now; he holds {} ({} points)",
+                    describe(melds),
+                    meld_points(melds)
+                ),
+            });
+        }
+        self.adj.tricks.push(TrickReport::new(trick, winner));
+        self.talk = Talk::default();
+    }
+
+    /// §2.3, TR-f: after his first won trick a declarer names his melds; the engine knows them from
+    /// the deal, so a wrong announcement is reported and changes nothing.
+    fn announce(&mut self, index: usize, seat: Seat, said: Melds) -> Result<(), RecordError> {
+        let p = seat.pos();
+        let refuse = |detail: String| {
+            Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                "announce",
+                detail,
+            ))
+        };
+        if !self.good_play[p] {
+            return refuse(format!(
+                "{seat} did not say Good play before the first lead: he has no melds to announce (§2)"
+            ));
+        }
+        if self.announced[p] {
+            return refuse(format!("{seat} has already announced his melds"));
+        }
+        let may_without_trick = self.rules.melds_score_without_trick && self.is_over();
+        if self.won[p] == 0 && !may_without_trick {
+            return refuse(format!(
+                "{seat} announces his melds upon winning his first trick, and has won none yet (§3)"
+            ));
+        }
+        self.announced[p] = true;
+        let held: Vec<Melds> = self.melds[p].iter().map(|m| announced_as(m)).collect();
+        if !held.contains(&said) {
+            let melds = describe(self.held(seat));
+            // The trick just won, whose winner announces (the last one once the hand is over).
+            let trick = self.play.trick.number.min(TRICKS + 1) - 1;
+            self.report(
+                "announce_mismatch",
+                index,
+                Some(trick),
+                seat,
+                format!("{seat} announced {said}, but his dealt hand holds {melds}"),
+                format!("none: the melds actually held ({melds}) are scored (TR-f)"),
+            );
+        }
+        Ok(())
+    }
+
+    /// §2 item 4, §3: table talk is limited to what §2 allows and must be true.
+    fn talk(&mut self, index: usize, seat: Seat, kind: ActionKind) {
+        let trick = self.play.trick;
+        let led = trick.led();
+        let hand = self.play.hand(seat);
+        let p = seat.pos();
+        let improper = if self.is_over() {
+            Some("the hand is over".to_string())
+        } else {
+            match kind {
+                ActionKind::AskBest(Yes) if seat == trick.leader => {
+                    self.talk.asked_best = true;
+                    None
+                }
+                ActionKind::AskBest(Yes) => Some(format!(
+                    "only the leader may ask his partner to play his best, and {} leads trick {}",
+                    trick.leader, trick.number
+                )),
+                ActionKind::Count(n) => match led {
+                    Some(card) if seat != trick.leader => {
+                        self.talk.counted[p] = true;
+                        let suit = card.suit_unchecked();
+                        let held = hand.of_suit(suit).len();
+                        if held != u32::from(n) {
+                            self.untrue(
+                                index,
+                                seat,
+                                format!(
+                                    "{seat} said he holds {n} {}, but he holds {held}",
+                                    suit.letter()
+                                ),
+                            );
+                        }
+                        None
+                    }
+                    Some(_) => Some(format!(
+                        "{seat} led trick {}: only a player following may count the suit led",
+                        trick.number
+                    )),
+                    None => Some("no trick is being played: a count is of the suit led".into()),
+                },
+                ActionKind::Holding(n) if n <= 2 => {
+                    self.talk.holding[p] = true;
+                    if !Suit::ALL
+                        .into_iter()
+                        .any(|s| hand.of_suit(s).len() == u32::from(n))
+                    {
+                        self.untrue(
+                            index,
+                            seat,
+                            format!(
+                                "{seat} said he holds exactly {n} cards in a suit, but no suit of his has {n} ({})",
+                                list(hand)
+                            ),
+                        );
+                    }
+                    None
+                }
+                ActionKind::Holding(n) => Some(format!(
+                    "{seat} declared {n} cards in a suit: only two, one or none may be declared"
+                )),
+                _ => unreachable!("only table talk comes here"),
+            }
+        };
+        if let Some(why) = improper {
+            self.report(
+                "improper_table_talk",
+                index,
+                self.trick_now(),
+                seat,
+                format!("{seat}'s `{}`: {why} (§2 item 4)", kind.verb()),
+                "none prescribed: reported for the director (§5 names no penalty)".into(),
+            );
+        }
+    }
+
+    /// An untrue `count` or `holding` (§3, TR-g).
+    fn untrue(&mut self, index: usize, seat: Seat, explanation: String) {
+        let side = seat.side();
+        let consequence = if self.rules.false_information_penalty {
+            format!(
+                "{} score 1 point, added to any other penalty (tresette.md §5 DEFAULT, TR-e)",
+                side.other().spoken()
+            )
+        } else {
+            "none: the false_information_penalty option is off".into()
+        };
+        let at = self.report(
+            "false_information",
+            index,
+            self.trick_now(),
+            seat,
+            explanation,
+            consequence,
+        );
+        self.false_information.push((side, at));
+    }
+}
+
+impl HandState for TresetteHand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        match action.kind {
+            ActionKind::GoodPlay(says) => self.good_play(index, seat, says),
+            ActionKind::Play(card) => {
+                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                self.play.play(index, seat, card, fault)?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            ActionKind::Correct(card) => {
+                let judge = self.judge();
+                self.play.correct(index, seat, card, judge)
+            }
+            ActionKind::Announce(melds) => self.announce(index, seat, melds),
+            kind @ (ActionKind::AskBest(_) | ActionKind::Count(_) | ActionKind::Holding(_)) => {
+                self.talk(index, seat, kind);
+                Ok(())
+            }
+            _ => unreachable!("verbs are checked against GameInfo before replay"),
+        }
+    }
+
+    /// Offers, in turn, each Good play decision (both answers), then the plays and corrections,
+    /// the announcement of a declarer who has won a trick, and true table talk (once per trick).
+    fn view(&self) -> TableView {
+        let over = self.is_over();
+        let declaring = !self.started() && self.good_play_from < 4;
+        let to_act: Vec<Seat> = if over {
+            vec![]
+        } else if declaring {
+            vec![self.order[self.good_play_from]]
+        } else {
+            self.play.to_play().into_iter().collect()
+        };
+        let phase = if over {
+            "over"
+        } else if declaring {
+            "good_play"
+        } else {
+            "play"
+        };
+        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        let mut offer = |seat: Seat, kind: ActionKind| view.legal.push(Action { seat, kind });
+        if over {
+            return view;
+        }
+        if declaring {
+            for says in [true, false] {
+                offer(to_act[0], ActionKind::GoodPlay(says));
+            }
+            return view;
+        }
+        for seat in self.order {
+            let p = seat.pos();
+            if self.good_play[p] && !self.announced[p] && self.won[p] > 0 {
+                offer(seat, ActionKind::Announce(announced_as(self.held(seat))));
+            }
+        }
+        let trick = self.play.trick;
+        if let (Some(card), Some(seat)) = (trick.led(), self.play.to_play()) {
+            if trick.len() == 1 && !self.talk.asked_best {
+                offer(trick.leader, ActionKind::AskBest(Yes));
+            }
+            let hand = self.play.hand(seat);
+            if !self.talk.counted[seat.pos()] {
+                let n = hand.of_suit(card.suit_unchecked()).len() as u8;
+                offer(seat, ActionKind::Count(n));
+            }
+            if !self.talk.holding[seat.pos()] {
+                for n in 0..=2u8 {
+                    if Suit::ALL
+                        .into_iter()
+                        .any(|s| hand.of_suit(s).len() == u32::from(n))
+                    {
+                        offer(seat, ActionKind::Holding(n));
+                    }
+                }
+            }
+        }
+        view.add_plays(&self.play, self.judge());
+        view
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let complete = self.is_over();
+        let mut hand = *self;
+        hand.adj.corrected_revokes = std::mem::take(&mut hand.play.corrected);
+        if let Some(e) = error {
+            hand.adj.record_error(e);
+            return hand.adj;
+        }
+        if !complete {
+            let detail = if hand.started() {
+                format!(
+                    "the record stops in trick {} of {TRICKS}",
+                    hand.play.trick.number
+                )
+            } else {
+                "the record stops before the first lead".into()
+            };
+            hand.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: hand.play.to_play(),
+                pointer: "/actions".into(),
+                detail,
+            });
+            return hand.adj;
+        }
+        hand.score()
+    }
+}
+
+impl TresetteHand {
+    /// §4, §5: card points or the revoke penalty, false-information points, melds, the game.
+    fn score(mut self) -> Adjudication {
+        let revoking: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|&s| {
+                self.revokes
+                    .iter()
+                    .any(|&i| self.adj.irregularities[i].seat.side() == s)
+            })
+            .collect();
+        let penalised = |s: Side| self.rules.revoke_penalty && revoking.contains(&s);
+        let mut score = PerSide::default();
+        match (self.rules.revoke_penalty, revoking.as_slice()) {
+            (true, [offenders]) => score[offenders.other()] = HAND_POINTS,
+            (true, [_, _]) => {}
+            _ => {
+                for s in Side::BOTH {
+                    score[s] = self.captured[s].points();
+                }
+            }
+        }
+        let consequence = match (self.rules.revoke_penalty, revoking.as_slice()) {
+            (false, _) => "none: the revoke_penalty option is 'none'".to_string(),
+            (true, [offenders]) => format!(
+                "{} score nothing for the hand, melds included; {} score {HAND_POINTS} plus their valid melds (tresette.md §5 DEFAULT)",
+                offenders.spoken(),
+                offenders.other().spoken()
+            ),
+            _ => "both sides revoked: neither side scores for the hand (TR-d)".into(),
+        };
+        for &i in &self.revokes {
+            self.adj.irregularities[i].consequence = consequence.clone();
+        }
+        if self.rules.false_information_penalty {
+            for &(side, _) in &self.false_information {
+                score[side.other()] += 1;
+            }
+        }
+        // §3, TR-c: a declarer's melds score once he wins a trick (or at once, by option).
+        let mut melds = PerSide::<i32>::default();
+        for seat in self.order {
+            let p = seat.pos();
+            if !self.good_play[p] {
+                continue;
+            }
+            let won = self.won[p] > 0;
+            let valid = won || self.rules.melds_score_without_trick;
+            let side = seat.side();
+            if !won && valid {
+                let held = self.held(seat);
+                self.adj.events.push(Event {
+                    code: "melds_due",
+                    action_index: None,
+                    trick: None,
+                    seat: Some(seat),
+                    cards: held.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
+                    detail: format!(
+                        "{seat} said Good play and won no trick; his melds still count (melds_score_without_trick): {}",
+                        describe(held)
+                    ),
+                });
+            }
+            for m in self.melds[p][0].clone() {
+                let credited = valid && !penalised(side);
+                if credited {
+                    melds[side] += m.points();
+                }
+                self.adj.bonuses.push(Bonus {
+                    code: m.code(),
+                    side,
+                    card: None,
+                    points: m.points(),
+                    status: if credited { "credited" } else { "not_added" },
+                });
+            }
+        }
+        self.adj.hand_score = Some(score);
+        let m = &mut self.adj.match_after;
+        m.hands_played += 1;
+        m.next_dealer = Some(self.table.next(self.adj.dealer));
+        for s in Side::BOTH {
+            m.scores[s] += score[s] + melds[s];
+        }
+        // §4: the first side with 31 wins; both ⇒ the higher total; equal ⇒ another hand.
+        let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
+        if (ns >= GAME || ew >= GAME) && ns != ew {
+            m.game_over = true;
+            m.winner = Some(if ns > ew { Side::NS } else { Side::EW });
+        }
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(cards: &str) -> CardSet {
+        cards
+            .split(' ')
+            .map(|c| c.parse::<Card>().unwrap())
+            .collect()
+    }
+
+    fn points(choices: &[Vec<HeldMeld>]) -> Vec<i32> {
+        choices.iter().map(|m| meld_points(m)).collect()
+    }
+
+    #[test]
+    fn a_card_serves_in_one_of_a_kind_meld_and_one_nap_by_default() {
+        let h = hand("3S 2S AS 3H 3D 3C 7H 6H 5H 4H");
+        let melds = meld_choices(h, false);
+        assert_eq!(points(&melds), [7]);
+        assert_eq!(
+            announced_as(&melds[0]),
+            Melds::default()
+                .with(MeldName::FourThrees)
+                .and_then(|m| m.with(MeldName::Napoleon))
+                .unwrap()
+        );
+        // TS-4 variant: the nap and the three other 3s (6) beat the four 3s alone (4).
+        let one = meld_choices(h, true);
+        assert_eq!(points(&one), [6]);
+        assert_eq!(one[0][0].kind, MeldKind::ThreeOfAKind(Rank::Three));
+    }
+
+    #[test]
+    fn one_meld_only_keeps_every_best_split() {
+        // Two naps (6) or the three aces (3) with no nap: the naps are worth more.
+        let h = hand("3S 2S AS 3H 2H AH AD 4C 5C 6C");
+        assert_eq!(points(&meld_choices(h, false)), [9]);
+        assert_eq!(points(&meld_choices(h, true)), [6]);
+        // Three aces and one nap sharing AS: nap S (3) or three aces (3) are worth the same.
+        let h = hand("3S 2S AS AH AD 4C 5C 6C 7C KC");
+        let both = meld_choices(h, true);
+        assert_eq!(points(&both), [3, 3]);
+        assert_eq!(both[0][0].kind, MeldKind::ThreeOfAKind(Rank::Ace));
+    }
+
+    #[test]
+    fn card_points_count_thirds_and_lose_the_remainder() {
+        let mut c = Captured::default();
+        for card in hand("AS 2S 3S KS QS JS 2H 7H").iter() {
+            c.add(card);
+        }
+        assert_eq!(c.points(), 1 + 6 / 3);
+        c.add("3H".parse().unwrap());
+        c.last_trick = true;
+        assert_eq!(c.points(), 1 + 7 / 3 + 1);
+    }
+}

@@ -105,14 +105,14 @@ pub struct MatchState {
     /// (Couillon's `p`). Absent = 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pending_ties: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
     /// Consecutive hands won by one side (Court Piece's seven-hand streak); absent before the
     /// first hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub streak: Option<Streak>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A run of consecutive hands won by one side.

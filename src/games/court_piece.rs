@@ -123,10 +123,6 @@ impl Game for CourtPiece {
         &INFO
     }
 
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
-    }
-
     fn start(
         &self,
         record: &HandRecord,

@@ -3,13 +3,13 @@
 mod bacon;
 mod briscola;
 mod couillon;
-mod hasenpfeffer;
 mod court_piece;
+mod hasenpfeffer;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
-mod twenty_nine;
 mod tresette;
+mod twenty_nine;
 
 use crate::engine::Game;
 

@@ -134,10 +134,6 @@ impl Game for TwentyNine {
         &INFO
     }
 
-    fn table(&self, _: &Options) -> Table {
-        Table::FOUR
-    }
-
     fn start(
         &self,
         record: &HandRecord,

@@ -905,4 +905,14 @@ async fn the_sheet_template_names_the_columns_and_verbs() {
     for verb in ["sit", "deal", "face_up", "play", "discard", "spoil", "stub"] {
         assert!(t.text.contains(&format!(",{verb},")), "{verb}: {}", t.text);
     }
+    // Each verb shows the value it takes, and a three-seat table its own seats.
+    let t = c
+        .send(http::TestRequest::get().uri("/v1/games/couillon/sheet-template"))
+        .await;
+    assert!(
+        t.text.contains(",accept,true\n") && t.text.contains(",play,<card>\n"),
+        "{}",
+        t.text
+    );
+    assert!(t.text.contains(",stock,"), "{}", t.text);
 }

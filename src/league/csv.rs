@@ -7,7 +7,7 @@ use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
 use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
-use crate::record::{Action, HandRecord, MAX_ACTIONS};
+use crate::record::{Action, ActionKind, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::collections::BTreeMap;
 use validator::Validate;
@@ -534,11 +534,35 @@ pub fn sheet_template(game: &dyn Game) -> String {
         ])
         .expect("writing to memory");
     }
-    w.write_record(["1", "1", dealer, dealer, "face_up", "<the face-up card>"])
-        .expect("writing to memory");
+    // Which of these a game uses is in docs/games/<game>.md.
+    w.write_record([
+        "1",
+        "1",
+        dealer,
+        dealer,
+        "face_up",
+        "<face-up cards, if the game records any>",
+    ])
+    .expect("writing to memory");
+    w.write_record([
+        "1",
+        "1",
+        dealer,
+        dealer,
+        "stock",
+        "<undealt cards in order, if the game records any>",
+    ])
+    .expect("writing to memory");
     for verb in game.info().verbs {
-        w.write_record(["1", "1", dealer, &seats[1], verb, "<card>"])
-            .expect("writing to memory");
+        w.write_record([
+            "1",
+            "1",
+            dealer,
+            &seats[1],
+            verb,
+            ActionKind::placeholder(verb),
+        ])
+        .expect("writing to memory");
     }
     finish(w)
 }

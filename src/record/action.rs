@@ -41,6 +41,14 @@ macro_rules! verbs {
                 match self { $( ActionKind::$variant(v) => map.serialize_entry($verb, v), )* }
             }
 
+            /// What a value of `verb` looks like, for the spreadsheet template.
+            pub fn placeholder(verb: &str) -> &'static str {
+                match verb {
+                    $( $verb => <$ty as Placeholder>::PLACEHOLDER, )*
+                    _ => "<value>",
+                }
+            }
+
             fn schemas() -> Vec<(&'static str, &'static str, RefOr<Schema>)> {
                 vec![$( ($verb, $doc, <$ty as PartialSchema>::schema()) ),*]
             }
@@ -147,6 +155,28 @@ impl PartialSchema for Action {
 }
 
 impl ToSchema for Action {}
+
+/// How a verb's value is written in a spreadsheet cell (the sheet template shows it).
+pub trait Placeholder {
+    const PLACEHOLDER: &'static str;
+}
+
+macro_rules! placeholders {
+    ($( $ty:ty => $text:literal ),* $(,)?) => {
+        $( impl Placeholder for $ty { const PLACEHOLDER: &'static str = $text; } )*
+    };
+}
+
+placeholders! {
+    Card => "<card>",
+    Suit => "<suit: S H D C>",
+    Seat => "<seat>",
+    Yes => "true",
+    bool => "<true or false>",
+    u8 => "<number>",
+    Bid => "<bid>",
+    Melds => "<melds as JSON, e.g. [\"napoleon\"]>",
+}
 
 /// The value of a verb that needs none: `true`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

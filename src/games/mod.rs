@@ -2,12 +2,13 @@
 
 mod malilla;
 mod stubs_and_spoils;
+mod truco;
 
 use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils]
+    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils, &truco::Truco]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

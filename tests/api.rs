@@ -95,7 +95,7 @@ async fn lists_and_describes_games() {
         .iter()
         .map(|g| g["id"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(ids, ["malilla", "stubs-and-spoils"]);
+    assert_eq!(ids, ["malilla", "stubs-and-spoils", "truco"]);
     let (s, _, body) = call("GET", "/v1/games/stubs-and-spoils", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(body["options"][0]["name"], "revoke_penalty");

@@ -99,8 +99,17 @@ proptest! {
         let mut record = random_hand(seed);
         prop_assume!(!record.actions.is_empty());
         let i = at.index(record.actions.len());
-        // The score-of-eleven decision is optional (TU-e): leaving it out is no corruption.
-        prop_assume!(!(how == 2 && is_eleven_decision(&record, i)));
+        // Leaving out the score-of-eleven decision (optional, TU-e), a pass to the partner (the deal
+        // lists the cards each seat ends up with, so either way is a possible hand), or an `accept`
+        // followed by the same side's raise (a raise answering a call accepts it too) is no corruption.
+        let accept_then_raise = matches!(record.actions[i].kind, ActionKind::Accept(_))
+            && record.actions.get(i + 1).is_some_and(|n| {
+                matches!(n.kind, ActionKind::Raise(_)) && n.seat.side() == record.actions[i].seat.side()
+            });
+        let optional = is_eleven_decision(&record, i)
+            || accept_then_raise
+            || matches!(record.actions[i].kind, ActionKind::PassToPartner(_));
+        prop_assume!(!(how == 2 && optional));
         let original = record.actions[i];
         match how {
             // A card this seat does not hold.
@@ -162,7 +171,11 @@ fn the_same_side_cannot_raise_twice_in_a_row_after_acceptance() {
         {"seat": "W", "play": "2C"}, {"seat": "S", "raise": true}, {"seat": "W", "run": true}]}));
     let a = adjudicate(&r);
     assert!(a.record_error.is_none(), "{:?}", a.record_error);
-    assert_eq!(a.hand_score.unwrap()[Side::NS], 3, "EW run from the retruco: NS win the 3 in force");
+    assert_eq!(
+        a.hand_score.unwrap()[Side::NS],
+        3,
+        "EW run from the retruco: NS win the 3 in force"
+    );
 }
 
 #[test]

@@ -8,7 +8,11 @@ use crate::engine::Game;
 
 /// Every game arbiter adjudicates.
 pub fn all() -> &'static [&'static dyn Game] {
-    &[&malilla::Malilla, &stubs_and_spoils::StubsAndSpoils, &truco::Truco]
+    &[
+        &malilla::Malilla,
+        &stubs_and_spoils::StubsAndSpoils,
+        &truco::Truco,
+    ]
 }
 
 /// The game with this id (`malilla`, `stubs-and-spoils`, ...).

@@ -128,11 +128,7 @@ fn step_name(stake: i32) -> &'static str {
 }
 
 fn next_step(stake: i32) -> i32 {
-    LADDER
-        .iter()
-        .copied()
-        .find(|&s| s > stake)
-        .unwrap_or(stake)
+    LADDER.iter().copied().find(|&s| s > stake).unwrap_or(stake)
 }
 
 /// Which kind of hand the score before it makes (TU-b).
@@ -140,7 +136,9 @@ fn next_step(stake: i32) -> i32 {
 enum Kind {
     Normal,
     /// §4: one side at 11, the other below.
-    Eleven { leading: Side },
+    Eleven {
+        leading: Side,
+    },
     /// §4: both at 11.
     Iron,
 }
@@ -189,6 +187,22 @@ impl Game for Truco {
         deal::check_counts(record, table, CARDS)?;
         deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
         let scores = before.scores;
+        let out_of_range: Vec<FieldError> = Side::BOTH
+            .into_iter()
+            .filter(|&side| !(0..GAME).contains(&scores[side]))
+            .map(|side| {
+                FieldError::new(
+                    format!("/match_state/scores/{side}"),
+                    format!(
+                        "a game in progress has 0 to 11 tentos per side, not {} (tentos never go below 0; 12 ends the game)",
+                        scores[side]
+                    ),
+                )
+            })
+            .collect();
+        if !out_of_range.is_empty() {
+            return Err(out_of_range);
+        }
         let kind = match (scores[Side::NS] >= GAME - 1, scores[Side::EW] >= GAME - 1) {
             (true, true) => Kind::Iron,
             (true, false) => Kind::Eleven { leading: Side::NS },
@@ -202,7 +216,7 @@ impl Game for Truco {
                 "at a score of eleven the deal is plain: no packet can be rejected (§4)".into(),
             )]);
         }
-        if face_up % CARDS != 0 {
+        if !face_up.is_multiple_of(CARDS) {
             return Err(vec![FieldError::new(
                 "/face_up".into(),
                 format!(
@@ -265,7 +279,10 @@ impl Game for Truco {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     /// §3.1: the mão decides packets until he keeps one.
-    Dealing { rejects: u8, passed: bool },
+    Dealing {
+        rejects: u8,
+        passed: bool,
+    },
     /// §4: the leading side may run or play until the first card (TU-e).
     Eleven,
     Play,
@@ -333,7 +350,14 @@ impl Hand {
         matches!(self.stage, Stage::Play | Stage::Eleven).then_some(self.play.trick.number)
     }
 
-    fn event(&mut self, code: &'static str, index: Option<usize>, seat: Option<Seat>, cards: Vec<Card>, detail: String) {
+    fn event(
+        &mut self,
+        code: &'static str,
+        index: Option<usize>,
+        seat: Option<Seat>,
+        cards: Vec<Card>,
+        detail: String,
+    ) {
         let trick = self.trick_number();
         self.adj.events.push(Event {
             code,
@@ -428,11 +452,21 @@ impl Hand {
                     }
                     Shuffle::Wash | Shuffle::Strip => Some(format!(
                         "{seat} used a {} shuffle: only a single riffle shuffle is allowed",
-                        if kind == Shuffle::Wash { "wash" } else { "strip" }
+                        if kind == Shuffle::Wash {
+                            "wash"
+                        } else {
+                            "strip"
+                        }
                     )),
                 };
                 if let Some(explanation) = fault {
-                    self.penalize(index, seat, None, Fault::new("bad_procedure", "truco.md §5", explanation), false);
+                    self.penalize(
+                        index,
+                        seat,
+                        None,
+                        Fault::new("bad_procedure", "truco.md §5", explanation),
+                        false,
+                    );
                 }
             }
             ActionKind::Cut(piles) => {
@@ -448,14 +482,25 @@ impl Hand {
                 self.cuts = self.cuts.saturating_add(1);
                 let mut faults = Vec::new();
                 if piles != 2 {
-                    faults.push(format!("cut the pack into {piles} piles instead of exactly two"));
+                    faults.push(format!(
+                        "cut the pack into {piles} piles instead of exactly two"
+                    ));
                 }
                 if self.cuts > 3 {
-                    faults.push(format!("made cut number {}: one to three cuts are allowed", self.cuts));
+                    faults.push(format!(
+                        "made cut number {}: one to three cuts are allowed",
+                        self.cuts
+                    ));
                 }
                 if !faults.is_empty() {
                     let explanation = format!("{seat} {}", faults.join(" and "));
-                    self.penalize(index, seat, None, Fault::new("bad_procedure", "truco.md §5", explanation), false);
+                    self.penalize(
+                        index,
+                        seat,
+                        None,
+                        Fault::new("bad_procedure", "truco.md §5", explanation),
+                        false,
+                    );
                 }
             }
             _ => unreachable!("only shuffles and cuts are procedure"),
@@ -478,10 +523,18 @@ impl Hand {
                     index,
                     seat,
                     None,
-                    Fault::new("illegal_reject", "truco.md §4, §5", format!(
-                        "{seat} tried to {} at a score of eleven, where the deal is plain",
-                        if matches!(action.kind, ActionKind::Reject(_)) { "reject his cards" } else { "pass his cards" }
-                    )),
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §4, §5",
+                        format!(
+                            "{seat} tried to {} at a score of eleven, where the deal is plain",
+                            if matches!(action.kind, ActionKind::Reject(_)) {
+                                "reject his cards"
+                            } else {
+                                "pass his cards"
+                            }
+                        ),
+                    ),
                     false,
                 );
                 return Ok(());
@@ -522,7 +575,13 @@ impl Hand {
                     index,
                     seat,
                     None,
-                    Fault::new("illegal_reject", "truco.md §3.1, §5", format!("{seat} tried to pass a second packet to his partner (no second pass)")),
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §3.1, §5",
+                        format!(
+                            "{seat} tried to pass a second packet to his partner (no second pass)"
+                        ),
+                    ),
                     false,
                 );
             }
@@ -534,16 +593,25 @@ impl Hand {
                     Some(index),
                     Some(partner),
                     cards,
-                    format!("{seat} passes his packet to his partner {partner} and receives a new one"),
+                    format!(
+                        "{seat} passes his packet to his partner {partner} and receives a new one"
+                    ),
                 );
-                self.stage = Stage::Dealing { rejects, passed: true };
+                self.stage = Stage::Dealing {
+                    rejects,
+                    passed: true,
+                };
             }
             ActionKind::Reject(_) if rejects >= MAX_REJECTS => {
                 self.penalize(
                     index,
                     seat,
                     None,
-                    Fault::new("illegal_reject", "truco.md §3.1, §5", format!("{seat} tried to reject a fourth packet: at most three per deal")),
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §3.1, §5",
+                        format!("{seat} tried to reject a fourth packet: at most three per deal"),
+                    ),
                     false,
                 );
             }
@@ -566,7 +634,10 @@ impl Hand {
                     cards.to_vec(),
                     format!("{seat} rejects a packet: it is turned face up and is out of play"),
                 );
-                self.stage = Stage::Dealing { rejects: rejects + 1, passed };
+                self.stage = Stage::Dealing {
+                    rejects: rejects + 1,
+                    passed,
+                };
             }
             _ => unreachable!("packet decisions only"),
         }
@@ -579,7 +650,7 @@ impl Hand {
     fn raise_check(&self, seat: Seat, answering: bool) -> Result<Option<String>, String> {
         if self.kind != Kind::Normal {
             return Ok(Some(format!(
-                "{seat} raised the stake at a score of eleven, where no raise is allowed"
+                "{seat} raised the stake at a score of eleven, where no raise is allowed; the call changes nothing else (TU-c)"
             )));
         }
         let side = seat.side();
@@ -603,7 +674,7 @@ impl Hand {
         let s = self.running[side];
         if s + v >= GAME {
             return Ok(Some(format!(
-                "{seat} raised with {} at {s} able to win {v} already: {s} + {v} ≥ 12",
+                "{seat} raised with {} at {s} able to win {v} already: {s} + {v} ≥ 12, beyond the limit; the call changes nothing else (TU-c)",
                 side.spoken()
             )));
         }
@@ -620,7 +691,11 @@ impl Hand {
                     "out_of_turn",
                     index,
                     action,
-                    format!("{}'s {} awaits an answer from the opponents", p.caller, step_name(p.offered)),
+                    format!(
+                        "{}'s {} awaits an answer from the opponents",
+                        p.caller,
+                        step_name(p.offered)
+                    ),
                 ));
             }
             None if self.play.to_play() != Some(seat) => {
@@ -630,7 +705,9 @@ impl Hand {
                     action,
                     format!(
                         "a raise is called at one's own turn before playing (TR-2): it is {}'s turn",
-                        self.play.to_play().map_or("nobody".into(), |s| s.to_string())
+                        self.play
+                            .to_play()
+                            .map_or("nobody".into(), |s| s.to_string())
                     ),
                 ));
             }
@@ -640,7 +717,13 @@ impl Hand {
             Err(detail) => Err(record_error("raise_not_allowed", index, action, detail)),
             Ok(Some(explanation)) => {
                 // TU-c: nothing changes beyond the penalty.
-                self.penalize(index, seat, None, Fault::new("illegal_raise", "truco.md §3.3, §5", explanation), false);
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new("illegal_raise", "truco.md §3.3, §5", explanation),
+                    false,
+                );
                 Ok(())
             }
             Ok(None) => {
@@ -650,7 +733,10 @@ impl Hand {
                     self.last_accepted = Some((p.caller.side(), p.caller));
                 }
                 let offered = next_step(self.stake);
-                self.pending = Some(Pending { caller: seat, offered });
+                self.pending = Some(Pending {
+                    caller: seat,
+                    offered,
+                });
                 self.event(
                     "stake_raised",
                     Some(index),
@@ -677,7 +763,10 @@ impl Hand {
                     "out_of_turn",
                     index,
                     action,
-                    format!("only the leading side, {}, decides at a score of eleven", leading.spoken()),
+                    format!(
+                        "only the leading side, {}, decides at a score of eleven",
+                        leading.spoken()
+                    ),
                 ));
             }
             self.procedure_open = false;
@@ -687,16 +776,26 @@ impl Hand {
                     Some(index),
                     Some(seat),
                     Vec::new(),
-                    format!("{} run from the score-of-eleven hand: {} score 1", leading.spoken(), leading.other().spoken()),
+                    format!(
+                        "{} run from the score-of-eleven hand: {} score 1",
+                        leading.spoken(),
+                        leading.other().spoken()
+                    ),
                 );
-                self.end(Ending::ElevenRun { side: leading.other(), seat });
+                self.end(Ending::ElevenRun {
+                    side: leading.other(),
+                    seat,
+                });
             } else {
                 self.event(
                     "eleven_play",
                     Some(index),
                     Some(seat),
                     Vec::new(),
-                    format!("{} play the score-of-eleven hand for {ELEVEN_STAKE} tentos", leading.spoken()),
+                    format!(
+                        "{} play the score-of-eleven hand for {ELEVEN_STAKE} tentos",
+                        leading.spoken()
+                    ),
                 );
                 self.stage = Stage::Play;
             }
@@ -716,7 +815,11 @@ impl Hand {
                 "out_of_turn",
                 index,
                 action,
-                format!("{}'s {} is answered by the opponents", p.caller, step_name(p.offered)),
+                format!(
+                    "{}'s {} is answered by the opponents",
+                    p.caller,
+                    step_name(p.offered)
+                ),
             ));
         }
         self.pending = None;
@@ -736,7 +839,11 @@ impl Hand {
                 ),
             );
             let tentos = self.stake;
-            self.end(Ending::Won { side, tentos, seat: p.caller });
+            self.end(Ending::Won {
+                side,
+                tentos,
+                seat: p.caller,
+            });
         } else {
             self.stake = p.offered;
             self.last_accepted = Some((p.caller.side(), p.caller));
@@ -745,7 +852,11 @@ impl Hand {
                 Some(index),
                 Some(seat),
                 Vec::new(),
-                format!("{seat} accepts {}: the hand is played for {}", step_name(p.offered), p.offered),
+                format!(
+                    "{seat} accepts {}: the hand is played for {}",
+                    step_name(p.offered),
+                    p.offered
+                ),
             );
         }
         Ok(())
@@ -757,13 +868,22 @@ impl Hand {
                 "unexpected_action",
                 index,
                 action,
-                format!("the deal is not complete: the mão, {}, has not kept a packet", self.mao),
+                format!(
+                    "the deal is not complete: the mão, {}, has not kept a packet",
+                    self.mao
+                ),
             )),
             _ => Ok(()),
         }
     }
 
-    fn play_card(&mut self, index: usize, action: &Action, card: Card, face_down: bool) -> Result<(), RecordError> {
+    fn play_card(
+        &mut self,
+        index: usize,
+        action: &Action,
+        card: Card,
+        face_down: bool,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         self.require_dealt(index, action)?;
         if let Some(p) = self.pending {
@@ -771,7 +891,11 @@ impl Hand {
                 "raise_pending",
                 index,
                 action,
-                format!("{}'s {} must be answered before a card is played", p.caller, step_name(p.offered)),
+                format!(
+                    "{}'s {} must be answered before a card is played",
+                    p.caller,
+                    step_name(p.offered)
+                ),
             ));
         }
         let trick = self.play.trick.number;
@@ -781,7 +905,8 @@ impl Hand {
                 "unexpected_action",
                 index,
                 action,
-                "the iron hand is played by turning the cards up: nobody plays face down (§4)".into(),
+                "the iron hand is played by turning the cards up: nobody plays face down (§4)"
+                    .into(),
             ));
         }
         if face_down && trick == 1 && self.face_down_malformed {
@@ -911,7 +1036,9 @@ impl HandState for Hand {
         }
         match action.kind {
             ActionKind::Shuffle(_) | ActionKind::Cut(_) => self.procedure(index, action),
-            ActionKind::Keep(_) | ActionKind::PassToPartner(_) | ActionKind::Reject(_) => self.packet(index, action),
+            ActionKind::Keep(_) | ActionKind::PassToPartner(_) | ActionKind::Reject(_) => {
+                self.packet(index, action)
+            }
             ActionKind::Raise(Yes) => self.raise(index, action),
             ActionKind::Accept(_) | ActionKind::Run(_) => self.answer(index, action),
             ActionKind::Play(card) => self.play_card(index, action, card, false),
@@ -992,10 +1119,21 @@ impl HandState for Hand {
                     let hand = self.play.hand(seat);
                     legal.extend(hand.iter().map(|c| seat_action(seat, ActionKind::Play(c))));
                     if self.play.trick.number > 1 && self.kind != Kind::Iron {
-                        legal.extend(hand.iter().map(|c| seat_action(seat, ActionKind::PlayFaceDown(c))));
+                        legal.extend(
+                            hand.iter()
+                                .map(|c| seat_action(seat, ActionKind::PlayFaceDown(c))),
+                        );
                     }
                 }
-                (if stage == Stage::Eleven { "decision" } else { "play" }, to_act, legal)
+                (
+                    if stage == Stage::Eleven {
+                        "decision"
+                    } else {
+                        "play"
+                    },
+                    to_act,
+                    legal,
+                )
             }
         };
         let mut state = self.adj.match_after.clone();
@@ -1019,9 +1157,16 @@ impl HandState for Hand {
         }
         let Some(ending) = self.result else {
             let detail = match self.stage {
-                Stage::Dealing { .. } => "the record stops before the mão keeps a packet".to_string(),
-                _ if self.pending.is_some() => "the record stops while a raise awaits its answer".to_string(),
-                _ => format!("the record stops in trick {} before the hand is decided", self.play.trick.number),
+                Stage::Dealing { .. } => {
+                    "the record stops before the mão keeps a packet".to_string()
+                }
+                _ if self.pending.is_some() => {
+                    "the record stops while a raise awaits its answer".to_string()
+                }
+                _ => format!(
+                    "the record stops in trick {} before the hand is decided",
+                    self.play.trick.number
+                ),
             };
             self.adj.record_error(RecordError {
                 code: "incomplete_hand",
@@ -1044,7 +1189,11 @@ impl HandState for Hand {
                         trick: None,
                         seat: Some(seat),
                         cards: Vec::new(),
-                        detail: format!("{} win the hand: {tentos} tento{}", side.spoken(), if tentos == 1 { "" } else { "s" }),
+                        detail: format!(
+                            "{} win the hand: {tentos} tento{}",
+                            side.spoken(),
+                            if tentos == 1 { "" } else { "s" }
+                        ),
                     },
                 )
             }
@@ -1058,7 +1207,10 @@ impl HandState for Hand {
                         trick: None,
                         seat: Some(self.table.left(seat)),
                         cards: Vec::new(),
-                        detail: format!("{} win the hand: 1 tento (the leading side ran, §4)", side.spoken()),
+                        detail: format!(
+                            "{} win the hand: 1 tento (the leading side ran, §4)",
+                            side.spoken()
+                        ),
                     },
                 )
             }
@@ -1071,7 +1223,8 @@ impl HandState for Hand {
                     seat: None,
                     cards: Vec::new(),
                     detail: if self.kind == Kind::Iron {
-                        "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)".into()
+                        "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)"
+                            .into()
                     } else {
                         "all three tricks tied: nobody scores (TR-5)".into()
                     },
@@ -1112,8 +1265,14 @@ mod tests {
         ];
         let s: Vec<u16> = order.iter().map(|c| strength(c.parse().unwrap())).collect();
         assert!(s.windows(2).all(|w| w[0] > w[1]), "{s:?}");
-        assert_eq!(strength("3D".parse().unwrap()), strength("3C".parse().unwrap()));
-        assert_eq!(strength("AD".parse().unwrap()), strength("AC".parse().unwrap()));
+        assert_eq!(
+            strength("3D".parse().unwrap()),
+            strength("3C".parse().unwrap())
+        );
+        assert_eq!(
+            strength("AD".parse().unwrap()),
+            strength("AC".parse().unwrap())
+        );
     }
 
     #[test]

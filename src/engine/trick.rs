@@ -93,6 +93,18 @@ impl Trick {
         }
         best.map(|(i, _)| i)
     }
+
+    /// Positions of every card sharing the highest `strength`, in play order (for games where a tie
+    /// for the highest card matters). Cards with strength `None` cannot win; empty when none can.
+    pub fn best_positions_by(&self, strength: impl Fn(Card) -> Option<u16>) -> Vec<usize> {
+        let strengths: Vec<_> = self.plays().iter().map(|p| strength(p.card)).collect();
+        let Some(top) = strengths.iter().flatten().max().copied() else {
+            return Vec::new();
+        };
+        (0..strengths.len())
+            .filter(|&i| strengths[i] == Some(top))
+            .collect()
+    }
 }
 
 /// A suit's card order, highest first, as a strength per rank (higher wins; 0 = not ranked).
@@ -229,5 +241,29 @@ mod tests {
         t.push(Seat::N, c("5H"), 0);
         t.push(Seat::E, c("5S"), 1);
         assert_eq!(t.winner_by(|_| Some(1)), Some(0));
+    }
+
+    #[test]
+    fn best_positions_lists_every_card_tied_for_highest() {
+        let mut t = Trick::new(2, Seat::N);
+        for (s, card) in [
+            (Seat::N, "3H"),
+            (Seat::E, "KS"),
+            (Seat::S, "3C"),
+            (Seat::W, "2D"),
+        ] {
+            t.push(s, c(card), 0);
+        }
+        let rank = |x: Card| (x.rank_unchecked() == Rank::King).then_some(1);
+        assert_eq!(t.best_positions_by(rank), vec![1]);
+        let threes_high = |x: Card| {
+            Some(if x.rank_unchecked() == Rank::Three {
+                9
+            } else {
+                1
+            })
+        };
+        assert_eq!(t.best_positions_by(threes_high), vec![0, 2]);
+        assert!(t.best_positions_by(|_| None).is_empty());
     }
 }

@@ -9,6 +9,7 @@ mod malilla;
 mod pitch;
 mod stubs_and_spoils;
 mod tresette;
+mod truco;
 mod twenty_nine;
 
 use crate::engine::Game;
@@ -26,6 +27,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &twenty_nine::TwentyNine,
         &court_piece::CourtPiece,
         &tresette::Tresette,
+        &truco::Truco,
     ]
 }
 

@@ -65,7 +65,6 @@ verbs! {
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
-    Accept(Yes) = "accept": "Accepts the trump on offer, e.g. Couillon's upcard suit (value `true`).",
     Decline(Yes) = "decline": "Declines the trump on offer, e.g. Couillon's upcard suit (value `true`).",
     PickUp(bool) = "pick_up": "Bacon: \"pick it up\", making the upcard's suit trump; the value is whether the caller goes alone (`true`) or not (`false`).",
     VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
@@ -78,6 +77,16 @@ verbs! {
     AskBest(Yes) = "ask_best": "Tresette table talk: the leader asks his partner to play his best card of the suit led (value `true`).",
     Count(u8) = "count": "Tresette table talk: a player following to a trick states how many cards of the suit led he holds.",
     Holding(u8) = "holding": "Tresette table talk: the seat states that it holds exactly this many (2, 1 or 0) cards in some suit.",
+    Keep(Yes) = "keep": "Truco: the mão keeps the packet just dealt to him (value `true`).",
+    PassToPartner(Yes) = "pass_to_partner": "Truco: the mão passes the packet just dealt to him to his partner (value `true`).",
+    Reject(Yes) = "reject": "Truco: the mão rejects the packet just dealt to him; it is turned face up, dead (value `true`).",
+    Raise(Yes) = "raise": "A call raising the stake to its next step (Truco: truco, retruco, nine, queda; value `true`).",
+    Accept(Yes) = "accept": "Accepts what is on offer (value `true`): Couillon's upcard suit as trump; Truco's raised stake, or the score-of-eleven hand (play it).",
+    Run(Yes) = "run": "Refuses the stake offered and concedes the hand (Truco: run away from a raise, or from the score-of-eleven hand).",
+    PlayFaceDown(Card) = "play_face_down": "Truco: a card played face down to the current trick; it cannot win it.",
+    Disclosure(Yes) = "disclosure": "Truco: the seat disclosed the content of its hand by words or by showing cards (value `true`).",
+    Shuffle(Shuffle) = "shuffle": "Truco procedure data: one shuffle by the dealer, `riffle`, `wash` or `strip`.",
+    Cut(u8) = "cut": "Truco procedure data: one cut by the dealer's left-hand opponent, into this many piles.",
 }
 
 impl<'de> serde::Deserialize<'de> for Action {
@@ -176,6 +185,7 @@ placeholders! {
     u8 => "<number>",
     Bid => "<bid>",
     Melds => "<melds as JSON, e.g. [\"napoleon\"]>",
+    Shuffle => "<riffle, wash or strip>",
 }
 
 /// The value of a verb that needs none: `true`.
@@ -206,6 +216,15 @@ impl PartialSchema for Yes {
             .enum_values(Some([true]))
             .into()
     }
+}
+
+/// One shuffle of the pack (Truco allows a single riffle and no wash or strip shuffle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Shuffle {
+    Riffle,
+    Wash,
+    Strip,
 }
 
 /// A bid: a number, or a bid the game names (`smudge`).

@@ -3,7 +3,7 @@
 
 mod action;
 
-pub use action::{Action, ActionKind, Bid, MeldName, Melds, Yes};
+pub use action::{Action, ActionKind, Bid, MeldName, Melds, Shuffle, Yes};
 
 use crate::cards::Card;
 use crate::engine::{MatchState, Seat};
@@ -43,10 +43,11 @@ pub struct HandRecord {
     #[validate(length(max = 8))]
     #[schema(value_type = BTreeMap<String, Vec<Card>>)]
     pub deal: BTreeMap<Seat, Vec<Card>>,
-    /// Cards turned face up by the deal (Malilla's trump card, Stubs & Spoils' Color Card).
+    /// Cards turned face up by the deal (Malilla's trump card, Stubs & Spoils' Color Card, Truco's
+    /// rejected packets: up to three of three cards).
     #[serde(default)]
-    #[validate(length(max = 8))]
-    #[schema(max_items = 8)]
+    #[validate(length(max = 9))]
+    #[schema(max_items = 9)]
     pub face_up: Vec<Card>,
     /// Cards not dealt to a seat, in the order the game uses them, top card first: a stock to draw
     /// from, a widow, a stub and its upcards (each game's docs say which; `docs/records.md`).

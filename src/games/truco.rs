@@ -1,0 +1,1300 @@
+//! Truco, Brazilian (`shared/rules/truco.md`): four players in partnerships, 40 cards, play to the
+//! right; the mão keeps, passes or rejects his packet; three tricks of any cards under a fixed card
+//! order (4♣ 7♥ A♠ 7♦ on top), face-down cards from trick 2; the side winning two tricks (with the tie
+//! rules) takes the stake, raised by truco, retruco, nine and queda; penalties of one tento; the
+//! score-of-eleven and iron hands; game to 12 tentos.
+
+use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Seat, Side, Table,
+    TableView, TrickPlay, TrickReport, deal,
+};
+use crate::record::{Action, ActionKind, Bid, HandRecord, Shuffle, Yes};
+
+pub struct Truco;
+
+static INFO: GameInfo = GameInfo {
+    id: "truco",
+    name: "Truco (Brazilian)",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: true,
+    deck: "40-card pack (A K Q J 7 6 5 4 3 2)",
+    game_target: GAME,
+    options: &[
+        OptionSpec {
+            name: "deal_passes",
+            kind: OptionKind::Choice {
+                values: &["right", "left"],
+                default: "right",
+            },
+            description: "`right`: the mão deals the next hand (the ruling, play running to the right); \
+                          `left`: the dealer's left-hand player deals next.",
+            rule: "truco.md §6 TR-1",
+        },
+        OptionSpec {
+            name: "raises_only_in_response_chain",
+            kind: OptionKind::Flag { default: false },
+            description: "Once a raise is accepted nobody may raise again in the hand (the ruling allows \
+                          later raises, the sides alternating).",
+            rule: "truco.md §6 TR-4",
+        },
+        OptionSpec {
+            name: "face_down_first_trick",
+            kind: OptionKind::Choice {
+                values: &["penalty", "malformed"],
+                default: "penalty",
+            },
+            description: "`penalty`: a face-down card in trick 1 counts as played face up and is the \
+                          irregularity `face_down_first_trick` (§5 DEFAULT); `malformed`: such a record \
+                          is a record error.",
+            rule: "truco.md §6 TR-8",
+        },
+        OptionSpec {
+            name: "revoke_penalty",
+            kind: OptionKind::Choice {
+                values: &["tento", "none"],
+                default: "tento",
+            },
+            description: "`tento`: the §5 DEFAULT penalty (1 tento to the opponents) for \
+                          `face_down_first_trick`; `none`: reported only. The prescribed penalties always apply.",
+            rule: "README Penalties; truco.md §5",
+        },
+    ],
+    rules: "truco.md",
+    irregularities: &[
+        "bad_procedure",
+        "illegal_reject",
+        "disclosure",
+        "illegal_raise",
+        "face_down_first_trick",
+    ],
+    verbs: &[
+        "shuffle",
+        "cut",
+        "keep",
+        "pass_to_partner",
+        "reject",
+        "accept",
+        "run",
+        "raise",
+        "play",
+        "play_face_down",
+        "disclosure",
+    ],
+};
+
+/// §4: first side to 12 tentos wins the game.
+const GAME: i32 = 12;
+const CARDS: usize = 3;
+/// §3.1: at most three rejected packets per deal.
+const MAX_REJECTS: u8 = 3;
+/// §3.3: 1 (base) → 3 truco → 6 retruco → 9 nine → 12 queda.
+const LADDER: [i32; 5] = [1, 3, 6, 9, 12];
+/// §4: the score-of-eleven hand is played for 3.
+const ELEVEN_STAKE: i32 = 3;
+
+/// §1: 4♣ > 7♥ > A♠ > 7♦ > 3 > 2 > A > K > J > Q > 7 > 6 > 5 > 4, suits otherwise irrelevant.
+fn strength(card: Card) -> u16 {
+    let (rank, suit) = (card.rank_unchecked(), card.suit_unchecked());
+    match (rank, suit) {
+        (Rank::Four, Suit::Clubs) => 14,
+        (Rank::Seven, Suit::Hearts) => 13,
+        (Rank::Ace, Suit::Spades) => 12,
+        (Rank::Seven, Suit::Diamonds) => 11,
+        _ => match rank {
+            Rank::Three => 10,
+            Rank::Two => 9,
+            Rank::Ace => 8,
+            Rank::King => 7,
+            Rank::Jack => 6,
+            Rank::Queen => 5,
+            Rank::Seven => 4,
+            Rank::Six => 3,
+            Rank::Five => 2,
+            _ => 1, // the four
+        },
+    }
+}
+
+fn step_name(stake: i32) -> &'static str {
+    match stake {
+        3 => "truco",
+        6 => "retruco",
+        9 => "nine",
+        _ => "queda",
+    }
+}
+
+fn next_step(stake: i32) -> i32 {
+    LADDER.iter().copied().find(|&s| s > stake).unwrap_or(stake)
+}
+
+/// Which kind of hand the score before it makes (TU-b).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Normal,
+    /// §4: one side at 11, the other below.
+    Eleven {
+        leading: Side,
+    },
+    /// §4: both at 11.
+    Iron,
+}
+
+/// §3.2: the hand's result once decided by its tricks (TR-5): a side, or nobody after three ties.
+/// `None` while undecided.
+fn hand_result(tricks: &[Option<Side>]) -> Option<Option<Side>> {
+    for side in Side::BOTH {
+        if tricks.iter().filter(|&&t| t == Some(side)).count() >= 2 {
+            return Some(Some(side));
+        }
+    }
+    let later_tie = tricks.iter().skip(1).any(Option::is_none);
+    match tricks.first() {
+        // A tie after trick 1 was won gives the hand to trick 1's winner.
+        Some(Some(first)) if later_tie => return Some(Some(*first)),
+        // Trick 1 tied: the next decided trick wins the hand.
+        Some(None) => {
+            if let Some(side) = tricks.iter().skip(1).flatten().next() {
+                return Some(Some(*side));
+            }
+        }
+        _ => {}
+    }
+    (tricks.len() == 3).then_some(None)
+}
+
+impl Game for Truco {
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _: &Options) -> Table {
+        Table::FOUR.counterclockwise()
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        let table = Table::FOUR.counterclockwise();
+        let pack = packs::latin40();
+        let mut dealt = deal::check_cards(record, table, &pack)?;
+        deal::check_counts(record, table, CARDS)?;
+        deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
+        let scores = before.scores;
+        let out_of_range: Vec<FieldError> = Side::BOTH
+            .into_iter()
+            .filter(|&side| !(0..GAME).contains(&scores[side]))
+            .map(|side| {
+                FieldError::new(
+                    format!("/match_state/scores/{side}"),
+                    format!(
+                        "a game in progress has 0 to 11 tentos per side, not {} (tentos never go below 0; 12 ends the game)",
+                        scores[side]
+                    ),
+                )
+            })
+            .collect();
+        if !out_of_range.is_empty() {
+            return Err(out_of_range);
+        }
+        let kind = match (scores[Side::NS] >= GAME - 1, scores[Side::EW] >= GAME - 1) {
+            (true, true) => Kind::Iron,
+            (true, false) => Kind::Eleven { leading: Side::NS },
+            (false, true) => Kind::Eleven { leading: Side::EW },
+            (false, false) => Kind::Normal,
+        };
+        let face_up = record.face_up.len();
+        if kind != Kind::Normal && face_up > 0 {
+            return Err(vec![FieldError::new(
+                "/face_up".into(),
+                "at a score of eleven the deal is plain: no packet can be rejected (§4)".into(),
+            )]);
+        }
+        if !face_up.is_multiple_of(CARDS) {
+            return Err(vec![FieldError::new(
+                "/face_up".into(),
+                format!(
+                    "face_up lists the rejected packets, 3 cards each: {face_up} cards is not whole packets"
+                ),
+            )]);
+        }
+        let dealer = record.dealer;
+        let mao = table.next(dealer);
+        let adj = Adjudication::new(INFO.id, dealer, before, CARDS);
+        Ok(Box::new(Hand {
+            table,
+            kind,
+            mao,
+            rejected: record
+                .face_up
+                .chunks(CARDS)
+                .map(|c| [c[0], c[1], c[2]])
+                .collect(),
+            partner_packet: record
+                .deal
+                .iter()
+                .find(|(s, _)| table.resolve(**s) == Some(table.left(table.left(mao))))
+                .map(|(_, c)| c.clone())
+                .unwrap_or_default(),
+            play: TrickPlay::new(table, dealt.hands, mao),
+            stage: match kind {
+                Kind::Normal => Stage::Dealing {
+                    rejects: 0,
+                    passed: false,
+                },
+                Kind::Eleven { .. } => Stage::Eleven,
+                Kind::Iron => Stage::Play,
+            },
+            procedure_open: true,
+            riffles: 0,
+            cuts: 0,
+            stake: if kind == Kind::Normal {
+                LADDER[0]
+            } else if kind == Kind::Iron {
+                1 // TU-f
+            } else {
+                ELEVEN_STAKE
+            },
+            pending: None,
+            last_accepted: None,
+            face_down: CardSet::EMPTY,
+            results: Vec::new(),
+            result: None,
+            running: scores,
+            deal_passes_left: options.choice("deal_passes") == "left",
+            chain_only: options.flag("raises_only_in_response_chain"),
+            face_down_malformed: options.choice("face_down_first_trick") == "malformed",
+            default_penalty: options.choice("revoke_penalty") == "tento",
+            adj,
+        }))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// §3.1: the mão decides packets until he keeps one.
+    Dealing {
+        rejects: u8,
+        passed: bool,
+    },
+    /// §4: the leading side may run or play until the first card (TU-e).
+    Eleven,
+    Play,
+    Over,
+}
+
+/// A raise awaiting its answer (§3.3).
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    caller: Seat,
+    /// The stake offered; the stake in force stays until it is accepted.
+    offered: i32,
+}
+
+/// How the hand ended.
+#[derive(Clone, Copy, Debug)]
+enum Ending {
+    /// Won on tricks or by a run: the side, the tentos, and the seat that decided it.
+    Won { side: Side, tentos: i32, seat: Seat },
+    /// §4 score of eleven: the leading side ran; the opponents score 1.
+    ElevenRun { side: Side, seat: Seat },
+    /// All three tricks tied (TR-5).
+    Nobody,
+}
+
+struct Hand {
+    table: Table,
+    kind: Kind,
+    mao: Seat,
+    /// The `face_up` packets, in the order they were rejected.
+    rejected: Vec<[Card; 3]>,
+    /// The mão's partner's cards (the passed packet, when he passes).
+    partner_packet: Vec<Card>,
+    play: TrickPlay,
+    stage: Stage,
+    /// Shuffles and cuts may be recorded until the deal starts.
+    procedure_open: bool,
+    riffles: u8,
+    cuts: u8,
+    /// The stake in force.
+    stake: i32,
+    pending: Option<Pending>,
+    /// The side whose raise was last accepted (TR-4: the other side raises next).
+    last_accepted: Option<(Side, Seat)>,
+    /// The cards of the current trick played face down.
+    face_down: CardSet,
+    /// Each completed trick's winning side, `None` when tied.
+    results: Vec<Option<Side>>,
+    result: Option<Ending>,
+    /// Scores with the penalties applied so far (TU-a, TU-b).
+    running: PerSide<i32>,
+    deal_passes_left: bool,
+    chain_only: bool,
+    face_down_malformed: bool,
+    default_penalty: bool,
+    adj: Adjudication,
+}
+
+fn record_error(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
+    RecordError::at(code, index, action.seat, action.kind.verb(), detail)
+}
+
+impl Hand {
+    fn trick_number(&self) -> Option<u8> {
+        matches!(self.stage, Stage::Play | Stage::Eleven).then_some(self.play.trick.number)
+    }
+
+    fn event(
+        &mut self,
+        code: &'static str,
+        index: Option<usize>,
+        seat: Option<Seat>,
+        cards: Vec<Card>,
+        detail: String,
+    ) {
+        let trick = self.trick_number();
+        self.adj.events.push(Event {
+            code,
+            action_index: index,
+            trick,
+            seat,
+            cards,
+            detail,
+        });
+    }
+
+    /// §5: the offenders' opponents gain 1 tento, never their twelfth (TR-6): then the offenders lose
+    /// 1, not below 0. Applied at once (TU-a). `default` marks the §5 DEFAULT penalty.
+    fn penalize(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Option<Card>,
+        fault: Fault,
+        default: bool,
+    ) {
+        let offenders = seat.side();
+        let gainers = offenders.other();
+        let consequence = if default && !self.default_penalty {
+            "none: the revoke_penalty option is 'none' (the §5 DEFAULT is switched off)".to_string()
+        } else if self.running[gainers] + 1 >= GAME {
+            let from = self.running[offenders];
+            self.running[offenders] = (from - 1).max(0);
+            format!(
+                "{} are at {}: a penalty cannot give them their twelfth tento, so {} lose 1 instead ({} → {}) (truco.md §5, TR-6)",
+                gainers.spoken(),
+                self.running[gainers],
+                offenders.spoken(),
+                from,
+                self.running[offenders]
+            )
+        } else {
+            self.running[gainers] += 1;
+            format!(
+                "{} gain 1 tento at once ({} → {}) (truco.md §5{})",
+                gainers.spoken(),
+                self.running[gainers] - 1,
+                self.running[gainers],
+                if default { ", DEFAULT" } else { "" }
+            )
+        };
+        let trick = self.trick_number();
+        self.adj.irregularities.push(Irregularity {
+            code: fault.code,
+            action_index: index,
+            trick,
+            seat,
+            card,
+            rule: fault.rule,
+            explanation: fault.explanation,
+            consequence,
+        });
+    }
+
+    fn partner(&self, seat: Seat) -> Seat {
+        self.table.left(self.table.left(seat))
+    }
+
+    /// Shuffles and cuts (§5 `bad_procedure`), recorded before the deal.
+    fn procedure(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        if !self.procedure_open {
+            return Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                "shuffles and cuts come before the deal".into(),
+            ));
+        }
+        let seat = action.seat;
+        let dealer = self.adj.dealer;
+        match action.kind {
+            ActionKind::Shuffle(kind) => {
+                if seat != dealer {
+                    return Err(record_error(
+                        "out_of_turn",
+                        index,
+                        action,
+                        format!("{dealer} deals and shuffles, not {seat}"),
+                    ));
+                }
+                let fault = match kind {
+                    Shuffle::Riffle => {
+                        self.riffles += 1;
+                        (self.riffles > 1).then(|| {
+                            format!("{seat} riffled the pack a second time: only a single riffle shuffle is allowed")
+                        })
+                    }
+                    Shuffle::Wash | Shuffle::Strip => Some(format!(
+                        "{seat} used a {} shuffle: only a single riffle shuffle is allowed",
+                        if kind == Shuffle::Wash {
+                            "wash"
+                        } else {
+                            "strip"
+                        }
+                    )),
+                };
+                if let Some(explanation) = fault {
+                    self.penalize(
+                        index,
+                        seat,
+                        None,
+                        Fault::new("bad_procedure", "truco.md §5", explanation),
+                        false,
+                    );
+                }
+            }
+            ActionKind::Cut(piles) => {
+                let cutter = self.table.left(dealer);
+                if seat != cutter {
+                    return Err(record_error(
+                        "out_of_turn",
+                        index,
+                        action,
+                        format!("the dealer's left-hand player, {cutter}, cuts, not {seat}"),
+                    ));
+                }
+                self.cuts = self.cuts.saturating_add(1);
+                let mut faults = Vec::new();
+                if piles != 2 {
+                    faults.push(format!(
+                        "cut the pack into {piles} piles instead of exactly two"
+                    ));
+                }
+                if self.cuts > 3 {
+                    faults.push(format!(
+                        "made cut number {}: one to three cuts are allowed",
+                        self.cuts
+                    ));
+                }
+                if !faults.is_empty() {
+                    let explanation = format!("{seat} {}", faults.join(" and "));
+                    self.penalize(
+                        index,
+                        seat,
+                        None,
+                        Fault::new("bad_procedure", "truco.md §5", explanation),
+                        false,
+                    );
+                }
+            }
+            _ => unreachable!("only shuffles and cuts are procedure"),
+        }
+        Ok(())
+    }
+
+    /// §3.1: the mão's decision on the packet just dealt to him.
+    fn packet(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let Stage::Dealing { rejects, passed } = self.stage else {
+            let before_first_card = self.adj.tricks.is_empty() && self.play.trick.is_empty();
+            if self.kind != Kind::Normal
+                && before_first_card
+                && seat == self.mao
+                && !matches!(action.kind, ActionKind::Keep(_))
+            {
+                // §4: no passing or rejecting at a score of eleven; TU-c: nothing else changes.
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §4, §5",
+                        format!(
+                            "{seat} tried to {} at a score of eleven, where the deal is plain",
+                            if matches!(action.kind, ActionKind::Reject(_)) {
+                                "reject his cards"
+                            } else {
+                                "pass his cards"
+                            }
+                        ),
+                    ),
+                    false,
+                );
+                return Ok(());
+            }
+            return Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                "the deal is complete: no packet is being decided".into(),
+            ));
+        };
+        if seat != self.mao {
+            return Err(record_error(
+                "out_of_turn",
+                index,
+                action,
+                format!("only the mão, {}, decides on the packets", self.mao),
+            ));
+        }
+        self.procedure_open = false;
+        let listed = self.rejected.len() as u8;
+        match action.kind {
+            ActionKind::Keep(_) => {
+                if rejects < listed {
+                    return Err(record_error(
+                        "rejected_packets_mismatch",
+                        index,
+                        action,
+                        format!(
+                            "face_up lists {listed} rejected packets but the mão rejected {rejects} before keeping"
+                        ),
+                    ));
+                }
+                self.stage = Stage::Play;
+            }
+            ActionKind::PassToPartner(_) if passed => {
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §3.1, §5",
+                        format!(
+                            "{seat} tried to pass a second packet to his partner (no second pass)"
+                        ),
+                    ),
+                    false,
+                );
+            }
+            ActionKind::PassToPartner(_) => {
+                let partner = self.partner(seat);
+                let cards = self.partner_packet.clone();
+                self.event(
+                    "packet_passed",
+                    Some(index),
+                    Some(partner),
+                    cards,
+                    format!(
+                        "{seat} passes his packet to his partner {partner} and receives a new one"
+                    ),
+                );
+                self.stage = Stage::Dealing {
+                    rejects,
+                    passed: true,
+                };
+            }
+            ActionKind::Reject(_) if rejects >= MAX_REJECTS => {
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new(
+                        "illegal_reject",
+                        "truco.md §3.1, §5",
+                        format!("{seat} tried to reject a fourth packet: at most three per deal"),
+                    ),
+                    false,
+                );
+            }
+            ActionKind::Reject(_) => {
+                let Some(cards) = self.rejected.get(rejects as usize).copied() else {
+                    return Err(record_error(
+                        "rejected_packets_mismatch",
+                        index,
+                        action,
+                        format!(
+                            "rejection {} has no packet in face_up (it lists {listed})",
+                            rejects + 1
+                        ),
+                    ));
+                };
+                self.event(
+                    "packet_rejected",
+                    Some(index),
+                    Some(seat),
+                    cards.to_vec(),
+                    format!("{seat} rejects a packet: it is turned face up and is out of play"),
+                );
+                self.stage = Stage::Dealing {
+                    rejects: rejects + 1,
+                    passed,
+                };
+            }
+            _ => unreachable!("packet decisions only"),
+        }
+        Ok(())
+    }
+
+    /// Can `side` (its seat `seat`) raise now? `Err` = a record error text; `Ok(Some)` = the raise is
+    /// the irregularity `illegal_raise` with this explanation; `Ok(None)` = legal. `answering` when it
+    /// answers a raise (v is then the stake offered to it, §3.3).
+    fn raise_check(&self, seat: Seat, answering: bool) -> Result<Option<String>, String> {
+        if self.kind != Kind::Normal {
+            return Ok(Some(format!(
+                "{seat} raised the stake at a score of eleven, where no raise is allowed; the call changes nothing else (TU-c)"
+            )));
+        }
+        let side = seat.side();
+        let v = match self.pending {
+            Some(p) if answering => p.offered,
+            _ => self.stake,
+        };
+        if !answering {
+            if self.chain_only && self.last_accepted.is_some() {
+                return Err("a raise has been accepted: under raises_only_in_response_chain nobody raises again (TR-4)".into());
+            }
+            if let Some((last, by)) = self.last_accepted
+                && last == side
+            {
+                return Err(format!(
+                    "{by}'s raise was the last accepted: only {} may raise next (TR-4)",
+                    side.other().spoken()
+                ));
+            }
+        }
+        let s = self.running[side];
+        if s + v >= GAME {
+            return Ok(Some(format!(
+                "{seat} raised with {} at {s} able to win {v} already: {s} + {v} ≥ 12, beyond the limit; the call changes nothing else (TU-c)",
+                side.spoken()
+            )));
+        }
+        Ok(None)
+    }
+
+    fn raise(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        self.require_dealt(index, action)?;
+        let answering = match self.pending {
+            Some(p) if p.caller.side() != seat.side() => true,
+            Some(p) => {
+                return Err(record_error(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!(
+                        "{}'s {} awaits an answer from the opponents",
+                        p.caller,
+                        step_name(p.offered)
+                    ),
+                ));
+            }
+            None if self.play.to_play() != Some(seat) => {
+                return Err(record_error(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!(
+                        "a raise is called at one's own turn before playing (TR-2): it is {}'s turn",
+                        self.play
+                            .to_play()
+                            .map_or("nobody".into(), |s| s.to_string())
+                    ),
+                ));
+            }
+            None => false,
+        };
+        match self.raise_check(seat, answering) {
+            Err(detail) => Err(record_error("raise_not_allowed", index, action, detail)),
+            Ok(Some(explanation)) => {
+                // TU-c: nothing changes beyond the penalty.
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new("illegal_raise", "truco.md §3.3, §5", explanation),
+                    false,
+                );
+                Ok(())
+            }
+            Ok(None) => {
+                if let Some(p) = self.pending {
+                    // Raising answers the call: its stake is taken as accepted (TR-7).
+                    self.stake = p.offered;
+                    self.last_accepted = Some((p.caller.side(), p.caller));
+                }
+                let offered = next_step(self.stake);
+                self.pending = Some(Pending {
+                    caller: seat,
+                    offered,
+                });
+                self.event(
+                    "stake_raised",
+                    Some(index),
+                    Some(seat),
+                    Vec::new(),
+                    format!(
+                        "{seat} calls {}: {offered} tentos offered, {} in force",
+                        step_name(offered),
+                        self.stake
+                    ),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// `accept` / `run`: the answer to a raise, or the score-of-eleven decision.
+    fn answer(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let run = matches!(action.kind, ActionKind::Run(_));
+        if let (Stage::Eleven, Kind::Eleven { leading }) = (self.stage, self.kind) {
+            if seat.side() != leading {
+                return Err(record_error(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!(
+                        "only the leading side, {}, decides at a score of eleven",
+                        leading.spoken()
+                    ),
+                ));
+            }
+            self.procedure_open = false;
+            if run {
+                self.event(
+                    "eleven_run",
+                    Some(index),
+                    Some(seat),
+                    Vec::new(),
+                    format!(
+                        "{} run from the score-of-eleven hand: {} score 1",
+                        leading.spoken(),
+                        leading.other().spoken()
+                    ),
+                );
+                self.end(Ending::ElevenRun {
+                    side: leading.other(),
+                    seat,
+                });
+            } else {
+                self.event(
+                    "eleven_play",
+                    Some(index),
+                    Some(seat),
+                    Vec::new(),
+                    format!(
+                        "{} play the score-of-eleven hand for {ELEVEN_STAKE} tentos",
+                        leading.spoken()
+                    ),
+                );
+                self.stage = Stage::Play;
+            }
+            return Ok(());
+        }
+        self.require_dealt(index, action)?;
+        let Some(p) = self.pending else {
+            return Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                "no raise awaits an answer".into(),
+            ));
+        };
+        if p.caller.side() == seat.side() {
+            return Err(record_error(
+                "out_of_turn",
+                index,
+                action,
+                format!(
+                    "{}'s {} is answered by the opponents",
+                    p.caller,
+                    step_name(p.offered)
+                ),
+            ));
+        }
+        self.pending = None;
+        if run {
+            let side = p.caller.side();
+            self.event(
+                "ran_away",
+                Some(index),
+                Some(seat),
+                Vec::new(),
+                format!(
+                    "{seat} runs from {}'s {}: {} win the hand for {} (TR-7)",
+                    p.caller,
+                    step_name(p.offered),
+                    side.spoken(),
+                    self.stake
+                ),
+            );
+            let tentos = self.stake;
+            self.end(Ending::Won {
+                side,
+                tentos,
+                seat: p.caller,
+            });
+        } else {
+            self.stake = p.offered;
+            self.last_accepted = Some((p.caller.side(), p.caller));
+            self.event(
+                "stake_accepted",
+                Some(index),
+                Some(seat),
+                Vec::new(),
+                format!(
+                    "{seat} accepts {}: the hand is played for {}",
+                    step_name(p.offered),
+                    p.offered
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn require_dealt(&self, index: usize, action: &Action) -> Result<(), RecordError> {
+        match self.stage {
+            Stage::Dealing { .. } => Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                format!(
+                    "the deal is not complete: the mão, {}, has not kept a packet",
+                    self.mao
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn play_card(
+        &mut self,
+        index: usize,
+        action: &Action,
+        card: Card,
+        face_down: bool,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        self.require_dealt(index, action)?;
+        if let Some(p) = self.pending {
+            return Err(record_error(
+                "raise_pending",
+                index,
+                action,
+                format!(
+                    "{}'s {} must be answered before a card is played",
+                    p.caller,
+                    step_name(p.offered)
+                ),
+            ));
+        }
+        let trick = self.play.trick.number;
+        let mut counts_face_down = face_down;
+        if face_down && self.kind == Kind::Iron {
+            return Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                "the iron hand is played by turning the cards up: nobody plays face down (§4)"
+                    .into(),
+            ));
+        }
+        if face_down && trick == 1 && self.face_down_malformed {
+            return Err(record_error(
+                "face_down_first_trick",
+                index,
+                action,
+                "no card may be played face down in trick 1 (§3.2; option face_down_first_trick = malformed)".into(),
+            ));
+        }
+        if face_down && trick == 1 {
+            counts_face_down = false;
+        }
+        self.play.play(index, seat, card, None)?;
+        if self.stage == Stage::Eleven {
+            // TU-e: no decision before the first card means play.
+            if let Kind::Eleven { leading } = self.kind {
+                self.event(
+                    "eleven_play",
+                    None,
+                    None,
+                    Vec::new(),
+                    format!("no decision before the first card: {} play the score-of-eleven hand for {ELEVEN_STAKE} tentos (TU-e)", leading.spoken()),
+                );
+            }
+            self.stage = Stage::Play;
+        }
+        self.procedure_open = false;
+        if counts_face_down {
+            self.face_down.insert(card);
+        }
+        if face_down && trick == 1 {
+            self.penalize(
+                index,
+                seat,
+                Some(card),
+                Fault::new("face_down_first_trick", "truco.md §5 DEFAULT, TR-8", format!("{seat} played {card} face down in trick 1, where face-down cards are not allowed; it counts as played face up")),
+                true,
+            );
+        } else if face_down {
+            self.event(
+                "played_face_down",
+                Some(index),
+                Some(seat),
+                vec![card],
+                format!("{seat} plays {card} face down: it cannot win the trick"),
+            );
+        }
+        if self.play.is_complete() {
+            self.close_trick();
+        }
+        Ok(())
+    }
+
+    /// §3.2: the highest card wins; a same-side tie goes to that side (the earlier card leads next),
+    /// an opposing tie is a tied trick (the earlier of the tying players leads next); TU-d: four
+    /// face-down cards tie the trick and its leader leads again.
+    fn close_trick(&mut self) {
+        let face_down = self.face_down;
+        let trick = self.play.trick;
+        let best = trick.best_positions_by(|c| (!face_down.contains(c)).then(|| strength(c)));
+        let plays = trick.plays();
+        let (winner, next) = match best.first() {
+            None => (None, trick.leader),
+            Some(&first) => {
+                let seat = plays[first].seat;
+                let one_side = best.iter().all(|&i| plays[i].seat.side() == seat.side());
+                (one_side.then_some(seat), seat)
+            }
+        };
+        let (trick, _) = self.play.close_trick(next);
+        self.face_down = CardSet::EMPTY;
+        if let Some(w) = winner {
+            self.adj.tally[w.side()].tricks += 1;
+        }
+        self.results.push(winner.map(Seat::side));
+        self.adj.tricks.push(TrickReport::ruled(trick, winner));
+        match hand_result(&self.results) {
+            None => {}
+            Some(None) => self.end(Ending::Nobody),
+            Some(Some(side)) => {
+                // The seat that decided it: the last trick's winner, or trick 1's on a later tie.
+                let seat = self
+                    .adj
+                    .tricks
+                    .iter()
+                    .rev()
+                    .find_map(|t| t.winner.filter(|w| w.side() == side))
+                    .unwrap_or(next);
+                let tentos = self.stake;
+                self.end(Ending::Won { side, tentos, seat });
+            }
+        }
+    }
+
+    /// The hand is decided: no more actions (TU-g).
+    fn end(&mut self, ending: Ending) {
+        self.result = Some(ending);
+        self.stage = Stage::Over;
+        self.play.stop();
+    }
+
+    fn next_dealer(&self) -> Seat {
+        let dealer = self.adj.dealer;
+        if self.deal_passes_left {
+            self.table.left(dealer)
+        } else {
+            self.table.next(dealer) // TR-1: the mão deals next
+        }
+    }
+
+    /// The legal raise for `seat` now, if any (for the view).
+    fn may_raise(&self, seat: Seat, answering: bool) -> bool {
+        matches!(self.raise_check(seat, answering), Ok(None))
+    }
+}
+
+impl HandState for Hand {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        if let Stage::Over = self.stage {
+            return Err(record_error(
+                "action_after_end",
+                index,
+                action,
+                "the hand is already decided (TU-g)".into(),
+            ));
+        }
+        match action.kind {
+            ActionKind::Shuffle(_) | ActionKind::Cut(_) => self.procedure(index, action),
+            ActionKind::Keep(_) | ActionKind::PassToPartner(_) | ActionKind::Reject(_) => {
+                self.packet(index, action)
+            }
+            ActionKind::Raise(Yes) => self.raise(index, action),
+            ActionKind::Accept(_) | ActionKind::Run(_) => self.answer(index, action),
+            ActionKind::Play(card) => self.play_card(index, action, card, false),
+            ActionKind::PlayFaceDown(card) => self.play_card(index, action, card, true),
+            ActionKind::Disclosure(Yes) => {
+                let seat = action.seat;
+                self.penalize(
+                    index,
+                    seat,
+                    None,
+                    Fault::new("disclosure", "truco.md §5", format!("{seat} disclosed the content of his hand by words or by showing cards (signals are allowed)")),
+                    false,
+                );
+                Ok(())
+            }
+            _ => Err(record_error(
+                "unexpected_action",
+                index,
+                action,
+                format!("'{}' is not an action in Truco", action.kind.verb()),
+            )),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let seat_action = |seat, kind| Action { seat, kind };
+        let (phase, to_act, legal): (&'static str, Vec<Seat>, Vec<Action>) = match self.stage {
+            Stage::Dealing { rejects, passed } => {
+                let mao = self.mao;
+                let mut legal = Vec::new();
+                let listed = self.rejected.len() as u8;
+                if rejects < listed.min(MAX_REJECTS) {
+                    legal.push(seat_action(mao, ActionKind::Reject(Yes)));
+                }
+                if !passed {
+                    legal.push(seat_action(mao, ActionKind::PassToPartner(Yes)));
+                }
+                if rejects >= listed {
+                    legal.push(seat_action(mao, ActionKind::Keep(Yes)));
+                }
+                ("deal", vec![mao], legal)
+            }
+            Stage::Over => ("over", Vec::new(), Vec::new()),
+            _ if self.pending.is_some() => {
+                let caller = self.pending.map(|p| p.caller).expect("pending");
+                let answerers: Vec<Seat> = self
+                    .table
+                    .seats()
+                    .filter(|s| s.side() != caller.side())
+                    .collect();
+                let mut legal = Vec::new();
+                for &s in &answerers {
+                    legal.push(seat_action(s, ActionKind::Accept(Yes)));
+                    legal.push(seat_action(s, ActionKind::Run(Yes)));
+                    if self.may_raise(s, true) {
+                        legal.push(seat_action(s, ActionKind::Raise(Yes)));
+                    }
+                }
+                ("answer", answerers, legal)
+            }
+            stage => {
+                let mut legal = Vec::new();
+                let mut to_act = Vec::new();
+                if let (Stage::Eleven, Kind::Eleven { leading }) = (stage, self.kind) {
+                    for s in self.table.seats().filter(|s| s.side() == leading) {
+                        to_act.push(s);
+                        legal.push(seat_action(s, ActionKind::Accept(Yes)));
+                        legal.push(seat_action(s, ActionKind::Run(Yes)));
+                    }
+                }
+                if let Some(seat) = self.play.to_play() {
+                    if !to_act.contains(&seat) {
+                        to_act.push(seat);
+                    }
+                    if self.may_raise(seat, false) {
+                        legal.push(seat_action(seat, ActionKind::Raise(Yes)));
+                    }
+                    let hand = self.play.hand(seat);
+                    legal.extend(hand.iter().map(|c| seat_action(seat, ActionKind::Play(c))));
+                    if self.play.trick.number > 1 && self.kind != Kind::Iron {
+                        legal.extend(
+                            hand.iter()
+                                .map(|c| seat_action(seat, ActionKind::PlayFaceDown(c))),
+                        );
+                    }
+                }
+                (
+                    if stage == Stage::Eleven {
+                        "decision"
+                    } else {
+                        "play"
+                    },
+                    to_act,
+                    legal,
+                )
+            }
+        };
+        let mut state = self.adj.match_after.clone();
+        state.scores = self.running;
+        let mut view = TableView::new(phase, to_act, &self.play, &state);
+        view.tally = self.adj.tally;
+        view.irregularities = self.adj.irregularities.clone();
+        view.legal = legal;
+        view
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        if let Some((side, seat)) = self.last_accepted {
+            let mut c = Contract::new(seat, side);
+            c.bid = Some(Bid::Number(self.stake as u8));
+            self.adj.contract = Some(c);
+        }
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        let Some(ending) = self.result else {
+            let detail = match self.stage {
+                Stage::Dealing { .. } => {
+                    "the record stops before the mão keeps a packet".to_string()
+                }
+                _ if self.pending.is_some() => {
+                    "the record stops while a raise awaits its answer".to_string()
+                }
+                _ => format!(
+                    "the record stops in trick {} before the hand is decided",
+                    self.play.trick.number
+                ),
+            };
+            self.adj.record_error(RecordError {
+                code: "incomplete_hand",
+                action_index: None,
+                seat: self.play.to_play(),
+                pointer: "/actions".into(),
+                detail,
+            });
+            return self.adj;
+        };
+        let mut scores = self.running;
+        let (winner, event) = match ending {
+            Ending::Won { side, tentos, seat } => {
+                scores[side] += tentos;
+                (
+                    Some(side),
+                    Event {
+                        code: "hand_won",
+                        action_index: None,
+                        trick: None,
+                        seat: Some(seat),
+                        cards: Vec::new(),
+                        detail: format!(
+                            "{} win the hand: {tentos} tento{}",
+                            side.spoken(),
+                            if tentos == 1 { "" } else { "s" }
+                        ),
+                    },
+                )
+            }
+            Ending::ElevenRun { side, seat } => {
+                scores[side] += 1; // TU-e: not subject to the penalty cap
+                (
+                    Some(side),
+                    Event {
+                        code: "hand_won",
+                        action_index: None,
+                        trick: None,
+                        seat: Some(self.table.left(seat)),
+                        cards: Vec::new(),
+                        detail: format!(
+                            "{} win the hand: 1 tento (the leading side ran, §4)",
+                            side.spoken()
+                        ),
+                    },
+                )
+            }
+            Ending::Nobody => (
+                None,
+                Event {
+                    code: "hand_tied",
+                    action_index: None,
+                    trick: None,
+                    seat: None,
+                    cards: Vec::new(),
+                    detail: if self.kind == Kind::Iron {
+                        "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)"
+                            .into()
+                    } else {
+                        "all three tricks tied: nobody scores (TR-5)".into()
+                    },
+                },
+            ),
+        };
+        self.adj.events.push(event);
+        if let Some(c) = &mut self.adj.contract {
+            c.made = Some(winner == Some(c.side));
+        }
+        let next_dealer = self.next_dealer();
+        let adj = &mut self.adj;
+        let mut hand = PerSide::default();
+        for side in Side::BOTH {
+            hand[side] = scores[side] - adj.match_before.scores[side];
+        }
+        adj.hand_score = Some(hand);
+        let m = &mut adj.match_after;
+        m.scores = scores;
+        m.hands_played += 1;
+        m.next_dealer = Some(next_dealer);
+        if let Some(side) = Side::BOTH.into_iter().find(|&s| scores[s] >= GAME) {
+            m.game_over = true;
+            m.winner = Some(side);
+        }
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_order_is_the_fixed_order() {
+        let order = [
+            "4C", "7H", "AS", "7D", "3S", "2H", "AH", "KD", "JC", "QS", "7C", "6D", "5H", "4S",
+        ];
+        let s: Vec<u16> = order.iter().map(|c| strength(c.parse().unwrap())).collect();
+        assert!(s.windows(2).all(|w| w[0] > w[1]), "{s:?}");
+        assert_eq!(
+            strength("3D".parse().unwrap()),
+            strength("3C".parse().unwrap())
+        );
+        assert_eq!(
+            strength("AD".parse().unwrap()),
+            strength("AC".parse().unwrap())
+        );
+    }
+
+    #[test]
+    fn hand_result_follows_the_tie_rules() {
+        let (ns, ew) = (Some(Side::NS), Some(Side::EW));
+        assert_eq!(hand_result(&[ns]), None);
+        assert_eq!(hand_result(&[ns, ns]), Some(ns));
+        assert_eq!(hand_result(&[ns, ew]), None);
+        assert_eq!(hand_result(&[ns, None]), Some(ns));
+        assert_eq!(hand_result(&[ns, ew, None]), Some(ns));
+        assert_eq!(hand_result(&[ns, ew, ew]), Some(ew));
+        assert_eq!(hand_result(&[None, ew]), Some(ew));
+        assert_eq!(hand_result(&[None, None]), None);
+        assert_eq!(hand_result(&[None, None, ns]), Some(ns));
+        assert_eq!(hand_result(&[None, None, None]), Some(None));
+    }
+
+    #[test]
+    fn the_ladder_climbs_to_queda() {
+        assert_eq!(next_step(1), 3);
+        assert_eq!(next_step(3), 6);
+        assert_eq!(next_step(9), 12);
+        assert_eq!(step_name(next_step(6)), "nine");
+    }
+}

@@ -76,6 +76,19 @@ impl RecordError {
     }
 }
 
+impl RecordError {
+    /// The record stops before the hand is decided (`seat`: who was due to act, if known).
+    pub fn incomplete_hand(seat: Option<Seat>, detail: String) -> RecordError {
+        RecordError {
+            code: "incomplete_hand",
+            action_index: None,
+            seat,
+            pointer: "/actions".into(),
+            detail,
+        }
+    }
+}
+
 /// A revoke cancelled by a `correct` action before its trick was complete (README C4: no penalty).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct CorrectedRevoke {

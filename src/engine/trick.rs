@@ -1,6 +1,6 @@
 //! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
 
-use super::seat::Seat;
+use super::seat::{Seat, Table};
 use crate::cards::{Card, Rank, Suit};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -61,6 +61,13 @@ impl Trick {
 
     pub fn led(&self) -> Option<Card> {
         self.plays().first().map(|p| p.card)
+    }
+
+    /// The seat whose card is due next at `table`: the leader, or the seat after the last card.
+    pub fn next_seat(&self, table: Table) -> Seat {
+        self.plays()
+            .last()
+            .map_or(self.leader, |p| table.next(p.seat))
     }
 
     /// Position in the trick of `seat`'s card, if it has played.

@@ -87,8 +87,7 @@ fn judge(out: Option<Seat>) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> {
         if of_led.is_empty() || card.suit_unchecked() == led {
             return None;
         }
-        let last = trick.plays().last().map_or(trick.leader, |p| p.seat);
-        let mut seat = Table::FOUR.left(last);
+        let mut seat = trick.next_seat(Table::FOUR);
         if Some(seat) == out {
             seat = Table::FOUR.left(seat);
         }
@@ -98,18 +97,10 @@ fn judge(out: Option<Seat>) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> {
             format!(
                 "{seat} played {card} when {} were led, holding {}",
                 suit_name(led),
-                list(of_led)
+                of_led
             ),
         ))
     }
-}
-
-fn list(cards: CardSet) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn partner(seat: Seat) -> Seat {
@@ -761,13 +752,8 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
-            self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: None,
-                pointer: "/actions".into(),
-                detail,
-            });
+            self.adj
+                .record_error(RecordError::incomplete_hand(None, detail));
             return self.adj;
         }
         let score = match self.decided_by {

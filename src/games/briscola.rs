@@ -377,16 +377,13 @@ impl HandState for Hand {
             return self.adj;
         }
         if !self.is_over() {
-            let error = RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: self.play.to_play(),
-                pointer: "/actions".into(),
-                detail: format!(
+            let error = RecordError::incomplete_hand(
+                self.play.to_play(),
+                format!(
                     "the record stops in trick {} of {}",
                     self.play.trick.number, self.tricks
                 ),
-            };
+            );
             self.adj.record_error(error);
             return self.adj;
         }

@@ -107,23 +107,15 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
     if suit == trump || suit == led || of_led.is_empty() {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
-    let held = of_led
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let seat = trick.next_seat(Table::FOUR);
     let explanation = if led == trump {
         format!(
-            "{seat} played {card} on a trump lead ({}) while holding the trump {held}",
+            "{seat} played {card} on a trump lead ({}) while holding the trump {of_led}",
             trump.letter()
         )
     } else {
         format!(
-            "{seat} played {card}, neither a trump ({}) nor a card of the led suit, on a {} lead while holding {held}",
+            "{seat} played {card}, neither a trump ({}) nor a card of the led suit, on a {} lead while holding {of_led}",
             trump.letter(),
             led.letter()
         )
@@ -507,13 +499,8 @@ impl HandState for Hand {
                         self.play.trick.number
                     ),
                 };
-                self.adj.record_error(RecordError {
-                    code: "incomplete_hand",
-                    action_index: None,
-                    seat: None,
-                    pointer: "/actions".into(),
-                    detail,
-                });
+                self.adj
+                    .record_error(RecordError::incomplete_hand(None, detail));
                 return self.adj;
             }
         };

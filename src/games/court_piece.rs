@@ -4,7 +4,7 @@
 //! when the opponents revoke (the hand ends at once), or by winning seven hands in a row. The deal
 //! goes to the losing side; the match lasts as long as the players agree.
 
-use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
@@ -79,21 +79,7 @@ const ALL_THIRTEEN_COURTS: i32 = 52;
 const STREAK_COURT_AT: u32 = 7;
 
 /// §1: A high.
-const ORDER: RankOrder = RankOrder::new(&[
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-]);
+const ORDER: RankOrder = RankOrder::ACE_HIGH;
 
 /// §3: follow suit if able; otherwise any card (trumping allowed, not compulsory).
 fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
@@ -102,18 +88,14 @@ fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     if of_led.is_empty() || card.suit_unchecked() == led {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
-    let held: Vec<_> = of_led.iter().map(|c| c.to_string()).collect();
+    let seat = trick.next_seat(Table::FOUR);
     Some(Fault::new(
         "revoke",
         "court-piece.md §3",
         format!(
             "{seat} played {card} on a {} lead while holding {}",
             led.letter(),
-            held.join(" ")
+            of_led
         ),
     ))
 }
@@ -703,13 +685,8 @@ impl HandState for Hand {
                         self.play.trick.number
                     )
                 };
-                self.adj.record_error(RecordError {
-                    code: "incomplete_hand",
-                    action_index: None,
-                    seat: None,
-                    pointer: "/actions".into(),
-                    detail,
-                });
+                self.adj
+                    .record_error(RecordError::incomplete_hand(None, detail));
                 return self.adj;
             }
             Phase::Over(_) => {}

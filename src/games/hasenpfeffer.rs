@@ -109,11 +109,7 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
     if holding.is_empty() || suit_of(card, trump) == led {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
-    let cards: Vec<String> = holding.iter().map(|c| c.to_string()).collect();
+    let seat = trick.next_seat(Table::FOUR);
     Some(Fault::new(
         "revoke",
         "hasenpfeffer.md §3",
@@ -124,7 +120,7 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
             } else {
                 led.letter().to_string()
             },
-            cards.join(" ")
+            holding
         ),
     ))
 }
@@ -505,16 +501,13 @@ impl HandState for HasenpfefferHand {
             return adj;
         }
         if phase != Phase::Over {
-            adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: None,
-                pointer: "/actions".into(),
-                detail: format!(
+            adj.record_error(RecordError::incomplete_hand(
+                None,
+                format!(
                     "the record stops before the hand is over ({} of {TRICKS} tricks played)",
                     adj.tricks.len()
                 ),
-            });
+            ));
             return adj;
         }
         let (declarer, bid) = high.expect("a played hand has a contract");

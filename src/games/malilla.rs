@@ -75,10 +75,7 @@ fn suit_bit(suit: Suit) -> u8 {
 /// `led_before` holds the suits led in earlier tricks. `None` = legal.
 fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let seat = trick.next_seat(Table::FOUR);
     let of_led = hand.of_suit(led);
     // Rule 1: follow suit.
     if !of_led.is_empty() && card.suit_unchecked() != led {
@@ -88,7 +85,7 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
             format!(
                 "{seat} played {card} on a {} lead while holding {}",
                 led.letter(),
-                list(of_led)
+                of_led
             ),
         ));
     }
@@ -131,21 +128,11 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
             "malilla.md §3.3",
             format!(
                 "{seat} played {card} under {}'s winning {} while able to beat it with {}",
-                w.seat,
-                w.card,
-                list(beaters)
+                w.seat, w.card, beaters
             ),
         ));
     }
     None
-}
-
-fn list(cards: CardSet) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl Game for Malilla {
@@ -459,16 +446,13 @@ impl HandState for MalillaHand {
             return adj;
         }
         if !complete {
-            adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: play.to_play(),
-                pointer: "/actions".into(),
-                detail: format!(
+            adj.record_error(RecordError::incomplete_hand(
+                play.to_play(),
+                format!(
                     "the record stops in trick {} of {TRICKS} with no incorrect play",
                     play.trick.number
                 ),
-            });
+            ));
             return adj;
         }
         // §4: the side with more than 35 of the 70 points scores the excess; 35–35 scores nothing.

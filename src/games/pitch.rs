@@ -107,18 +107,14 @@ fn judge(trump: Option<Suit>, trick: &Trick, hand: CardSet, card: Card) -> Optio
     if of_led.is_empty() || suit == led || suit == trump {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
-    let held: Vec<String> = of_led.iter().map(|c| c.to_string()).collect();
+    let seat = trick.next_seat(Table::FOUR);
     Some(Fault::new(
         "revoke",
         "pitch.md §3",
         format!(
             "{seat} played {card} on a {} lead while holding {}, and {card} is not a trump ({} are trump)",
             suit_name(led),
-            held.join(" "),
+            of_led,
             suit_name(trump)
         ),
     ))
@@ -547,23 +543,17 @@ impl HandState for PitchHand {
         }
         match self.phase {
             Phase::Over { pitcher, bid } => self.score(pitcher, bid),
-            Phase::Auction { to_bid, .. } => self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: Some(to_bid),
-                pointer: "/actions".into(),
-                detail: format!("the record stops in the auction: {to_bid} calls next"),
-            }),
-            Phase::Play { .. } => self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: self.play.to_play(),
-                pointer: "/actions".into(),
-                detail: format!(
+            Phase::Auction { to_bid, .. } => self.adj.record_error(RecordError::incomplete_hand(
+                Some(to_bid),
+                format!("the record stops in the auction: {to_bid} calls next"),
+            )),
+            Phase::Play { .. } => self.adj.record_error(RecordError::incomplete_hand(
+                self.play.to_play(),
+                format!(
                     "the record stops in trick {} of {TRICKS}",
                     self.play.trick.number
                 ),
-            }),
+            )),
         }
         self.adj
     }

@@ -68,10 +68,7 @@ fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     if of_led.is_empty() || card.suit_unchecked() == led {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let seat = trick.next_seat(Table::FOUR);
     Some(Fault::new(
         "revoke",
         "stubs-and-spoils.md §3",
@@ -504,13 +501,8 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
-            self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: None,
-                pointer: "/actions".into(),
-                detail,
-            });
+            self.adj
+                .record_error(RecordError::incomplete_hand(None, detail));
             return self.adj;
         }
         for side in Side::BOTH {

@@ -246,17 +246,9 @@ fn describe(melds: &[HeldMeld]) -> String {
     }
     melds
         .iter()
-        .map(|m| format!("{} {}", m.name().name(), list(m.cards)))
+        .map(|m| format!("{} {}", m.name().name(), m.cards))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn list(cards: CardSet) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// §3: follow suit if able, otherwise any card. `None` = legal.
@@ -266,17 +258,14 @@ fn judge(table: Table, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault
     if of_led.is_empty() || card.suit_unchecked() == led {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| table.next(p.seat));
+    let seat = trick.next_seat(table);
     Some(Fault::new(
         "revoke",
         "tresette.md §3",
         format!(
             "{seat} played {card} on a {} lead while holding {}",
             led.letter(),
-            list(of_led)
+            of_led
         ),
     ))
 }
@@ -665,7 +654,7 @@ impl TresetteHand {
                             seat,
                             format!(
                                 "{seat} said he holds exactly {n} cards in a suit, but no suit of his has {n} ({})",
-                                list(hand)
+                                hand
                             ),
                         );
                     }
@@ -818,13 +807,8 @@ impl HandState for TresetteHand {
             } else {
                 "the record stops before the first lead".into()
             };
-            hand.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: hand.play.to_play(),
-                pointer: "/actions".into(),
-                detail,
-            });
+            hand.adj
+                .record_error(RecordError::incomplete_hand(hand.play.to_play(), detail));
             return hand.adj;
         }
         hand.score()

@@ -1168,13 +1168,8 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
-            self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: self.play.to_play(),
-                pointer: "/actions".into(),
-                detail,
-            });
+            self.adj
+                .record_error(RecordError::incomplete_hand(self.play.to_play(), detail));
             return self.adj;
         };
         let mut scores = self.running;

@@ -80,27 +80,16 @@ fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     if of_led.is_empty() || card.suit_unchecked() == led {
         return None;
     }
-    let seat = trick
-        .plays()
-        .last()
-        .map_or(trick.leader, |p| Table::FOUR.left(p.seat));
+    let seat = trick.next_seat(Table::FOUR);
     Some(Fault::new(
         "revoke",
         "twenty-nine.md §3",
         format!(
             "{seat} played {card} on a {} lead while holding {}",
             led.letter(),
-            list(of_led)
+            of_led
         ),
     ))
-}
-
-fn list(cards: CardSet) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn suit_name(suit: Suit) -> &'static str {
@@ -706,13 +695,8 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
-            self.adj.record_error(RecordError {
-                code: "incomplete_hand",
-                action_index: None,
-                seat: None,
-                pointer: "/actions".into(),
-                detail,
-            });
+            self.adj
+                .record_error(RecordError::incomplete_hand(None, detail));
             return self.adj;
         }
         let declarers = self.declarers();

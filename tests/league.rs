@@ -916,3 +916,80 @@ async fn the_sheet_template_names_the_columns_and_verbs() {
     );
     assert!(t.text.contains(",stock,"), "{}", t.text);
 }
+
+/// A league of three-player Briscola: seats P1..P3, each player his own side, in the match, the
+/// stored hand, the standings and the hands CSV (one column per side).
+#[actix_web::test]
+async fn a_league_of_players_alone_keeps_one_side_per_player() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let league = c
+        .create(
+            "/v1/clubs/1/leagues",
+            json!({"name": "Sunday", "season": "2026", "game": "briscola",
+                   "options": {"players": "3", "removed_two": "2S"}}),
+        )
+        .await;
+    let session = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{league}/sessions"),
+            json!({"name": "Afternoon"}),
+        )
+        .await;
+    // A four-seat match is refused at the seat the table does not have.
+    let r = c
+        .post("/v1/clubs/1/matches", &json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"], "P4": p["Dee"]}}))
+        .await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (422, Some("/seats/P4")),
+        "{}",
+        r.text
+    );
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    // Fixture briscola/03 (dealer P3): P1 63, P2 32, P3 25 card points, derived there by hand.
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m}/hands"),
+            &fixture("briscola", "03"),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        r.json["match_after"]["scores"],
+        json!({"P1": 63, "P2": 32, "P3": 25})
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &standings["players"];
+    for (name, pf, pa) in [("Ana", 63, 57), ("Ben", 32, 88), ("Cai", 25, 95)] {
+        let row = find(players, "player", name);
+        assert_eq!(
+            (row["points_for"].as_i64(), row["points_against"].as_i64()),
+            (Some(pf), Some(pa)),
+            "{name}: {row}"
+        );
+    }
+    let csv = c.get_csv(&format!("/v1/clubs/1/matches/{m}/hands")).await;
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.contains("score_P1,score_P2,score_P3,irregularities,match_P1,match_P2,match_P3"),
+        "{header}"
+    );
+    assert!(
+        lines.next().unwrap().contains(",63,32,25,,63,63,32,25,")
+            || csv.contains(",63,32,25,,63,32,25,"),
+        "{csv}"
+    );
+}

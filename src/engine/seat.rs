@@ -369,7 +369,8 @@ impl<T: serde::Serialize + Default + Copy> serde::Serialize for PerSide<T> {
 impl<'de, T: serde::Deserialize<'de> + Default + Copy> serde::Deserialize<'de> for PerSide<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map = std::collections::BTreeMap::<Side, T>::deserialize(d)?;
-        let mut out = PerSide::<T>::default();
+        // Exactly the sides given: a game's table fills in (or refuses) the others.
+        let mut out = PerSide::<T>::over([]);
         for (side, v) in map {
             out[side] = v;
         }

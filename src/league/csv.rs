@@ -570,27 +570,30 @@ pub fn sheet_template(game: &dyn Game) -> String {
 /// Hand summaries as a CSV table.
 pub fn hands_table(hands: &[HandSummary]) -> String {
     let mut w = writer();
-    let header = [
-        "id",
-        "match",
-        "session",
-        "league",
-        "number",
-        "dealer",
-        "outcome",
-        "score_NS",
-        "score_EW",
-        "irregularities",
-        "match_NS",
-        "match_EW",
-        "game_over",
-        "winner",
-        "created_at",
-    ];
-    w.write_record(header).expect("writing to memory");
+    // One column per side of the league's table: NS and EW, or P1, P2, ... where each plays alone.
+    let mut sides: Vec<Side> = hands
+        .iter()
+        .flat_map(|h| h.match_after.scores.sides())
+        .collect();
+    sides.sort();
+    sides.dedup();
+    if sides.is_empty() {
+        sides = Side::BOTH.to_vec();
+    }
+    let per_side =
+        |prefix: &str| -> Vec<String> { sides.iter().map(|s| format!("{prefix}_{s}")).collect() };
+    let mut header: Vec<String> = [
+        "id", "match", "session", "league", "number", "dealer", "outcome",
+    ]
+    .map(String::from)
+    .to_vec();
+    header.extend(per_side("score"));
+    header.push("irregularities".into());
+    header.extend(per_side("match"));
+    header.extend(["game_over", "winner", "created_at"].map(String::from));
+    w.write_record(&header).expect("writing to memory");
     for h in hands {
-        let score = |s: Side| h.hand_score.map(|p| p[s].to_string()).unwrap_or_default();
-        w.write_record([
+        let mut row = vec![
             h.id.to_string(),
             h.match_id.to_string(),
             h.session.to_string(),
@@ -598,19 +601,23 @@ pub fn hands_table(hands: &[HandSummary]) -> String {
             h.number.to_string(),
             h.dealer.to_string(),
             h.outcome.clone(),
-            score(Side::NS),
-            score(Side::EW),
-            h.irregularities.join(" "),
-            h.match_after.scores[Side::NS].to_string(),
-            h.match_after.scores[Side::EW].to_string(),
+        ];
+        row.extend(
+            sides
+                .iter()
+                .map(|&s| h.hand_score.map(|p| p[s].to_string()).unwrap_or_default()),
+        );
+        row.push(h.irregularities.join(" "));
+        row.extend(sides.iter().map(|&s| h.match_after.scores[s].to_string()));
+        row.extend([
             h.match_after.game_over.to_string(),
             h.match_after
                 .winner
                 .map(|w| w.to_string())
                 .unwrap_or_default(),
             h.created_at.clone(),
-        ])
-        .expect("writing to memory");
+        ]);
+        w.write_record(&row).expect("writing to memory");
     }
     finish(w)
 }

@@ -583,7 +583,8 @@ fn prepare(
         }
         (None, state) => {
             let state = state.clone().unwrap_or_default();
-            if let Err(e) = state.check(record.dealer, "/match_state") {
+            let dealer = table.and_then(|t| t.resolve(record.dealer));
+            if let Err(e) = state.check(dealer.unwrap_or(record.dealer), "/match_state") {
                 errors.extend(e);
             }
             state
@@ -606,6 +607,23 @@ fn prepare(
             ),
         )]
     })?;
+    // Games see the dealer and the acting seats as their table names them (`P1` is `N` at a
+    // four-seat table). The deal keeps its keys: `deal::check_cards` refuses a seat given twice.
+    let named = |s: Seat| table.resolve(s).unwrap_or(s);
+    let renamed;
+    let record = if named(record.dealer) != record.dealer
+        || record.actions.iter().any(|a| named(a.seat) != a.seat)
+    {
+        let mut r = record.clone();
+        r.dealer = named(r.dealer);
+        for a in &mut r.actions {
+            a.seat = named(a.seat);
+        }
+        renamed = r;
+        &renamed
+    } else {
+        record
+    };
     let state = game.start(
         record,
         &options,
@@ -661,8 +679,9 @@ pub fn adjudicate_next(
             format!("the game ended at hand {played}; no more hands can be played"),
         )]);
     }
+    let table = game.table(options);
     if let Some(d) = state.next_dealer
-        && d != record.dealer
+        && table.resolve(d) != table.resolve(record.dealer)
     {
         return Err(vec![FieldError::new(
             "/dealer".into(),
@@ -676,7 +695,12 @@ pub fn adjudicate_next(
 pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport, Vec<FieldError>> {
     check_game_id(&m.game, game).map_err(|e| vec![e])?;
     let options = Options::resolve(game.info().options, &m.options, "/options")?;
-    let first_dealer = m.hands.first().map(|h| h.dealer).unwrap_or(Seat::N);
+    let table = game.table(&options);
+    let first_dealer = m
+        .hands
+        .first()
+        .and_then(|h| table.resolve(h.dealer))
+        .unwrap_or(Seat::N);
     let mut state = m.match_state.clone().unwrap_or_default();
     state.check(first_dealer, "/match_state").map_err(|e| {
         e.into_iter()

@@ -148,6 +148,10 @@ impl Game for Briscola {
         &INFO
     }
 
+    fn match_fields(&self) -> &'static [&'static str] {
+        &["contenders"]
+    }
+
     fn table(&self, options: &Options) -> Table {
         match options.choice("players") {
             "2" => Table::solo(2),

@@ -169,3 +169,43 @@ fn a_two_hand_match_ends_with_the_higher_total() {
         );
     }
 }
+
+/// The record of a fixture, with `match_state` replaced.
+fn fixture_record(path: &str, match_state: serde_json::Value) -> HandRecord {
+    let text =
+        std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut f: serde_json::Value = serde_json::from_str(&text).unwrap();
+    f["record"]["match_state"] = match_state;
+    parse_json(&serde_json::to_vec(&f["record"]).unwrap()).unwrap()
+}
+
+/// `contenders` is Briscola's: another game would carry it along unread (even a side it has not),
+/// and Briscola keeps no other game's field either.
+#[test]
+fn match_state_fields_of_another_game_are_refused() {
+    let malilla = fixture_record(
+        "malilla/01-normal-hand-ew-scores-2.json",
+        json!({"contenders": ["NS", "P5"]}),
+    );
+    let errors = engine::adjudicate(arbiter::games::find("malilla").unwrap(), &malilla)
+        .expect_err("refused");
+    assert_eq!(errors[0].pointer, "/match_state/contenders");
+    let briscola = fixture_record(
+        "briscola/01-four-players-hand.json",
+        json!({"pending_ties": 2, "streak": {"side": "NS", "count": 3}}),
+    );
+    let errors = engine::adjudicate(arbiter::games::find("briscola").unwrap(), &briscola)
+        .expect_err("refused");
+    let pointers: Vec<_> = errors.iter().map(|e| e.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        ["/match_state/pending_ties", "/match_state/streak"]
+    );
+    // Briscola's own field is accepted (a tie-breaker between the tied partnerships).
+    let tie_breaker = fixture_record(
+        "briscola/01-four-players-hand.json",
+        json!({"scores": {"NS": 127, "EW": 127}, "hands_played": 2, "contenders": ["NS", "EW"]}),
+    );
+    let a = adjudicate(&tie_breaker);
+    assert_eq!(a.match_after.winner, Some("NS".parse().unwrap()));
+}

@@ -128,9 +128,23 @@ pub struct Streak {
 const SCORE_LIMIT: i32 = 1_000_000;
 
 impl MatchState {
-    /// Checks a match state given in a request, for a hand dealt by `dealer`.
-    fn check(&self, dealer: Seat, base: &str) -> Result<(), Vec<FieldError>> {
+    /// Checks a match state given in a request, for a hand dealt by `dealer` in `game`.
+    fn check(&self, game: &dyn Game, dealer: Seat, base: &str) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
+        // A game-specific field that this game does not keep would be carried along unread.
+        let kept = game.match_fields();
+        for (field, set) in [
+            ("contenders", !self.contenders.is_empty()),
+            ("pending_ties", self.pending_ties != 0),
+            ("streak", self.streak.is_some()),
+        ] {
+            if set && !kept.contains(&field) {
+                errors.push(FieldError::new(
+                    format!("{base}/{field}"),
+                    format!("{} keeps no {field} in its match state", game.info().name),
+                ));
+            }
+        }
         for side in self.scores.sides() {
             if !(-SCORE_LIMIT..=SCORE_LIMIT).contains(&self.scores[side]) {
                 errors.push(FieldError::new(
@@ -138,6 +152,12 @@ impl MatchState {
                     format!("scores are limited to ±{SCORE_LIMIT}"),
                 ));
             }
+        }
+        if self.hands_played > SCORE_LIMIT as u32 {
+            errors.push(FieldError::new(
+                format!("{base}/hands_played"),
+                format!("hands played are limited to {SCORE_LIMIT}"),
+            ));
         }
         if self.pending_ties > SCORE_LIMIT as u32 {
             errors.push(FieldError::new(
@@ -451,6 +471,12 @@ pub trait Game: Send + Sync {
         Table::FOUR
     }
 
+    /// The game-specific fields of `MatchState` this game carries between hands (`contenders`,
+    /// `pending_ties`, `streak`); a request that sets any other is refused.
+    fn match_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(
         &self,
@@ -584,7 +610,7 @@ fn prepare(
         (None, state) => {
             let state = state.clone().unwrap_or_default();
             let dealer = table.and_then(|t| t.resolve(record.dealer));
-            if let Err(e) = state.check(dealer.unwrap_or(record.dealer), "/match_state") {
+            if let Err(e) = state.check(game, dealer.unwrap_or(record.dealer), "/match_state") {
                 errors.extend(e);
             }
             state
@@ -702,17 +728,19 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
         .and_then(|h| table.resolve(h.dealer))
         .unwrap_or(Seat::N);
     let mut state = m.match_state.clone().unwrap_or_default();
-    state.check(first_dealer, "/match_state").map_err(|e| {
-        e.into_iter()
-            .map(|f| {
-                if f.pointer == "/dealer" {
-                    f.under("/hands/0")
-                } else {
-                    f
-                }
-            })
-            .collect::<Vec<_>>()
-    })?;
+    state
+        .check(game, first_dealer, "/match_state")
+        .map_err(|e| {
+            e.into_iter()
+                .map(|f| {
+                    if f.pointer == "/dealer" {
+                        f.under("/hands/0")
+                    } else {
+                        f
+                    }
+                })
+                .collect::<Vec<_>>()
+        })?;
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
         let adjudication = adjudicate_next(game, &options, &state, record, i).map_err(|e| {

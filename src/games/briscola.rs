@@ -117,6 +117,25 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
                 format!("{} does not play at this table", before.contenders[i]),
             )]);
         }
+        // BR-b: distinct sides, all tied for the highest total (a tie-breaker leaves the totals as
+        // they are), else the tie-breakers could never end or could crown a side that trails.
+        let top = leaders(table.sides(), |s| before.scores[s]);
+        for (i, side) in before.contenders.iter().enumerate() {
+            let problem = if before.contenders[..i].contains(side) {
+                format!("{side} is named twice")
+            } else if !top.contains(side) {
+                format!(
+                    "{side} has {} but the highest total is {}: only the sides tied for the lead contend (BR-b)",
+                    before.scores[*side], before.scores[top[0]]
+                )
+            } else {
+                continue;
+            };
+            return Err(vec![FieldError::new(
+                format!("/match_state/contenders/{i}"),
+                problem,
+            )]);
+        }
         if before.contenders.len() < 2 || before.hands_played < hands {
             return Err(vec![FieldError::new(
                 "/match_state/contenders".into(),
@@ -146,6 +165,10 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
 impl Game for Briscola {
     fn info(&self) -> &'static GameInfo {
         &INFO
+    }
+
+    fn match_fields(&self) -> &'static [&'static str] {
+        &["contenders"]
     }
 
     fn table(&self, options: &Options) -> Table {

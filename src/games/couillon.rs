@@ -128,6 +128,10 @@ impl Game for Couillon {
         &INFO
     }
 
+    fn match_fields(&self) -> &'static [&'static str] {
+        &["pending_ties"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

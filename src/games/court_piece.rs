@@ -105,6 +105,10 @@ impl Game for CourtPiece {
         &INFO
     }
 
+    fn match_fields(&self) -> &'static [&'static str] {
+        &["streak"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

@@ -211,3 +211,69 @@ fn revoke_penalty_replaces_card_points() {
     }
     panic!("no hand with a swappable revoke in 200 seeds");
 }
+
+/// The record of a fixture, with `edit` applied to its JSON.
+fn fixture_record(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> HandRecord {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/tresette")
+        .join(name);
+    let mut fixture: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let record = &mut fixture["record"];
+    edit(record);
+    parse_json(&serde_json::to_vec(record).unwrap()).unwrap()
+}
+
+fn announcements(view: &engine::TableView) -> Vec<(String, String)> {
+    view.legal
+        .iter()
+        .filter_map(|a| match a.kind {
+            ActionKind::Announce(m) => Some((a.seat.to_string(), m.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A declarer whose first won trick is the last one announces after it (§2 item 3): the legal-action
+/// query must offer that announcement, which `apply` accepts. Fixture 07: S (nap 3D 2D AD) wins only
+/// trick 10.
+#[test]
+fn announcement_after_a_first_trick_won_last_is_offered() {
+    let record = fixture_record("07-corrected-revoke-no-penalty.json", |r| {
+        r["actions"][2]["good_play"] = json!(true);
+    });
+    let view = engine::legal_actions(game(), &record).unwrap();
+    assert_eq!(view.phase, "over");
+    assert_eq!(
+        announcements(&view),
+        [("S".to_string(), "napoleon".to_string())]
+    );
+    let mut announced = record.clone();
+    announced.actions.push(view.legal[0]);
+    let a = adjudicate(&announced);
+    assert_eq!(a.outcome, Outcome::Scored);
+    assert!(a.irregularities.is_empty());
+    assert_eq!(credited(&a, Side::NS), 3);
+    let after = engine::legal_actions(game(), &announced).unwrap();
+    assert!(after.legal.is_empty(), "{:?}", after.legal);
+}
+
+/// With `melds_score_without_trick` a declarer who won no trick announces after the last trick
+/// (docs/games/tresette.md): fixture 03, W's napoleon.
+#[test]
+fn announcement_without_a_trick_is_offered_after_the_hand_by_option() {
+    let record = fixture_record("03-option-melds-score-without-trick.json", |_| {});
+    let view = engine::legal_actions(game(), &record).unwrap();
+    assert_eq!(
+        announcements(&view),
+        [("W".to_string(), "napoleon".to_string())]
+    );
+    // Without the option W's melds do not count and nothing is left to say.
+    let record = fixture_record("02-good-play-melds-need-a-won-trick.json", |_| {});
+    assert!(
+        engine::legal_actions(game(), &record)
+            .unwrap()
+            .legal
+            .is_empty()
+    );
+}

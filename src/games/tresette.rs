@@ -728,12 +728,25 @@ impl HandState for TresetteHand {
     }
 
     /// Offers, in turn, each Good play decision (both answers), then the plays and corrections,
-    /// the announcement of a declarer who has won a trick, and true table talk (once per trick).
+    /// the announcement of a declarer who has won a trick (also once the hand is over), and true
+    /// table talk (once per trick).
     fn view(&self) -> TableView {
         let over = self.is_over();
         let declaring = !self.started() && self.good_play_from < 4;
+        // §2 item 3: a declarer announces once he has won a trick (by option, also after the last
+        // trick without one), the last trick included.
+        let announcing: Vec<Seat> = self
+            .order
+            .into_iter()
+            .filter(|s| {
+                let p = s.pos();
+                self.good_play[p]
+                    && !self.announced[p]
+                    && (self.won[p] > 0 || (over && self.rules.melds_score_without_trick))
+            })
+            .collect();
         let to_act: Vec<Seat> = if over {
-            vec![]
+            announcing.clone()
         } else if declaring {
             vec![self.order[self.good_play_from]]
         } else {
@@ -750,20 +763,17 @@ impl HandState for TresetteHand {
         view.tally = self.adj.tally;
         view.irregularities = self.adj.irregularities.clone();
         let mut offer = |seat: Seat, kind: ActionKind| view.legal.push(Action { seat, kind });
-        if over {
-            return view;
-        }
         if declaring {
             for says in [true, false] {
                 offer(to_act[0], ActionKind::GoodPlay(says));
             }
             return view;
         }
-        for seat in self.order {
-            let p = seat.pos();
-            if self.good_play[p] && !self.announced[p] && self.won[p] > 0 {
-                offer(seat, ActionKind::Announce(announced_as(self.held(seat))));
-            }
+        for seat in announcing {
+            offer(seat, ActionKind::Announce(announced_as(self.held(seat))));
+        }
+        if over {
+            return view;
         }
         let trick = self.play.trick;
         if let (Some(card), Some(seat)) = (trick.led(), self.play.to_play()) {

@@ -652,6 +652,17 @@ impl HandState for Hand {
                         .map_or("nobody".to_string(), |s| s.to_string())
                 ),
             )),
+            // README C2: a correction after its trick is complete is `invalid_correct`, the last
+            // trick included.
+            (Phase::Over, ActionKind::Correct(_)) if !self.acquitted => Err(RecordError::at(
+                "invalid_correct",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
+                ),
+            )),
             (Phase::Over, _) => Err(RecordError::at(
                 "action_after_end",
                 index,

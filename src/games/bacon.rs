@@ -135,7 +135,8 @@ impl Game for Bacon {
                     .into(),
             )]);
         }
-        let dealer = record.dealer;
+        // `P1..P4` name `N E S W` at this table (checked by `check_cards`).
+        let dealer = Table::FOUR.resolve(record.dealer).unwrap_or(record.dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.events.push(Event {
             code: "upcard_turned",
@@ -164,9 +165,15 @@ impl Game for Bacon {
         // §2: the stock needs every upcard the auction turns. Replay the auction alone to see how
         // far it goes; a record that needs an upcard the stock lacks is refused here.
         let mut scan = hand.clone();
+        // Seats are read as the replay reads them (`P1..P4` = `N E S W`), so the scan sees the same
+        // auction as the replay.
         for (i, a) in record.actions.iter().enumerate() {
+            let a = Action {
+                seat: Table::FOUR.resolve(a.seat).unwrap_or(a.seat),
+                kind: a.kind,
+            };
             if !matches!(scan.phase, Phase::Auction { .. } | Phase::Veto { .. })
-                || scan.apply(i, a).is_err()
+                || scan.apply(i, &a).is_err()
             {
                 break;
             }
@@ -643,6 +650,17 @@ impl HandState for Hand {
                     self.play
                         .to_play()
                         .map_or("nobody".to_string(), |s| s.to_string())
+                ),
+            )),
+            // README C2: a correction after its trick is complete is `invalid_correct`, the last
+            // trick included.
+            (Phase::Over, ActionKind::Correct(_)) if !self.acquitted => Err(RecordError::at(
+                "invalid_correct",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
                 ),
             )),
             (Phase::Over, _) => Err(RecordError::at(

@@ -135,8 +135,7 @@ impl Game for Bacon {
                     .into(),
             )]);
         }
-        // `P1..P4` name `N E S W` at this table (checked by `check_cards`).
-        let dealer = Table::FOUR.resolve(record.dealer).unwrap_or(record.dealer);
+        let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.events.push(Event {
             code: "upcard_turned",
@@ -165,15 +164,11 @@ impl Game for Bacon {
         // §2: the stock needs every upcard the auction turns. Replay the auction alone to see how
         // far it goes; a record that needs an upcard the stock lacks is refused here.
         let mut scan = hand.clone();
-        // Seats are read as the replay reads them (`P1..P4` = `N E S W`), so the scan sees the same
-        // auction as the replay.
+        // The engine hands over the seats as the table names them (`P1..P4` = `N E S W`), so the
+        // scan sees the same auction as the replay.
         for (i, a) in record.actions.iter().enumerate() {
-            let a = Action {
-                seat: Table::FOUR.resolve(a.seat).unwrap_or(a.seat),
-                kind: a.kind,
-            };
             if !matches!(scan.phase, Phase::Auction { .. } | Phase::Veto { .. })
-                || scan.apply(i, &a).is_err()
+                || scan.apply(i, a).is_err()
             {
                 break;
             }

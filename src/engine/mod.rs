@@ -139,6 +139,13 @@ impl MatchState {
                 ));
             }
         }
+        // Every game counts the hand it scores (`hands_played + 1`): keep that addition safe.
+        if self.hands_played > SCORE_LIMIT as u32 {
+            errors.push(FieldError::new(
+                format!("{base}/hands_played"),
+                format!("hands played are limited to {SCORE_LIMIT}"),
+            ));
+        }
         if self.pending_ties > SCORE_LIMIT as u32 {
             errors.push(FieldError::new(
                 format!("{base}/pending_ties"),

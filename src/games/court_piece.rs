@@ -152,7 +152,8 @@ impl Game for CourtPiece {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let dealer = record.dealer;
+        // `P4` and `W` name one seat: report and pass on the deal under the table's own names.
+        let dealer = Table::FOUR.resolve(record.dealer).unwrap_or(record.dealer);
         let maker = Table::FOUR.left(dealer);
         let first_packet = record
             .deal

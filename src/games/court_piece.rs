@@ -283,10 +283,9 @@ impl Hand {
         // §3: a claim made before the trick was complete discovers the accused's revoke once it is
         // established; if it was corrected meanwhile, the claim lapses.
         for (index, accused) in std::mem::take(&mut self.early_claims) {
-            let claimed = (first_new..self.revokes.len()).filter(|&i| {
-                self.revokes[i].at.seat == accused && self.revokes[i].discovered.is_none()
-            });
-            let claimed: Vec<usize> = claimed.collect();
+            let claimed: Vec<usize> = (first_new..self.revokes.len())
+                .filter(|&i| self.revokes[i].at.seat == accused)
+                .collect();
             if claimed.is_empty() {
                 let n = self.adj.tricks.len();
                 self.ignore(

@@ -272,3 +272,37 @@ fn claims_are_offered_only_for_an_undiscovered_revoke() {
     assert_eq!(view.phase, "play", "undiscovered: play goes on");
     assert_eq!(view.irregularities.len(), 1);
 }
+
+#[test]
+fn a_revoke_may_be_claimed_while_its_trick_is_in_progress() {
+    // Deal B of the fixtures: E revokes in trick 2 (QH on a spade lead); S and W still to play. §3:
+    // the revoke is discovered at the end of its trick "unless the record shows an earlier claim",
+    // so a claim is a legal action already, in either discovery mode.
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/court-piece/15-revoke-forfeit-later-plays-ignored.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut record = parse(&v["record"]);
+    record.actions.truncate(7);
+    for discovery in ["end_of_trick", "recorded_claim_only"] {
+        record.options = [("discovery".to_string(), json!(discovery))].into();
+        let view = engine::legal_actions(game(), &record).unwrap();
+        let claims: Vec<_> = view
+            .legal
+            .iter()
+            .filter_map(|a| match a.kind {
+                ActionKind::ClaimRevoke(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            claims,
+            vec![Seat::E; 4],
+            "{discovery}: any seat may claim E's revoke"
+        );
+    }
+}

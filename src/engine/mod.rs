@@ -153,6 +153,7 @@ impl MatchState {
                 ));
             }
         }
+        // Every game counts the hand it scores (`hands_played + 1`): keep that addition safe.
         if self.hands_played > SCORE_LIMIT as u32 {
             errors.push(FieldError::new(
                 format!("{base}/hands_played"),

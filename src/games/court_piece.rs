@@ -156,6 +156,7 @@ impl Game for CourtPiece {
         if !errors.is_empty() {
             return Err(errors);
         }
+        // The engine hands over the dealer as the table names him; the deal keeps its keys.
         let dealer = record.dealer;
         let maker = Table::FOUR.left(dealer);
         let first_packet = record
@@ -174,6 +175,7 @@ impl Game for CourtPiece {
             playing_on: false,
             revokes: Vec::new(),
             forfeit: None,
+            early_claims: Vec::new(),
             claim_only: options.choice("discovery") == "recorded_claim_only",
             any_court_resets_streak: options.flag("any_court_resets_streak"),
             courts_52_plus_1: options.flag("courts_52_plus_1"),
@@ -211,6 +213,9 @@ enum Discovery {
     EndOfTrick,
     /// The `claim_revoke` at this action.
     Claim(usize),
+    /// The `claim_revoke` at this action, made while the trick was still incomplete (§3: "unless
+    /// the record shows an earlier claim"); the revoke was discovered when it became established.
+    EarlyClaim(usize),
 }
 
 struct Revoke {
@@ -230,6 +235,9 @@ struct Hand {
     revokes: Vec<Revoke>,
     /// The revoke (index in `revokes`) whose discovery forfeited the hand.
     forfeit: Option<usize>,
+    /// Claims (action index, accused seat) made during the trick in progress against a card that may
+    /// still be corrected: they discover the accused's revoke if it becomes established (§3).
+    early_claims: Vec<(usize, Seat)>,
     claim_only: bool,
     any_court_resets_streak: bool,
     courts_52_plus_1: bool,
@@ -276,14 +284,35 @@ impl Hand {
                 at,
                 discovered: None,
             }));
+        // §3: a claim made before the trick was complete discovers the accused's revoke once it is
+        // established; if it was corrected meanwhile, the claim lapses.
+        for (index, accused) in std::mem::take(&mut self.early_claims) {
+            let claimed: Vec<usize> = (first_new..self.revokes.len())
+                .filter(|&i| self.revokes[i].at.seat == accused)
+                .collect();
+            if claimed.is_empty() {
+                let n = self.adj.tricks.len();
+                self.ignore(
+                    index,
+                    format!("the claim against {accused} lapses: {accused} has no revoke established in trick {n} (a revoke corrected before the trick was complete carries no penalty, §3)"),
+                );
+            }
+            for i in claimed {
+                self.revokes[i].discovered = Some(Discovery::EarlyClaim(index));
+            }
+        }
         // CP-4: by default an established revoke is discovered at the end of its trick; CP-b: it
         // ends the hand before the first-seven rule is looked at.
-        if !self.claim_only && self.revokes.len() > first_new {
+        if !self.claim_only {
             for r in &mut self.revokes[first_new..] {
-                r.discovered = Some(Discovery::EndOfTrick);
+                r.discovered.get_or_insert(Discovery::EndOfTrick);
             }
-            // README C7: the earliest established revoke of the trick decides.
-            self.forfeit = Some(first_new);
+        }
+        // README C7: the earliest discovered revoke of the trick decides.
+        if let Some(first) =
+            (first_new..self.revokes.len()).find(|&i| self.revokes[i].discovered.is_some())
+        {
+            self.forfeit = Some(first);
             self.end(Ending::Forfeited);
             return;
         }
@@ -326,18 +355,18 @@ impl Hand {
             .filter(|&i| self.revokes[i].at.seat == accused && self.revokes[i].discovered.is_none())
             .collect();
         let Some(&first) = found.first() else {
-            let pending = self.play.correctable().iter().any(|(s, _)| *s == accused);
-            let reason = if pending {
-                format!(
-                    "{seat}'s claim against {accused} is premature: the revoke is not established until trick {} is complete and may still be corrected (§3)",
-                    self.play.trick.number
-                )
-            } else {
+            // §3: a claim against a card of the trick in progress that may still be corrected waits
+            // for the end of the trick ("unless the record shows an earlier claim").
+            if self.pending_revokers().contains(&accused) {
+                self.early_claims.push((index, accused));
+                return;
+            }
+            self.ignore(
+                index,
                 format!(
                     "{seat}'s claim is rejected: {accused} has no established revoke left to discover"
-                )
-            };
-            self.ignore(index, reason);
+                ),
+            );
             return;
         };
         for i in found {
@@ -347,11 +376,35 @@ impl Hand {
         self.end(Ending::Forfeited);
     }
 
+    /// Seats whose card in the trick in progress is a revoke that may still be corrected (§3).
+    fn pending_revokers(&self) -> Vec<Seat> {
+        if self.phase != Phase::Play {
+            return Vec::new();
+        }
+        self.play
+            .correctable()
+            .into_iter()
+            .filter_map(|(seat, before)| {
+                let card = self.play.trick.plays()[before.len()].card;
+                judge(&before, self.play.hand(seat), card).map(|_| seat)
+            })
+            .collect()
+    }
+
     fn ignore(&mut self, index: usize, reason: String) {
-        self.adj.ignored_actions.push(IgnoredAction {
-            action_index: index,
-            reason,
-        });
+        // An early claim is settled at the end of its trick, after later actions may have been
+        // ignored: keep the list in action order.
+        let at = self
+            .adj
+            .ignored_actions
+            .partition_point(|a| a.action_index < index);
+        self.adj.ignored_actions.insert(
+            at,
+            IgnoredAction {
+                action_index: index,
+                reason,
+            },
+        );
     }
 
     /// Why actions after the end of the hand are ignored, or `None` when they are record errors.
@@ -414,6 +467,10 @@ impl Hand {
                 let how = match how {
                     Discovery::EndOfTrick => format!("discovered at the end of trick {}", r.at.trick),
                     Discovery::Claim(at) => format!("discovered by the claim at action {at}"),
+                    Discovery::EarlyClaim(at) => format!(
+                        "claimed at action {at} before trick {} was complete, discovered when it was established then",
+                        r.at.trick
+                    ),
                 };
                 format!(
                     "{how}: {} forfeit the hand, which ends at once; {} score 1 court and no other court of the hand stands (court-piece.md §4.1, §5, CP-5)",
@@ -656,11 +713,21 @@ impl HandState for Hand {
             Phase::Over(_) => {}
         }
         if self.forfeit.is_none() {
-            for r in self.revokes.iter().filter(|r| r.discovered.is_none()) {
+            // §3: a revoke may be claimed once established, or already while its trick is in
+            // progress (the claim then takes effect if the revoke is not corrected).
+            let pending = self.pending_revokers();
+            let accused: Vec<Seat> = self
+                .revokes
+                .iter()
+                .filter(|r| r.discovered.is_none())
+                .map(|r| r.at.seat)
+                .chain(pending)
+                .collect();
+            for accused in accused {
                 for seat in Table::FOUR.seats() {
                     let claim = Action {
                         seat,
-                        kind: ActionKind::ClaimRevoke(r.at.seat),
+                        kind: ActionKind::ClaimRevoke(accused),
                     };
                     if !view.legal.contains(&claim) {
                         view.legal.push(claim);
@@ -672,6 +739,12 @@ impl HandState for Hand {
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        for (index, accused) in std::mem::take(&mut self.early_claims) {
+            self.ignore(
+                index,
+                format!("the claim against {accused} was never settled: the trick it was made in was not completed"),
+            );
+        }
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         self.adj.irregularities = self.irregularities();
         if let Some(e) = error {

@@ -189,3 +189,30 @@ fn actions_after_a_run_are_record_errors() {
     assert_eq!((e.code, e.action_index), ("action_after_end", Some(3)));
     assert!(a.hand_score.is_none());
 }
+
+#[test]
+fn hundreds_of_riffles_are_each_a_fault_and_never_overflow() {
+    // §5 bad_procedure: only a single riffle is allowed. The record may hold up to 2000 actions, so a
+    // riffle counter must not overflow (a u8 panicked at the 256th riffle in debug builds and wrapped
+    // in release, letting the 257th riffle pass as the first). 300 riffles: 299 faults by N, the
+    // dealer; E–W gain 1 each up to 11, then N–S lose 1 each (never below 0, TR-6).
+    let deal: serde_json::Value = serde_json::from_str(DEAL).unwrap();
+    let mut actions = vec![json!({"seat": "N", "shuffle": "riffle"}); 300];
+    // Then T1: W 2C, S KD, E 3H, N 4C (the top card): N. T2: four 5s, an opposing tie: the
+    // winner of trick 1, N–S, wins the hand (§3.2): 1 tento.
+    for (seat, card) in [("W", "2C"), ("S", "KD"), ("E", "3H"), ("N", "4C")]
+        .into_iter()
+        .chain([("N", "5S"), ("W", "5C"), ("S", "5D"), ("E", "5H")])
+    {
+        actions.push(json!({"seat": seat, "play": card}));
+    }
+    actions.insert(300, json!({"seat": "W", "keep": true}));
+    let r = hand(json!({"dealer": "N", "deal": deal, "actions": actions}));
+    let a = adjudicate(&r);
+    assert!(a.record_error.is_none(), "{:?}", a.record_error);
+    assert_eq!(a.irregularities.len(), 299);
+    assert!(a.irregularities.iter().all(|i| i.code == "bad_procedure"));
+    assert_eq!(a.irregularities.last().unwrap().action_index, 299);
+    assert_eq!(a.match_after.scores[Side::EW], 11);
+    assert_eq!(a.match_after.scores[Side::NS], 1);
+}

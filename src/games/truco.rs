@@ -445,7 +445,7 @@ impl Hand {
                 }
                 let fault = match kind {
                     Shuffle::Riffle => {
-                        self.riffles += 1;
+                        self.riffles = self.riffles.saturating_add(1);
                         (self.riffles > 1).then(|| {
                             format!("{seat} riffled the pack a second time: only a single riffle shuffle is allowed")
                         })

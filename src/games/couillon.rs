@@ -138,6 +138,17 @@ impl Game for Couillon {
         options: &Options,
         before: &MatchState,
     ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+        // §4: a side at LINES has erased all its lines: that game is over (as with `game_over`).
+        if let Some(side) = Side::BOTH.into_iter().find(|&s| before.scores[s] >= LINES) {
+            return Err(vec![FieldError::new(
+                format!("/match_state/scores/{side}"),
+                format!(
+                    "{} have already erased all {LINES} lines (score {}): the game is over; start a new match",
+                    side.spoken(),
+                    before.scores[side]
+                ),
+            )]);
+        }
         let pack = pack(options);
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -403,6 +414,16 @@ impl HandState for Hand {
         let seat = action.seat;
         let verb = action.kind.verb();
         match (self.phase, action.kind) {
+            // README C2: the fourth trick is complete, so no card of it can be corrected any more.
+            (Phase::Over, ActionKind::Correct(_)) => Err(RecordError::at(
+                "invalid_correct",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
+                ),
+            )),
             (Phase::Over, _) => Err(RecordError::at(
                 "action_after_end",
                 index,

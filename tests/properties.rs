@@ -225,3 +225,41 @@ proptest! {
         }
     }
 }
+
+/// README C2 for every game with corrections: a `correct` after the hand's last trick is the record
+/// error `invalid_correct` (or, after a hand ended by a penalty or abandoned, an ignored action, C6).
+#[test]
+fn a_correction_after_the_hand_is_invalid_correct_in_every_game() {
+    let mut checked = 0;
+    for (game, mut record) in fixture_records() {
+        let g = arbiter::games::find(&game).unwrap();
+        if !g.info().verbs.contains(&"correct") {
+            continue;
+        }
+        let Ok(r) = parse_json::<HandRecord>(&serde_json::to_vec(&record).unwrap()) else {
+            continue;
+        };
+        let Ok(a) = engine::adjudicate(g, &r) else {
+            continue;
+        };
+        if a.outcome != Outcome::Scored || a.tricks.is_empty() {
+            continue;
+        }
+        let last = a.tricks.last().unwrap().plays.plays()[0];
+        let n = r.actions.len();
+        record["actions"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"seat": last.seat, "correct": last.card}));
+        let r = parse_json::<HandRecord>(&serde_json::to_vec(&record).unwrap()).unwrap();
+        let a = engine::adjudicate(g, &r).unwrap();
+        let ignored = a.ignored_actions.iter().any(|i| i.action_index == n);
+        let code = a.record_error.as_ref().map(|e| e.code);
+        assert!(
+            ignored || code == Some("invalid_correct"),
+            "{game}: {code:?} for a correct after the hand: {record}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked} hands checked");
+}

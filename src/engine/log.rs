@@ -4,6 +4,7 @@
 
 use super::seat::Seat;
 use crate::cards::Card;
+use crate::record::{Action, ActionKind};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -77,6 +78,22 @@ impl RecordError {
 }
 
 impl RecordError {
+    /// Action `index` comes after the hand ended (`detail` says how it ended). A `correct` there is
+    /// `invalid_correct` (README C2: its trick is complete); anything else `action_after_end`.
+    pub fn after_end(index: usize, action: &Action, detail: &str) -> RecordError {
+        let (seat, verb) = (action.seat, action.kind.verb());
+        match action.kind {
+            ActionKind::Correct(_) => RecordError::at(
+                "invalid_correct",
+                index,
+                seat,
+                verb,
+                format!("{detail}: a revoke can only be corrected before its trick is complete"),
+            ),
+            _ => RecordError::at("action_after_end", index, seat, verb, detail.to_string()),
+        }
+    }
+
     /// The record stops before the hand is decided (`seat`: who was due to act, if known).
     pub fn incomplete_hand(seat: Option<Seat>, detail: String) -> RecordError {
         RecordError {

@@ -647,26 +647,13 @@ impl HandState for Hand {
                         .map_or("nobody".to_string(), |s| s.to_string())
                 ),
             )),
-            // README C2: a correction after its trick is complete is `invalid_correct`, the last
-            // trick included.
-            (Phase::Over, ActionKind::Correct(_)) if !self.acquitted => Err(RecordError::at(
-                "invalid_correct",
+            (Phase::Over, _) => Err(RecordError::after_end(
                 index,
-                seat,
-                verb,
-                format!(
-                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
-                ),
-            )),
-            (Phase::Over, _) => Err(RecordError::at(
-                "action_after_end",
-                index,
-                seat,
-                verb,
+                action,
                 if self.acquitted {
-                    "the hand was acquitted after the fourth upcard was passed".into()
+                    "the hand was acquitted after the fourth upcard was passed"
                 } else {
-                    "all five tricks have been played".into()
+                    "all five tricks have been played"
                 },
             )),
         }

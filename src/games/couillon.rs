@@ -414,22 +414,10 @@ impl HandState for Hand {
         let seat = action.seat;
         let verb = action.kind.verb();
         match (self.phase, action.kind) {
-            // README C2: the fourth trick is complete, so no card of it can be corrected any more.
-            (Phase::Over, ActionKind::Correct(_)) => Err(RecordError::at(
-                "invalid_correct",
+            (Phase::Over, _) => Err(RecordError::after_end(
                 index,
-                seat,
-                verb,
-                format!(
-                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
-                ),
-            )),
-            (Phase::Over, _) => Err(RecordError::at(
-                "action_after_end",
-                index,
-                seat,
-                verb,
-                "the hand ended with the fourth trick".into(),
+                action,
+                "the hand ended with the fourth trick",
             )),
             (_, ActionKind::Accept(_)) => self.decide(index, seat, true),
             (_, ActionKind::Decline(_)) => self.decide(index, seat, false),

@@ -669,9 +669,10 @@ impl HandState for Hand {
                 self.ignore(index, reason);
                 Ok(())
             }
-            (Phase::Over(_), _) => Err(error(
-                "action_after_end",
-                "all thirteen tricks have been played".into(),
+            (Phase::Over(_), _) => Err(RecordError::after_end(
+                index,
+                action,
+                "all thirteen tricks have been played",
             )),
         }
     }

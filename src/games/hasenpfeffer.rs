@@ -435,7 +435,11 @@ impl HandState for HasenpfefferHand {
                 }
                 _ => Err(self.unexpected(index, action, "the hand is being played")),
             },
-            Phase::Over => Err(self.unexpected(index, action, "all six tricks are played")),
+            Phase::Over => Err(RecordError::after_end(
+                index,
+                action,
+                "all six tricks have been played",
+            )),
         }
     }
 

@@ -495,12 +495,10 @@ impl HandState for PitchHand {
                 verb,
                 "the auction is over: only cards (and corrections) follow".into(),
             )),
-            (Phase::Over { .. }, _) => Err(RecordError::at(
-                "action_after_end",
+            (Phase::Over { .. }, _) => Err(RecordError::after_end(
                 index,
-                seat,
-                verb,
-                "the hand ended with the sixth trick".into(),
+                action,
+                "the hand ended with the sixth trick",
             )),
         }
     }

@@ -424,12 +424,10 @@ impl HandState for Hand {
                 action.kind.verb(),
                 format!("the trick is complete: {taker} must take the spoil first"),
             )),
-            (Phase::Over, _) => Err(RecordError::at(
-                "action_after_end",
+            (Phase::Over, _) => Err(RecordError::after_end(
                 index,
-                seat,
-                action.kind.verb(),
-                "the hand ended when a player was left without a card after the last spoil (§4.4)".into(),
+                action,
+                "the hand ended when a player was left without a card after the last spoil (§4.4)",
             )),
         }
     }

@@ -588,12 +588,10 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             )),
-            (Phase::Over, _) => Err(RecordError::at(
-                "action_after_end",
+            (Phase::Over, _) => Err(RecordError::after_end(
                 index,
-                seat,
-                action.kind.verb(),
-                "the hand ended with the eighth trick".into(),
+                action,
+                "the hand ended with the eighth trick",
             )),
         }
     }

@@ -495,6 +495,16 @@ impl HandState for PitchHand {
                 verb,
                 "the auction is over: only cards (and corrections) follow".into(),
             )),
+            // README C2: a correction after its trick is complete, the last trick included.
+            (Phase::Over { .. }, ActionKind::Correct(_)) => Err(RecordError::at(
+                "invalid_correct",
+                index,
+                seat,
+                verb,
+                format!(
+                    "trick {TRICKS} is already complete: a revoke can only be corrected before that"
+                ),
+            )),
             (Phase::Over { .. }, _) => Err(RecordError::at(
                 "action_after_end",
                 index,

@@ -223,3 +223,41 @@ fn a_stock_or_face_up_card_is_refused() {
         assert_eq!(e[0].pointer, format!("/{field}"));
     }
 }
+
+#[test]
+fn numbered_seats_name_the_compass_seats() {
+    // README "Seats and direction": at a four-player table P1..P4 are N E S W. Fixture 01 written
+    // with numbered seats (dealer P1 = N, so P2 = E opens and P1 is the dealer who may steal) must
+    // be adjudicated exactly as written with compass seats.
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("fixtures/pitch/01-bid-3-made-low-to-capturer.json").unwrap(),
+    )
+    .unwrap();
+    let compass = fixture["record"].clone();
+    let mut numbered = compass.clone();
+    let name = |s: &str| format!("P{}", "NESW".find(s).unwrap() + 1);
+    numbered["dealer"] = json!(name(compass["dealer"].as_str().unwrap()));
+    for a in numbered["actions"].as_array_mut().unwrap() {
+        a["seat"] = json!(name(a["seat"].as_str().unwrap()));
+    }
+    let parse = |v: &serde_json::Value| -> HandRecord {
+        parse_json(&serde_json::to_vec(v).unwrap()).unwrap()
+    };
+    let (a, b) = (adjudicate(&parse(&compass)), adjudicate(&parse(&numbered)));
+    assert_eq!(b.outcome, Outcome::Scored, "{:?}", b.record_error);
+    assert_eq!(b.hand_score, a.hand_score);
+    assert_eq!(b.match_after.next_dealer, a.match_after.next_dealer);
+    // The dealer's steal is offered to P1 (= N) after P3 (= S) bids 3.
+    let mut partial = numbered.clone();
+    partial["actions"] = json!([{"seat": "P2", "pass": true}, {"seat": "P3", "bid": 3},
+                                {"seat": "P4", "pass": true}]);
+    assert_eq!(
+        legal(partial),
+        vec![
+            json!({"seat": "N", "pass": true}),
+            json!({"seat": "N", "bid": 3}),
+            json!({"seat": "N", "bid": 4}),
+            json!({"seat": "N", "bid": "smudge"})
+        ]
+    );
+}

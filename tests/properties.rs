@@ -176,6 +176,60 @@ fn numbered_seats_are_the_compass_seats_at_four() {
     assert!(checked > 100, "{checked} fixtures checked");
 }
 
+/// README "Seats": the same at every four-seat table, for the dealer too. Every accepted fixture
+/// record written with compass seats is adjudicated the same when every seat (dealer, deal, actions,
+/// players, next dealer) is written `P1..P4` instead.
+#[test]
+fn numbered_seats_are_the_compass_seats_in_every_fixture() {
+    let number = |v: &Value| match v.as_str().and_then(|s| "NESW".find(s)) {
+        Some(i) if v.as_str().is_some_and(|s| s.len() == 1) => json!(format!("P{}", i + 1)),
+        _ => v.clone(),
+    };
+    let renumber_keys = |v: &mut Value| {
+        if let Some(m) = v.as_object_mut() {
+            *m = std::mem::take(m)
+                .into_iter()
+                .map(|(k, x)| (number(&json!(k)).as_str().unwrap().to_string(), x))
+                .collect();
+        }
+    };
+    let mut checked = 0;
+    for (game, v) in fixture_records() {
+        let g = arbiter::games::find(&game).unwrap();
+        let Ok(r) = parse_json::<HandRecord>(&serde_json::to_vec(&v).unwrap()) else {
+            continue;
+        };
+        let Ok(a) = engine::adjudicate(g, &r) else {
+            continue;
+        };
+        if g.info().players != 4 || !"NESW".contains(v["dealer"].as_str().unwrap_or("-")) {
+            continue;
+        }
+        let mut n = v.clone();
+        n["dealer"] = number(&v["dealer"]);
+        renumber_keys(&mut n["deal"]);
+        if let Some(players) = n.get_mut("players") {
+            renumber_keys(players);
+        }
+        if let Some(d) = v.get("match_state").and_then(|m| m.get("next_dealer")) {
+            n["match_state"]["next_dealer"] = number(d);
+        }
+        for action in n["actions"].as_array_mut().into_iter().flatten() {
+            action["seat"] = number(&action["seat"]);
+        }
+        let rn = parse_json::<HandRecord>(&serde_json::to_vec(&n).unwrap()).unwrap();
+        let b = engine::adjudicate(g, &rn).expect("accepted as with compass seats");
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::to_value(&b).unwrap(),
+            "{game}: {}",
+            v["dealer"]
+        );
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked} fixtures checked");
+}
+
 /// Every game's fixture records, as JSON values (refused ones included).
 fn fixture_records() -> Vec<(String, Value)> {
     common::fixtures()

@@ -568,6 +568,19 @@ fn prepare(
         }
     };
     let table = options.as_ref().map(|o| game.table(o));
+    // The dealer as the table names it, like the actions' seats (`P1` is `N` at a four-seat table):
+    // games compare him with the seats that act.
+    let named;
+    let record = match table.and_then(|t| t.resolve(record.dealer)) {
+        Some(dealer) if dealer != record.dealer => {
+            named = HandRecord {
+                dealer,
+                ..record.clone()
+            };
+            &named
+        }
+        _ => record,
+    };
     if let Some(table) = table
         && let Some(a) = record
             .actions
@@ -609,9 +622,10 @@ fn prepare(
             MatchState::default()
         }
         (None, state) => {
-            let state = state.clone().unwrap_or_default();
-            let dealer = table.and_then(|t| t.resolve(record.dealer));
-            if let Err(e) = state.check(game, dealer.unwrap_or(record.dealer), "/match_state") {
+            let mut state = state.clone().unwrap_or_default();
+            let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
+            state.next_dealer = state.next_dealer.map(named);
+            if let Err(e) = state.check(game, named(record.dealer), "/match_state") {
                 errors.extend(e);
             }
             state
@@ -723,12 +737,10 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     check_game_id(&m.game, game).map_err(|e| vec![e])?;
     let options = Options::resolve(game.info().options, &m.options, "/options")?;
     let table = game.table(&options);
-    let first_dealer = m
-        .hands
-        .first()
-        .and_then(|h| table.resolve(h.dealer))
-        .unwrap_or(Seat::N);
+    let resolve = |seat: Seat| table.resolve(seat).unwrap_or(seat);
+    let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
+    state.next_dealer = state.next_dealer.map(resolve);
     state
         .check(game, first_dealer, "/match_state")
         .map_err(|e| {

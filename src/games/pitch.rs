@@ -298,8 +298,10 @@ impl PitchHand {
         for e in established {
             self.revokes
                 .push((e.seat.side(), self.adj.irregularities.len()));
-            // The consequence: known when the hand is scored.
-            self.adj.irregularities.push(e.irregularity(String::new()));
+            // The consequence is settled when the hand is scored.
+            self.adj.irregularities.push(e.irregularity(
+                "the penalty (pitch.md §5) is applied when the hand is scored".into(),
+            ));
         }
         let points: i32 = trick.plays().iter().map(|p| game_points(p.card)).sum();
         let tally = &mut self.adj.tally[winner.side()];
@@ -349,6 +351,13 @@ impl PitchHand {
             out.push(("game", if ns > ew { Side::NS } else { Side::EW }, None));
         }
         out
+    }
+
+    /// README C5: a hand stopped by a record error is not scored, so no revoke penalty applies.
+    fn unscored(&mut self) {
+        for i in &mut self.adj.irregularities {
+            i.consequence = "none: the record error leaves the hand unscored (README C5)".into();
+        }
     }
 
     /// §4 and §5: the hand's score, whether the bid was made, and the revokes' consequences.
@@ -536,6 +545,7 @@ impl HandState for PitchHand {
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         if let Some(e) = error {
+            self.unscored();
             self.adj.record_error(e);
             return self.adj;
         }
@@ -545,13 +555,16 @@ impl HandState for PitchHand {
                 Some(to_bid),
                 format!("the record stops in the auction: {to_bid} calls next"),
             )),
-            Phase::Play { .. } => self.adj.record_error(RecordError::incomplete_hand(
-                self.play.to_play(),
-                format!(
-                    "the record stops in trick {} of {TRICKS}",
-                    self.play.trick.number
-                ),
-            )),
+            Phase::Play { .. } => {
+                self.unscored();
+                self.adj.record_error(RecordError::incomplete_hand(
+                    self.play.to_play(),
+                    format!(
+                        "the record stops in trick {} of {TRICKS}",
+                        self.play.trick.number
+                    ),
+                ))
+            }
         }
         self.adj
     }

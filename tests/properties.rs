@@ -137,7 +137,7 @@ proptest! {
     }
 }
 
-/// README "Seats": the same at every four-seat table, for the dealer too. Every accepted fixture
+/// README "Seats": at a four-player table `P1..P4` name `N E S W`. Every accepted fixture
 /// record written with compass seats is adjudicated the same when every seat (dealer, deal, actions,
 /// players, next dealer) is written `P1..P4` instead.
 #[test]

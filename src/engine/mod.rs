@@ -541,6 +541,19 @@ fn prepare(
         }
     };
     let table = options.as_ref().map(|o| game.table(o));
+    // The dealer as the table names it, like the actions' seats (`P1` is `N` at a four-seat table):
+    // games compare him with the seats that act.
+    let named;
+    let record = match table.and_then(|t| t.resolve(record.dealer)) {
+        Some(dealer) if dealer != record.dealer => {
+            named = HandRecord {
+                dealer,
+                ..record.clone()
+            };
+            &named
+        }
+        _ => record,
+    };
     if let Some(table) = table
         && let Some(a) = record
             .actions
@@ -582,7 +595,10 @@ fn prepare(
             MatchState::default()
         }
         (None, state) => {
-            let state = state.clone().unwrap_or_default();
+            let mut state = state.clone().unwrap_or_default();
+            if let (Some(t), Some(d)) = (table, state.next_dealer) {
+                state.next_dealer = Some(t.resolve(d).unwrap_or(d));
+            }
             if let Err(e) = state.check(record.dealer, "/match_state") {
                 errors.extend(e);
             }
@@ -661,8 +677,9 @@ pub fn adjudicate_next(
             format!("the game ended at hand {played}; no more hands can be played"),
         )]);
     }
+    let table = game.table(options);
     if let Some(d) = state.next_dealer
-        && d != record.dealer
+        && table.resolve(d).unwrap_or(d) != table.resolve(record.dealer).unwrap_or(record.dealer)
     {
         return Err(vec![FieldError::new(
             "/dealer".into(),

@@ -242,12 +242,26 @@ fn three_passes_leave_the_dealer_to_name_trump() {
     let suits: Vec<_> = v
         .legal
         .iter()
-        .map(|a| match a.kind {
-            ActionKind::Trump(s) => s,
+        .filter_map(|a| match a.kind {
+            ActionKind::Trump(s) => Some(s),
+            ActionKind::Bid(Bid::Number(15)) => None,
             k => panic!("{k:?} offered"),
         })
         .collect();
     assert_eq!(suits, Suit::ALL.to_vec());
+    // TN-d: the record may show the compulsory 15 once; apply accepts it, so it is offered.
+    assert!(legal(&v).contains(&r#"{"seat":"W","bid":15}"#.to_string()));
+    let v = view(
+        json!([{"seat": "N", "pass": true}, {"seat": "E", "pass": true},
+        {"seat": "S", "pass": true}, {"seat": "W", "bid": 15}]),
+    );
+    assert_eq!(v.phase, "trump");
+    assert!(
+        v.legal
+            .iter()
+            .all(|a| matches!(a.kind, ActionKind::Trump(_)))
+    );
+    assert_eq!(v.legal.len(), 4);
 }
 
 #[test]

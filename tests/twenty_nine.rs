@@ -242,12 +242,26 @@ fn three_passes_leave_the_dealer_to_name_trump() {
     let suits: Vec<_> = v
         .legal
         .iter()
-        .map(|a| match a.kind {
-            ActionKind::Trump(s) => s,
+        .filter_map(|a| match a.kind {
+            ActionKind::Trump(s) => Some(s),
+            ActionKind::Bid(Bid::Number(15)) => None,
             k => panic!("{k:?} offered"),
         })
         .collect();
     assert_eq!(suits, Suit::ALL.to_vec());
+    // TN-d: the record may show the compulsory 15 once; apply accepts it, so it is offered.
+    assert!(legal(&v).contains(&r#"{"seat":"W","bid":15}"#.to_string()));
+    let v = view(
+        json!([{"seat": "N", "pass": true}, {"seat": "E", "pass": true},
+        {"seat": "S", "pass": true}, {"seat": "W", "bid": 15}]),
+    );
+    assert_eq!(v.phase, "trump");
+    assert!(
+        v.legal
+            .iter()
+            .all(|a| matches!(a.kind, ActionKind::Trump(_)))
+    );
+    assert_eq!(v.legal.len(), 4);
 }
 
 #[test]
@@ -343,4 +357,29 @@ fn a_second_royals_claim_is_a_record_error() {
     let e = a.record_error.unwrap();
     assert_eq!((e.code, e.action_index), ("invalid_royals", Some(14)));
     assert_eq!(a.contract.unwrap().target, Some(26));
+}
+
+/// README: at a four-seat table `P1…P4` are `N E S W`, for the dealer as for the actions. A match
+/// whose hands name their dealers `P4` then `P1` is W then N: the first hand (fixture 01, N-S make
+/// 19) passes the deal to N, who deals the second (fixture 04, N's forced 15 fails).
+#[test]
+fn dealers_named_by_number_are_the_compass_seats() {
+    let hand = |file: &str, dealer: &str| {
+        let path = format!("{}/fixtures/twenty-nine/{file}", env!("CARGO_MANIFEST_DIR"));
+        let mut f: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        f["record"]["dealer"] = json!(dealer);
+        f["record"].clone()
+    };
+    let m = json!({"game": "twenty-nine", "hands": [
+        hand("01-made-contract-multi-round-auction.json", "P4"),
+        hand("04-forced-dealer-unshown-trump-never-revealed.json", "P1"),
+    ]});
+    let m: arbiter::record::MatchRecord = parse_json(&serde_json::to_vec(&m).unwrap()).unwrap();
+    let report = engine::adjudicate_match(game(), &m).expect("both hands accepted");
+    assert_eq!(report.hands[0].dealer, Seat::W);
+    assert_eq!(report.hands[1].dealer, Seat::N);
+    assert_eq!(report.hands[1].outcome, Outcome::Scored);
+    assert_eq!(report.hands[1].contract.as_ref().unwrap().declarer, Seat::N);
+    assert_eq!(report.final_state.scores[Side::NS], 0);
+    assert_eq!(report.final_state.next_dealer, Some(Seat::E));
 }

@@ -633,7 +633,7 @@ impl HandState for Hand {
                     kind: ActionKind::Bid(Bid::Number(n)),
                 }));
             }
-            Phase::Trump { .. } => {
+            Phase::Trump { forced, shown } => {
                 let declarer = self.contract().declarer;
                 view.trick_number = None;
                 view.hand = self.first_round[declarer.pos()].iter().collect();
@@ -645,6 +645,13 @@ impl HandState for Hand {
                     seat: declarer,
                     kind: ActionKind::Trump(suit),
                 }));
+                // TN-d: the record may show the dealer's compulsory 15, once.
+                if forced && !shown {
+                    view.legal.push(Action {
+                        seat: declarer,
+                        kind: ActionKind::Bid(Bid::Number(MIN_BID)),
+                    });
+                }
             }
             Phase::Play => {
                 // The trump is public once revealed, and known to the high bidder; the seat in

@@ -15,7 +15,9 @@ pub use options::{OptionKind, OptionSpec, Options};
 pub use play::{Established, TrickPlay};
 pub use seat::{PerSide, Seat, Side, Table};
 pub use stock::Stock;
-pub use trick::{MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, trump_or_led};
+pub use trick::{
+    MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, must_follow_suit, trump_or_led,
+};
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::record::{Action, Bid, HandRecord, MatchRecord};

@@ -1,7 +1,8 @@
 //! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
 
+use super::log::Fault;
 use super::seat::{Seat, Table};
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -164,6 +165,31 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
     } else {
         None
     }
+}
+
+/// The plain follow rule: a card of the led suit if the hand holds one, otherwise any card. The
+/// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held.
+pub fn must_follow_suit(
+    table: Table,
+    rule: &'static str,
+    trick: &Trick,
+    hand: CardSet,
+    card: Card,
+) -> Option<Fault> {
+    let led = trick.led()?.suit_unchecked();
+    let of_led = hand.of_suit(led);
+    if of_led.is_empty() || card.suit_unchecked() == led {
+        return None;
+    }
+    Some(Fault::new(
+        "revoke",
+        rule,
+        format!(
+            "{} played {card} on a {} lead while holding {of_led}",
+            trick.next_seat(table),
+            led.letter()
+        ),
+    ))
 }
 
 /// One trick as the adjudication reports it.

@@ -9,7 +9,7 @@ use crate::engine::{
     Adjudication, Bonus, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
     RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    trump_or_led,
+    must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -83,21 +83,7 @@ const ORDER: RankOrder = RankOrder::ACE_HIGH;
 
 /// §3: follow suit if able; otherwise any card (trumping allowed, not compulsory).
 fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
-    let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
-        return None;
-    }
-    let seat = trick.next_seat(Table::FOUR);
-    Some(Fault::new(
-        "revoke",
-        "court-piece.md §3",
-        format!(
-            "{seat} played {card} on a {} lead while holding {}",
-            led.letter(),
-            of_led
-        ),
-    ))
+    must_follow_suit(Table::FOUR, "court-piece.md §3", trick, hand, card)
 }
 
 impl Game for CourtPiece {

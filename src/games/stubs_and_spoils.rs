@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Fault, FieldError, Game, GameInfo, HandState, MatchState, Mode, OptionKind,
     OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -63,21 +63,7 @@ const RED: RankOrder = RankOrder::new(&[
 
 /// §3: follow suit if able; nothing else is required.
 fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
-    let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
-        return None;
-    }
-    let seat = trick.next_seat(Table::FOUR);
-    Some(Fault::new(
-        "revoke",
-        "stubs-and-spoils.md §3",
-        format!(
-            "{seat} played {card} on a {} lead while holding {}",
-            led.letter(),
-            of_led.len()
-        ),
-    ))
+    must_follow_suit(Table::FOUR, "stubs-and-spoils.md §3", trick, hand, card)
 }
 
 /// §4.2: in red mode, cards of neither the led nor the trojan suit rank above the led suit, trojans

@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
     MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side,
-    Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
 
@@ -253,21 +253,7 @@ fn describe(melds: &[HeldMeld]) -> String {
 
 /// §3: follow suit if able, otherwise any card. `None` = legal.
 fn judge(table: Table, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
-    let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
-        return None;
-    }
-    let seat = trick.next_seat(table);
-    Some(Fault::new(
-        "revoke",
-        "tresette.md §3",
-        format!(
-            "{seat} played {card} on a {} lead while holding {}",
-            led.letter(),
-            of_led
-        ),
-    ))
+    must_follow_suit(table, "tresette.md §3", trick, hand, card)
 }
 
 /// §4: what a side's captured cards are worth.

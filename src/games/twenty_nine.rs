@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
     MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -75,21 +75,7 @@ fn card_points(card: Card) -> i32 {
 
 /// §3: follow suit if able; otherwise any card (never an obligation to trump).
 fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
-    let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
-        return None;
-    }
-    let seat = trick.next_seat(Table::FOUR);
-    Some(Fault::new(
-        "revoke",
-        "twenty-nine.md §3",
-        format!(
-            "{seat} played {card} on a {} lead while holding {}",
-            led.letter(),
-            of_led
-        ),
-    ))
+    must_follow_suit(Table::FOUR, "twenty-nine.md §3", trick, hand, card)
 }
 
 fn suit_name(suit: Suit) -> &'static str {

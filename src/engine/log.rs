@@ -2,7 +2,7 @@
 //! record errors (the record contradicts the deal or the turn order: replay stops), corrected revokes
 //! and actions ignored after a hand was decided (`shared/rules/README.md`, "Legality outcomes", C2–C6).
 
-use super::seat::Seat;
+use super::seat::{Seat, Side};
 use crate::cards::Card;
 use crate::record::{Action, ActionKind};
 use serde::Serialize;
@@ -102,6 +102,33 @@ impl RecordError {
             seat,
             pointer: "/actions".into(),
             detail,
+        }
+    }
+}
+
+/// README C7: of the established irregularities whose penalties would each decide the hand, the
+/// first decides; later ones are reported with no further effect.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstDecides(Option<(Side, usize)>);
+
+impl FirstDecides {
+    /// The offending side and the action of the irregularity that decided the hand.
+    pub fn decided(&self) -> Option<(Side, usize)> {
+        self.0
+    }
+
+    /// An irregularity by `offenders` at action `index` is established: `None` when it decides the
+    /// hand (the game states its penalty), else the consequence to report.
+    pub fn offence(&mut self, offenders: Side, index: usize) -> Option<String> {
+        match self.0 {
+            Some((first, at)) => Some(format!(
+                "no further effect: the irregularity by {} at action {at} already decided the hand (README C7)",
+                first.spoken()
+            )),
+            None => {
+                self.0 = Some((offenders, index));
+                None
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ mod seat;
 mod stock;
 mod trick;
 
-pub use log::{CorrectedRevoke, Fault, IgnoredAction, Irregularity, RecordError};
+pub use log::{CorrectedRevoke, Fault, FirstDecides, IgnoredAction, Irregularity, RecordError};
 pub use options::{OptionKind, OptionSpec, Options};
 pub use play::{Established, TrickPlay};
 pub use seat::{PerSide, Seat, Side, Table};

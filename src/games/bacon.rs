@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
-    OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo, HandState,
+    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord, Yes};
 
@@ -158,7 +158,7 @@ impl Game for Bacon {
             penalty: options.choice("revoke_penalty") == "default",
             acquitted: false,
             missing_upcard: None,
-            decided_by: None,
+            decided_by: FirstDecides::default(),
             adj,
         };
         // §2: the stock needs every upcard the auction turns. Replay the auction alone to see how
@@ -229,7 +229,7 @@ struct Hand {
     missing_upcard: Option<usize>,
     /// The offending side and action of the first established revoke, when the penalty applies
     /// (§5, README C7).
-    decided_by: Option<(Side, usize)>,
+    decided_by: FirstDecides,
     adj: Adjudication,
 }
 
@@ -382,13 +382,9 @@ impl Hand {
             return "none: the revoke_penalty option is 'none'; the tricks are scored as played"
                 .into();
         }
-        if let Some((side, first)) = self.decided_by {
-            return format!(
-                "no further effect: the revoke by {} at action {first} already decided the hand (README C7)",
-                side.spoken()
-            );
+        if let Some(consequence) = self.decided_by.offence(offenders, index) {
+            return consequence;
         }
-        self.decided_by = Some((offenders, index));
         let to = offenders.other();
         format!(
             "{} score as if they had taken all five tricks, {} points, and {} score nothing (bacon.md §5 DEFAULT)",
@@ -737,7 +733,7 @@ impl HandState for Hand {
             return adj;
         }
         // A revoke that decides the hand makes the rest of the play irrelevant: the record may stop.
-        let complete = matches!(self.phase, Phase::Over) || self.decided_by.is_some();
+        let complete = matches!(self.phase, Phase::Over) || self.decided_by.decided().is_some();
         if !complete {
             let detail = match self.phase {
                 Phase::Auction { upcard, caller, .. } => format!(
@@ -756,7 +752,7 @@ impl HandState for Hand {
                 .record_error(RecordError::incomplete_hand(None, detail));
             return self.adj;
         }
-        let score = match self.decided_by {
+        let score = match self.decided_by.decided() {
             Some((offenders, _)) => {
                 let mut s = PerSide::default();
                 s[offenders.other()] = self.all_five(offenders.other());

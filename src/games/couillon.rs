@@ -10,9 +10,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
-    Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
+    HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -194,7 +194,7 @@ impl Game for Couillon {
                 turn: eldest,
                 declined: 0,
             },
-            decided: None,
+            decided: FirstDecides::default(),
             penalty: options.choice("revoke_penalty") == "lose_hand",
             carry_linear: options.choice("tie_carry") == "linear",
             adj,
@@ -221,7 +221,7 @@ struct Hand {
     play: TrickPlay,
     phase: Phase,
     /// §5 default: the first established revoke (README C7) loses the hand for this side.
-    decided: Option<(Side, usize)>,
+    decided: FirstDecides,
     penalty: bool,
     carry_linear: bool,
     adj: Adjudication,
@@ -334,13 +334,9 @@ impl Hand {
             return "none: the revoke_penalty option is 'none'; the card points decide the hand"
                 .into();
         }
-        if let Some((side, at)) = self.decided {
-            return format!(
-                "no further effect: the revoke at action {at} had already lost the hand for {} (README C7)",
-                side.spoken()
-            );
+        if let Some(consequence) = self.decided.offence(offenders, index) {
+            return consequence;
         }
-        self.decided = Some((offenders, index));
         let units = 1 + self.carried();
         let mark = if self.acceptor().is_some_and(|s| s.side() == offenders) {
             format!(
@@ -488,7 +484,7 @@ impl HandState for Hand {
             self.adj.record_error(e);
             return self.adj;
         }
-        let winner = match (self.decided, self.phase) {
+        let winner = match (self.decided.decided(), self.phase) {
             // §5: the revoke decided the hand; the cards still unplayed cannot change that.
             (Some((offenders, _)), _) => Some(offenders.other()),
             (None, Phase::Over) => {

@@ -5,7 +5,7 @@ mod common;
 
 use arbiter::cards::packs;
 use arbiter::engine::{self, Outcome, Side};
-use arbiter::record::{Bid, HandRecord};
+use arbiter::record::{ActionKind, Bid, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
 use serde_json::json;
@@ -35,9 +35,12 @@ proptest! {
         let record = random_hand(seed);
         let a = engine::adjudicate(game(), &record).unwrap();
         prop_assert!(a.irregularities.is_empty() && a.record_error.is_none());
-        if record.stock[0] == arbiter::cards::Card::JOKER {
+        // §2.3, §4: void only when all four pass and the joker is the widow (nobody to force).
+        let all_passed = record.actions.iter().take(4).all(|x| matches!(x.kind, ActionKind::Pass(_)));
+        if record.stock[0] == arbiter::cards::Card::JOKER && all_passed {
             prop_assert_eq!(a.outcome, Outcome::Void);
-            prop_assert!(a.tricks.is_empty());
+            prop_assert!(a.tricks.is_empty() && a.contract.is_none());
+            prop_assert_eq!(record.actions.len(), 4);
             return Ok(());
         }
         prop_assert_eq!(a.outcome, Outcome::Scored);
@@ -60,7 +63,7 @@ proptest! {
     #[test]
     fn corrupted_hands_never_score_cleanly(seed in any::<u64>(), how in 0usize..3, at in any::<prop::sample::Index>()) {
         let mut record = random_hand(seed);
-        prop_assume!(!record.actions.is_empty() && record.stock[0] != arbiter::cards::Card::JOKER);
+        prop_assume!(!record.actions.is_empty());
         let i = at.index(record.actions.len());
         let original = record.actions[i];
         match how {

@@ -121,3 +121,34 @@ fn the_left_bower_follows_trumps_not_its_printed_suit() {
         "the joker is the top trump"
     );
 }
+
+#[test]
+fn after_four_passes_view_offers_the_joker_holders_forced_bid_and_apply_takes_it() {
+    // §2.3: the record may show the joker holder's forced 3 before his trump; every offered action
+    // replays.
+    let record: HandRecord = serde_json::from_value(json!({
+        "dealer": "W",
+        "deal": {"N": ["TS", "JS", "JC", "AS", "KS", "QS"], "E": ["AH", "KH", "QH", "JH", "TH", "9H"],
+                 "S": ["JK", "9S", "AD", "KD", "QD", "TD"], "W": ["AC", "KC", "QC", "TC", "9C", "JD"]},
+        "stock": ["9D"],
+        "actions": [{"seat": "N", "pass": true}, {"seat": "E", "pass": true}, {"seat": "S", "pass": true},
+                    {"seat": "W", "pass": true}]
+    }))
+    .unwrap();
+    let view = engine::legal_actions(game(), &record).unwrap();
+    let legal: Vec<String> = view
+        .legal
+        .iter()
+        .map(|a| serde_json::to_string(a).unwrap())
+        .collect();
+    assert!(
+        legal.contains(&r#"{"seat":"S","bid":3}"#.to_string()),
+        "{legal:?}"
+    );
+    assert_eq!(legal.len(), 5, "bid 3 and four trumps: {legal:?}");
+    for action in view.legal {
+        let mut next = record.clone();
+        next.actions.push(action);
+        engine::legal_actions(game(), &next).unwrap();
+    }
+}

@@ -470,7 +470,11 @@ impl HandState for HasenpfefferHand {
                     .chain((current + 1..=MAX_BID).map(|n| ActionKind::Bid(Bid::Number(n))))
                     .collect()
             }
-            Phase::Forced | Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
+            // §2.3: the record may show the forced bid of 3 before the trump.
+            Phase::Forced => std::iter::once(ActionKind::Bid(Bid::Number(FORCED_BID)))
+                .chain(Suit::ALL.into_iter().map(ActionKind::Trump))
+                .collect(),
+            Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
             // The declarer's hand includes the widow by now.
             Phase::Discard => self
                 .play

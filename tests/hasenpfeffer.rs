@@ -5,7 +5,7 @@ mod common;
 
 use arbiter::cards::packs;
 use arbiter::engine::{self, Outcome, Side};
-use arbiter::record::{Bid, HandRecord};
+use arbiter::record::{ActionKind, Bid, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
 use serde_json::json;
@@ -35,9 +35,12 @@ proptest! {
         let record = random_hand(seed);
         let a = engine::adjudicate(game(), &record).unwrap();
         prop_assert!(a.irregularities.is_empty() && a.record_error.is_none());
-        if record.stock[0] == arbiter::cards::Card::JOKER {
+        // §2.3, §4: void only when all four pass and the joker is the widow (nobody to force).
+        let all_passed = record.actions.iter().take(4).all(|x| matches!(x.kind, ActionKind::Pass(_)));
+        if record.stock[0] == arbiter::cards::Card::JOKER && all_passed {
             prop_assert_eq!(a.outcome, Outcome::Void);
-            prop_assert!(a.tricks.is_empty());
+            prop_assert!(a.tricks.is_empty() && a.contract.is_none());
+            prop_assert_eq!(record.actions.len(), 4);
             return Ok(());
         }
         prop_assert_eq!(a.outcome, Outcome::Scored);
@@ -60,7 +63,7 @@ proptest! {
     #[test]
     fn corrupted_hands_never_score_cleanly(seed in any::<u64>(), how in 0usize..3, at in any::<prop::sample::Index>()) {
         let mut record = random_hand(seed);
-        prop_assume!(!record.actions.is_empty() && record.stock[0] != arbiter::cards::Card::JOKER);
+        prop_assume!(!record.actions.is_empty());
         let i = at.index(record.actions.len());
         let original = record.actions[i];
         match how {
@@ -117,4 +120,35 @@ fn the_left_bower_follows_trumps_not_its_printed_suit() {
         "W",
         "the joker is the top trump"
     );
+}
+
+#[test]
+fn after_four_passes_view_offers_the_joker_holders_forced_bid_and_apply_takes_it() {
+    // §2.3: the record may show the joker holder's forced 3 before his trump; every offered action
+    // replays.
+    let record: HandRecord = serde_json::from_value(json!({
+        "dealer": "W",
+        "deal": {"N": ["TS", "JS", "JC", "AS", "KS", "QS"], "E": ["AH", "KH", "QH", "JH", "TH", "9H"],
+                 "S": ["JK", "9S", "AD", "KD", "QD", "TD"], "W": ["AC", "KC", "QC", "TC", "9C", "JD"]},
+        "stock": ["9D"],
+        "actions": [{"seat": "N", "pass": true}, {"seat": "E", "pass": true}, {"seat": "S", "pass": true},
+                    {"seat": "W", "pass": true}]
+    }))
+    .unwrap();
+    let view = engine::legal_actions(game(), &record).unwrap();
+    let legal: Vec<String> = view
+        .legal
+        .iter()
+        .map(|a| serde_json::to_string(a).unwrap())
+        .collect();
+    assert!(
+        legal.contains(&r#"{"seat":"S","bid":3}"#.to_string()),
+        "{legal:?}"
+    );
+    assert_eq!(legal.len(), 5, "bid 3 and four trumps: {legal:?}");
+    for action in view.legal {
+        let mut next = record.clone();
+        next.actions.push(action);
+        engine::legal_actions(game(), &next).unwrap();
+    }
 }

@@ -200,8 +200,8 @@ pub enum Outcome {
     GameLost,
     /// A dealing irregularity: no play, no score; the deal passes on.
     Misdeal,
-    /// No play and no score because the rules say so (Bacon's acquitted hand, Hasenpfeffer's joker
-    /// in the widow).
+    /// No play and no score because the rules say so (Bacon's acquitted hand, Hasenpfeffer's four
+    /// passes with the joker in the widow).
     Void,
     /// The record contradicts the deal or the turn order: no score, match unchanged.
     RecordError,

@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Contract, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
-    IgnoredAction, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -152,13 +152,9 @@ impl Game for Hasenpfeffer {
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let dealer = record.dealer;
-        let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
-        let void = widow == Card::JOKER;
-        if void {
-            adj.outcome = Outcome::Void;
-        }
+        let adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         Ok(Box::new(HasenpfefferHand {
-            phase: if void { Phase::Over } else { Phase::Bidding },
+            phase: Phase::Bidding,
             turn: Table::FOUR.left(dealer),
             bids_made: 0,
             high: None,
@@ -262,11 +258,26 @@ impl HasenpfefferHand {
         self.bids_made += 1;
         self.turn = Table::FOUR.left(seat);
         if self.bids_made == 4 {
-            match self.high {
-                Some(_) => self.phase = Phase::Trump,
-                None => {
-                    // §2.3: the joker is in a hand (a joker widow voided the hand at the deal).
-                    let holder = self.joker_holder.expect("the joker is dealt");
+            match (self.high, self.joker_holder) {
+                (Some(_), _) => self.phase = Phase::Trump,
+                // §2.3, §4: all passed and the joker is the widow: nobody is forced; the hand is void.
+                // (A joker widow with a bid is simply taken by the high bidder.)
+                (None, None) => {
+                    self.adj.outcome = Outcome::Void;
+                    self.phase = Phase::Over;
+                    self.adj.events.push(Event {
+                        code: "hand_void",
+                        action_index: Some(index),
+                        trick: None,
+                        seat: Some(seat),
+                        cards: vec![self.widow],
+                        detail:
+                            "all four passed and the joker is the widow card: the hand is void, \
+                                 no score; the next dealer deals (§2.3, §4)"
+                                .into(),
+                    });
+                }
+                (None, Some(holder)) => {
                     self.high = Some((holder, FORCED_BID));
                     self.phase = Phase::Forced;
                     self.adj.events.push(Event {
@@ -333,13 +344,6 @@ impl HandState for HasenpfefferHand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
         match self.phase {
-            Phase::Over if self.adj.outcome == Outcome::Void => {
-                self.adj.ignored_actions.push(IgnoredAction {
-                    action_index: index,
-                    reason: "the joker is the widow card: the hand is void (§4)".into(),
-                });
-                Ok(())
-            }
             Phase::Bidding => self.bid(index, action),
             Phase::Forced => {
                 let (holder, _) = self.high.expect("forced bid set");
@@ -438,7 +442,11 @@ impl HandState for HasenpfefferHand {
             Phase::Over => Err(RecordError::after_end(
                 index,
                 action,
-                "all six tricks have been played",
+                if self.adj.outcome == Outcome::Void {
+                    "all four passed with the joker in the widow: the hand is void"
+                } else {
+                    "all six tricks have been played"
+                },
             )),
         }
     }
@@ -462,7 +470,11 @@ impl HandState for HasenpfefferHand {
                     .chain((current + 1..=MAX_BID).map(|n| ActionKind::Bid(Bid::Number(n))))
                     .collect()
             }
-            Phase::Forced | Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
+            // §2.3: the record may show the forced bid of 3 before the trump.
+            Phase::Forced => std::iter::once(ActionKind::Bid(Bid::Number(FORCED_BID)))
+                .chain(Suit::ALL.into_iter().map(ActionKind::Trump))
+                .collect(),
+            Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
             // The declarer's hand includes the widow by now.
             Phase::Discard => self
                 .play
@@ -494,14 +506,14 @@ impl HandState for HasenpfefferHand {
         } = *self;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
         let dealer = adj.dealer;
+        if let Some(e) = error {
+            adj.record_error(e);
+            return adj;
+        }
         if adj.outcome == Outcome::Void {
             // §4: no score; the next dealer deals.
             adj.hand_score = Some(PerSide::default());
             adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
-            return adj;
-        }
-        if let Some(e) = error {
-            adj.record_error(e);
             return adj;
         }
         if phase != Phase::Over {

@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
+    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -164,7 +164,7 @@ impl Game for Hasenpfeffer {
             widow,
             trump: Suit::Spades,
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
-            revoke: None,
+            revoke: FirstDecides::default(),
             penalties: options.choice("revoke_penalty") == "default",
             adj,
         }))
@@ -195,7 +195,7 @@ struct HasenpfefferHand {
     trump: Suit,
     play: TrickPlay,
     /// The first established revoke: the offenders' side (C7: it decides the hand).
-    revoke: Option<Side>,
+    revoke: FirstDecides,
     penalties: bool,
     adj: Adjudication,
 }
@@ -323,13 +323,9 @@ impl HasenpfefferHand {
         let declarers = self.high.expect("play follows the auction").0.side();
         let consequence = if !self.penalties {
             "reported only: the option revoke_penalty is none".to_string()
-        } else if let Some(first) = self.revoke {
-            format!(
-                "no further penalty: the revoke by {} already decided the hand (README C7)",
-                first.spoken()
-            )
+        } else if let Some(consequence) = self.revoke.offence(side, e.action_index) {
+            consequence
         } else {
-            self.revoke = Some(side);
             if side == declarers {
                 "DEFAULT (text silent): the declarers' contract fails and they lose its value; the defenders score their tricks (hasenpfeffer.md §5, HA-b)".to_string()
             } else {
@@ -532,6 +528,7 @@ impl HandState for HasenpfefferHand {
         let taken = adj.tally[declarers].tricks as i32;
         let mut score = PerSide::default();
         // §4, §5 DEFAULT and HA-b: a revoke by a declarer fails the contract, by a defender makes it.
+        let revoke = revoke.decided().map(|(side, _)| side);
         let made = match revoke {
             Some(side) if side == declarers => false,
             Some(_) => true,

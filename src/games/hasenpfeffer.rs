@@ -325,12 +325,10 @@ impl HasenpfefferHand {
             "reported only: the option revoke_penalty is none".to_string()
         } else if let Some(consequence) = self.revoke.offence(side, e.action_index) {
             consequence
+        } else if side == declarers {
+            "DEFAULT (text silent): the declarers' contract fails and they lose its value; the defenders score their tricks (hasenpfeffer.md §5, HA-b)".to_string()
         } else {
-            if side == declarers {
-                "DEFAULT (text silent): the declarers' contract fails and they lose its value; the defenders score their tricks (hasenpfeffer.md §5, HA-b)".to_string()
-            } else {
-                "DEFAULT (text silent): the contract counts as made, the declarers scoring at least its value, and the defenders score nothing (hasenpfeffer.md §5, HA-b)".to_string()
-            }
+            "DEFAULT (text silent): the contract counts as made, the declarers scoring at least its value, and the defenders score nothing (hasenpfeffer.md §5, HA-b)".to_string()
         };
         self.adj.irregularities.push(e.irregularity(consequence));
     }

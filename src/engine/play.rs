@@ -134,6 +134,19 @@ impl TrickPlay {
         Ok(())
     }
 
+    /// `play` with the card judged by the game's legality `judge` (trick before the card, the seat's
+    /// hand, the card), as `correct` judges a replacement card.
+    pub fn play_judged(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+    ) -> Result<(), RecordError> {
+        let fault = judge(&self.trick, self.hand(seat), card);
+        self.play(index, seat, card, fault)
+    }
+
     /// Is it `seat`'s turn to play?
     pub fn check_turn(&self, index: usize, seat: Seat, verb: &str) -> Result<(), RecordError> {
         match self.next {

@@ -64,6 +64,14 @@ impl Trick {
         self.plays().first().map(|p| p.card)
     }
 
+    /// The seat that wins by the usual rule (`trump_or_led`): the highest trump if any was played,
+    /// else the highest card of the led suit. `None` for an empty trick.
+    pub fn trump_or_led_winner(&self, trump: Option<Suit>, order: &RankOrder) -> Option<Seat> {
+        let led = self.led()?.suit_unchecked();
+        let pos = self.winner_by(|c| trump_or_led(c, led, trump, order))?;
+        Some(self.plays()[pos].seat)
+    }
+
     /// The seat whose card is due next at `table`: the leader, or the seat after the last card.
     pub fn next_seat(&self, table: Table) -> Seat {
         self.plays()

@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
     Adjudication, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo, HandState,
     MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord, Yes};
 
@@ -349,19 +349,11 @@ impl Hand {
     }
 
     fn close_trick(&mut self) {
-        let led = self
+        let winner = self
             .play
             .trick
-            .led()
-            .expect("complete trick")
-            .suit_unchecked();
-        let trump = self.adj.trump;
-        let w = self
-            .play
-            .trick
-            .winner_by(|c| trump_or_led(c, led, trump, &ORDER))
-            .expect("the led card ranks");
-        let winner = self.play.trick.plays()[w].seat;
+            .trump_or_led_winner(self.adj.trump, &ORDER)
+            .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
@@ -621,8 +613,7 @@ impl HandState for Hand {
                 ),
             )),
             (Phase::Play, ActionKind::Play(card)) => {
-                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
-                self.play.play(index, seat, card, fault)?;
+                self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
                 }

@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Event, FieldError, Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec,
     Options, PerSide, RankOrder, RecordError, Side, Stock, Table, TableView, TrickPlay,
-    TrickReport, deal, trump_or_led,
+    TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -278,19 +278,11 @@ impl Hand {
 
     /// §4: the highest trump, else the highest card of the led suit; the winner leads and draws first.
     fn close_trick(&mut self) {
-        let led = self
+        let winner = self
             .play
             .trick
-            .led()
-            .expect("complete trick")
-            .suit_unchecked();
-        let trump = self.trump;
-        let w = self
-            .play
-            .trick
-            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
-            .expect("the led card ranks");
-        let winner = self.play.trick.plays()[w].seat;
+            .trump_or_led_winner(Some(self.trump), &ORDER)
+            .expect("a complete trick");
         let last_index = self.play.trick.action_index(self.play.trick.len() - 1);
         // No play restriction exists, so no fault is ever pending (BR-d).
         let (trick, _) = self.play.close_trick(winner);

@@ -12,7 +12,7 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
     HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -304,12 +304,11 @@ impl Hand {
     }
 
     fn close_trick(&mut self) {
-        let trick = &self.play.trick;
-        let led = trick.led().expect("complete trick").suit_unchecked();
-        let w = trick
-            .winner_by(|c| trump_or_led(c, led, self.trump, &ORDER))
-            .expect("the led card ranks");
-        let winner = trick.plays()[w].seat;
+        let winner = self
+            .play
+            .trick
+            .trump_or_led_winner(self.trump, &ORDER)
+            .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
@@ -427,8 +426,7 @@ impl HandState for Hand {
                 ),
             )),
             (Phase::Play, ActionKind::Play(card)) => {
-                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
-                self.play.play(index, seat, card, fault)?;
+                self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
                 }

@@ -9,7 +9,7 @@ use crate::engine::{
     Adjudication, Bonus, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
     RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit, trump_or_led,
+    must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -254,12 +254,9 @@ impl Hand {
 
     fn close_trick(&mut self) {
         let trick = &self.play.trick;
-        let led = trick.led().expect("complete trick").suit_unchecked();
-        let trump = self.adj.trump;
-        let pos = trick
-            .winner_by(|c| trump_or_led(c, led, trump, &ORDER))
-            .expect("the led card always ranks");
-        let winner = trick.plays()[pos].seat;
+        let winner = trick
+            .trump_or_led_winner(self.adj.trump, &ORDER)
+            .expect("a complete trick");
         let last_action = trick.action_index(trick.len() - 1);
         let (trick, established) = self.play.close_trick(winner);
         self.adj.tally[winner.side()].tricks += 1;

@@ -420,8 +420,7 @@ impl HandState for HasenpfefferHand {
             }
             Phase::Play => match action.kind {
                 ActionKind::Play(card) => {
-                    let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
-                    self.play.play(index, seat, card, fault)?;
+                    self.play.play_judged(index, seat, card, self.judge())?;
                     if self.play.is_complete() {
                         self.close_trick();
                     }

@@ -258,13 +258,11 @@ impl MalillaHand {
             .led()
             .expect("complete trick")
             .suit_unchecked();
-        let trump = self.trump;
-        let winner_pos = self
+        let winner = self
             .play
             .trick
-            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
-            .expect("a led card always ranks");
-        let winner = self.play.trick.plays()[winner_pos].seat;
+            .trump_or_led_winner(Some(self.trump), &ORDER)
+            .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             self.foul(e);

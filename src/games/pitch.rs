@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
     OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
-    Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -288,12 +288,11 @@ impl PitchHand {
 
     fn close_trick(&mut self) {
         let trump = self.trump.expect("fixed by the first card");
-        let trick = self.play.trick;
-        let led = trick.led().expect("complete trick").suit_unchecked();
-        let w = trick
-            .winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))
-            .expect("the led card ranks");
-        let winner = trick.plays()[w].seat;
+        let winner = self
+            .play
+            .trick
+            .trump_or_led_winner(Some(trump), &ORDER)
+            .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             self.revokes
@@ -469,8 +468,7 @@ impl HandState for PitchHand {
                 format!("the auction is not over: {to_bid} calls next (pass or bid)"),
             )),
             (Phase::Play { pitcher, .. }, ActionKind::Play(card)) => {
-                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
-                self.play.play(index, seat, card, fault)?;
+                self.play.play_judged(index, seat, card, self.judge())?;
                 if self.trump.is_none() {
                     // §1: the suit of the pitcher's first card is trump.
                     let trump = card.suit_unchecked();

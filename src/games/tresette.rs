@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
     MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side,
-    Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
+    Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
 
@@ -484,31 +484,16 @@ impl TresetteHand {
     }
 
     fn close_trick(&mut self) {
-        let led = self
+        // §3: no trumps: the highest card of the led suit.
+        let winner = self
             .play
             .trick
-            .led()
-            .expect("complete trick")
-            .suit_unchecked();
-        let winner_pos = self
-            .play
-            .trick
-            .winner_by(|c| trump_or_led(c, led, None, &ORDER))
-            .expect("the led card always ranks");
-        let winner = self.play.trick.plays()[winner_pos].seat;
+            .trump_or_led_winner(None, &ORDER)
+            .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             // The consequence depends on whether the other side revokes too (TR-d): set in `finish`.
-            self.adj.irregularities.push(Irregularity {
-                code: e.fault.code,
-                action_index: e.action_index,
-                trick: Some(e.trick),
-                seat: e.seat,
-                card: Some(e.card),
-                rule: e.fault.rule,
-                explanation: e.fault.explanation,
-                consequence: String::new(),
-            });
+            self.adj.irregularities.push(e.irregularity(String::new()));
             self.revokes.push(self.adj.irregularities.len() - 1);
         }
         let side = winner.side();
@@ -693,8 +678,7 @@ impl HandState for TresetteHand {
         match action.kind {
             ActionKind::GoodPlay(says) => self.good_play(index, seat, says),
             ActionKind::Play(card) => {
-                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
-                self.play.play(index, seat, card, fault)?;
+                self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
                 }

@@ -161,6 +161,21 @@ pub fn dealer_face_up(
     }
 }
 
+/// The game turns no card up and keeps none back: `face_up` and `stock` must be empty. `why` says
+/// what the game does with the pack instead.
+pub fn check_nothing_undealt(record: &HandRecord, why: &str) -> Result<(), Vec<FieldError>> {
+    let errors: Vec<_> = [("face_up", &record.face_up), ("stock", &record.stock)]
+        .into_iter()
+        .filter(|(_, cards)| !cards.is_empty())
+        .map(|(field, _)| FieldError::new(format!("/{field}"), format!("{why}: leave {field} out")))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 /// Cards outside the seats' hands (`field` = `stock` or `face_up`): each from `pack` and not dealt
 /// elsewhere. They join `dealt.all`, so `check_whole_pack` sees them.
 pub fn check_undealt(

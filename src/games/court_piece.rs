@@ -105,16 +105,12 @@ impl Game for CourtPiece {
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, TRICKS)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        let mut errors = Vec::new();
-        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
-            if !cards.is_empty() {
-                errors.push(FieldError::new(
-                    format!("/{field}"),
-                    "Court Piece deals the whole pack to the players: no card is turned or left over"
-                        .into(),
-                ));
-            }
-        }
+        let mut errors = deal::check_nothing_undealt(
+            record,
+            "Court Piece deals the whole pack to the players: no card is turned or left over",
+        )
+        .err()
+        .unwrap_or_default();
         if let Some(streak) = before.streak {
             if !Side::BOTH.contains(&streak.side) {
                 errors.push(FieldError::new(

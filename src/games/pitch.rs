@@ -143,20 +143,10 @@ impl Game for Pitch {
         let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
         deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
         // §1: the 28 undealt cards are set aside unseen; the record carries none.
-        let mut errors = Vec::new();
-        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
-            if !cards.is_empty() {
-                errors.push(FieldError::new(
-                    format!("/{field}"),
-                    format!(
-                        "Pitch turns no card up and uses no stock: the 28 undealt cards are set aside; leave {field} out"
-                    ),
-                ));
-            }
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        deal::check_nothing_undealt(
+            record,
+            "Pitch turns no card up and uses no stock: the 28 undealt cards are set aside",
+        )?;
         let eldest = Table::FOUR.left(record.dealer);
         Ok(Box::new(PitchHand {
             phase: Phase::Auction {

@@ -309,23 +309,12 @@ impl Game for Tresette {
     ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
         let table = self.table(options);
         let pack = pack();
-        let mut dealt = deal::check_cards(record, table, &pack)?;
-        // §1: the whole pack is dealt, ten each; nothing is turned up or left over.
-        deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
-        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
-        let mut errors = Vec::new();
-        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
-            if !cards.is_empty() {
-                errors.push(FieldError::new(
-                    format!("/{field}"),
-                    "Tresette deals the whole pack, ten cards each: nothing is turned up or left over"
-                        .into(),
-                ));
-            }
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        let dealt = deal::check_cards(record, table, &pack)?;
+        // §1: the whole pack is dealt, ten each.
+        deal::check_nothing_undealt(
+            record,
+            "Tresette deals the whole pack, ten cards each: nothing is turned up or left over",
+        )?;
         deal::check_whole_pack(&dealt, &pack)?;
         deal::check_counts(record, table, TRICKS as usize)?;
         let rules = Rules {

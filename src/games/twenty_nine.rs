@@ -119,16 +119,10 @@ impl Game for TwentyNine {
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        for (field, cards) in [("face_up", &record.face_up), ("stock", &record.stock)] {
-            if !cards.is_empty() {
-                return Err(vec![FieldError::new(
-                    format!("/{field}"),
-                    "Twenty-Nine deals the whole pack, 8 cards to each seat: nothing is turned up \
-                     or left undealt"
-                        .into(),
-                )]);
-            }
-        }
+        deal::check_nothing_undealt(
+            record,
+            "Twenty-Nine deals the whole pack, 8 cards to each seat: nothing is turned up or left undealt",
+        )?;
         // §2.1: the first four cards listed for each seat are the round dealt before the auction.
         let mut first_round = [CardSet::EMPTY; 4];
         for (seat, cards) in &record.deal {

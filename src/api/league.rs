@@ -15,10 +15,12 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use rusqlite::Transaction;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use utoipa::{IntoResponses, ToSchema};
+use validator::Validate;
 
 /// What every league handler shares: the store, and the operator's token for creating clubs.
 #[derive(Clone)]
@@ -204,6 +206,27 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, Problem> {
             "expected 1 to 255 visible ASCII characters".into(),
         )])),
     }
+}
+
+/// A JSON POST that creates something: the body is read and parsed as `N`, then `f` runs as one
+/// write answered with 201.
+async fn create<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    f: impl FnOnce(&Transaction, N) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    let bytes = json_body(req, body).await?;
+    let new: N = parse_json(&bytes)?;
+    write(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
+        f(tx, new)
+    })
+    .await
 }
 
 /// A write to `club`: the key is checked, an `Idempotency-Key` replays an earlier answer to the
@@ -479,9 +502,7 @@ async fn create_key(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let bytes = json_body(&req, body).await?;
-    let new: NewKey = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewKey| {
         league::create_key(tx, club, new.label.trim())
     })
     .await
@@ -528,9 +549,7 @@ async fn create_player(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let bytes = json_body(&req, body).await?;
-    let new: NewNamed = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewNamed| {
         league::create_player(tx, club, &new.name)
     })
     .await
@@ -570,9 +589,7 @@ async fn create_partnership(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let bytes = json_body(&req, body).await?;
-    let new: NewPartnership = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewPartnership| {
         league::create_partnership(tx, club, &new)
     })
     .await
@@ -614,9 +631,7 @@ async fn create_league(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let bytes = json_body(&req, body).await?;
-    let new: NewLeague = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewLeague| {
         league::create_league(tx, club, &new)
     })
     .await
@@ -656,9 +671,7 @@ async fn create_session(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let bytes = json_body(&req, body).await?;
-    let new: NewSession = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewSession| {
         league::create_session(tx, club, l, &new)
     })
     .await
@@ -746,9 +759,7 @@ async fn create_match(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let bytes = json_body(&req, body).await?;
-    let new: NewMatch = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, new: NewMatch| {
         league::create_match(tx, club, &new)
     })
     .await
@@ -778,9 +789,7 @@ async fn post_hand(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
-    let bytes = json_body(&req, body).await?;
-    let record: HandRecord = parse_json(&bytes)?;
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    create(&req, &state, club, body, move |tx, record: HandRecord| {
         league::post_hand(tx, club, m, &record)
     })
     .await

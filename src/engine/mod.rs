@@ -22,6 +22,7 @@ pub use trick::{
 use crate::cards::{Card, CardSet, Suit};
 use crate::record::{Action, Bid, HandRecord, MatchRecord};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
@@ -516,36 +517,33 @@ fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldErr
 }
 
 /// A hand set up for replay, with the table its seats are named by.
-struct Prepared {
+struct Prepared<'a> {
     state: Box<dyn HandState>,
-    table: Table,
+    /// The record's actions, seats as the table names them (`P1` is `N` at a four-seat table).
+    actions: Cow<'a, [Action]>,
 }
 
-impl Prepared {
-    /// Applies every action, each seat as the table names it (`P1` is `N` at a four-seat table).
-    fn replay(&mut self, actions: &[Action]) -> Result<(), RecordError> {
-        for (i, a) in actions.iter().enumerate() {
-            let action = Action {
-                seat: self.table.resolve(a.seat).unwrap_or(a.seat),
-                kind: a.kind,
-            };
-            self.state.apply(i, &action)?;
+impl Prepared<'_> {
+    /// Applies every action.
+    fn replay(&mut self) -> Result<(), RecordError> {
+        for (i, a) in self.actions.iter().enumerate() {
+            self.state.apply(i, a)?;
         }
         Ok(())
     }
 
-    fn run(mut self, actions: &[Action]) -> Adjudication {
-        let error = self.replay(actions).err();
+    fn run(mut self) -> Adjudication {
+        let error = self.replay().err();
         self.state.finish(error)
     }
 }
 
-fn prepare(
+fn prepare<'a>(
     game: &dyn Game,
-    record: &HandRecord,
+    record: &'a HandRecord,
     options: Option<&Options>,
     before: Option<&MatchState>,
-) -> Result<Prepared, Vec<FieldError>> {
+) -> Result<Prepared<'a>, Vec<FieldError>> {
     let info = game.info();
     let mut errors = Vec::new();
     if let Err(e) = check_game_id(&record.game, game) {
@@ -570,19 +568,6 @@ fn prepare(
         }
     };
     let table = options.as_ref().map(|o| game.table(o));
-    // The dealer as the table names it, like the actions' seats (`P1` is `N` at a four-seat table):
-    // games compare him with the seats that act.
-    let named;
-    let record = match table.and_then(|t| t.resolve(record.dealer)) {
-        Some(dealer) if dealer != record.dealer => {
-            named = HandRecord {
-                dealer,
-                ..record.clone()
-            };
-            &named
-        }
-        _ => record,
-    };
     if let Some(table) = table
         && let Some(a) = record
             .actions
@@ -653,42 +638,43 @@ fn prepare(
     // Games see the dealer and the acting seats as their table names them (`P1` is `N` at a
     // four-seat table). The deal keeps its keys: `deal::check_cards` refuses a seat given twice.
     let named = |s: Seat| table.resolve(s).unwrap_or(s);
-    let renamed;
-    let record = if named(record.dealer) != record.dealer
-        || record.actions.iter().any(|a| named(a.seat) != a.seat)
-    {
+    let renamed = (named(record.dealer) != record.dealer
+        || record.actions.iter().any(|a| named(a.seat) != a.seat))
+    .then(|| {
         let mut r = record.clone();
         r.dealer = named(r.dealer);
         for a in &mut r.actions {
             a.seat = named(a.seat);
         }
-        renamed = r;
-        &renamed
-    } else {
-        record
-    };
+        r
+    });
+    let seen = renamed.as_ref().unwrap_or(record);
     let state = game.start(
-        record,
+        seen,
         &options,
         &MatchState {
-            next_dealer: Some(record.dealer),
+            next_dealer: Some(seen.dealer),
             scores,
             ..before
         },
     )?;
-    Ok(Prepared { state, table })
+    let actions = match renamed {
+        Some(r) => Cow::Owned(r.actions),
+        None => Cow::Borrowed(&record.actions[..]),
+    };
+    Ok(Prepared { state, actions })
 }
 
 /// Replays a whole hand and rules on it.
 pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, Vec<FieldError>> {
-    Ok(prepare(game, record, None, None)?.run(&record.actions))
+    Ok(prepare(game, record, None, None)?.run())
 }
 
 /// Replays a partial record and reports the table and the legal next actions.
 /// A record error in the partial record is a refusal (the position does not exist).
 pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, Vec<FieldError>> {
     let mut hand = prepare(game, record, None, None)?;
-    hand.replay(&record.actions).map_err(|e| {
+    hand.replay().map_err(|e| {
         vec![FieldError::new(
             e.pointer,
             format!("{} ({})", e.detail, e.code),
@@ -731,7 +717,7 @@ pub fn adjudicate_next(
             format!("{d} deals this hand, not {}", record.dealer),
         )]);
     }
-    Ok(prepare(game, record, Some(options), Some(state))?.run(&record.actions))
+    Ok(prepare(game, record, Some(options), Some(state))?.run())
 }
 
 /// Adjudicates a sequence of hands as one game.

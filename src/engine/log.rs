@@ -78,19 +78,27 @@ impl RecordError {
 }
 
 impl RecordError {
+    /// An error about action `index`, at its verb.
+    pub fn on(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
+        RecordError::at(code, index, action.seat, action.kind.verb(), detail)
+    }
+
+    /// Action `index` does not fit the phase of the hand (`detail` says what was due instead).
+    pub fn unexpected(index: usize, action: &Action, detail: String) -> RecordError {
+        RecordError::on("unexpected_action", index, action, detail)
+    }
+
     /// Action `index` comes after the hand ended (`detail` says how it ended). A `correct` there is
     /// `invalid_correct` (README C2: its trick is complete); anything else `action_after_end`.
     pub fn after_end(index: usize, action: &Action, detail: &str) -> RecordError {
-        let (seat, verb) = (action.seat, action.kind.verb());
         match action.kind {
-            ActionKind::Correct(_) => RecordError::at(
+            ActionKind::Correct(_) => RecordError::on(
                 "invalid_correct",
                 index,
-                seat,
-                verb,
+                action,
                 format!("{detail}: a revoke can only be corrected before its trick is complete"),
             ),
-            _ => RecordError::at("action_after_end", index, seat, verb, detail.to_string()),
+            _ => RecordError::on("action_after_end", index, action, detail.to_string()),
         }
     }
 

@@ -408,16 +408,6 @@ impl Hand {
         score[scorer] = if doubled { base * 2 } else { base };
         score
     }
-
-    fn unexpected(index: usize, action: &Action, detail: String) -> RecordError {
-        RecordError::at(
-            "unexpected_action",
-            index,
-            action.seat,
-            action.kind.verb(),
-            detail,
-        )
-    }
 }
 
 fn suit_name(suit: Suit) -> &'static str {
@@ -470,7 +460,7 @@ impl HandState for Hand {
                 }
                 Ok(())
             }
-            (Phase::Auction { upcard, caller, .. }, _) => Err(Hand::unexpected(
+            (Phase::Auction { upcard, caller, .. }, _) => Err(RecordError::unexpected(
                 index,
                 action,
                 format!(
@@ -505,7 +495,7 @@ impl HandState for Hand {
                 match action.kind {
                     ActionKind::VetoPickUp(veto) => {
                         if pick_decided || alone_decided {
-                            return Err(Hand::unexpected(
+                            return Err(RecordError::unexpected(
                                 index,
                                 action,
                                 format!(
@@ -541,7 +531,7 @@ impl HandState for Hand {
                     }
                     ActionKind::VetoAlone(veto) => {
                         if !alone || alone_decided {
-                            return Err(Hand::unexpected(
+                            return Err(RecordError::unexpected(
                                 index,
                                 action,
                                 if alone {
@@ -605,7 +595,7 @@ impl HandState for Hand {
                 self.phase = Phase::Play;
                 Ok(())
             }
-            (Phase::Discard { taker }, _) => Err(Hand::unexpected(
+            (Phase::Discard { taker }, _) => Err(RecordError::unexpected(
                 index,
                 action,
                 format!(
@@ -623,7 +613,7 @@ impl HandState for Hand {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
-            (Phase::Play, _) => Err(Hand::unexpected(
+            (Phase::Play, _) => Err(RecordError::unexpected(
                 index,
                 action,
                 format!(

@@ -356,11 +356,9 @@ impl HandState for Hand {
             ));
         }
         let ActionKind::Play(card) = action.kind else {
-            return Err(RecordError::at(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 "Briscola records only plays; draws follow from the stock (§2)".into(),
             ));
         };

@@ -249,14 +249,12 @@ impl Hand {
         self.phase = Phase::Play;
     }
 
-    fn decide(&mut self, index: usize, seat: Seat, accept: bool) -> Result<(), RecordError> {
-        let verb = if accept { "accept" } else { "decline" };
+    fn decide(&mut self, index: usize, action: &Action, accept: bool) -> Result<(), RecordError> {
+        let (seat, verb) = (action.seat, action.kind.verb());
         let Phase::Trump { turn, declined } = self.phase else {
-            return Err(RecordError::at(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 format!(
                     "trump is already {}: only cards are played now",
                     self.trump.map_or('?', |t| t.letter())
@@ -407,20 +405,17 @@ impl Hand {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        let verb = action.kind.verb();
         match (self.phase, action.kind) {
             (Phase::Over, _) => Err(RecordError::after_end(
                 index,
                 action,
                 "the hand ended with the fourth trick",
             )),
-            (_, ActionKind::Accept(_)) => self.decide(index, seat, true),
-            (_, ActionKind::Decline(_)) => self.decide(index, seat, false),
-            (Phase::Trump { turn, .. }, _) => Err(RecordError::at(
-                "unexpected_action",
+            (_, ActionKind::Accept(_)) => self.decide(index, action, true),
+            (_, ActionKind::Decline(_)) => self.decide(index, action, false),
+            (Phase::Trump { turn, .. }, _) => Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 format!(
                     "trump is not decided yet: {turn} must accept or decline the upcard's suit first (§2)"
                 ),
@@ -436,11 +431,9 @@ impl HandState for Hand {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
-            (Phase::Play, _) => Err(RecordError::at(
-                "unexpected_action",
+            (Phase::Play, _) => Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 "a card is due to the trick".into(),
             )),
         }

@@ -207,11 +207,9 @@ impl HasenpfefferHand {
     }
 
     fn unexpected(&self, index: usize, action: &Action, expected: &str) -> RecordError {
-        RecordError::at(
-            "unexpected_action",
+        RecordError::unexpected(
             index,
-            action.seat,
-            action.kind.verb(),
+            action,
             format!(
                 "{} {} here: {expected}",
                 action.seat,

@@ -485,11 +485,9 @@ impl HandState for PitchHand {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
-            (Phase::Play { .. }, _) => Err(RecordError::at(
-                "unexpected_action",
+            (Phase::Play { .. }, _) => Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 "the auction is over: only cards (and corrections) follow".into(),
             )),
             (Phase::Over { .. }, _) => Err(RecordError::after_end(

@@ -351,15 +351,7 @@ impl Hand {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        let unexpected = |what: &str| {
-            RecordError::at(
-                "unexpected_action",
-                index,
-                seat,
-                action.kind.verb(),
-                what.to_string(),
-            )
-        };
+        let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
         match (self.phase, action.kind) {
             (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;

@@ -341,10 +341,6 @@ struct Hand {
     adj: Adjudication,
 }
 
-fn record_error(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
-    RecordError::at(code, index, action.seat, action.kind.verb(), detail)
-}
-
 impl Hand {
     fn trick_number(&self) -> Option<u8> {
         matches!(self.stage, Stage::Play | Stage::Eleven).then_some(self.play.trick.number)
@@ -424,8 +420,7 @@ impl Hand {
     /// Shuffles and cuts (§5 `bad_procedure`), recorded before the deal.
     fn procedure(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         if !self.procedure_open {
-            return Err(record_error(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
                 action,
                 "shuffles and cuts come before the deal".into(),
@@ -436,7 +431,7 @@ impl Hand {
         match action.kind {
             ActionKind::Shuffle(kind) => {
                 if seat != dealer {
-                    return Err(record_error(
+                    return Err(RecordError::on(
                         "out_of_turn",
                         index,
                         action,
@@ -472,7 +467,7 @@ impl Hand {
             ActionKind::Cut(piles) => {
                 let cutter = self.table.left(dealer);
                 if seat != cutter {
-                    return Err(record_error(
+                    return Err(RecordError::on(
                         "out_of_turn",
                         index,
                         action,
@@ -539,15 +534,14 @@ impl Hand {
                 );
                 return Ok(());
             }
-            return Err(record_error(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
                 action,
                 "the deal is complete: no packet is being decided".into(),
             ));
         };
         if seat != self.mao {
-            return Err(record_error(
+            return Err(RecordError::on(
                 "out_of_turn",
                 index,
                 action,
@@ -559,7 +553,7 @@ impl Hand {
         match action.kind {
             ActionKind::Keep(_) => {
                 if rejects < listed {
-                    return Err(record_error(
+                    return Err(RecordError::on(
                         "rejected_packets_mismatch",
                         index,
                         action,
@@ -617,7 +611,7 @@ impl Hand {
             }
             ActionKind::Reject(_) => {
                 let Some(cards) = self.rejected.get(rejects as usize).copied() else {
-                    return Err(record_error(
+                    return Err(RecordError::on(
                         "rejected_packets_mismatch",
                         index,
                         action,
@@ -687,7 +681,7 @@ impl Hand {
         let answering = match self.pending {
             Some(p) if p.caller.side() != seat.side() => true,
             Some(p) => {
-                return Err(record_error(
+                return Err(RecordError::on(
                     "out_of_turn",
                     index,
                     action,
@@ -699,7 +693,7 @@ impl Hand {
                 ));
             }
             None if self.play.to_play() != Some(seat) => {
-                return Err(record_error(
+                return Err(RecordError::on(
                     "out_of_turn",
                     index,
                     action,
@@ -714,7 +708,7 @@ impl Hand {
             None => false,
         };
         match self.raise_check(seat, answering) {
-            Err(detail) => Err(record_error("raise_not_allowed", index, action, detail)),
+            Err(detail) => Err(RecordError::on("raise_not_allowed", index, action, detail)),
             Ok(Some(explanation)) => {
                 // TU-c: nothing changes beyond the penalty.
                 self.penalize(
@@ -759,7 +753,7 @@ impl Hand {
         let run = matches!(action.kind, ActionKind::Run(_));
         if let (Stage::Eleven, Kind::Eleven { leading }) = (self.stage, self.kind) {
             if seat.side() != leading {
-                return Err(record_error(
+                return Err(RecordError::on(
                     "out_of_turn",
                     index,
                     action,
@@ -803,15 +797,14 @@ impl Hand {
         }
         self.require_dealt(index, action)?;
         let Some(p) = self.pending else {
-            return Err(record_error(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
                 action,
                 "no raise awaits an answer".into(),
             ));
         };
         if p.caller.side() == seat.side() {
-            return Err(record_error(
+            return Err(RecordError::on(
                 "out_of_turn",
                 index,
                 action,
@@ -864,8 +857,7 @@ impl Hand {
 
     fn require_dealt(&self, index: usize, action: &Action) -> Result<(), RecordError> {
         match self.stage {
-            Stage::Dealing { .. } => Err(record_error(
-                "unexpected_action",
+            Stage::Dealing { .. } => Err(RecordError::unexpected(
                 index,
                 action,
                 format!(
@@ -887,7 +879,7 @@ impl Hand {
         let seat = action.seat;
         self.require_dealt(index, action)?;
         if let Some(p) = self.pending {
-            return Err(record_error(
+            return Err(RecordError::on(
                 "raise_pending",
                 index,
                 action,
@@ -901,8 +893,7 @@ impl Hand {
         let trick = self.play.trick.number;
         let mut counts_face_down = face_down;
         if face_down && self.kind == Kind::Iron {
-            return Err(record_error(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
                 action,
                 "the iron hand is played by turning the cards up: nobody plays face down (§4)"
@@ -910,7 +901,7 @@ impl Hand {
             ));
         }
         if face_down && trick == 1 && self.face_down_malformed {
-            return Err(record_error(
+            return Err(RecordError::on(
                 "face_down_first_trick",
                 index,
                 action,
@@ -1027,7 +1018,7 @@ impl Hand {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         if let Stage::Over = self.stage {
-            return Err(record_error(
+            return Err(RecordError::on(
                 "action_after_end",
                 index,
                 action,
@@ -1054,8 +1045,7 @@ impl HandState for Hand {
                 );
                 Ok(())
             }
-            _ => Err(record_error(
-                "unexpected_action",
+            _ => Err(RecordError::unexpected(
                 index,
                 action,
                 format!("'{}' is not an action in Truco", action.kind.verb()),

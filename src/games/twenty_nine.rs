@@ -225,11 +225,9 @@ impl Hand {
         let seat = action.seat;
         let verb = action.kind.verb();
         if !matches!(action.kind, ActionKind::Bid(_) | ActionKind::Pass(_)) {
-            return Err(RecordError::at(
-                "unexpected_action",
+            return Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 format!("the auction is not over: {turn} is to bid or pass (§3)"),
             ));
         }
@@ -347,11 +345,9 @@ impl Hand {
                     "the auction is over: {declarer}, the high bidder, names the trump next (§2.3)"
                 ),
             )),
-            _ => Err(RecordError::at(
-                "unexpected_action",
+            _ => Err(RecordError::unexpected(
                 index,
-                seat,
-                verb,
+                action,
                 format!("the auction is over: {declarer} must name the concealed trump (§2.3)"),
             )),
         }
@@ -558,11 +554,9 @@ impl HandState for Hand {
                 self.play.correct(index, seat, card, judge)
             }
             (Phase::Play, ActionKind::Royals(Yes)) => self.show_royals(index, seat),
-            (Phase::Play, _) => Err(RecordError::at(
-                "unexpected_action",
+            (Phase::Play, _) => Err(RecordError::unexpected(
                 index,
-                seat,
-                action.kind.verb(),
+                action,
                 format!(
                     "the play is under way: a card is due to trick {}",
                     self.play.trick.number

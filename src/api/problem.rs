@@ -6,7 +6,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::HashSet;
 use std::fmt;
 use utoipa::ToSchema;
 use validator::{Validate, ValidationErrors, ValidationErrorsKind};
@@ -169,6 +170,7 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
             "the body is empty: expected a JSON object".into(),
         ));
     }
+    check_document(bytes)?;
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
         let pointer = pointer_of(e.path());
@@ -192,6 +194,109 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
         .validate()
         .map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
     Ok(value)
+}
+
+/// Refuses what a typed parse would let through: a key given twice in any object (serde keeps
+/// the last value of a map, silently), and anything after the document (serde stops at its end).
+/// A document that is not JSON passes: the typed parse reports it with its path.
+fn check_document(bytes: &[u8]) -> Result<(), Problem> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut walk = Walk::default();
+    let read = (&mut walk).deserialize(&mut de);
+    if let Some((pointer, key)) = walk.duplicate {
+        return Err(Problem::invalid(vec![FieldError::new(
+            pointer,
+            format!("'{key}' is given twice in this object"),
+        )]));
+    }
+    if read.is_ok()
+        && let Err(e) = de.end()
+    {
+        return Err(Problem::invalid(vec![FieldError::new(
+            String::new(),
+            format!(
+                "unexpected data after the JSON document at line {} column {}: send one document",
+                e.line(),
+                e.column()
+            ),
+        )]));
+    }
+    Ok(())
+}
+
+/// Walks a JSON document, keeping the pointer of the value it is in, and stops at the first
+/// duplicate key.
+#[derive(Default)]
+struct Walk {
+    pointer: String,
+    duplicate: Option<(String, String)>,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Walk {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl Walk {
+    /// Walks the value at `token` under the current pointer.
+    fn under<R>(&mut self, token: &str, read: impl FnOnce(&mut Walk) -> R) -> R {
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        self.pointer.push_str(&escape(token));
+        let out = read(self);
+        self.pointer.truncate(len);
+        out
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Walk {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        for i in 0.. {
+            if self
+                .under(&i.to_string(), |w| seq.next_element_seed(w))?
+                .is_none()
+            {
+                break;
+            }
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                self.duplicate = Some((format!("{}/{}", self.pointer, escape(&key)), key));
+                return Err(serde::de::Error::custom("duplicate key"));
+            }
+            self.under(&key, |w| map.next_value_seed(w))?;
+            seen.insert(key);
+        }
+        Ok(())
+    }
 }
 
 fn strip_position(msg: &str) -> String {

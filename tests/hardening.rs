@@ -1,0 +1,179 @@
+//! Hardening, tried as an attacker would: spreadsheet formulas in names, stalled and oversize
+//! bodies, authentication before parsing, trailing data and duplicate keys, the headers the RFCs
+//! require, content codings and negotiation, input hygiene, a private database file, and errors
+//! that say what failed.
+
+mod common;
+
+use actix_http::Request;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header::HeaderMap;
+use actix_web::test as http;
+use serde_json::{Value, json};
+use std::path::Path;
+
+struct Reply {
+    status: u16,
+    headers: HeaderMap,
+    text: String,
+    json: Value,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap())
+            .unwrap_or("")
+    }
+
+    /// Asserts a problem+json refusal with `status` and an error at `pointer`.
+    fn refused(&self, status: u16, pointer: &str) {
+        assert_eq!(self.status, status, "{}", self.text);
+        assert_eq!(self.header("content-type"), "application/problem+json");
+        assert!(
+            self.json["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["pointer"] == pointer),
+            "no error at {pointer}: {}",
+            self.text
+        );
+    }
+}
+
+async fn send<S, B>(app: &S, req: http::TestRequest) -> Reply
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let resp = http::call_service(app, req.to_request()).await;
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        text,
+        json,
+    }
+}
+
+fn bearer(key: &str) -> (&'static str, String) {
+    ("authorization", format!("Bearer {key}"))
+}
+
+fn post_json(uri: &str, key: &str, body: &str) -> http::TestRequest {
+    http::TestRequest::post()
+        .uri(uri)
+        .insert_header(bearer(key))
+        .insert_header(("content-type", "application/json"))
+        .set_payload(body.to_string())
+}
+
+/// Creates a club with the operator's token; returns its key.
+async fn club<S, B>(app: &S, name: &str) -> String
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let r = send(
+        app,
+        post_json(
+            "/v1/clubs",
+            "operator-token",
+            &json!({"name": name}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json["key"]["secret"].as_str().unwrap().to_string()
+}
+
+fn fixture(game: &str, prefix: &str) -> Value {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(game);
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .unwrap();
+    serde_json::from_slice::<Value>(&std::fs::read(file).unwrap()).unwrap()["record"].clone()
+}
+
+// ---- 4. trailing data and duplicate keys ----------------------------------------------------
+
+#[actix_web::test]
+async fn trailing_data_and_duplicate_keys_are_refused_everywhere() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let hand = fixture("malilla", "01").to_string();
+    let adjudicate = |body: String| post_json("/v1/games/malilla/adjudications", "", &body);
+    // Trailing garbage, and a second document.
+    for body in [
+        format!("{hand} GARBAGE"),
+        format!("{hand}{hand}"),
+        format!("{hand}\n{{}}"),
+    ] {
+        send(&app, adjudicate(body)).await.refused(422, "");
+    }
+    for body in [
+        "{\"name\":\"x\"} GARBAGE",
+        "{\"name\":\"x\"}{\"name\":\"y\"}",
+    ] {
+        send(&app, post_json("/v1/clubs/1/players", &key, body))
+            .await
+            .refused(422, "");
+    }
+    // The same seat twice in a deal (issue 9): refused at the duplicate.
+    let n = fixture("malilla", "01")["deal"]["N"].to_string();
+    let twice = hand.replacen("\"deal\":{", &format!("\"deal\":{{\"N\":{n},"), 1);
+    assert_ne!(twice, hand);
+    send(&app, adjudicate(twice)).await.refused(422, "/deal/N");
+    // Any object, at any depth: an action, an option, a league's options, a match's seats.
+    let action = hand.replacen("{\"play\":", "{\"seat\":\"N\",\"play\":", 1);
+    assert_ne!(action, hand);
+    send(&app, adjudicate(action))
+        .await
+        .refused(422, "/actions/0/seat");
+    let options = hand.replacen('{', "{\"options\":{\"a\":1,\"a\":2},", 1);
+    send(&app, adjudicate(options))
+        .await
+        .refused(422, "/options/a");
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/leagues",
+            &key,
+            "{\"name\":\"L\",\"season\":\"S\",\"game\":\"malilla\",\"options\":{\"x\":{\"y\":1,\"y\":1}}}",
+        ),
+    )
+    .await
+    .refused(422, "/options/x/y");
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            "{\"name\":\"a\",\"name\":\"b\"}",
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    // A key spelled with an escape is the same key.
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/matches",
+            &key,
+            "{\"session\":1,\"seats\":{\"N\":1,\"\\u004e\":2}}",
+        ),
+    )
+    .await
+    .refused(422, "/seats/N");
+}

@@ -93,6 +93,17 @@ where
     r.json["key"]["secret"].as_str().unwrap().to_string()
 }
 
+/// A POST of `body` that must create something; returns the reply.
+async fn create<S, B>(app: &S, key: &str, uri: &str, body: Value) -> Reply
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let r = send(app, post_json(uri, key, &body.to_string())).await;
+    assert_eq!(r.status, 201, "POST {uri}: {}", r.text);
+    r
+}
+
 fn fixture(game: &str, prefix: &str) -> Value {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
@@ -103,6 +114,55 @@ fn fixture(game: &str, prefix: &str) -> Value {
         .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
         .unwrap();
     serde_json::from_slice::<Value>(&std::fs::read(file).unwrap()).unwrap()["record"].clone()
+}
+
+// ---- 3. authentication first ----------------------------------------------------------------
+
+#[actix_web::test]
+async fn a_write_is_authenticated_before_its_body_is_looked_at() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let other = club(&app, "Other").await;
+    let spare = create(
+        &app,
+        &key,
+        "/v1/clubs/1/keys",
+        json!({"label": "to revoke"}),
+    )
+    .await;
+    let revoked = spare.json["secret"].as_str().unwrap().to_string();
+    let r = send(
+        &app,
+        http::TestRequest::delete()
+            .uri(&format!("/v1/clubs/1/keys/{}", spare.json["id"]))
+            .insert_header(bearer(&key)),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    for body in ["{\"nam\": 1}", "{", ""] {
+        for (who, status) in [("", 401), ("nonsense", 401), (&revoked, 401), (&other, 403)] {
+            let mut req = http::TestRequest::post()
+                .uri("/v1/clubs/1/players")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body.to_string());
+            if !who.is_empty() {
+                req = req.insert_header(bearer(who));
+            }
+            let r = send(&app, req).await;
+            assert_eq!(r.status, status, "{body} as '{who}': {}", r.text);
+        }
+    }
+    // A sheet in the wrong media type, without a key: 401, not 415.
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(("content-type", "text/xml"))
+            .set_payload("<x/>"),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.text);
 }
 
 // ---- 4. trailing data and duplicate keys ----------------------------------------------------

@@ -221,12 +221,24 @@ where
     N: DeserializeOwned + Validate + Send + 'static,
     T: Serialize + Send + 'static,
 {
+    authenticate(req, state, club).await?;
     let bytes = json_body(req, body).await?;
     let new: N = parse_json(&bytes)?;
     write(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
         f(tx, new)
     })
     .await
+}
+
+/// Checks the key of a write before its body is read: a request that may not write is told so
+/// (401, 403), not what is wrong with its body. `write` checks again in its transaction.
+async fn authenticate(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+) -> Result<(), Problem> {
+    let secret = bearer(req)?;
+    read(state, move |tx| league::authorize(tx, club, &secret)).await
 }
 
 /// A write to `club`: the key is checked, an `Idempotency-Key` replays an earlier answer to the
@@ -913,6 +925,7 @@ async fn import_sheet(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
+    authenticate(&req, &state, club).await?;
     require_content_type(&req, "text/csv", |e| e == "text/csv" || e == "text/plain")?;
     let bytes = read_body(body, MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {

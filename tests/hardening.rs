@@ -237,3 +237,152 @@ async fn trailing_data_and_duplicate_keys_are_refused_everywhere() {
     .await
     .refused(422, "/seats/N");
 }
+
+// ---- 5. headers the RFCs require -------------------------------------------------------------
+
+#[actix_web::test]
+async fn every_405_names_the_allowed_methods_as_the_spec_does() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        let mut allowed: Vec<String> = ops
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|m| m.to_uppercase())
+            .collect();
+        if allowed.contains(&"GET".to_string()) {
+            allowed.push("HEAD".into());
+        }
+        allowed.sort();
+        // Every path parameter but the game is an id: 1 matches the route.
+        let uri = path
+            .replace("{game}", "malilla")
+            .split('/')
+            .map(|s| if s.starts_with('{') { "1" } else { s })
+            .collect::<Vec<_>>()
+            .join("/");
+        let r = send(&app, http::TestRequest::patch().uri(&uri)).await;
+        assert_eq!(r.status, 405, "PATCH {uri}: {}", r.text);
+        assert_eq!(r.header("content-type"), "application/problem+json");
+        let mut got: Vec<String> = r
+            .header("allow")
+            .split(',')
+            .map(|m| m.trim().to_string())
+            .collect();
+        got.sort();
+        assert_eq!(got, allowed, "Allow of {path}");
+    }
+}
+
+#[actix_web::test]
+async fn head_401_and_201_carry_their_headers() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    for uri in ["/health", "/v1/games", "/v1/games/malilla", "/v1/clubs"] {
+        let r = send(
+            &app,
+            http::TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri(uri),
+        )
+        .await;
+        assert_eq!(r.status, 200, "HEAD {uri}: {}", r.text);
+    }
+    let r = send(
+        &app,
+        http::TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri("/v1/games/malilla/adjudications"),
+    )
+    .await;
+    assert_eq!(r.status, 405);
+    // 401: the scheme to authenticate with.
+    let r = send(&app, post_json("/v1/clubs/1/players", "", "{}")).await;
+    assert_eq!(r.status, 401);
+    assert!(
+        r.header("www-authenticate").starts_with("Bearer"),
+        "{:?}",
+        r.headers
+    );
+    let r = send(&app, post_json("/v1/clubs", "wrong", "{\"name\":\"x\"}")).await;
+    assert_eq!(r.status, 403);
+    // 201: where the new resource is.
+    let r = send(
+        &app,
+        post_json("/v1/clubs", "operator-token", "{\"name\":\"Casa\"}"),
+    )
+    .await;
+    assert_eq!((r.status, r.header("location")), (201, "/v1/clubs/1"));
+    let key = r.json["key"]["secret"].as_str().unwrap().to_string();
+    let located = |r: Reply, collection: &str| {
+        assert_eq!(
+            r.header("location"),
+            format!("/v1/clubs/1/{collection}/{}", r.json["id"]),
+            "{}",
+            r.text
+        );
+    };
+    for (uri, body, collection) in [
+        ("/v1/clubs/1/keys", json!({"label": "laptop"}), "keys"),
+        ("/v1/clubs/1/players", json!({"name": "Ana"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Ben"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Cai"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Dee"}), "players"),
+        (
+            "/v1/clubs/1/partnerships",
+            json!({"players": [1, 3]}),
+            "partnerships",
+        ),
+        (
+            "/v1/clubs/1/leagues",
+            json!({"name": "T", "season": "2026", "game": "malilla"}),
+            "leagues",
+        ),
+        (
+            "/v1/clubs/1/leagues/1/sessions",
+            json!({"name": "E1"}),
+            "sessions",
+        ),
+        (
+            "/v1/clubs/1/matches",
+            json!({"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "W": 4}}),
+            "matches",
+        ),
+        (
+            "/v1/clubs/1/matches/1/hands",
+            fixture("malilla", "01"),
+            "hands",
+        ),
+    ] {
+        located(create(&app, &key, uri, body).await, collection);
+    }
+    // A replayed creation says where too.
+    for _ in 0..2 {
+        let r = send(
+            &app,
+            post_json("/v1/clubs/1/players", &key, "{\"name\":\"Eve\"}")
+                .insert_header(("idempotency-key", "eve")),
+        )
+        .await;
+        located(r, "players");
+    }
+    // An import creates the session's hands.
+    let sheet = "match,hand,dealer,seat,action,value\n";
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.header("location")),
+        (201, "/v1/clubs/1/sessions/1/hands"),
+        "{}",
+        r.text
+    );
+}

@@ -219,15 +219,54 @@ async fn create<N, T>(
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Serialize + Send + 'static,
+    T: Created + Serialize + Send + 'static,
 {
     authenticate(req, state, club).await?;
     let bytes = json_body(req, body).await?;
     let new: N = parse_json(&bytes)?;
-    write(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
-        f(tx, new)
-    })
-    .await
+    let (status, body, replayed) =
+        commit(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
+            f(tx, new)
+        })
+        .await?;
+    let location = body["id"]
+        .as_i64()
+        .map(|id| format!("/v1/clubs/{club}/{}/{id}", T::COLLECTION));
+    Ok(with_location(respond(status, body, replayed), location))
+}
+
+/// What a POST creates, found at `/v1/clubs/{club}/{COLLECTION}/{id}` (a 201's `Location`).
+trait Created {
+    const COLLECTION: &'static str;
+}
+
+impl Created for ApiKey {
+    const COLLECTION: &'static str = "keys";
+}
+impl Created for Player {
+    const COLLECTION: &'static str = "players";
+}
+impl Created for Partnership {
+    const COLLECTION: &'static str = "partnerships";
+}
+impl Created for League {
+    const COLLECTION: &'static str = "leagues";
+}
+impl Created for Session {
+    const COLLECTION: &'static str = "sessions";
+}
+impl Created for Match {
+    const COLLECTION: &'static str = "matches";
+}
+impl Created for HandSummary {
+    const COLLECTION: &'static str = "hands";
+}
+
+fn with_location(mut resp: HttpResponse, location: Option<String>) -> HttpResponse {
+    if let Some(v) = location.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    resp
 }
 
 /// Checks the key of a write before its body is read: a request that may not write is told so
@@ -251,6 +290,19 @@ async fn write<T: Serialize + Send + 'static>(
     status: StatusCode,
     f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
+    let (status, body, replayed) = commit(req, state, club, body, status, f).await?;
+    Ok(respond(status, body, replayed))
+}
+
+/// `write` up to the answer: its status, its body, and whether it was replayed.
+async fn commit<T: Serialize + Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: &[u8],
+    status: StatusCode,
+    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+) -> Result<(u16, serde_json::Value, bool), Problem> {
     let secret = bearer(req)?;
     // The request a key names: method, URI and body, each length-prefixed.
     let idem = idempotency_key(req)?.map(|key| {
@@ -269,7 +321,7 @@ async fn write<T: Serialize + Send + 'static>(
             fingerprint: h.finalize().to_vec(),
         }
     });
-    let (status, body, replayed) = blocking(state, move |s| {
+    blocking(state, move |s| {
         s.write(|tx| {
             league::authorize(tx, club, &secret)?;
             if let Some(i) = &idem
@@ -284,20 +336,19 @@ async fn write<T: Serialize + Send + 'static>(
             Ok((status.as_u16(), body, false))
         })
     })
-    .await?;
+    .await
+}
+
+fn respond(status: u16, body: serde_json::Value, replayed: bool) -> HttpResponse {
     let mut resp = HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK));
     if replayed {
         resp.insert_header(("idempotent-replayed", "true"));
     }
-    Ok(if status == 204 {
+    if status == 204 {
         resp.finish()
     } else {
         resp.json(body)
-    })
-}
-
-fn created<T: Serialize>(value: T) -> HttpResponse {
-    HttpResponse::Created().json(value)
+    }
 }
 
 /// Whether the client asked for CSV (`Accept: text/csv`).
@@ -488,7 +539,11 @@ async fn create_club(
         s.write(|tx| league::create_club(tx, new.name.trim()))
     })
     .await?;
-    Ok(created(ClubCreated { club, key }))
+    let location = format!("/v1/clubs/{}", club.id);
+    Ok(with_location(
+        HttpResponse::Created().json(ClubCreated { club, key }),
+        Some(location),
+    ))
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems))]
@@ -937,10 +992,13 @@ async fn import_sheet(
         ));
     }
     let sheet = bytes.to_vec();
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
         league::import(tx, club, s, &sheet)
     })
-    .await
+    .await?;
+    // An import creates hands of the session.
+    let location = format!("/v1/clubs/{club}/sessions/{s}/hands");
+    Ok(with_location(resp, Some(location)))
 }
 
 /// The sheet's header and one example row of each kind for a game.

@@ -10,9 +10,13 @@ use crate::engine::{
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::dev::Service;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use problem::{Problem, read_json};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -25,7 +29,7 @@ use utoipa_swagger_ui::SwaggerUi;
                        Record format: docs/records.md."
     ),
     paths(
-        health, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
+        health, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
         league::list_clubs, league::create_club, league::get_club, league::create_key, league::revoke_key,
         league::list_players, league::create_player, league::get_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
@@ -35,7 +39,7 @@ use utoipa_swagger_ui::SwaggerUi;
         league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
         league::export_sheet, league::import_sheet, league::sheet_template
     ),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &CreatedLocation),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
         TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
@@ -71,6 +75,30 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
+/// Every 201 says where the new resource is (`Location`).
+struct CreatedLocation;
+
+impl utoipa::Modify for CreatedLocation {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{RefOr, Type, header::HeaderBuilder};
+        let location = HeaderBuilder::new()
+            .schema(Some(
+                utoipa::openapi::ObjectBuilder::new().schema_type(Type::String),
+            ))
+            .description(Some("The path of the created resource"))
+            .build();
+        for item in openapi.paths.paths.values_mut() {
+            for op in [&mut item.post, &mut item.put].into_iter().flatten() {
+                if let Some(RefOr::T(created)) = op.responses.responses.get_mut("201") {
+                    created
+                        .headers
+                        .insert("Location".into(), RefOr::T(location.clone()));
+                }
+            }
+        }
+    }
+}
+
 /// The OpenAPI document, as served and as committed under `openapi/`.
 pub fn openapi_json() -> String {
     ApiDoc::openapi()
@@ -94,6 +122,15 @@ pub fn app(
     actix_web::App::new()
         .app_data(web::Data::new(state))
         .wrap(actix_web::middleware::Compress::default())
+        .wrap_fn(|mut req, srv| {
+            // HEAD is GET without the body (RFC 9110 §9.3.2): routed as GET; the server sends no
+            // body for a HEAD request.
+            if req.method() == Method::HEAD {
+                req.head_mut().method = Method::GET;
+                req.extensions_mut().insert(Head);
+            }
+            srv.call(req)
+        })
         .configure(configure)
         .configure(league::configure)
         .default_service(web::to(not_found))
@@ -121,17 +158,60 @@ pub async fn not_found(req: HttpRequest) -> Problem {
     Problem::not_found(format!("no resource at {}", req.path()))
 }
 
+/// Marks a HEAD request routed as GET.
+struct Head;
+
+/// A resource whose other methods are answered 405 with `Allow`.
 pub(crate) fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(|req: HttpRequest| async move {
-        Problem::new(
+        let method = if req.extensions().contains::<Head>() {
+            Method::HEAD
+        } else {
+            req.method().clone()
+        };
+        let allow = req.match_pattern().map(|p| allowed(&p)).unwrap_or_default();
+        let mut resp = Problem::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method-not-allowed",
             "Method not allowed",
-            format!("{} is not supported on {}", req.method(), req.path()),
+            format!("{method} is not supported on {}: use {allow}", req.path()),
         )
+        .error_response();
+        if let Ok(v) = HeaderValue::from_str(&allow) {
+            resp.headers_mut().insert(header::ALLOW, v);
+        }
+        resp
     }))
 }
 
+/// The methods of a route pattern as the OpenAPI document lists them, and HEAD with GET: the
+/// `Allow` of a 405, so that it cannot disagree with the spec.
+fn allowed(pattern: &str) -> String {
+    static ALLOWED: OnceLock<HashMap<String, String>> = OnceLock::new();
+    let all = ALLOWED.get_or_init(|| {
+        let spec: serde_json::Value =
+            serde_json::from_str(&openapi_json()).expect("the OpenAPI document is JSON");
+        let paths = spec["paths"].as_object().cloned().unwrap_or_default();
+        paths
+            .into_iter()
+            .map(|(path, item)| {
+                let mut methods: Vec<&str> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+                    .into_iter()
+                    .filter(|m| {
+                        let key = if *m == "HEAD" { "get" } else { m };
+                        item.get(key.to_ascii_lowercase()).is_some()
+                    })
+                    .collect();
+                methods.dedup();
+                (path, methods.join(", "))
+            })
+            .collect()
+    });
+    all.get(pattern).cloned().unwrap_or_default()
+}
+
+/// This OpenAPI document.
+#[utoipa::path(get, path = "/api-docs/openapi.json", tag = "service", responses((status = 200, body = Object, description = "The OpenAPI document")))]
 async fn serve_openapi() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")

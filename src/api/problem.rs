@@ -2,7 +2,7 @@
 //! every error.
 
 use crate::engine::FieldError;
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use serde::Serialize;
@@ -91,8 +91,12 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code())
-            .content_type("application/problem+json")
+        let mut resp = HttpResponse::build(self.status_code());
+        if self.status == StatusCode::UNAUTHORIZED.as_u16() {
+            // Every 401 is about the club's API key (RFC 9110 §11.6.1).
+            resp.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"arbiter\""));
+        }
+        resp.content_type("application/problem+json")
             .body(serde_json::to_string(self).expect("a problem serializes"))
     }
 }

@@ -116,6 +116,50 @@ fn fixture(game: &str, prefix: &str) -> Value {
     serde_json::from_slice::<Value>(&std::fs::read(file).unwrap()).unwrap()["record"].clone()
 }
 
+/// Club 1 with a Malilla league (1), a session (1) and a match (1) of `names` at N, E, S, W with
+/// fixture 01 posted as its first hand. Returns the key.
+async fn malilla_match<S, B>(app: &S, names: [&str; 4]) -> String
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let key = club(app, "Casa").await;
+    let mut seats = serde_json::Map::new();
+    for (seat, name) in ["N", "E", "S", "W"].into_iter().zip(names) {
+        let p = create(app, &key, "/v1/clubs/1/players", json!({"name": name})).await;
+        seats.insert(seat.into(), p.json["id"].clone());
+    }
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/leagues",
+        json!({"name": "Thursday", "season": "2026", "game": "malilla"}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/leagues/1/sessions",
+        json!({"name": "Evening 1"}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/matches",
+        json!({"session": 1, "seats": seats}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/matches/1/hands",
+        fixture("malilla", "01"),
+    )
+    .await;
+    key
+}
+
 // ---- 3. authentication first ----------------------------------------------------------------
 
 #[actix_web::test]
@@ -385,4 +429,99 @@ async fn head_401_and_201_carry_their_headers() {
         "{}",
         r.text
     );
+}
+
+// ---- 6. content codings and negotiation -----------------------------------------------------
+
+#[actix_web::test]
+async fn content_codings_byte_order_marks_and_accept_are_honoured() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let hand = fixture("malilla", "01").to_string();
+    for coding in [
+        "gzip",
+        "br",
+        "deflate",
+        "zstd",
+        "x-unknown",
+        "identity, gzip",
+    ] {
+        let r = send(
+            &app,
+            post_json("/v1/games/malilla/adjudications", "", &hand)
+                .insert_header(("content-encoding", coding)),
+        )
+        .await;
+        assert_eq!(r.status, 415, "{coding}: {}", r.text);
+        assert_eq!(r.header("content-type"), "application/problem+json");
+        assert_eq!(r.header("accept-encoding"), "identity");
+    }
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand)
+            .insert_header(("content-encoding", "identity")),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .insert_header(("content-encoding", "gzip"))
+            .set_payload("match,hand,dealer,seat,action,value\n"),
+    )
+    .await;
+    assert_eq!(r.status, 415, "{}", r.text);
+    // A byte order mark before JSON, as before CSV.
+    let r = send(
+        &app,
+        post_json(
+            "/v1/games/malilla/adjudications",
+            "",
+            &format!("\u{feff}{hand}"),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Accept with q-values.
+    for (accept, csv) in [
+        ("text/csv", true),
+        ("application/csv", true),
+        ("text/*", true),
+        ("*/*", false),
+        ("application/json;q=0.5, text/csv", true),
+        ("text/csv;q=0.1, application/json", false),
+        ("text/csv;q=0", false),
+        ("text/csv;q=0.5, */*;q=0.9", false),
+        ("application/json;q=0, text/csv;q=0.2", true),
+    ] {
+        let r = send(
+            &app,
+            http::TestRequest::get()
+                .uri("/v1/clubs/1/leagues/1/standings")
+                .insert_header(("accept", accept)),
+        )
+        .await;
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            r.header("content-type").starts_with("text/csv"),
+            csv,
+            "Accept: {accept} gave {}",
+            r.header("content-type")
+        );
+    }
+    // A sheet sent as application/csv.
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "application/csv"))
+            .set_payload("match,hand,dealer,seat,action,value\n"),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
 }

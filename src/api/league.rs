@@ -63,6 +63,8 @@ fn unauthorized(detail: String) -> Problem {
         "Unauthorized",
         detail,
     )
+    // The scheme to authenticate with (RFC 9110 §11.6.1).
+    .with_headers(&[("www-authenticate", "Bearer realm=\"arbiter\"")])
 }
 
 /// Problems a read of the store can answer with.
@@ -351,12 +353,37 @@ fn respond(status: u16, body: serde_json::Value, replayed: bool) -> HttpResponse
     }
 }
 
-/// Whether the client asked for CSV (`Accept: text/csv`).
+/// Whether the client prefers CSV to JSON: `Accept` with its q-values (RFC 9110 §12.5.1), each
+/// type judged by its most specific range. JSON on a tie, and when neither is acceptable.
 fn wants_csv(req: &HttpRequest) -> bool {
-    req.headers()
+    let Some(accept) = req
+        .headers()
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.to_ascii_lowercase().contains("text/csv"))
+    else {
+        return false;
+    };
+    let ranges: Vec<(String, f32)> = accept
+        .split(',')
+        .map(|range| {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (media, q)
+        })
+        .collect();
+    let quality = |media: &str| {
+        let kind = media.split('/').next().unwrap_or("");
+        let by = |pattern: &str| ranges.iter().find(|(m, _)| m == pattern).map(|(_, q)| *q);
+        by(media)
+            .or_else(|| by(&format!("{kind}/*")))
+            .or_else(|| by("*/*"))
+            .unwrap_or(0.0)
+    };
+    quality("text/csv").max(quality("application/csv")) > quality("application/json")
 }
 
 fn csv_response(body: String) -> HttpResponse {
@@ -981,8 +1008,10 @@ async fn import_sheet(
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     authenticate(&req, &state, club).await?;
-    require_content_type(&req, "text/csv", |e| e == "text/csv" || e == "text/plain")?;
-    let bytes = read_body(body, MAX_SHEET).await?;
+    require_content_type(&req, "text/csv", |e| {
+        ["text/csv", "application/csv", "text/plain"].contains(&e)
+    })?;
+    let bytes = read_body(&req, body, MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,

@@ -26,6 +26,9 @@ pub struct Problem {
     pub detail: String,
     /// Each offending value, by JSON pointer.
     pub errors: Vec<FieldError>,
+    /// Response headers the status needs (`WWW-Authenticate` on a 401, `Accept-Encoding` on a 415).
+    #[serde(skip)]
+    pub headers: &'static [(&'static str, &'static str)],
 }
 
 impl Problem {
@@ -36,7 +39,13 @@ impl Problem {
             status: status.as_u16(),
             detail,
             errors: Vec::new(),
+            headers: &[],
         }
+    }
+
+    pub fn with_headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Problem {
+        self.headers = headers;
+        self
     }
 
     pub fn with(mut self, errors: Vec<FieldError>) -> Problem {
@@ -92,9 +101,8 @@ impl ResponseError for Problem {
 
     fn error_response(&self) -> HttpResponse {
         let mut resp = HttpResponse::build(self.status_code());
-        if self.status == StatusCode::UNAUTHORIZED.as_u16() {
-            // Every 401 is about the club's API key (RFC 9110 §11.6.1).
-            resp.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"arbiter\""));
+        for header in self.headers {
+            resp.insert_header(*header);
         }
         resp.content_type("application/problem+json")
             .body(serde_json::to_string(self).expect("a problem serializes"))
@@ -114,7 +122,7 @@ pub async fn json_body(req: &HttpRequest, body: web::Payload) -> Result<web::Byt
     require_content_type(req, "application/json", |essence| {
         essence == "application/json" || essence.ends_with("+json")
     })?;
-    read_body(body, MAX_BODY).await
+    read_body(req, body, MAX_BODY).await
 }
 
 /// Refuses a body whose declared content type `accepts` does not allow (415); an absent content
@@ -139,8 +147,29 @@ pub fn require_content_type(
     Ok(())
 }
 
-/// Reads a body of at most `max` bytes (413 beyond).
-pub async fn read_body(mut body: web::Payload, max: usize) -> Result<web::BytesMut, Problem> {
+/// Reads a body of at most `max` bytes (413 beyond) sent without a content coding (415 with one:
+/// nothing here decodes gzip or br, and reading coded bytes as JSON or CSV would mislead).
+pub async fn read_body(
+    req: &HttpRequest,
+    mut body: web::Payload,
+    max: usize,
+) -> Result<web::BytesMut, Problem> {
+    if let Some(coding) = req.headers().get(header::CONTENT_ENCODING) {
+        let coding = coding.to_str().unwrap_or("?").to_ascii_lowercase();
+        if coding.split(',').any(|c| c.trim() != "identity") {
+            return Err(Problem::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-content-encoding",
+                "Unsupported content encoding",
+                format!("the body is sent with Content-Encoding '{coding}': send it uncompressed"),
+            )
+            .with(vec![FieldError::new(
+                "/headers/content-encoding".into(),
+                "expected identity (or no Content-Encoding)".into(),
+            )])
+            .with_headers(&[("accept-encoding", "identity")]));
+        }
+    }
     let mut bytes = web::BytesMut::new();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| {
@@ -166,6 +195,8 @@ pub async fn read_body(mut body: web::Payload, max: usize) -> Result<web::BytesM
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.
 pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Problem> {
+    // A byte order mark is allowed before JSON as before CSV (RFC 8259 §8.1 lets a parser ignore it).
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,

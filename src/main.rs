@@ -1,7 +1,7 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
 use actix_web::HttpServer;
-use arbiter::api::{self, league::LeagueState};
+use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
 use arbiter::record::{HandRecord, MatchRecord};
@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(version, about = "Adjudicates recorded card-game hands")]
@@ -65,6 +66,9 @@ struct ServeArgs {
     /// Port to listen on.
     #[arg(long, env = "ARBITER_PORT", default_value_t = 8080)]
     port: u16,
+    /// Seconds a client may take to send a request body (408 beyond).
+    #[arg(long, env = "ARBITER_BODY_TIMEOUT", default_value_t = problem::BODY_TIMEOUT.as_secs())]
+    body_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -126,7 +130,10 @@ fn serve(args: ServeArgs) -> ExitCode {
             args.port,
             args.db.path.display()
         );
-        HttpServer::new(move || api::app(state.clone()))
+        let body_timeout = problem::BodyTimeout(Duration::from_secs(args.body_timeout));
+        HttpServer::new(move || api::app(state.clone()).app_data(body_timeout))
+            // The request line and headers: 5 s (actix-web's default, stated).
+            .client_request_timeout(Duration::from_secs(5))
             .bind((args.host.as_str(), args.port))?
             .run()
             .await

@@ -160,6 +160,89 @@ where
     key
 }
 
+// ---- 2. stalled and oversize bodies ---------------------------------------------------------
+
+/// The real server (so that the bound on a body's time is the server's), with a 1 s body timeout.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn server() -> Server {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--body-timeout", "1", "--port", &port.to_string()])
+        .arg("--db")
+        .arg(dir.path().join("league.db"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Server {
+        child,
+        port,
+        _dir: dir,
+    }
+}
+
+/// Sends `head` (and no more), then reads what the server answers within 10 s: the status line,
+/// and how long it took.
+fn answer_to(port: u16, head: &str) -> (String, std::time::Duration) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let start = std::time::Instant::now();
+    s.write_all(head.as_bytes()).unwrap();
+    let mut out = vec![0; 4096];
+    let n = s.read(&mut out).unwrap_or(0);
+    let text = String::from_utf8_lossy(&out[..n]).to_string();
+    (
+        text.lines().next().unwrap_or("").to_string(),
+        start.elapsed(),
+    )
+}
+
+#[test]
+fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
+    let s = server();
+    // Headers, a byte of the body, then nothing: 408 once the body timeout passes.
+    let (status, took) = answer_to(
+        s.port,
+        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: 100\r\n\r\n{",
+    );
+    assert_eq!(status, "HTTP/1.1 408 Request Timeout");
+    assert!(took >= std::time::Duration::from_millis(900), "{took:?}");
+    // 10 GB declared: 413 at once, without waiting for (or reading) the body.
+    let (status, took) = answer_to(
+        s.port,
+        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: 10737418240\r\n\r\n",
+    );
+    assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
+    assert!(took < std::time::Duration::from_millis(900), "{took:?}");
+}
+
 // ---- 3. authentication first ----------------------------------------------------------------
 
 #[actix_web::test]

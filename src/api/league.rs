@@ -120,6 +120,12 @@ enum WriteProblems {
     )]
     NotFound(Problem),
     #[response(
+        status = 408,
+        description = "The body did not arrive in time",
+        content_type = "application/problem+json"
+    )]
+    Timeout(Problem),
+    #[response(
         status = 409,
         description = "The request conflicts with what is stored",
         content_type = "application/problem+json"

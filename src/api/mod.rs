@@ -295,6 +295,12 @@ enum RecordProblems {
     )]
     UnknownGame(Problem),
     #[response(
+        status = 408,
+        description = "The body did not arrive in time",
+        content_type = "application/problem+json"
+    )]
+    Timeout(Problem),
+    #[response(
         status = 413,
         description = "Body over 256 KiB",
         content_type = "application/problem+json"

@@ -9,11 +9,21 @@ use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::HashSet;
 use std::fmt;
+use std::time::Duration;
 use utoipa::ToSchema;
 use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 256 * 1024;
+
+/// How long a client may take to send a request body (408 beyond), unless the app is given
+/// another `BodyTimeout`. Without a bound, a client that sends headers and stalls holds its
+/// connection and a worker's attention forever.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The bound on receiving a body, as app data (`arbiter serve --body-timeout`).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTimeout(pub Duration);
 
 /// An `application/problem+json` response (RFC 9457).
 #[derive(Debug, Serialize, ToSchema)]
@@ -170,27 +180,51 @@ pub async fn read_body(
             .with_headers(&[("accept-encoding", "identity")]));
         }
     }
-    let mut bytes = web::BytesMut::new();
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| {
-            Problem::new(
-                StatusCode::BAD_REQUEST,
-                "unreadable-body",
-                "Unreadable body",
-                e.to_string(),
-            )
-        })?;
-        if bytes.len() + chunk.len() > max {
-            return Err(Problem::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body-too-large",
-                "Body too large",
-                format!("the body is larger than {max} bytes"),
-            ));
-        }
-        bytes.extend_from_slice(&chunk);
+    let too_large = || {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            "Body too large",
+            format!("the body is larger than {max} bytes"),
+        )
+    };
+    // A declared length over the bound is refused before a byte is read.
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
     }
-    Ok(bytes)
+    let limit = req.app_data::<BodyTimeout>().map_or(BODY_TIMEOUT, |t| t.0);
+    let read = async {
+        let mut bytes = web::BytesMut::new();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| {
+                Problem::new(
+                    StatusCode::BAD_REQUEST,
+                    "unreadable-body",
+                    "Unreadable body",
+                    e.to_string(),
+                )
+            })?;
+            if bytes.len() + chunk.len() > max {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    };
+    actix_web::rt::time::timeout(limit, read)
+        .await
+        .unwrap_or_else(|_| {
+            Err(Problem::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body-timeout",
+                "Request timeout",
+                format!("the body did not arrive within {} s", limit.as_secs_f64()),
+            ))
+        })
 }
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.

@@ -160,6 +160,87 @@ where
     key
 }
 
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+// ---- 1. spreadsheet formulas ----------------------------------------------------------------
+
+/// Names a spreadsheet would run as formulas (OWASP's list: = + - @), and one that starts with the
+/// quote the export adds.
+const FORMULAS: [&str; 4] = ["=cmd|'/C calc'!A0", "+SUM(A1)", "-2+3", "'@A1"];
+
+#[actix_web::test]
+async fn formula_names_are_quoted_in_csv_and_a_sheet_round_trip_keeps_them() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, FORMULAS).await;
+    // The standings table: every name cell starts with a quote, so no cell is a formula.
+    let r = send(
+        &app,
+        http::TestRequest::get()
+            .uri("/v1/clubs/1/leagues/1/standings")
+            .insert_header(("accept", "text/csv")),
+    )
+    .await;
+    let rows = csv_rows(&r.text);
+    let name = rows[0].iter().position(|c| c == "name").unwrap();
+    let mut names: Vec<&str> = rows[1..].iter().map(|r| r[name].as_str()).collect();
+    names.sort();
+    let mut quoted: Vec<String> = FORMULAS.iter().map(|n| format!("'{n}")).collect();
+    quoted.sort();
+    assert_eq!(names, quoted);
+    // The sheet: the `sit` rows too.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/sessions/1/sheet"),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    let sheet = r.text;
+    let sits: Vec<String> = csv_rows(&sheet)
+        .into_iter()
+        .filter(|r| r[4] == "sit")
+        .map(|r| r[5].clone())
+        .collect();
+    for n in FORMULAS {
+        assert!(sits.contains(&format!("'{n}")), "{n} in {sits:?}");
+    }
+    for cell in csv_rows(&sheet).iter().flatten() {
+        assert!(
+            !cell.starts_with(['=', '+', '@', '\t', '\r']),
+            "a formula cell: {cell}"
+        );
+    }
+    // Imported into another session, the sheet seats the same players by their exact names.
+    create(
+        &app,
+        &key,
+        "/v1/clubs/1/leagues/1/sessions",
+        json!({"name": "Evening 2"}),
+    )
+    .await;
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/2/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let m = send(&app, http::TestRequest::get().uri("/v1/clubs/1/matches/2")).await;
+    for (seat, n) in ["N", "E", "S", "W"].into_iter().zip(FORMULAS) {
+        assert_eq!(m.json["seats"][seat]["name"], n, "{}", m.text);
+    }
+}
+
 // ---- 2. stalled and oversize bodies ---------------------------------------------------------
 
 /// The real server (so that the bound on a body's time is the server's), with a 1 s body timeout.

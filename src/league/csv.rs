@@ -9,6 +9,7 @@ use crate::cards::Card;
 use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
 use crate::record::{Action, ActionKind, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use validator::Validate;
 
@@ -124,6 +125,28 @@ struct MatchDraft {
     hands: Vec<HandDraft>,
 }
 
+/// What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV injection").
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Free text (a player's or partnership's name) as a cell of an exported table: a leading `'` makes
+/// a spreadsheet show a would-be formula as text. A name that starts with `'` gets one too, so that
+/// `from_cell` reads back exactly the name.
+fn to_cell(text: &str) -> Cow<'_, str> {
+    if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The inverse of `to_cell` (a name typed as `'Tis` stays as typed).
+fn from_cell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(text) if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') => text,
+        _ => cell,
+    }
+}
+
 fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
     value
         .split_whitespace()
@@ -227,7 +250,9 @@ fn read(
             } else if value.is_empty() {
                 errors.push(cell.at(VALUE).problem("a 'sit' row names the player"));
             } else if let Some(s) = seat
-                && m.seats.insert(s, (value.to_string(), cell)).is_some()
+                && m.seats
+                    .insert(s, (from_cell(value).to_string(), cell))
+                    .is_some()
             {
                 errors.push(cell.at(SEAT).problem(format!("{s} is seated twice")));
             }
@@ -484,7 +509,10 @@ pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
     for (m, hands) in repo::session_records(tx, club, session)? {
         let label = m.id.to_string();
         for (seat, p) in &m.seats {
-            row(&mut w, [&label, "", "", &seat.to_string(), "sit", &p.name]);
+            row(
+                &mut w,
+                [&label, "", "", &seat.to_string(), "sit", &to_cell(&p.name)],
+            );
         }
         for (i, h) in hands.iter().enumerate() {
             let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
@@ -657,7 +685,7 @@ pub fn standings_table(s: &Standings) -> String {
             kind.to_string(),
             rank.to_string(),
             who.id.to_string(),
-            who.name.clone(),
+            to_cell(&who.name).into_owned(),
             r.matches_played.to_string(),
             r.won.to_string(),
             r.lost.to_string(),

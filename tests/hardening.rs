@@ -689,3 +689,87 @@ async fn content_codings_byte_order_marks_and_accept_are_honoured() {
     .await;
     assert_eq!(r.status, 201, "{}", r.text);
 }
+
+// ---- 7. input hygiene ------------------------------------------------------------------------
+
+#[actix_web::test]
+async fn impossible_dates_bidi_controls_long_names_and_empty_cursors() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    for date in [
+        "2026-02-30",
+        "2026-02-29",
+        "2026-04-31",
+        "2100-02-29",
+        "2026-00-10",
+    ] {
+        let body = json!({"name": "E", "played_on": date}).to_string();
+        send(
+            &app,
+            post_json("/v1/clubs/1/leagues/1/sessions", &key, &body),
+        )
+        .await
+        .refused(422, "/played_on");
+    }
+    for date in ["2028-02-29", "2000-02-29", "2026-12-31"] {
+        create(
+            &app,
+            &key,
+            "/v1/clubs/1/leagues/1/sessions",
+            json!({"name": "E", "played_on": date}),
+        )
+        .await;
+    }
+    for c in ['\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}'] {
+        let body = json!({"name": format!("Ana{c}")}).to_string();
+        send(&app, post_json("/v1/clubs/1/players", &key, &body))
+            .await
+            .refused(422, "/name");
+        let mut hand = fixture("malilla", "01");
+        hand["players"] = json!({"N": format!("{c}Ana")});
+        send(
+            &app,
+            post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+        )
+        .await
+        .refused(422, "/players");
+    }
+    // One limit for a player's name, in a league and in a record.
+    let long = "x".repeat(100);
+    create(&app, &key, "/v1/clubs/1/players", json!({"name": long})).await;
+    let mut hand = fixture("malilla", "01");
+    hand["players"] = json!({"N": long});
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let longer = "x".repeat(101);
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": longer}).to_string(),
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    hand["players"] = json!({"N": longer});
+    send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await
+    .refused(422, "/players");
+    // An empty cursor is the first page.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/matches/1/hands?cursor="),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["items"].as_array().unwrap().len(), 1);
+}

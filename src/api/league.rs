@@ -440,7 +440,8 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
 fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
     let bad = |name: &str, detail: &str| bad_query(name, detail.to_string());
-    let cursor = match q.get("cursor") {
+    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
+    let cursor = match q.get("cursor").filter(|c| !c.is_empty()) {
         None => 0,
         Some(c) => c
             .parse::<i64>()

@@ -1,6 +1,7 @@
 //! What the league API takes and returns.
 
 use crate::engine::{MatchState, PerSide, Seat, Side};
+use crate::record::{MAX_NAME_CHARS, allowed_in_name};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -10,11 +11,16 @@ use validator::Validate;
 /// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters.
 fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     let n = name.trim().chars().count();
-    if (1..=100).contains(&n) && !name.chars().any(char::is_control) {
+    if (1..=MAX_NAME_CHARS).contains(&n) && name.chars().all(allowed_in_name) {
         Ok(())
     } else {
-        Err(validator::ValidationError::new("name")
-            .with_message("expected 1 to 100 characters, not blank, no control characters".into()))
+        Err(validator::ValidationError::new("name").with_message(
+            format!(
+                "expected 1 to {MAX_NAME_CHARS} characters, not blank, no control or \
+                 bidirectional formatting characters"
+            )
+            .into(),
+        ))
     }
 }
 
@@ -72,6 +78,7 @@ pub struct NewSession {
     pub played_on: Option<String>,
 }
 
+/// A date of the Gregorian calendar, `YYYY-MM-DD` (`2026-02-30` is not one).
 fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
     let b = d.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
@@ -82,9 +89,17 @@ fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
         && digits(5..7)
         && digits(8..10)
         && {
-            let (m, day): (u32, u32) =
-                (d[5..7].parse().unwrap_or(0), d[8..10].parse().unwrap_or(0));
-            (1..=12).contains(&m) && (1..=31).contains(&day)
+            let number = |r: std::ops::Range<usize>| d[r].parse::<u32>().unwrap_or(0);
+            let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+            let days = match month {
+                1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                4 | 6 | 9 | 11 => 30,
+                2 if leap => 29,
+                2 => 28,
+                _ => 0,
+            };
+            (1..=days).contains(&day)
         };
     if ok {
         Ok(())

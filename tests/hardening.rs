@@ -773,3 +773,30 @@ async fn impossible_dates_bidi_controls_long_names_and_empty_cursors() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["items"].as_array().unwrap().len(), 1);
 }
+
+// ---- 8. a private database file ---------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn the_database_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new").join("league.db");
+    let store = arbiter::league::Store::open(&db).unwrap();
+    store
+        .write(|tx| arbiter::league::create_club(tx, "Casa"))
+        .unwrap();
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(&dir.path().join("new").join("league.db-wal")), 0o600);
+    // A directory anybody may write to is refused: another user could replace the file.
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let err = arbiter::league::Store::open(&open.join("league.db"))
+        .err()
+        .expect("refused");
+    assert!(format!("{err:?}").contains("world-writable"), "{err:?}");
+    assert!(!open.join("league.db").exists());
+}

@@ -800,3 +800,113 @@ fn the_database_is_readable_by_its_owner_only() {
     assert!(format!("{err:?}").contains("world-writable"), "{err:?}");
     assert!(!open.join("league.db").exists());
 }
+
+// ---- 13. errors that say what failed -------------------------------------------------------------
+
+#[actix_web::test]
+async fn refusals_say_what_failed() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/players", &key, "{\"name\":\"\"}"),
+    )
+    .await;
+    r.refused(422, "/name");
+    assert_eq!(r.json["title"], "The request is not valid", "{}", r.text);
+    let mut hand = fixture("malilla", "01");
+    hand["deal"]["N"][0] = json!("7H");
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    assert_eq!(
+        r.json["title"], "The record cannot be adjudicated",
+        "{}",
+        r.text
+    );
+    // A four-seat game offers its own seats.
+    hand = fixture("malilla", "01");
+    hand["dealer"] = json!("X");
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    r.refused(422, "/dealer");
+    assert!(!r.text.contains("P1"), "{}", r.text);
+    // An unbalanced quote is reported as one, where it opens.
+    let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    r.refused(422, "/rows/2/value");
+    assert!(r.text.contains("quote"), "{}", r.text);
+    assert_eq!(
+        r.json["title"], "The sheet cannot be imported",
+        "{}",
+        r.text
+    );
+    // The template: match labels that are not ids, and no stock row for a game without a stock.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/games/malilla/sheet-template"),
+    )
+    .await;
+    let rows = csv_rows(&r.text);
+    for row in &rows[1..] {
+        assert!(row[0].parse::<i64>().is_err(), "label {}", row[0]);
+        assert_ne!(row[4], "stock", "{}", r.text);
+    }
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/games/briscola/sheet-template"),
+    )
+    .await;
+    assert!(
+        csv_rows(&r.text).iter().any(|r| r[4] == "stock"),
+        "{}",
+        r.text
+    );
+}
+
+/// What the sheet template offers (`undealt_fields`) is what the games' fixtures record.
+#[test]
+fn each_game_names_the_undealt_fields_its_fixtures_use() {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(id);
+        let mut used = std::collections::BTreeSet::new();
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let f: Value =
+                serde_json::from_slice(&std::fs::read(file.unwrap().path()).unwrap()).unwrap();
+            if f.get("expected_status").is_some() {
+                continue;
+            }
+            let records = f["record"]["hands"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![f["record"].clone()]);
+            for r in records {
+                for field in ["face_up", "stock"] {
+                    if r[field].as_array().is_some_and(|a| !a.is_empty()) {
+                        used.insert(field);
+                    }
+                }
+            }
+        }
+        let named: std::collections::BTreeSet<&str> =
+            game.undealt_fields().iter().copied().collect();
+        assert_eq!(named, used, "{id}");
+    }
+}

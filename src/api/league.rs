@@ -894,6 +894,7 @@ async fn post_hand(
         league::post_hand(tx, club, m, &record)
     })
     .await
+    .map_err(Problem::about_record)
 }
 
 async fn hand_list(
@@ -1031,7 +1032,8 @@ async fn import_sheet(
     let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
         league::import(tx, club, s, &sheet)
     })
-    .await?;
+    .await
+    .map_err(Problem::about_sheet)?;
     // An import creates hands of the session.
     let location = format!("/v1/clubs/{club}/sessions/{s}/hands");
     Ok(with_location(resp, Some(location)))

@@ -337,10 +337,12 @@ async fn adjudicate(
     body: web::Payload,
 ) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body).await?;
+    let record: HandRecord = read_json(&req, body)
+        .await
+        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
     engine::adjudicate(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }
 
 /// Adjudicates a game hand by hand, folding the match state: every hand's ruling and the match after it.
@@ -359,10 +361,12 @@ async fn adjudicate_match(
     body: web::Payload,
 ) -> Result<web::Json<MatchReport>, Problem> {
     let game = game(&path)?;
-    let record: MatchRecord = read_json(&req, body).await?;
+    let record: MatchRecord = read_json(&req, body)
+        .await
+        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
     engine::adjudicate_match(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }
 
 /// The seat to act, what the table can see, and every legal next action after a partial record.
@@ -381,8 +385,10 @@ async fn legal_actions(
     body: web::Payload,
 ) -> Result<web::Json<TableView>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body).await?;
+    let record: HandRecord = read_json(&req, body)
+        .await
+        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
     engine::legal_actions(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }

@@ -25,6 +25,9 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Clone, Copy, Debug)]
 pub struct BodyTimeout(pub Duration);
 
+/// The type of a request that breaks the model's rules (422).
+const INVALID: &str = "invalid-request";
+
 /// An `application/problem+json` response (RFC 9457).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Problem {
@@ -63,7 +66,7 @@ impl Problem {
         self
     }
 
-    /// The request is well-formed JSON but breaks the rules of the format or the game's deal.
+    /// The request is well-formed but breaks the model's rules (a name, a date, a seat, ...).
     pub fn invalid(errors: Vec<FieldError>) -> Problem {
         let detail = match errors.as_slice() {
             [one] => format!(
@@ -79,11 +82,44 @@ impl Problem {
         };
         Problem::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid-record",
-            "The record cannot be adjudicated",
+            INVALID,
+            "The request is not valid",
             detail,
         )
         .with(errors)
+    }
+
+    /// An `invalid` refusal of a hand record (its format, its deal, its play): titled so.
+    pub fn about_record(self) -> Problem {
+        self.about("invalid-record", "The record cannot be adjudicated")
+    }
+
+    /// An `invalid` refusal of a sheet (its rows name the problems): titled so.
+    pub fn about_sheet(self) -> Problem {
+        self.about("invalid-sheet", "The sheet cannot be imported")
+    }
+
+    /// Names the seats of the game's table where a seat failed to parse (the parser, not knowing
+    /// the game, offers every seat there is: N, E, S, W or P1..P7).
+    pub fn offering_seats(mut self, seats: &[&str]) -> Problem {
+        const EVERY_SEAT: &str = "N, E, S, W (or P1..P7)";
+        let these = seats.join(", ");
+        for text in
+            std::iter::once(&mut self.detail).chain(self.errors.iter_mut().map(|e| &mut e.detail))
+        {
+            if text.contains(EVERY_SEAT) {
+                *text = text.replace(EVERY_SEAT, &these);
+            }
+        }
+        self
+    }
+
+    fn about(mut self, slug: &str, title: &str) -> Problem {
+        if self.kind.ends_with(INVALID) {
+            self.kind = format!("urn:arbiter:problem:{slug}");
+            self.title = title.into();
+        }
+        self
     }
 
     pub fn not_found(detail: String) -> Problem {

@@ -481,6 +481,12 @@ pub trait Game: Send + Sync {
         &[]
     }
 
+    /// The record's fields for cards not dealt to a seat that this game uses (`face_up`, `stock`);
+    /// its `start` refuses the others unless empty.
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(
         &self,

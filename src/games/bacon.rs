@@ -112,6 +112,10 @@ impl Game for Bacon {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

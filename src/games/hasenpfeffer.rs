@@ -130,6 +130,10 @@ impl Game for Hasenpfeffer {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

@@ -167,6 +167,39 @@ fn cell_text(value: &serde_json::Value) -> String {
     }
 }
 
+/// The cell where a quoted value opens and never closes. A quote opens a value only at its start
+/// (as the CSV reader has it); inside, `""` is a quote and a lone `"` closes it.
+fn unclosed_quote(bytes: &[u8]) -> Option<Cell> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let (mut line, mut column, mut at_start) = (1, 0, true);
+    let mut open: Option<Cell> = None;
+    let mut rest = bytes.iter().peekable();
+    while let Some(&b) = rest.next() {
+        if b == b'\n' {
+            line += 1;
+        }
+        if open.is_some() {
+            if b == b'"' && rest.next_if_eq(&&b'"').is_none() {
+                open = None;
+            }
+            continue;
+        }
+        match b {
+            b'"' if at_start => {
+                open = Some(Cell {
+                    line,
+                    column: column.min(VALUE),
+                })
+            }
+            b',' => column += 1,
+            b'\n' => column = 0,
+            _ => {}
+        }
+        at_start = b == b',' || b == b'\n';
+    }
+    open
+}
+
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
 fn read(
     game: &dyn Game,
@@ -177,6 +210,12 @@ fn read(
         .trim(::csv::Trim::All)
         .from_reader(bytes);
     let header_cell = Cell { line: 1, column: 0 };
+    if let Some(open) = unclosed_quote(bytes) {
+        return Err(vec![open.problem(
+            "this value opens a quote (\") that never closes: the rest of the sheet would be read \
+             into it; close the quote, or double a quote inside a quoted value (\"\")",
+        )]);
+    }
     let header: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|c| c.to_ascii_lowercase()).collect(),
         Err(e) => return Err(vec![header_cell.problem(format!("unreadable header: {e}"))]),
@@ -542,18 +581,20 @@ pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
 
 /// The sheet's header and one example row of each kind for `game`, placeholders in angle brackets.
 pub fn sheet_template(game: &dyn Game) -> String {
+    // A new match's label: not a number, which would name a stored match.
+    const LABEL: &str = "table-1";
     let mut w = writer();
     w.write_record(SHEET_COLUMNS).expect("writing to memory");
     let table = game.table(&Options::defaults(game.info().options));
     let seats: Vec<String> = table.seats().map(|s| s.to_string()).collect();
     for s in &seats {
-        w.write_record(["1", "", "", s, "sit", "<player name>"])
+        w.write_record([LABEL, "", "", s, "sit", "<player name>"])
             .expect("writing to memory");
     }
     let dealer = &seats[0];
     for s in &seats {
         w.write_record([
-            "1",
+            LABEL,
             "1",
             dealer,
             s,
@@ -562,28 +603,19 @@ pub fn sheet_template(game: &dyn Game) -> String {
         ])
         .expect("writing to memory");
     }
-    // Which of these a game uses is in docs/games/<game>.md.
-    w.write_record([
-        "1",
-        "1",
-        dealer,
-        dealer,
-        "face_up",
-        "<face-up cards, if the game records any>",
-    ])
-    .expect("writing to memory");
-    w.write_record([
-        "1",
-        "1",
-        dealer,
-        dealer,
-        "stock",
-        "<undealt cards in order, if the game records any>",
-    ])
-    .expect("writing to memory");
+    let placeholders = [
+        ("face_up", "<face-up cards>"),
+        ("stock", "<undealt cards in order>"),
+    ];
+    for (field, placeholder) in placeholders {
+        if game.undealt_fields().contains(&field) {
+            w.write_record([LABEL, "1", dealer, dealer, field, placeholder])
+                .expect("writing to memory");
+        }
+    }
     for verb in game.info().verbs {
         w.write_record([
-            "1",
+            LABEL,
             "1",
             dealer,
             &seats[1],

@@ -910,3 +910,41 @@ fn each_game_names_the_undealt_fields_its_fixtures_use() {
         assert_eq!(named, used, "{id}");
     }
 }
+
+// ---- 15. the spec states what the server checks --------------------------------------------------
+
+#[actix_web::test]
+async fn names_cursors_and_idempotency_keys_are_refused_as_the_spec_says() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    let name = &spec["components"]["schemas"]["Name"];
+    assert_eq!(name["maxLength"], 100);
+    // 101 characters, the last a space: over the spec's maxLength, so refused (it was trimmed first).
+    let long = format!("{} ", "x".repeat(100));
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": long}).to_string(),
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    let hands = &spec["paths"]["/v1/clubs/{club}/matches/{match}/hands"]["get"]["parameters"];
+    let cursor = hands
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "cursor")
+        .unwrap();
+    assert_eq!(cursor["schema"]["pattern"], "^[0-9]{0,18}$");
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/matches/1/hands?cursor=x"),
+    )
+    .await;
+    r.refused(400, "/query/cursor");
+}

@@ -928,7 +928,7 @@ async fn hand_list(
 /// `Link` header).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league",
-    params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn match_hands(
@@ -943,7 +943,7 @@ async fn match_hands(
 /// The session's hands, oldest first (JSON or `text/csv`).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/hands", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn session_hands(
@@ -958,7 +958,7 @@ async fn session_hands(
 /// The league's hands, oldest first (JSON or `text/csv`).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/hands", tag = "league",
-    params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn league_hands(
@@ -1004,8 +1004,8 @@ async fn export_sheet(
 /// (with every problem's row and column) nothing. Send an `Idempotency-Key` to make a retry safe.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried import store once")),
-    request_body(content = String, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
+    params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),
+    request_body(content = SheetBody, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
     responses((status = 201, body = ImportReport), WriteProblems), security(("bearer" = []))
 )]
 async fn import_sheet(
@@ -1038,6 +1038,23 @@ async fn import_sheet(
     let location = format!("/v1/clubs/{club}/sessions/{s}/hands");
     Ok(with_location(resp, Some(location)))
 }
+
+/// A sheet as `import_sheet` reads it, in the OpenAPI document: CSV, not empty.
+pub struct SheetBody;
+
+impl utoipa::PartialSchema for SheetBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("[^\\t\\n\\f\\r ]"))
+            .description(Some(
+                "CSV with the header match,hand,dealer,seat,action,value",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for SheetBody {}
 
 /// The sheet's header and one example row of each kind for a game.
 #[utoipa::path(

@@ -1,17 +1,20 @@
 //! What the league API takes and returns.
 
 use crate::engine::{MatchState, PerSide, Seat, Side};
-use crate::record::{MAX_NAME_CHARS, allowed_in_name};
+use crate::record::{MAX_NAME_CHARS, NAME_PATTERN, allowed_in_name};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use validator::Validate;
 
-/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters.
+/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters, not blank.
 fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
-    let n = name.trim().chars().count();
-    if (1..=MAX_NAME_CHARS).contains(&n) && name.chars().all(allowed_in_name) {
+    let n = name.chars().count();
+    if (1..=MAX_NAME_CHARS).contains(&n)
+        && !name.trim().is_empty()
+        && name.chars().all(allowed_in_name)
+    {
         Ok(())
     } else {
         Err(validator::ValidationError::new("name").with_message(
@@ -24,12 +27,32 @@ fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     }
 }
 
+/// A name as `name_ok` takes it, in the OpenAPI document.
+pub struct Name;
+
+impl utoipa::PartialSchema for Name {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .min_length(Some(1))
+            .max_length(Some(MAX_NAME_CHARS))
+            .pattern(Some(NAME_PATTERN))
+            .description(Some(
+                "1 to 100 characters, not only spaces, without control characters or bidirectional \
+                 embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Name {}
+
 #[derive(Debug, Deserialize, ToSchema, Validate)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Ana"}))]
 pub struct NewNamed {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
 }
 
@@ -38,10 +61,10 @@ pub struct NewNamed {
 #[schema(example = json!({"name": "Thursday Malilla", "season": "2026 autumn", "game": "malilla", "options": {}}))]
 pub struct NewLeague {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub season: String,
     /// The game id (see `GET /v1/games`).
     pub game: String,
@@ -57,7 +80,7 @@ pub struct NewLeague {
 pub struct NewPartnership {
     /// Defaults to the two names joined by " & ".
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Option<Name>)]
     pub name: Option<String>,
     /// The two players' ids.
     #[validate(length(equal = 2))]
@@ -70,7 +93,7 @@ pub struct NewPartnership {
 #[schema(example = json!({"name": "Evening 1", "played_on": "2026-11-19"}))]
 pub struct NewSession {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
     /// The date of play, `YYYY-MM-DD`.
     #[validate(custom(function = "date_ok"))]
@@ -126,7 +149,7 @@ pub struct NewMatch {
 #[schema(example = json!({"label": "scorekeeper laptop"}))]
 pub struct NewKey {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub label: String,
 }
 

@@ -24,6 +24,15 @@ pub fn allowed_in_name(c: char) -> bool {
     !c.is_control() && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `allowed_in_name`, and not only spaces (`str::trim`), as a JSON Schema pattern: characters
+/// outside the first class, and one that is neither that nor a space.
+pub const NAME_PATTERN: &str = concat!(
+    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*",
+    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069",
+    "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
+);
+
 /// One recorded hand.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema, Validate)]
 #[serde(deny_unknown_fields)]

@@ -3,7 +3,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, Outcome, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -31,7 +31,7 @@ fn check_clean(a: &Adjudication) {
         let bonus: i32 = a
             .bonuses
             .iter()
-            .filter(|b| b.side == side && matches!(b.status, "credited" | "added_after_hand"))
+            .filter(|b| b.side == side && b.status == BonusStatus::Scored)
             .map(|b| b.points)
             .sum();
         assert_eq!(

@@ -21,7 +21,7 @@ pub use trick::{
     MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, must_follow_suit, trump_or_led,
 };
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{Card, Holding, Suit};
 use crate::record::{Action, Bid, HandRecord, MatchRecord};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -537,15 +537,15 @@ pub struct TableView {
 }
 
 impl TableView {
-    pub fn new(
+    pub fn new<H: Holding>(
         phase: &'static str,
         to_act: Vec<Seat>,
-        play: &TrickPlay,
+        play: &TrickPlay<H>,
         match_state: &MatchState,
     ) -> TableView {
         let hand = to_act
             .first()
-            .map(|s| play.hand(*s).iter().collect())
+            .map(|s| play.hand(*s).to_vec())
             .unwrap_or_default();
         TableView {
             phase,
@@ -570,14 +570,15 @@ impl TableView {
 
     /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
     /// the game's legality judge (`None` = legal).
-    pub fn add_plays(
+    pub fn add_plays<H: Holding>(
         &mut self,
-        play: &TrickPlay,
-        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+        play: &TrickPlay<H>,
+        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
     ) {
         if let Some(seat) = play.to_play() {
             let hand = play.hand(seat);
             for card in hand
+                .distinct()
                 .iter()
                 .filter(|&c| judge(&play.trick, hand, c).is_none())
             {
@@ -592,6 +593,7 @@ impl TableView {
             let mut hand = play.hand(seat);
             hand.insert(current);
             for card in hand
+                .distinct()
                 .iter()
                 .filter(|&c| c != current && judge(&before, hand, c).is_none())
             {

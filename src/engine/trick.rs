@@ -2,7 +2,7 @@
 
 use super::log::Fault;
 use super::seat::{Seat, Table};
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardClass, Holding, Rank, Suit};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -75,9 +75,10 @@ impl Trick {
     }
 
     /// The seat that wins by the usual rule (`trump_or_led`): the highest trump if any was played,
-    /// else the highest card of the led suit. `None` for an empty trick.
+    /// else the highest card of the led suit. `None` for an empty trick, or one led by a card with no
+    /// suit (a tarot trump, the Fool, a joker: the game rules such a trick itself).
     pub fn trump_or_led_winner(&self, trump: Option<Suit>, order: &RankOrder) -> Option<Seat> {
-        let led = self.led()?.suit_unchecked();
+        let led = self.led()?.suit()?;
         let pos = self.winner_by(|c| trump_or_led(c, led, trump, order))?;
         Some(self.plays()[pos].seat)
     }
@@ -179,10 +180,14 @@ impl RankOrder {
 }
 
 /// The usual trick rule: the highest trump if any was played, else the highest card of the led suit.
-/// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win.
+/// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win. A
+/// card with no suit (a tarot trump, the Fool, a joker) has no strength here: a game with such cards
+/// ranks them itself.
 pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrder) -> Option<u16> {
-    let rank = order.strength(card.rank_unchecked()) as u16;
-    let suit = card.suit_unchecked();
+    let CardClass::Suited(suit, rank) = card.class() else {
+        return None;
+    };
+    let rank = order.strength(rank) as u16;
     if Some(suit) == trump {
         Some(0x200 | rank)
     } else if suit == led {
@@ -193,17 +198,18 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
 }
 
 /// The plain follow rule: a card of the led suit if the hand holds one, otherwise any card. The
-/// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held.
-pub fn must_follow_suit(
+/// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held. A lead with
+/// no suit (a tarot trump, the Fool, a joker) binds nothing here: such a game says how it is followed.
+pub fn must_follow_suit<H: Holding>(
     table: Table,
     rule: &'static str,
     trick: &Trick,
-    hand: CardSet,
+    hand: H,
     card: Card,
 ) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
+    let led = trick.led()?.suit()?;
     let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
+    if of_led.is_empty() || card.suit() == Some(led) {
         return None;
     }
     Some(Fault::new(
@@ -297,6 +303,49 @@ mod tests {
         assert_eq!(
             t.winner_by(|x| trump_or_led(x, led, Some(Suit::Clubs), &order)),
             Some(3)
+        );
+    }
+
+    /// Issue 10: a tarot trump or a joker is not a spade or a heart to the shared helpers. A T5 lead
+    /// does not oblige a hand {T7, KS} to play KS, and 2S is not beaten by T21 under the plain rule.
+    #[test]
+    fn cards_without_a_suit_neither_bind_nor_win_by_suit() {
+        let table = Table::FOUR;
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("T5"), 0);
+        let hand = crate::cards::CardSet::of(&[c("T7"), c("KS")]);
+        assert_eq!(must_follow_suit(table, "x", &t, hand, c("KS")), None);
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("2S"), 0);
+        t.push(Seat::E, c("T21"), 1);
+        t.push(Seat::S, c("JK"), 2);
+        assert_eq!(
+            t.trump_or_led_winner(None, &RankOrder::ACE_HIGH),
+            Some(Seat::N)
+        );
+        assert_eq!(
+            trump_or_led(
+                c("T21"),
+                Suit::Spades,
+                Some(Suit::Hearts),
+                &RankOrder::ACE_HIGH
+            ),
+            None
+        );
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("FOOL"), 0);
+        t.push(Seat::E, c("2S"), 1);
+        assert_eq!(
+            t.trump_or_led_winner(None, &RankOrder::ACE_HIGH),
+            None,
+            "the game rules it"
+        );
+        let hand = crate::cards::CardSet::of(&[c("T7"), c("2S")]);
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("KS"), 0);
+        assert!(
+            must_follow_suit(table, "x", &t, hand, c("T7")).is_some(),
+            "a trump is no spade"
         );
     }
 

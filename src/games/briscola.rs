@@ -198,6 +198,7 @@ impl Game for Briscola {
             pack = Pack {
                 name: "39-card pack (the 40-card pack without one 2)",
                 cards: pack.cards.minus(CardSet::of(&[removed])),
+                ..pack
             };
         } else if options.choice("removed_two") != "2C" {
             return Err(vec![FieldError::new(

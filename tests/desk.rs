@@ -156,8 +156,19 @@ impl Desk {
         std::fs::write(self.shots.join(format!("{name}.png")), png).unwrap();
     }
 
-    /// Fails on any console message at warning level or above since the last check.
+    /// Fails on any console message at warning level or above since the last check, and on a
+    /// value the page failed to put in words.
     async fn no_console_errors(&self, when: &str) {
+        let text = self.js("return document.body.innerText").await;
+        let text = text.as_str().unwrap();
+        for bad in ["null", "undefined", "NaN", "[object"] {
+            assert!(
+                !text
+                    .split(|c: char| !c.is_alphanumeric() && c != '[')
+                    .any(|w| w == bad),
+                "{when}: the page shows {bad:?}"
+            );
+        }
         let log = self.client.issue_cmd(BrowserLog).await.unwrap();
         let bad: Vec<&Value> = log
             .as_array()
@@ -443,6 +454,11 @@ async fn checks(desk: &Desk) {
         "the page is {page} px wide on a {screen} px screen"
     );
     desk.shot("phone-hand").await;
+    // The whole page, for reading the closing note's screenshots.
+    desk.client.set_window_size(390, 3200).await.unwrap();
+    desk.shot("phone-full").await;
+    desk.client.set_window_size(1280, 2600).await.unwrap();
+    desk.shot("desktop-full").await;
     desk.no_console_errors("phone width").await;
     desk.client.set_window_size(1280, 1000).await.unwrap();
 }

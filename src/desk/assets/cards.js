@@ -42,17 +42,16 @@ export function isCard(v) {
 
 /**
  * A card element. `opts.note` is added to its text alternative (e.g. "revoke"); `opts.tag`
- * chooses the element (a button for a card that can be chosen); `opts.faceDown` draws its back.
+ * chooses the element; `opts.faceDown` marks a card played face down.
  */
 export function cardEl(code, opts = {}) {
   const el = document.createElement(opts.tag ?? "span");
   el.className = "card";
   el.dataset.card = code;
   let face;
-  if (opts.faceDown) {
-    el.classList.add("back");
-    face = ["", ""];
-  } else if (SPECIAL[code]) {
+  // A card played face down is drawn face up but marked: the director sees what it was.
+  if (opts.faceDown) el.classList.add("face-down");
+  if (SPECIAL[code]) {
     el.classList.add("special");
     face = [SPECIAL[code][0], SPECIAL[code][1]];
   } else if (/^T\d{1,2}$/.test(code)) {

@@ -8,6 +8,8 @@ import { api, h, objectTable, sideTable, value } from "./ui.js";
 import { showLeague } from "./league.js";
 
 const $ = (id) => document.getElementById(id);
+/** Replaces an element's children; absent (null, false) children are left out, as in `h`. */
+const fill = (id, ...children) => $(id).replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
 
 /** Everything the page shows comes from here. */
 const S = {
@@ -146,7 +148,7 @@ async function openStored(club, hand, step) {
 /** Adjudicates `record`, then asks the engine for its table after every prefix of the actions. */
 async function openRecord(record, source, step) {
   $("league").hidden = true;
-  $("whatif").replaceChildren();
+  fill("whatif", );
   status(`Adjudicating ${source}…`);
   const game = record?.game ?? $("game-select").value;
   S.record = record;
@@ -289,13 +291,12 @@ function render() {
 
 function renderProblem() {
   const p = S.problem, err = S.adj?.record_error;
-  const box = $("problem");
-  box.hidden = !p && !err;
+  $("problem").hidden = !p && !err;
   if (p) {
-    box.replaceChildren(h("h3", {}, `Refused (${p.status ?? "error"}): ${p.title ?? ""}`), h("p", {}, p.detail ?? ""),
+    fill("problem", h("h3", {}, `Refused (${p.status ?? "error"}): ${p.title ?? ""}`), h("p", {}, p.detail ?? ""),
       h("ul", {}, (p.errors ?? []).map((e) => h("li", {}, h("code", {}, e.pointer || "/"), " ", e.detail))));
   } else if (err) {
-    box.replaceChildren(h("h3", {}, "Record error: the replay stopped"),
+    fill("problem", h("h3", {}, "Record error: the replay stopped"),
       h("p", { id: "record-error", dataset: { code: err.code ?? "", actionIndex: err.action_index ?? "" } },
         `At action ${(err.action_index ?? 0) + 1}${err.seat ? ` (${err.seat})` : ""}: ${err.detail ?? ""} `,
         h("code", {}, err.code ?? ""), " ", h("code", {}, err.pointer ?? ""), " ",
@@ -308,7 +309,7 @@ function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
   const faceUp = [...(r.face_up ?? [])];
-  $("summary").replaceChildren(h("p", { class: "source" }, S.note ?? ""), h("dl", {},
+  fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
     item("Dealer", r.dealer ?? "?"),
     r.players && Object.keys(r.players).length ? item("Players", Object.entries(r.players).map(([s, n]) => `${s} ${n}`).join(", ")) : null,
@@ -324,7 +325,7 @@ function renderSummary() {
 function renderStepLabel() {
   const n = actionCount(), k = S.step;
   const label = k === 0 ? `The deal (0 of ${n})` : h("span", {}, `Action ${k} of ${n}: `, describe(S.record.actions[k - 1]));
-  $("step-label").replaceChildren(label);
+  fill("step-label", label);
   $("first").disabled = $("prev").disabled = $("prev-trick").disabled = k === 0;
   $("last").disabled = $("next").disabled = $("next-trick").disabled = k >= n;
 }
@@ -415,11 +416,12 @@ function renderStepNotes() {
   for (const irr of byAction(a?.irregularities, k)) notes.push(irregularityCard(irr, "step-irregularity"));
   for (const e of byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
   for (const c of byAction(a?.corrected_revokes, k)) notes.push(h("p", { class: "event" }, "↺ corrected: ", value(c)));
+  for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
   for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));
   if (a?.record_error && a.record_error.action_index === k) {
     notes.push(h("p", { class: "problem" }, `⛔ record error ${a.record_error.code}: ${a.record_error.detail ?? ""}`));
   }
-  $("step-notes").replaceChildren(...notes);
+  fill("step-notes", ...notes);
 }
 
 const KNOWN = new Set(["code", "action_index", "trick", "seat", "card", "rule", "explanation", "consequence"]);
@@ -438,7 +440,7 @@ function irregularityCard(irr, cls) {
 
 function renderIrregularities() {
   const list = S.adj?.irregularities ?? [];
-  $("irregularities").replaceChildren(list.length
+  fill("irregularities", list.length
     ? h("div", {}, list.map((irr) => {
       const card = irregularityCard(irr);
       if (irr.action_index != null) {
@@ -451,7 +453,7 @@ function renderIrregularities() {
 
 function renderActions() {
   const a = S.adj, err = a?.record_error;
-  $("actions").replaceChildren(...(S.record?.actions ?? []).map((act, i) => {
+  fill("actions", ...(S.record?.actions ?? []).map((act, i) => {
     const irr = byAction(a?.irregularities, i);
     const ignored = byAction(a?.ignored_actions, i).length > 0;
     const stopped = err?.action_index === i;
@@ -465,11 +467,11 @@ function renderActions() {
 
 function renderTricks() {
   const tricks = S.adj?.tricks ?? [];
-  if (!tricks.length) return $("tricks").replaceChildren(h("p", { class: "none" }, "No trick completed."));
+  if (!tricks.length) return fill("tricks", h("p", { class: "none" }, "No trick completed."));
   const ends = trickEnds();
   const extraKeys = [...new Set(tricks.flatMap((t) => Object.keys(t)))].filter((k) => !["number", "leader", "plays", "winner"].includes(k));
   const current = trickAt(S.step)?.number;
-  $("tricks").replaceChildren(h("div", { class: "scroll" }, h("table", { class: "data tricks" },
+  fill("tricks", h("div", { class: "scroll" }, h("table", { class: "data tricks" },
     h("thead", {}, h("tr", {}, ["#", "led by", "plays", "won by", ...extraKeys.map((k) => k.replaceAll("_", " "))].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, tricks.map((t, i) => h("tr", { class: t.number === current ? "current" : "" },
       h("td", {}, ends[i] !== undefined ? h("button", { type: "button", class: "link", onclick: () => setStep(ends[i]), "aria-label": `Go to trick ${t.number}` }, t.number) : t.number),
@@ -484,9 +486,9 @@ function renderTricks() {
 
 function renderScore() {
   const a = S.adj;
-  if (!a) return $("score").replaceChildren(h("p", { class: "none" }, "No adjudication."));
+  if (!a) return fill("score", h("p", { class: "none" }, "No adjudication."));
   const m0 = a.match_before, m1 = a.match_after;
-  $("score").replaceChildren(
+  fill("score", 
     a.hand_winner !== undefined ? h("p", {}, "Hand won by ", h("b", { id: "hand-winner" }, a.hand_winner ?? "nobody")) : null,
     sideTable(a.hand_score, "Hand score", "hand-score"),
     a.score_items ? objectTable(a.score_items, { caption: "Score items", empty: "No score items." }) : null,
@@ -507,12 +509,12 @@ function renderScore() {
 
 function renderLegal() {
   const k = S.step, v = S.views[k];
-  const box = $("legal");
-  if (!S.adj) return box.replaceChildren(h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
-  if (!v || v.error) return box.replaceChildren(h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
+  
+  if (!S.adj) return fill("legal", h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
+  if (!v || v.error) return fill("legal", h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
   const next = S.record.actions[k];
   const legal = v.legal ?? [];
-  box.replaceChildren(
+  fill("legal", 
     h("p", {}, legal.length ? `${v.to_act.join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
     legal.length ? h("div", { class: "legal", id: "legal-actions" }, legal.map((act) => {
       const [verb, val] = verbOf(act);
@@ -539,7 +541,7 @@ function renderLegal() {
 }
 
 async function whatIf(k, action) {
-  $("whatif").replaceChildren(h("p", {}, "Adjudicating the what-if…"));
+  fill("whatif", h("p", {}, "Adjudicating the what-if…"));
   const record = structuredClone(S.record);
   record.actions = [...(record.actions ?? [])];
   record.actions[k] = action;
@@ -555,7 +557,7 @@ async function whatIf(k, action) {
       h("dt", {}, "trick winners"), h("dd", {}, (adj.tricks ?? []).map((t) => t.winner).join(" ") || "—"),
       h("dt", {}, "match after"), h("dd", {}, adj.match_after ? Object.entries(adj.match_after.scores ?? {}).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
     ) : h("p", { class: "problem" }, `Refused: ${problem?.detail ?? problem?.title ?? "error"}`));
-  $("whatif").replaceChildren(h("div", { id: "whatif-result" },
+  fill("whatif", h("div", { id: "whatif-result" },
     h("p", {}, `Action ${k + 1} changed to `, describe(action), "; the rest of the record kept as it was."),
     h("div", { class: "pair" }, col("As recorded", S.adj, null, "whatif-before"), col("What if", res.ok ? res.body : null, res.body, "whatif-after")),
     res.ok ? h("details", { open: true }, h("summary", {}, `What changed (${changed.length})`),

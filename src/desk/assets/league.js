@@ -21,6 +21,7 @@ async function get(path) {
 export async function showLeague(club, league, session, status) {
   const body = document.getElementById("league-body");
   document.getElementById("league").hidden = false;
+  document.getElementById("load").open = false;
   const c = encodeURIComponent(club);
   body.replaceChildren();
   if (league) {

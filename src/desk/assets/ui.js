@@ -37,22 +37,29 @@ export async function api(path, body) {
   return { ok: res.ok, status: res.status, body: json };
 }
 
-/** A value as the desk shows it: cards as cards, lists of cards as a row, objects as JSON. */
+/**
+ * A value as the desk shows it: cards as cards, a played card as seat and card, a flat or nested
+ * object as a phrase ("declarer S, side NS, alone, made"), so fields the desk does not know yet
+ * still read well.
+ */
 export function value(v) {
   if (isCard(v)) return cardEl(v);
-  if (Array.isArray(v) && v.length && v.every(isCard)) return h("span", { class: "cards" }, v.map((c) => cardEl(c)));
-  if (v && typeof v === "object" && isCard(v.card) && typeof v.seat === "string" && Object.keys(v).length === 2) {
-    return h("span", { class: "seat-card" }, v.seat, " ", cardEl(v.card));
-  }
   if (v === null || v === undefined) return "—";
-  // A flat object of words, numbers and flags reads as a phrase: "declarer S, side NS, alone, made".
-  if (typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x !== "object")) {
-    return Object.entries(v).map(([k, x]) => {
-      const key = k.replaceAll("_", " ");
-      return x === true ? key : x === false ? `not ${key}` : `${key} ${x ?? "—"}`;
-    }).join(", ");
+  if (Array.isArray(v)) {
+    if (!v.length) return "none";
+    return h("span", { class: v.every(isCard) ? "cards" : "list" }, v.map((x, i) => [i && !isCard(x) ? "; " : "", value(x)]));
   }
-  if (typeof v === "object") return h("code", {}, JSON.stringify(v));
+  if (typeof v === "object") {
+    if (typeof v.seat === "string" && isCard(v.card)) {
+      return h("span", { class: "seat-card" }, v.seat, " ", cardEl(v.card, { faceDown: v.face_down === true }));
+    }
+    return h("span", {}, Object.entries(v).map(([k, x], i) => {
+      const key = k.replaceAll("_", " ");
+      const shown = x === true ? key : x === false ? `not ${key}`
+        : x && typeof x === "object" && !Array.isArray(x) && !isCard(x.card) ? [key, " (", value(x), ")"] : [key, " ", value(x)];
+      return [i ? ", " : "", shown];
+    }));
+  }
   return String(v);
 }
 

@@ -422,6 +422,72 @@ async fn checks(desk: &Desk) {
     }
     assert!(whatifs >= 3, "what-ifs run: {whatifs}");
 
+    // Another table size: Briscola for three, its last trick and winner as the API has them.
+    let (_, _, record) = all
+        .iter()
+        .find(|(g, n, _)| g == "briscola" && n.starts_with("03-three-players"))
+        .unwrap();
+    let (_, adj) = desk
+        .call("/v1/games/briscola/adjudications", Some(record), None)
+        .await;
+    desk.open("?game=briscola&example=03-three-players-hand")
+        .await;
+    assert_eq!(
+        desk.client
+            .find_all(Locator::Css("#table .seat"))
+            .await
+            .unwrap()
+            .len(),
+        3
+    );
+    desk.keys(END).await;
+    let last = adj["tricks"].as_array().unwrap().last().unwrap();
+    let head = desk.text(".centre .trick-head").await;
+    assert!(
+        head.contains(&format!("Trick {}", last["number"]))
+            && head.contains(&format!("won by {}", last["winner"].as_str().unwrap())),
+        "{head}"
+    );
+    desk.shot("briscola-three-players").await;
+
+    // A pasted record (a whole fixture, as a director might paste it) is adjudicated as posted.
+    desk.open("").await;
+    let fixture = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/bacon/11-revoke-by-defender-against-loner.json"),
+    )
+    .unwrap();
+    desk.client
+        .execute(
+            "document.getElementById('record-text').value = arguments[0]",
+            vec![json!(fixture)],
+        )
+        .await
+        .unwrap();
+    desk.client
+        .find(Locator::Css("#paste-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    for _ in 0..200 {
+        if desk
+            .text("#status")
+            .await
+            .starts_with("Showing the pasted record")
+        {
+            break;
+        }
+        tokio_sleep(50).await;
+    }
+    assert_eq!(desk.text("#hand-score tr[data-side='NS'] td").await, "4");
+    assert_eq!(
+        desk.attr("#irregularities .irregularity", "data-card")
+            .await,
+        "JD"
+    );
+
     // A record error: the page names the same code the API does.
     let (_, _, record) = all
         .iter()
@@ -532,6 +598,7 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
             .await;
         assert_eq!(shown, points.to_string(), "stored hand: {side}");
     }
+    desk.shot("stored-hand").await;
     let after = desk
         .js("return document.querySelector('#match-state tbody tr:first-child td:last-child').textContent")
         .await;

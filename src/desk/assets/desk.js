@@ -246,6 +246,7 @@ function describe(action) {
   return h("span", { class: "action" }, h("b", {}, action?.seat ?? "?"), ` ${words} `, what);
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const byAction = (list, k) => (list ?? []).filter((x) => x?.action_index === k);
 
 /**
@@ -345,7 +346,8 @@ function irregularityOn(trick, play) {
 }
 
 function renderTable() {
-  const k = S.step, v = S.views[k];
+  // Past a record error nothing more was replayed: the seats hold what they held when it stopped.
+  const k = Math.min(S.step, S.adj?.record_error?.action_index ?? S.step), v = S.views[k];
   const compass = seats().join("") === "NESW";
   const table = $("table");
   table.className = `table ${compass ? "compass" : "ring"}`;
@@ -361,13 +363,13 @@ function renderTable() {
         seat === S.record.dealer ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
-        h("span", { class: "count" }, `${size ?? cards.length} cards`)),
+        h("span", { class: "count" }, plural(size ?? cards.length, "card"))),
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},
         note: acting && legalCards.has(c) ? "a legal play" : undefined,
       }))));
   });
-  table.replaceChildren(...seatBoxes, h("div", { class: "centre", "aria-label": "The table" }, centre(k)));
+  table.replaceChildren(...seatBoxes, h("div", { class: "centre", "aria-label": "The table" }, centre(S.step)));
 }
 
 function centre(k) {
@@ -376,7 +378,7 @@ function centre(k) {
   if (v?.error || (err && k > err.action_index)) {
     const at = err?.action_index;
     const a = at != null ? S.record.actions[at] : null;
-    return [h("p", { class: "stopped" }, "⛔ The replay stopped here"),
+    return [h("p", { class: "stopped" }, k > at + 1 ? `✖ The replay stopped at action ${at + 1}` : "✖ The replay stopped here"),
       a ? h("p", {}, describe(a), " was not accepted:") : null,
       h("p", { class: "small" }, err?.detail ?? v?.error?.detail ?? "")];
   }
@@ -419,7 +421,7 @@ function renderStepNotes() {
   for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
   for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));
   if (a?.record_error && a.record_error.action_index === k) {
-    notes.push(h("p", { class: "problem" }, `⛔ record error ${a.record_error.code}: ${a.record_error.detail ?? ""}`));
+    notes.push(h("p", { class: "problem" }, `✖ record error ${a.record_error.code}: ${a.record_error.detail ?? ""}`));
   }
   fill("step-notes", ...notes);
 }
@@ -461,7 +463,7 @@ function renderActions() {
       h("button", { type: "button", class: "link", onclick: () => setStep(i + 1) }, describe(act)),
       irr.map((x) => h("span", { class: "mark", dataset: { code: x.code } }, ` ⚠ ${x.code}`)),
       ignored ? h("span", { class: "small" }, " (ignored)") : null,
-      stopped ? h("span", { class: "mark" }, ` ⛔ ${err.code}`) : null);
+      stopped ? h("span", { class: "mark" }, ` ✖ ${err.code}`) : null);
   }));
 }
 
@@ -527,7 +529,7 @@ function renderLegal() {
       }, label);
     })) : null,
     next ? h("p", { class: "small" }, "Recorded next: ", describe(next)) : null,
-    h("form", { class: "row", onsubmit: (e) => {
+    (legal.length || next) && h("form", { class: "row", onsubmit: (e) => {
       e.preventDefault();
       try {
         whatIf(k, JSON.parse(e.target.elements.act.value));

@@ -71,7 +71,7 @@ export function objectTable(rows, opts = {}) {
   return h("div", { class: "scroll" }, h("table", { class: opts.class ?? "data" },
     opts.caption ? h("caption", {}, opts.caption) : null,
     h("thead", {}, h("tr", {}, keys.map((k) => h("th", { scope: "col" }, k.replaceAll("_", " "))))),
-    h("tbody", {}, rows.map((r) => h("tr", {}, keys.map((k) => h("td", { dataset: { key: k } }, value(r[k])))))),
+    h("tbody", {}, rows.map((r) => h("tr", {}, keys.map((k) => h("td", { dataset: { key: k }, class: typeof r[k] === "number" ? "num" : null }, value(r[k])))))),
   ));
 }
 

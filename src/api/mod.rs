@@ -4,15 +4,16 @@ pub mod league;
 pub mod problem;
 
 use crate::engine::{
-    self, Adjudication, Bonus, CorrectedRevoke, FieldError, GameInfo, IgnoredAction, Irregularity,
-    MatchReport, MatchState, Mode, OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Seat,
-    Side, TableView, Tally, TrickReport,
+    self, Adjudication, Bonus, BonusStatus, Contract, CorrectedRevoke, Decides, Effect, Event,
+    FieldError, Game, GameInfo, IgnoredAction, Irregularity, MatchReport, MatchState, Mode,
+    OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, ScoreItem, ScoreSource, Seat, Side,
+    TableView, Tally, TrickReport,
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
-use problem::{Problem, read_json};
+use problem::{Problem, json_body, parse_json};
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -39,7 +40,8 @@ use utoipa_swagger_ui::SwaggerUi;
     modifiers(&BearerAuth),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
-        TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
+        TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
+        ScoreItem, ScoreSource, Contract, Event, Tally, MatchReport,
         TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
@@ -237,6 +239,17 @@ enum RecordProblems {
     Invalid(Problem),
 }
 
+/// Reads a record of `game`: an action with a verb the game does not have is refused with the
+/// game's own verbs.
+async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
+    req: &HttpRequest,
+    body: web::Payload,
+    game: &dyn Game,
+) -> Result<T, Problem> {
+    let bytes = json_body(req, body).await?;
+    crate::record::for_game(game.info(), || parse_json(&bytes))
+}
+
 /// Adjudicates one recorded hand. Nothing is stored.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
@@ -253,7 +266,7 @@ async fn adjudicate(
     body: web::Payload,
 ) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body).await?;
+    let record: HandRecord = read_record(&req, body, game).await?;
     engine::adjudicate(game, &record)
         .map(web::Json)
         .map_err(Problem::invalid)
@@ -275,7 +288,7 @@ async fn adjudicate_match(
     body: web::Payload,
 ) -> Result<web::Json<MatchReport>, Problem> {
     let game = game(&path)?;
-    let record: MatchRecord = read_json(&req, body).await?;
+    let record: MatchRecord = read_record(&req, body, game).await?;
     engine::adjudicate_match(game, &record)
         .map(web::Json)
         .map_err(Problem::invalid)
@@ -297,7 +310,7 @@ async fn legal_actions(
     body: web::Payload,
 ) -> Result<web::Json<TableView>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body).await?;
+    let record: HandRecord = read_record(&req, body, game).await?;
     engine::legal_actions(game, &record)
         .map(web::Json)
         .map_err(Problem::invalid)

@@ -2,7 +2,7 @@
 //! window of `shared/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
-use super::log::{CorrectedRevoke, Fault, Irregularity, RecordError};
+use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
 use super::seat::{Seat, Table};
 use super::trick::{MAX_PLAYS, Trick};
 use crate::cards::{Card, CardSet};
@@ -42,13 +42,14 @@ impl Established {
     pub fn irregularity(self, consequence: String) -> Irregularity {
         Irregularity {
             code: self.fault.code,
-            action_index: self.action_index,
+            action_index: Some(self.action_index),
             trick: Some(self.trick),
             seat: self.seat,
             card: Some(self.card),
             rule: self.fault.rule,
             explanation: self.fault.explanation,
             consequence,
+            effect: Effect::default(),
         }
     }
 }
@@ -256,7 +257,8 @@ impl TrickPlay {
             });
             self.correction_window = Some(self.correction_window.map_or(pos, |w| w.min(pos)));
         }
-        self.trick.replace(pos, card);
+        // README C10: the card on the table is now the one the `correct` put there.
+        self.trick.replace(pos, card, index);
         self.pending[pos] = fault;
         Ok(())
     }

@@ -14,6 +14,19 @@ pub const MAX_PLAYS: usize = 7;
 pub struct PlayedCard {
     pub seat: Seat,
     pub card: Card,
+    /// Played face down (Truco): it cannot win the trick.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
+}
+
+impl PlayedCard {
+    pub fn new(seat: Seat, card: Card) -> PlayedCard {
+        PlayedCard {
+            seat,
+            card,
+            face_down: false,
+        }
+    }
 }
 
 /// The cards of one trick in the order they were played, without allocating.
@@ -32,10 +45,7 @@ impl Trick {
         Trick {
             number,
             leader,
-            plays: [PlayedCard {
-                seat: leader,
-                card: Card::JOKER,
-            }; MAX_PLAYS],
+            plays: [PlayedCard::new(leader, Card::JOKER); MAX_PLAYS],
             action_index: [0; MAX_PLAYS],
             len: 0,
         }
@@ -43,7 +53,7 @@ impl Trick {
 
     pub fn push(&mut self, seat: Seat, card: Card, action_index: usize) {
         let i = self.len as usize;
-        self.plays[i] = PlayedCard { seat, card };
+        self.plays[i] = PlayedCard::new(seat, card);
         self.action_index[i] = action_index as u32;
         self.len += 1;
     }
@@ -92,8 +102,15 @@ impl Trick {
         self.len = self.len.min(len as u8);
     }
 
-    pub(crate) fn replace(&mut self, pos: usize, card: Card) {
+    /// Puts `card` in place of the card at `pos`, played by action `action_index` (a correction).
+    pub(crate) fn replace(&mut self, pos: usize, card: Card, action_index: usize) {
         self.plays[pos].card = card;
+        self.action_index[pos] = action_index as u32;
+    }
+
+    /// The card at `pos` was played face down (Truco): it says so in the report.
+    pub fn set_face_down(&mut self, pos: usize) {
+        self.plays[pos].face_down = true;
     }
 
     /// Position of the winning card: the highest `strength`, the earlier card on equal strength.
@@ -222,6 +239,11 @@ pub struct TrickReport {
     /// Stubs & Spoils: the two cards that go to the dead pile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dead: Option<[Card; 2]>,
+    /// Cards drawn from the stock after this trick, in drawing order (winner first).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<PlayedCard>,
+    /// `false` for a trick cut short (a Truco hand ended by a run before the trick was complete).
+    pub complete: bool,
 }
 
 impl TrickReport {
@@ -240,6 +262,8 @@ impl TrickReport {
             stub: None,
             spoil: None,
             dead: None,
+            draws: Vec::new(),
+            complete: true,
         }
     }
 }

@@ -49,6 +49,9 @@ static INFO: GameInfo = GameInfo {
     rules: "briscola.md",
     irregularities: &[],
     verbs: &["play"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §1: A 3 K Q J 7 6 5 4 2 in every suit.

@@ -36,6 +36,9 @@ static INFO: GameInfo = GameInfo {
     rules: "hasenpfeffer.md",
     irregularities: &["revoke"],
     verbs: &["pass", "bid", "trump", "discard", "play", "correct"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 const GAME: i32 = 10;

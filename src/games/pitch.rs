@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
-    Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, Game, GameInfo,
+    HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -57,6 +57,9 @@ static INFO: GameInfo = GameInfo {
     rules: "pitch.md",
     irregularities: &["revoke"],
     verbs: &["pass", "bid", "play", "correct"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §4: game to 21.
@@ -132,6 +135,12 @@ fn suit_name(suit: Suit) -> &'static str {
 impl Game for Pitch {
     fn info(&self) -> &'static GameInfo {
         &INFO
+    }
+
+    /// §4: a side at 21 or more that did not make its own bid keeps playing, so no score alone
+    /// says the game is over (only `game_over` does).
+    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Side> {
+        None
     }
 
     fn start(
@@ -393,9 +402,9 @@ impl PitchHand {
                 card,
                 points: 1,
                 status: if counts(side) {
-                    "credited"
+                    BonusStatus::Scored
                 } else {
-                    "not_added"
+                    BonusStatus::NotScored
                 },
             });
         }

@@ -6,9 +6,10 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    Adjudication, Contract, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    must_follow_suit,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -37,6 +38,9 @@ static INFO: GameInfo = GameInfo {
     rules: "twenty-nine.md",
     irregularities: &["revoke"],
     verbs: &["bid", "pass", "trump", "play", "correct", "royals"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §4: a side reaching +6 wins the game; a side reaching −6 loses it.
@@ -404,13 +408,14 @@ impl Hand {
             self.revokes.push((e.seat, self.adj.irregularities.len()));
             self.adj.irregularities.push(Irregularity {
                 code: e.fault.code,
-                action_index: e.action_index,
+                action_index: Some(e.action_index),
                 trick: Some(e.trick),
                 seat: e.seat,
                 card: Some(e.card),
                 rule: e.fault.rule,
                 explanation: e.fault.explanation,
                 consequence: String::new(), // known when the hand ends (TN-b)
+                effect: Effect::default(),
             });
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
@@ -696,7 +701,9 @@ impl HandState for Hand {
                 ),
                 Some((by, decides)) => format!(
                     "no further effect: the revoke by {by} at action {} decides the hand (twenty-nine.md §5 DEFAULT, TN-b)",
-                    self.adj.irregularities[decides].action_index
+                    self.adj.irregularities[decides]
+                        .action_index
+                        .unwrap_or_default()
                 ),
             };
         }

@@ -365,8 +365,7 @@ async fn checks(desk: &Desk) {
                     serde_json::from_str(&button.attr("data-action").await.unwrap().unwrap())
                         .unwrap();
                 button.click().await.unwrap();
-                let mut changed = record.clone();
-                changed["actions"][at] = action;
+                let changed = what_if(&record, at, action);
                 let (status, expected) = desk
                     .call(
                         &format!("/v1/games/{game}/adjudications"),
@@ -645,4 +644,36 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
     );
     desk.shot("session-chart").await;
     desk.no_console_errors("league views").await;
+}
+
+/// The record the desk's what-if posts: action `at` replaced by `action` and, where the seat plays
+/// the new card later, that later play made with the card it replaced (the desk's default).
+fn what_if(record: &Value, at: usize, action: Value) -> Value {
+    let mut changed = record.clone();
+    let actions = changed["actions"].as_array_mut().unwrap();
+    let card = |a: &Value| {
+        a.as_object()
+            .unwrap()
+            .iter()
+            .find(|(k, _)| *k != "seat")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .unwrap()
+    };
+    let (_, old) = card(&actions[at]);
+    let (_, new) = card(&action);
+    let seat = action["seat"].clone();
+    // Cards, not suits ("H") or flags: notation is at least two characters.
+    let is_card = |v: &Value| v.as_str().is_some_and(|s| s.len() >= 2);
+    if actions[at]["seat"] == seat && old != new && is_card(&old) && is_card(&new) {
+        if let Some(later) = actions
+            .iter_mut()
+            .skip(at + 1)
+            .find(|a| a["seat"] == seat && card(a).1 == new)
+        {
+            let verb = card(later).0;
+            later[verb] = old;
+        }
+    }
+    actions[at] = action;
+    changed
 }

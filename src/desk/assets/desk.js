@@ -21,6 +21,7 @@ const S = {
   views: [], // views[k]: the engine's table after k actions ({error} when refused there)
   step: 0,
   note: null, // where the record came from
+  swap: true, // what-if: exchange the new card with its later play
 };
 
 const status = (text, cls) => {
@@ -491,7 +492,7 @@ function renderScore() {
   if (!a) return fill("score", h("p", { class: "none" }, "No adjudication."));
   const m0 = a.match_before, m1 = a.match_after;
   fill("score", 
-    a.hand_winner !== undefined ? h("p", {}, "Hand won by ", h("b", { id: "hand-winner" }, a.hand_winner ?? "nobody")) : null,
+    a.hand_winner !== undefined ? h("p", {}, "Hand winner: ", h("b", { id: "hand-winner" }, a.hand_winner ?? "none")) : null,
     sideTable(a.hand_score, "Hand score", "hand-score"),
     a.score_items ? objectTable(a.score_items, { caption: "Score items", empty: "No score items." }) : null,
     objectTable(a.bonuses, { caption: "Bonuses", empty: "No bonuses." }),
@@ -529,6 +530,7 @@ function renderLegal() {
       }, label);
     })) : null,
     next ? h("p", { class: "small" }, "Recorded next: ", describe(next)) : null,
+    next ? h("label", { class: "small" }, h("input", { type: "checkbox", id: "swap", checked: S.swap }), " where the seat plays the new card later, play the recorded card there instead (keeps the rest of the record possible)") : null,
     (legal.length || next) && h("form", { class: "row", onsubmit: (e) => {
       e.preventDefault();
       try {
@@ -546,7 +548,12 @@ async function whatIf(k, action) {
   fill("whatif", h("p", {}, "Adjudicating the what-if…"));
   const record = structuredClone(S.record);
   record.actions = [...(record.actions ?? [])];
+  const recorded = record.actions[k];
   record.actions[k] = action;
+  // Otherwise the new card's own later play would be a card played twice, and the what-if would
+  // only say that the record is now wrong.
+  S.swap = $("swap")?.checked ?? S.swap;
+  const later = S.swap ? swapLater(record.actions, k, recorded, action) : null;
   const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/adjudications`, record);
   const changed = res.ok ? diff(S.adj, res.body) : [];
   const col = (title, adj, problem, id) => h("section", { class: "side-by-side", id },
@@ -560,7 +567,8 @@ async function whatIf(k, action) {
       h("dt", {}, "match after"), h("dd", {}, adj.match_after ? Object.entries(adj.match_after.scores ?? {}).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
     ) : h("p", { class: "problem" }, `Refused: ${problem?.detail ?? problem?.title ?? "error"}`));
   fill("whatif", h("div", { id: "whatif-result" },
-    h("p", {}, `Action ${k + 1} changed to `, describe(action), "; the rest of the record kept as it was."),
+    h("p", {}, `Action ${k + 1} changed to `, describe(action),
+      later != null ? [`, and action ${later + 1} to `, describe(record.actions[later]), "; the rest of the record kept as it was."] : "; the rest of the record kept as it was."),
     h("div", { class: "pair" }, col("As recorded", S.adj, null, "whatif-before"), col("What if", res.ok ? res.body : null, res.body, "whatif-after")),
     res.ok ? h("details", { open: true }, h("summary", {}, `What changed (${changed.length})`),
       changed.length ? h("div", { class: "scroll" }, h("table", { class: "data", id: "whatif-changes" },
@@ -570,6 +578,20 @@ async function whatIf(k, action) {
     h("button", { type: "button", onclick: () => openRecord(record, `what-if of ${S.note}`, k + 1) }, "Open the what-if at the desk"),
   ));
   $("whatif").scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * When `action` plays a card its seat plays later in the record, that later play becomes the card
+ * `recorded` played (same seat, both cards): returns its index, having changed `actions`.
+ */
+function swapLater(actions, k, recorded, action) {
+  const [, card] = verbOf(action);
+  const [, oldCard] = verbOf(recorded);
+  if (!isCard(card) || !isCard(oldCard) || recorded?.seat !== action.seat || card === oldCard) return null;
+  const j = actions.findIndex((a, i) => i > k && a?.seat === action.seat && verbOf(a)[1] === card);
+  if (j < 0) return null;
+  actions[j] = { ...actions[j], [verbOf(actions[j])[0]]: oldCard };
+  return j;
 }
 
 /** Every leaf where two adjudications differ: `[pointer, before, after]`. */

@@ -49,8 +49,11 @@ export function value(v) {
     if (!v.length) return "none";
     return h("span", { class: v.every(isCard) ? "cards" : "list" }, v.map((x, i) => [i && !isCard(x) ? "; " : "", value(x)]));
   }
+  if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v === "object") {
-    if (typeof v.seat === "string" && isCard(v.card)) {
+    if (!Object.keys(v).length) return "none";
+    // A played card: its seat and card (and whether face down), nothing else.
+    if (typeof v.seat === "string" && isCard(v.card) && Object.keys(v).every((k) => ["seat", "card", "face_down"].includes(k))) {
       return h("span", { class: "seat-card" }, v.seat, " ", cardEl(v.card, { faceDown: v.face_down === true }));
     }
     return h("span", {}, Object.entries(v).map(([k, x], i) => {

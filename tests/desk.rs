@@ -664,15 +664,17 @@ fn what_if(record: &Value, at: usize, action: Value) -> Value {
     let seat = action["seat"].clone();
     // Cards, not suits ("H") or flags: notation is at least two characters.
     let is_card = |v: &Value| v.as_str().is_some_and(|s| s.len() >= 2);
-    if actions[at]["seat"] == seat && old != new && is_card(&old) && is_card(&new) {
-        if let Some(later) = actions
+    if actions[at]["seat"] == seat
+        && old != new
+        && is_card(&old)
+        && is_card(&new)
+        && let Some(later) = actions
             .iter_mut()
             .skip(at + 1)
             .find(|a| a["seat"] == seat && card(a).1 == new)
-        {
-            let verb = card(later).0;
-            later[verb] = old;
-        }
+    {
+        let verb = card(later).0;
+        later[verb] = old;
     }
     actions[at] = action;
     changed

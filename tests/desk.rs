@@ -15,6 +15,7 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -207,7 +208,9 @@ async fn the_desk_in_a_real_browser() {
             std::env::var("CI").as_deref() != Ok("true"),
             "CI=true but chromedriver is not on PATH: .ci/run installs chromium and chromium-driver"
         );
-        eprintln!(
+        // Written to stderr directly: libtest would swallow an eprintln! of a passing test.
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED the desk's browser test: no chromedriver on PATH (apt-get install chromium chromium-driver)"
         );
         return;

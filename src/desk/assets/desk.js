@@ -143,7 +143,13 @@ async function openStored(club, hand, step) {
   const record = structuredClone(res.body.record);
   // The store adjudicated the hand in its match: replay it from the same match state.
   record.match_state ??= res.body.adjudication?.match_before;
-  await openRecord(record, `club ${club}, hand ${hand} (match ${res.body.match}, hand ${res.body.number})`, step);
+  const source = `club ${club}, hand ${hand} (match ${res.body.match}, hand ${res.body.number})`;
+  await openRecord(record, source, step);
+  // The desk shows today's ruling; say so when the one stored with the hand differs.
+  const changed = S.adj ? diff(res.body.adjudication, S.adj) : [];
+  if (changed.length) {
+    status(`Showing ${source}, adjudicated by today's rules: the adjudication stored with it differs at ${changed.map(([p]) => p).slice(0, 5).join(", ")}${changed.length > 5 ? "…" : ""} (the league's readjudicate applies today's rules).`);
+  }
 }
 
 /** Adjudicates `record`, then asks the engine for its table after every prefix of the actions. */

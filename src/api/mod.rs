@@ -34,14 +34,15 @@ use utoipa_swagger_ui::SwaggerUi;
         league::list_sessions, league::create_session, league::standings, league::readjudicate,
         league::get_session, league::list_matches, league::create_match, league::get_match,
         league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
-        league::export_sheet, league::import_sheet, league::sheet_template
+        league::export_sheet, league::import_sheet, league::sheet_template,
+        crate::desk::examples
     ),
     modifiers(&BearerAuth),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
         TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
         ScoreItem, ScoreSource, Contract, Event, Tally, MatchReport,
-        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId
+        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \
@@ -98,6 +99,7 @@ pub fn app(
         .wrap(actix_web::middleware::Compress::default())
         .configure(configure)
         .configure(league::configure)
+        .configure(crate::desk::configure)
         .default_service(web::to(not_found))
 }
 

@@ -240,16 +240,9 @@ impl HasenpfefferHand {
 
     fn bid(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        if seat != self.turn || !matches!(action.kind, ActionKind::Pass(_) | ActionKind::Bid(_)) {
-            return Err(self.out_of_phase(
-                index,
-                action,
-                &format!("{} bids or passes next (§2.2)", self.turn),
-            ));
-        }
         match action.kind {
-            ActionKind::Pass(Yes) => {}
-            ActionKind::Bid(bid) => {
+            ActionKind::Pass(Yes) if seat == self.turn => {}
+            ActionKind::Bid(bid) if seat == self.turn => {
                 let current = self.high.map_or(0, |(_, b)| b);
                 match bid {
                     Bid::Number(n) if n > current && n <= MAX_BID => self.high = Some((seat, n)),
@@ -266,7 +259,13 @@ impl HasenpfefferHand {
                     }
                 }
             }
-            _ => unreachable!("only calls pass the check above"),
+            _ => {
+                return Err(self.out_of_phase(
+                    index,
+                    action,
+                    &format!("{} bids or passes next (§2.2)", self.turn),
+                ));
+            }
         }
         self.bids_made += 1;
         self.turn = Table::FOUR.left(seat);

@@ -147,6 +147,31 @@ impl RecordError {
     }
 }
 
+impl RecordError {
+    /// Action `index` does not fit the phase, in which `due` is to act (`expected` says what is
+    /// due): a `correct` is `invalid_correct` (README C11: no card of the seat's own is open to
+    /// correction), an action by another seat `out_of_turn` whatever its verb (C12: the seat is
+    /// checked first), else `unexpected_action`.
+    pub fn out_of_phase(index: usize, action: &Action, due: Seat, expected: &str) -> RecordError {
+        let seat = action.seat;
+        match action.kind {
+            ActionKind::Correct(_) => RecordError::on(
+                "invalid_correct",
+                index,
+                action,
+                format!("{seat} has no revoke of his own to correct here: {expected}"),
+            ),
+            _ if seat != due => RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("it is not {seat}'s turn: {expected}"),
+            ),
+            _ => RecordError::unexpected(index, action, expected.to_string()),
+        }
+    }
+}
+
 /// README C7: of the established irregularities whose penalties would each decide the hand, the
 /// first decides; later ones are reported with no further effect.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,9 +1,11 @@
 # Build stage: the release binary.
 FROM rust:1-slim-bookworm AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
 COPY benches benches
+# The fixtures are embedded as the desk's examples (build.rs).
+COPY fixtures fixtures
 RUN cargo build --release --locked --bin arbiter
 
 # Runtime stage: a small Debian image, a non-root user, the data directory on a volume.

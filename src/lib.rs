@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cards;
+pub mod desk;
 pub mod engine;
 pub mod games;
 pub mod league;

@@ -5,7 +5,7 @@ mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, Suit, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, Table};
+use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, Seat, Side, Table};
 use arbiter::record::{ActionKind, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
@@ -110,7 +110,7 @@ fn check_scoring(a: &Adjudication) {
     let in_hand: i32 = a
         .bonuses
         .iter()
-        .filter(|b| b.status == "in_hand_score")
+        .filter(|b| b.status == BonusStatus::Scored)
         .map(|b| b.points)
         .sum();
     assert_eq!(

@@ -482,6 +482,11 @@ async fn every_405_names_the_allowed_methods_as_the_spec_does() {
         got.sort();
         assert_eq!(got, allowed, "Allow of {path}");
     }
+    // The desk's pages, outside the API document, are read-only.
+    for uri in ["/desk", "/desk/", "/desk/index.html"] {
+        let r = send(&app, http::TestRequest::patch().uri(uri)).await;
+        assert_eq!((r.status, r.header("allow")), (405, "GET, HEAD"), "{uri}");
+    }
 }
 
 #[actix_web::test]

@@ -3,7 +3,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, Outcome, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, GameInfo, Outcome, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -31,7 +31,7 @@ fn check_clean(a: &Adjudication) {
         let bonus: i32 = a
             .bonuses
             .iter()
-            .filter(|b| b.side == side && matches!(b.status, "credited" | "added_after_hand"))
+            .filter(|b| b.side == side && b.status == BonusStatus::Scored)
             .map(|b| b.points)
             .sum();
         assert_eq!(
@@ -191,6 +191,24 @@ fn numbered_seats_are_the_compass_seats_in_every_fixture() {
     assert!(checked > 50, "{checked} fixtures checked");
 }
 
+/// The codes `a` reports that its game does not declare in `GameInfo` (contract clause 11).
+fn undeclared_codes(info: &GameInfo, a: &Adjudication) -> Vec<&'static str> {
+    let irregularities = a
+        .irregularities
+        .iter()
+        .map(|i| (i.code, info.irregularities));
+    let errors = a.record_error.iter().map(|e| (e.code, info.record_errors));
+    let events = a.events.iter().map(|e| (e.code, info.events));
+    let bonuses = a.bonuses.iter().map(|b| (b.code, info.score_codes));
+    irregularities
+        .chain(errors)
+        .chain(events)
+        .chain(bonuses)
+        .filter(|(code, declared)| !declared.contains(code))
+        .map(|(code, _)| code)
+        .collect()
+}
+
 /// Every game's fixture records, as JSON values (refused ones included).
 fn fixture_records() -> Vec<(String, Value)> {
     common::fixtures()
@@ -206,8 +224,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// Every game, from every fixture: an odd value in one field, or an action removed, repeated or
-    /// given to another seat, is a refusal or an adjudication, never a panic; and the legal-actions
-    /// query on any prefix of the record never panics either.
+    /// given to another seat, is a refusal or an adjudication, never a panic, and every code it
+    /// reports is declared by the game; the legal-actions query on any prefix of the record never
+    /// panics either.
     #[test]
     fn every_game_survives_odd_records(pick in any::<prop::sample::Index>(), field in 0usize..10, at in any::<prop::sample::Index>(), value in prop_oneof![Just(json!(null)), Just(json!(-1)), Just(json!("")), Just(json!([])), Just(json!({})), Just(json!("AS")), Just(json!(["JK", "JK"])), Just(json!(true)), Just(json!(9999999999u64)), Just(json!({"NS": 11, "EW": 11})), Just(json!({"P3": 5}))]) {
         let all = fixture_records();
@@ -233,7 +252,10 @@ proptest! {
             _ => {}
         }
         if let Ok(r) = parse_json::<HandRecord>(&serde_json::to_vec(&v).unwrap()) {
-            let _ = engine::adjudicate(g, &r);
+            if let Ok(a) = engine::adjudicate(g, &r) {
+                let undeclared = undeclared_codes(g.info(), &a);
+                prop_assert!(undeclared.is_empty(), "{}: codes not in GameInfo: {:?}", game, undeclared);
+            }
             let mut prefix = r.clone();
             prefix.actions.truncate(at.index(r.actions.len() + 1));
             let _ = engine::legal_actions(g, &prefix);

@@ -4,7 +4,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -41,7 +41,7 @@ fn adjudicate(record: &HandRecord) -> Adjudication {
 fn credited(a: &Adjudication, side: Side) -> i32 {
     a.bonuses
         .iter()
-        .filter(|b| b.side == side && b.status == "credited")
+        .filter(|b| b.side == side && b.status == BonusStatus::Scored)
         .map(|b| b.points)
         .sum()
 }
@@ -75,7 +75,7 @@ proptest! {
         // Every declarer's melds are reported; they score when he won a trick (or by option).
         for b in &a.bonuses {
             prop_assert!(matches!(b.points, 3 | 4));
-            prop_assert!(no_trick || b.status == "not_added" || a.tricks.iter().any(|t| t.winner.is_some_and(|w| w.side() == b.side)));
+            prop_assert!(no_trick || b.status == BonusStatus::NotScored || a.tricks.iter().any(|t| t.winner.is_some_and(|w| w.side() == b.side)));
         }
         prop_assert_eq!(a.match_after.next_dealer, Some(game().table(&engine::Options::resolve(game().info().options, &record.options, "").unwrap()).next(record.dealer)));
         prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
@@ -117,7 +117,7 @@ proptest! {
         let a = adjudicate(&record);
         prop_assert_eq!(a.irregularities.len(), 1);
         prop_assert_eq!(a.irregularities[0].code, "false_information");
-        prop_assert_eq!(a.irregularities[0].action_index, i);
+        prop_assert_eq!(a.irregularities[0].action_index, Some(i));
         let liar = record.actions[i].seat.side();
         let score = a.hand_score.unwrap();
         prop_assert_eq!(score[liar.other()], a.tally[liar.other()].points.unwrap() + 1);

@@ -4,9 +4,10 @@ pub mod league;
 pub mod problem;
 
 use crate::engine::{
-    self, Adjudication, Bonus, CorrectedRevoke, FieldError, GameInfo, IgnoredAction, Irregularity,
-    MatchReport, MatchState, Mode, OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Seat,
-    Side, TableView, Tally, TrickReport,
+    self, Adjudication, Bonus, BonusStatus, Contract, CorrectedRevoke, Decides, Effect, Event,
+    FieldError, Game, GameInfo, IgnoredAction, Irregularity, MatchReport, MatchState, Mode,
+    OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, ScoreItem, ScoreSource, Seat, Side,
+    TableView, Tally, TrickReport,
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
@@ -14,7 +15,7 @@ use actix_web::dev::Service;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
-use problem::{Problem, read_json};
+use problem::{Problem, json_body, parse_json};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use utoipa::OpenApi;
@@ -37,13 +38,15 @@ use utoipa_swagger_ui::SwaggerUi;
         league::list_sessions, league::create_session, league::standings, league::readjudicate,
         league::get_session, league::list_matches, league::create_match, league::get_match,
         league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
-        league::export_sheet, league::import_sheet, league::sheet_template
+        league::export_sheet, league::import_sheet, league::sheet_template,
+        crate::desk::examples
     ),
     modifiers(&BearerAuth, &CreatedLocation),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
-        TrickReport, PlayedCard, Irregularity, CorrectedRevoke, RecordError, IgnoredAction, Bonus, Tally, MatchReport,
-        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId
+        TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
+        ScoreItem, ScoreSource, Contract, Event, Tally, MatchReport,
+        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \
@@ -133,6 +136,7 @@ pub fn app(
         })
         .configure(configure)
         .configure(league::configure)
+        .configure(crate::desk::configure)
         .default_service(web::to(not_found))
 }
 
@@ -169,7 +173,7 @@ pub(crate) fn resource(path: &str) -> actix_web::Resource {
         } else {
             req.method().clone()
         };
-        let allow = req.match_pattern().map(|p| allowed(&p)).unwrap_or_default();
+        let allow = allowed(&req.match_pattern().unwrap_or_default());
         let mut resp = Problem::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method-not-allowed",
@@ -185,7 +189,8 @@ pub(crate) fn resource(path: &str) -> actix_web::Resource {
 }
 
 /// The methods of a route pattern as the OpenAPI document lists them, and HEAD with GET: the
-/// `Allow` of a 405, so that it cannot disagree with the spec.
+/// `Allow` of a 405, so that it cannot disagree with the spec. The pages outside the document (the
+/// desk's files) are read-only: GET and HEAD.
 fn allowed(pattern: &str) -> String {
     static ALLOWED: OnceLock<HashMap<String, String>> = OnceLock::new();
     let all = ALLOWED.get_or_init(|| {
@@ -207,7 +212,9 @@ fn allowed(pattern: &str) -> String {
             })
             .collect()
     });
-    all.get(pattern).cloned().unwrap_or_default()
+    all.get(pattern)
+        .cloned()
+        .unwrap_or_else(|| "GET, HEAD".into())
 }
 
 /// This OpenAPI document.
@@ -321,6 +328,18 @@ enum RecordProblems {
     Invalid(Problem),
 }
 
+/// Reads a record of `game`: an action with a verb the game does not have is refused with the
+/// game's own verbs, a seat that does not parse with the game's own seats.
+async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
+    req: &HttpRequest,
+    body: web::Payload,
+    game: &dyn Game,
+) -> Result<T, Problem> {
+    let bytes = json_body(req, body).await?;
+    crate::record::for_game(game.info(), || parse_json(&bytes))
+        .map_err(|p| p.about_record().offering_seats(game.info().seats))
+}
+
 /// Adjudicates one recorded hand. Nothing is stored.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
@@ -337,9 +356,7 @@ async fn adjudicate(
     body: web::Payload,
 ) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body)
-        .await
-        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
+    let record: HandRecord = read_record(&req, body, game).await?;
     engine::adjudicate(game, &record)
         .map(web::Json)
         .map_err(|e| Problem::invalid(e).about_record())
@@ -361,9 +378,7 @@ async fn adjudicate_match(
     body: web::Payload,
 ) -> Result<web::Json<MatchReport>, Problem> {
     let game = game(&path)?;
-    let record: MatchRecord = read_json(&req, body)
-        .await
-        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
+    let record: MatchRecord = read_record(&req, body, game).await?;
     engine::adjudicate_match(game, &record)
         .map(web::Json)
         .map_err(|e| Problem::invalid(e).about_record())
@@ -385,9 +400,7 @@ async fn legal_actions(
     body: web::Payload,
 ) -> Result<web::Json<TableView>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_json(&req, body)
-        .await
-        .map_err(|p| p.about_record().offering_seats(game.info().seats))?;
+    let record: HandRecord = read_record(&req, body, game).await?;
     engine::legal_actions(game, &record)
         .map(web::Json)
         .map_err(|e| Problem::invalid(e).about_record())

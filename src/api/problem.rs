@@ -155,14 +155,6 @@ impl ResponseError for Problem {
     }
 }
 
-/// Reads a bounded JSON body and deserializes it, naming the offending value on error.
-pub async fn read_json<T: DeserializeOwned + Validate>(
-    req: &HttpRequest,
-    body: web::Payload,
-) -> Result<T, Problem> {
-    parse_json(&json_body(req, body).await?)
-}
-
 /// The bytes of a JSON body (refused unless the content type is JSON, bounded by `MAX_BODY`).
 pub async fn json_body(req: &HttpRequest, body: web::Payload) -> Result<web::BytesMut, Problem> {
     require_content_type(req, "application/json", |essence| {

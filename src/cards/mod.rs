@@ -3,8 +3,10 @@
 //! A card is one byte; a set of cards is one `u128` bit mask, so hands, tricks and packs are
 //! copied and tested without allocating.
 
+mod holding;
 mod set;
 
+pub use holding::{CardCounts, Holding};
 pub use set::CardSet;
 
 /// Serializes a type as its `Display` string and deserializes it through its `FromStr`.
@@ -205,6 +207,21 @@ impl Card {
         }
     }
 
+    /// What kind of card this is. Only a suited card has a suit: how a tarot trump, the Fool or a
+    /// joker follows and ranks is each game's own rule.
+    pub fn class(self) -> CardClass {
+        match self.0 {
+            i if i < TAROT_TRUMP_BASE => {
+                CardClass::Suited(self.suit_unchecked(), self.rank_unchecked())
+            }
+            FOOL => CardClass::Fool,
+            BIG_JOKER => CardClass::Joker(Joker::Big),
+            LITTLE_JOKER => CardClass::Joker(Joker::Little),
+            JOKER => CardClass::Joker(Joker::Plain),
+            i => CardClass::TarotTrump(i - TAROT_TRUMP_BASE),
+        }
+    }
+
     /// Suit of a card known to be suited (every card of a game whose pack has only suited cards).
     pub fn suit_unchecked(self) -> Suit {
         Suit::from_index(self.0 >> 4)
@@ -240,6 +257,25 @@ impl fmt::Debug for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
+}
+
+/// The kinds of card in the packs of the 28 games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardClass {
+    Suited(Suit, Rank),
+    /// A tarot trump `T1`..`T21`, by its number.
+    TarotTrump(u8),
+    /// The tarot Fool (the excuse).
+    Fool,
+    Joker(Joker),
+}
+
+/// The jokers: Pluck's big and little, and the plain joker of Hasenpfeffer and Hand and Foot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Joker {
+    Big,
+    Little,
+    Plain,
 }
 
 /// Why a card string was refused.
@@ -359,7 +395,10 @@ impl utoipa::ToSchema for Suit {}
 #[derive(Clone, Copy, Debug)]
 pub struct Pack {
     pub name: &'static str,
+    /// The distinct cards of the pack.
     pub cards: CardSet,
+    /// How many copies of each card, where the pack has copies; `None`: one of each.
+    pub copies: Option<CardCounts>,
 }
 
 impl Pack {
@@ -371,18 +410,48 @@ impl Pack {
                 cards.insert(Card::new(rank, suit));
             }
         }
-        Pack { name, cards }
+        Pack {
+            name,
+            cards,
+            copies: None,
+        }
     }
 
+    /// One more of each card of `extra` (one pack with copies counts them: see `times`).
     pub fn with(mut self, extra: &[Card]) -> Pack {
         for &c in extra {
             self.cards.insert(c);
+            if let Some(copies) = &mut self.copies {
+                copies.add(c, 1);
+            }
         }
         self
     }
 
+    /// `n` packs shuffled together (Calypso's four, Hand and Foot's five): every card `n` times.
+    pub fn times(self, n: u8, name: &'static str) -> Pack {
+        let mut copies = CardCounts::default();
+        for c in self.cards.iter() {
+            copies.add(c, n * self.count(c) as u8);
+        }
+        Pack {
+            name,
+            cards: self.cards,
+            copies: Some(copies),
+        }
+    }
+
+    /// Copies of `card` in the pack (0 for a card foreign to it).
+    pub fn count(&self, card: Card) -> u32 {
+        match &self.copies {
+            Some(copies) => copies.count(card),
+            None => self.cards.contains(card) as u32,
+        }
+    }
+
+    /// Cards in the pack, copies included.
     pub fn len(&self) -> u32 {
-        self.cards.len()
+        self.copies.map_or(self.cards.len(), |c| c.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -431,6 +500,20 @@ pub mod packs {
     /// 25-card pack: A K Q J T 9 and one joker (Hasenpfeffer).
     pub fn euchre24_joker() -> Pack {
         euchre24().with(&[Card::JOKER])
+    }
+
+    /// Four 52-card packs shuffled together (Calypso): every card four times.
+    pub fn calypso208() -> Pack {
+        standard52().times(4, "four 52-card packs")
+    }
+
+    /// Five 52-card packs and their ten jokers, all jokers equal (Hand and Foot).
+    pub fn hand_and_foot270() -> Pack {
+        let mut pack = standard52().times(5, "five 52-card packs with ten jokers");
+        for _ in 0..10 {
+            pack = pack.with(&[Card::JOKER]);
+        }
+        pack
     }
 
     /// 78-card tarot: four suits of 14 (with cavaliers), 21 trumps and the Fool (Imperial Tarot).
@@ -493,6 +576,23 @@ mod tests {
         assert_eq!(packs::euchre24().len(), 24);
         assert_eq!(packs::euchre24_joker().len(), 25);
         assert_eq!(packs::tarot78().len(), 78);
+        assert_eq!(packs::calypso208().len(), 208);
+        assert_eq!(packs::hand_and_foot270().len(), 270);
+        assert_eq!(packs::hand_and_foot270().count(Card::JOKER), 10);
+        assert_eq!(packs::calypso208().count("AS".parse().unwrap()), 4);
+    }
+
+    #[test]
+    fn only_suited_cards_have_a_suit() {
+        let class = |s: &str| s.parse::<Card>().unwrap().class();
+        assert_eq!(class("CS"), CardClass::Suited(Suit::Spades, Rank::Cavalier));
+        assert_eq!(class("T5"), CardClass::TarotTrump(5));
+        assert_eq!(class("T21"), CardClass::TarotTrump(21));
+        assert_eq!(class("FOOL"), CardClass::Fool);
+        assert_eq!(class("LJ"), CardClass::Joker(Joker::Little));
+        for c in ["T1", "T15", "T16", "FOOL", "JK", "BJ"] {
+            assert_eq!(c.parse::<Card>().unwrap().suit(), None, "{c}");
+        }
     }
 
     #[test]

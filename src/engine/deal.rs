@@ -4,21 +4,32 @@
 use super::FieldError;
 use super::seat::{Seat, Table};
 use super::trick::MAX_PLAYS;
-use crate::cards::{Card, CardSet, Pack};
+use crate::cards::{Card, CardSet, Holding, Pack};
 use crate::record::HandRecord;
 
-/// The dealt cards of every seat, once checked.
-pub struct Dealt {
-    pub hands: [CardSet; MAX_PLAYS],
-    pub all: CardSet,
+/// The dealt cards of every seat, once checked: sets of distinct cards, or multisets (`CardCounts`)
+/// for a pack with copies.
+pub struct Dealt<H: Holding = CardSet> {
+    pub hands: [H; MAX_PLAYS],
+    pub all: H,
 }
 
-/// Every seat of `table` present and no other, every card from `pack`, no card twice.
+/// Every seat of `table` present and no other, every card from `pack` (a pack of distinct cards).
 pub fn check_cards(
     record: &HandRecord,
     table: Table,
     pack: &Pack,
 ) -> Result<Dealt, Vec<FieldError>> {
+    check_holdings(record, table, pack)
+}
+
+/// Every seat of `table` present and no other, every card from `pack`, no card more often than the
+/// pack has it.
+pub fn check_holdings<H: Holding>(
+    record: &HandRecord,
+    table: Table,
+    pack: &Pack,
+) -> Result<Dealt<H>, Vec<FieldError>> {
     let mut errors = Vec::new();
     if table.resolve(record.dealer).is_none() {
         errors.push(FieldError::new(
@@ -38,8 +49,8 @@ pub fn check_cards(
             ));
         }
     }
-    let mut hands = [CardSet::EMPTY; MAX_PLAYS];
-    let mut all = CardSet::EMPTY;
+    let mut hands = [H::default(); MAX_PLAYS];
+    let mut all = H::default();
     let mut seen = [false; MAX_PLAYS];
     for (seat, cards) in &record.deal {
         let Some(at) = table.resolve(*seat) else {
@@ -58,20 +69,23 @@ pub fn check_cards(
             continue;
         }
         for (i, &card) in cards.iter().enumerate() {
-            if !pack.cards.contains(card) {
-                errors.push(FieldError::new(
-                    format!("/deal/{seat}/{i}"),
-                    format!("{card} is not in the {}", pack.name),
-                ));
-            } else if !all.insert(card) {
-                let first = first_place(record, card);
-                errors.push(FieldError::new(
-                    format!("/deal/{seat}/{i}"),
-                    format!("{card} is dealt twice (first at {first})"),
-                ));
-            } else {
-                hands[at.pos()].insert(card);
-            }
+            let refusal = match pack.count(card) {
+                0 => format!("{card} is not in the {}", pack.name),
+                1 if all.contains(card) => format!(
+                    "{card} is dealt twice (first at {})",
+                    first_place(record, card)
+                ),
+                copies if all.count(card) >= copies => format!(
+                    "{card} is dealt more often than the {copies} copies of the {}",
+                    pack.name
+                ),
+                _ => {
+                    all.insert(card);
+                    hands[at.pos()].insert(card);
+                    continue;
+                }
+            };
+            errors.push(FieldError::new(format!("/deal/{seat}/{i}"), refusal));
         }
     }
     for seat in table.seats() {
@@ -104,12 +118,18 @@ fn first_place(record: &HandRecord, card: Card) -> String {
 }
 
 /// The whole pack was dealt (a missing card would be a wrong total).
-pub fn check_whole_pack(dealt: &Dealt, pack: &Pack) -> Result<(), Vec<FieldError>> {
-    let missing = pack.cards.minus(dealt.all);
-    if missing.is_empty() {
+pub fn check_whole_pack<H: Holding>(dealt: &Dealt<H>, pack: &Pack) -> Result<(), Vec<FieldError>> {
+    let list: Vec<_> = pack
+        .cards
+        .iter()
+        .flat_map(|c| {
+            let missing = pack.count(c).saturating_sub(dealt.all.count(c));
+            std::iter::repeat_n(c.to_string(), missing as usize)
+        })
+        .collect();
+    if list.is_empty() {
         return Ok(());
     }
-    let list: Vec<_> = missing.iter().map(|c| c.to_string()).collect();
     Err(vec![FieldError::new(
         "/deal".into(),
         format!(
@@ -142,9 +162,9 @@ pub fn check_counts(record: &HandRecord, table: Table, n: usize) -> Result<(), V
 }
 
 /// Exactly one face-up card, and it was dealt to `dealer`.
-pub fn dealer_face_up(
+pub fn dealer_face_up<H: Holding>(
     record: &HandRecord,
-    dealt: &Dealt,
+    dealt: &Dealt<H>,
     dealer: Seat,
     what: &str,
 ) -> Result<Card, Vec<FieldError>> {
@@ -178,24 +198,26 @@ pub fn check_nothing_undealt(record: &HandRecord, why: &str) -> Result<(), Vec<F
 
 /// Cards outside the seats' hands (`field` = `stock` or `face_up`): each from `pack` and not dealt
 /// elsewhere. They join `dealt.all`, so `check_whole_pack` sees them.
-pub fn check_undealt(
+pub fn check_undealt<H: Holding>(
     cards: &[Card],
     field: &str,
     pack: &Pack,
-    dealt: &mut Dealt,
+    dealt: &mut Dealt<H>,
 ) -> Result<(), Vec<FieldError>> {
     let mut errors = Vec::new();
     for (i, &card) in cards.iter().enumerate() {
-        if !pack.cards.contains(card) {
+        if pack.count(card) == 0 {
             errors.push(FieldError::new(
                 format!("/{field}/{i}"),
                 format!("{card} is not in the {}", pack.name),
             ));
-        } else if !dealt.all.insert(card) {
+        } else if dealt.all.count(card) >= pack.count(card) {
             errors.push(FieldError::new(
                 format!("/{field}/{i}"),
-                format!("{card} is given twice: it is also dealt or listed earlier"),
+                format!("{card} is given more often than the pack has it: it is also dealt or listed earlier"),
             ));
+        } else {
+            dealt.all.insert(card);
         }
     }
     if errors.is_empty() {

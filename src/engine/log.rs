@@ -2,7 +2,7 @@
 //! record errors (the record contradicts the deal or the turn order: replay stops), corrected revokes
 //! and actions ignored after a hand was decided (`shared/rules/README.md`, "Legality outcomes", C2–C6).
 
-use super::seat::{Seat, Side};
+use super::seat::{PerSide, Seat, Side};
 use crate::cards::Card;
 use crate::record::{Action, ActionKind};
 use serde::Serialize;
@@ -13,8 +13,9 @@ use utoipa::ToSchema;
 pub struct Irregularity {
     /// Stable code named by the game's rule file, e.g. `revoke`, `illegal_seven`.
     pub code: &'static str,
-    /// Index (0-based) of the offending action in the record's `actions`.
-    pub action_index: usize,
+    /// Index (0-based) of the action that put the offending card on the table (after a `correct`,
+    /// the `correct`'s: README C10); `null` for a fault of the deal itself (a misdeal).
+    pub action_index: Option<usize>,
     /// Trick number (1-based), when the irregularity happened in a trick.
     pub trick: Option<u8>,
     pub seat: Seat,
@@ -23,8 +24,39 @@ pub struct Irregularity {
     pub rule: &'static str,
     /// One sentence a director can read out.
     pub explanation: String,
-    /// What follows from it under the game's rules.
+    /// What follows from it under the game's rules, in words.
     pub consequence: String,
+    /// What follows from it, as numbers.
+    pub effect: Effect,
+}
+
+/// What a penalty moved, as numbers: the points it put into the hand score (listed in `score_items`
+/// too, with the irregularity's code and action index) and whether it decided the hand or the game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Effect {
+    /// Points per side the penalty put into `hand_score`; only the sides it moved (empty: none).
+    #[schema(inline)]
+    pub points: PerSide<i32>,
+    /// `hand`: the penalty fixed the hand's result whatever the remaining play (README C9);
+    /// `game`: it decided the game (Malilla); `null`: neither.
+    pub decides: Option<Decides>,
+}
+
+impl Default for Effect {
+    fn default() -> Effect {
+        Effect {
+            points: PerSide::over([]),
+            decides: None,
+        }
+    }
+}
+
+/// What a penalty decided at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Decides {
+    Hand,
+    Game,
 }
 
 /// A rule broken by a card, as the legality check finds it (before any consequence is known).
@@ -102,7 +134,8 @@ impl RecordError {
         }
     }
 
-    /// The record stops before the hand is decided (`seat`: who was due to act, if known).
+    /// The record stops before the hand is decided (`seat`: who was due to act, if known). The
+    /// replay driver sets `action_index` to where the next action was due (README C5).
     pub fn incomplete_hand(seat: Option<Seat>, detail: String) -> RecordError {
         RecordError {
             code: "incomplete_hand",
@@ -110,6 +143,31 @@ impl RecordError {
             seat,
             pointer: "/actions".into(),
             detail,
+        }
+    }
+}
+
+impl RecordError {
+    /// Action `index` does not fit the phase, in which `due` is to act (`expected` says what is
+    /// due): a `correct` is `invalid_correct` (README C11: no card of the seat's own is open to
+    /// correction), an action by another seat `out_of_turn` whatever its verb (C12: the seat is
+    /// checked first), else `unexpected_action`.
+    pub fn out_of_phase(index: usize, action: &Action, due: Seat, expected: &str) -> RecordError {
+        let seat = action.seat;
+        match action.kind {
+            ActionKind::Correct(_) => RecordError::on(
+                "invalid_correct",
+                index,
+                action,
+                format!("{seat} has no revoke of his own to correct here: {expected}"),
+            ),
+            _ if seat != due => RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("it is not {seat}'s turn: {expected}"),
+            ),
+            _ => RecordError::unexpected(index, action, expected.to_string()),
         }
     }
 }

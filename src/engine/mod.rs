@@ -10,7 +10,9 @@ mod seat;
 mod stock;
 mod trick;
 
-pub use log::{CorrectedRevoke, Fault, FirstDecides, IgnoredAction, Irregularity, RecordError};
+pub use log::{
+    CorrectedRevoke, Decides, Effect, Fault, FirstDecides, IgnoredAction, Irregularity, RecordError,
+};
 pub use options::{OptionKind, OptionSpec, Options};
 pub use play::{Established, TrickPlay};
 pub use seat::{PerSide, Seat, Side, Table};
@@ -19,7 +21,7 @@ pub use trick::{
     MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, must_follow_suit, trump_or_led,
 };
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{Card, Holding, Suit};
 use crate::record::{Action, Bid, HandRecord, MatchRecord};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -78,6 +80,15 @@ pub struct GameInfo {
     /// Irregularity codes this game reports.
     #[schema(value_type = Vec<String>)]
     pub irregularities: &'static [&'static str],
+    /// Record error codes this game reports (README "Legality outcomes", C12).
+    #[schema(value_type = Vec<String>)]
+    pub record_errors: &'static [&'static str],
+    /// Event codes this game reports (`events[].code`).
+    #[schema(value_type = Vec<String>)]
+    pub events: &'static [&'static str],
+    /// Codes of the parts of its hand score (`score_items[].code`) and of its bonuses.
+    #[schema(value_type = Vec<String>)]
+    pub score_codes: &'static [&'static str],
     /// Verbs a record of this game may use.
     #[schema(value_type = Vec<String>)]
     pub verbs: &'static [&'static str],
@@ -169,6 +180,16 @@ impl MatchState {
                 format!("pending ties are limited to {SCORE_LIMIT}"),
             ));
         }
+        if let Some(side) = game.already_won(&self.scores) {
+            errors.push(FieldError::new(
+                format!("{base}/scores/{side}"),
+                format!(
+                    "{side} has {} and the game is won at {}: the game is over, start a new match",
+                    self.scores[side],
+                    game.info().game_target
+                ),
+            ));
+        }
         if self.game_over || self.winner.is_some() {
             errors.push(FieldError::new(
                 format!("{base}/game_over"),
@@ -216,16 +237,27 @@ pub enum Mode {
     Red,
 }
 
-/// A bonus outside the trick count (Malilla's trump-card bonus).
+/// A bonus outside the trick count (Malilla's trump-card bonus, Pitch's high, low, jack and game).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Bonus {
     pub code: &'static str,
     pub side: Side,
     pub card: Option<Card>,
     pub points: i32,
-    /// `credited` (added on top of the hand score), `held_in_abeyance`, `added_after_hand`,
-    /// `not_added`, or `in_hand_score` (already counted in the hand score: a breakdown of it).
-    pub status: &'static str,
+    pub status: BonusStatus,
+}
+
+/// Whether a bonus counts. One vocabulary for every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BonusStatus {
+    /// In this hand's `hand_score` (and in `score_items` with source `bonus`).
+    Scored,
+    /// Earned but not counted: the rules withhold it (a game already decided, a side that cannot
+    /// score it).
+    NotScored,
+    /// Not yet decided: its fate depends on how the hand ends (only before the hand is over).
+    Held,
 }
 
 /// Who contracted for the hand, for what, and whether they made it.
@@ -240,9 +272,10 @@ pub struct Contract {
     /// What the declarers must reach, after any adjustment (Twenty-Nine's royals).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
-    /// The declarer plays alone, his partner sitting out (Bacon).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub alone: bool,
+    /// Whether the declarer plays alone, his partner sitting out: always stated in a game that has
+    /// going alone (Bacon), absent in the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alone: Option<bool>,
     /// Made or failed; `null` until the hand is scored, or when the record stops early.
     pub made: Option<bool>,
 }
@@ -254,7 +287,7 @@ impl Contract {
             side,
             bid: None,
             target: None,
-            alone: false,
+            alone: None,
             made: None,
         }
     }
@@ -293,6 +326,35 @@ pub struct Tally {
     pub stubs: Option<i32>,
 }
 
+/// Where a part of the hand score comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreSource {
+    /// What the play itself earned: tricks, card points, the hand won.
+    Tricks,
+    /// A contract made or failed (the bid's value, a set).
+    Contract,
+    /// A bonus (also listed in `bonuses` with status `scored`).
+    Bonus,
+    /// A penalty for an irregularity (also in that irregularity's `effect`).
+    Penalty,
+    /// Declared combinations (Tresette's melds).
+    Meld,
+}
+
+/// One part of the hand score: `hand_score` is the sum of these, side by side.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ScoreItem {
+    pub side: Side,
+    pub points: i32,
+    pub source: ScoreSource,
+    /// Stable code of what was scored: the irregularity's code for a penalty, the bonus's code for a
+    /// bonus, else the game's own (listed in `GameInfo.score_codes`).
+    pub code: &'static str,
+    /// The action that earned or cost it, where one did (a penalty: the irregularity's action).
+    pub action_index: Option<usize>,
+}
+
 /// A director's ruling on one hand.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Adjudication {
@@ -314,13 +376,20 @@ pub struct Adjudication {
     pub bonuses: Vec<Bonus>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contract: Option<Contract>,
+    /// The side that won the hand, in games whose rules name one; `null` otherwise, for a tie, or
+    /// when the hand is not scored.
+    pub hand_winner: Option<Side>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Event>,
     #[schema(inline)]
     pub tally: PerSide<Tally>,
-    /// The hand's own score per side; `null` when the record has an error.
+    /// What the hand adds to the match score, per side: everything included (tricks, contract,
+    /// bonuses, penalties, melds), so `match_after.scores = match_before.scores + hand_score`
+    /// (Briscola's tie-breaker hands: see its doc). `null` when the record has an error.
     #[schema(inline)]
     pub hand_score: Option<PerSide<i32>>,
+    /// The parts of `hand_score`; per side they add up to it. Empty when the record has an error.
+    pub score_items: Vec<ScoreItem>,
     pub match_before: MatchState,
     pub match_after: MatchState,
 }
@@ -346,9 +415,11 @@ impl Adjudication {
             ignored_actions: Vec::new(),
             bonuses: Vec::new(),
             contract: None,
+            hand_winner: None,
             events: Vec::new(),
             tally: PerSide::default(),
             hand_score: None,
+            score_items: Vec::new(),
             match_before: before.clone(),
             match_after: before.clone(),
         }
@@ -359,11 +430,79 @@ impl Adjudication {
         self.outcome = Outcome::RecordError;
         self.record_error = Some(error);
         self.hand_score = None;
+        self.score_items.clear();
+        self.hand_winner = None;
         self.bonuses.clear();
+        for i in &mut self.irregularities {
+            i.effect.points = PerSide::over([]);
+        }
         if let Some(c) = &mut self.contract {
             c.made = None;
         }
         self.match_after = self.match_before.clone();
+    }
+
+    /// Adds a part of the hand score.
+    pub fn score(
+        &mut self,
+        side: Side,
+        points: i32,
+        source: ScoreSource,
+        code: &'static str,
+        action_index: Option<usize>,
+    ) {
+        self.score_items.push(ScoreItem {
+            side,
+            points,
+            source,
+            code,
+            action_index,
+        });
+    }
+
+    /// Scores `points` to `side` as the penalty of irregularity `irregularity` (its index in
+    /// `irregularities`): a score item, and the number in the irregularity's effect.
+    pub fn penalize(&mut self, irregularity: usize, side: Side, points: i32) {
+        let i = &mut self.irregularities[irregularity];
+        i.effect.points[side] += points;
+        let (code, at) = (i.code, i.action_index);
+        self.score(side, points, ScoreSource::Penalty, code, at);
+    }
+
+    /// Records a bonus; a `scored` one is also a part of the hand score.
+    pub fn bonus(&mut self, bonus: Bonus) {
+        if bonus.status == BonusStatus::Scored {
+            self.score(
+                bonus.side,
+                bonus.points,
+                ScoreSource::Bonus,
+                bonus.code,
+                None,
+            );
+        }
+        self.bonuses.push(bonus);
+    }
+
+    /// The hand score: the score items added up per side, every side of the match included.
+    pub fn total(&self) -> PerSide<i32> {
+        let mut total = PerSide::over(self.match_before.scores.sides());
+        for item in &self.score_items {
+            total[item.side] += item.points;
+        }
+        total
+    }
+
+    /// Scores the hand (one way for every game): `hand_score` is the total of the score items, the
+    /// match scores grow by it and the hand is counted. Returns the hand score.
+    pub fn settle(&mut self) -> PerSide<i32> {
+        let total = self.total();
+        self.hand_score = Some(total);
+        let m = &mut self.match_after;
+        for side in total.sides() {
+            m.scores[side] += total[side];
+        }
+        m.hands_played += 1;
+        total
     }
 }
 
@@ -398,15 +537,15 @@ pub struct TableView {
 }
 
 impl TableView {
-    pub fn new(
+    pub fn new<H: Holding>(
         phase: &'static str,
         to_act: Vec<Seat>,
-        play: &TrickPlay,
+        play: &TrickPlay<H>,
         match_state: &MatchState,
     ) -> TableView {
         let hand = to_act
             .first()
-            .map(|s| play.hand(*s).iter().collect())
+            .map(|s| play.hand(*s).to_vec())
             .unwrap_or_default();
         TableView {
             phase,
@@ -431,14 +570,15 @@ impl TableView {
 
     /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
     /// the game's legality judge (`None` = legal).
-    pub fn add_plays(
+    pub fn add_plays<H: Holding>(
         &mut self,
-        play: &TrickPlay,
-        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+        play: &TrickPlay<H>,
+        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
     ) {
         if let Some(seat) = play.to_play() {
             let hand = play.hand(seat);
             for card in hand
+                .distinct()
                 .iter()
                 .filter(|&c| judge(&play.trick, hand, c).is_none())
             {
@@ -453,6 +593,7 @@ impl TableView {
             let mut hand = play.hand(seat);
             hand.insert(current);
             for card in hand
+                .distinct()
                 .iter()
                 .filter(|&c| c != current && judge(&before, hand, c).is_none())
             {
@@ -485,6 +626,14 @@ pub trait Game: Send + Sync {
     /// its `start` refuses the others unless empty.
     fn undealt_fields(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// The side that has already won a game whose scores are `scores`, so that no hand can follow
+    /// (a request with such a match state is refused): by default a side at or past `game_target`.
+    /// A game whose target does not end it by itself (Pitch: only the pitchers win at 21) says so.
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {
+        let target = self.info().game_target;
+        scores.sides().find(|&s| target > 0 && scores[s] >= target)
     }
 
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
@@ -540,7 +689,14 @@ impl Prepared<'_> {
 
     fn run(mut self) -> Adjudication {
         let error = self.replay().err();
-        self.state.finish(error)
+        let mut adjudication = self.state.finish(error);
+        // README C5 / contract: an incomplete hand names where the next action was due.
+        if let Some(e) = &mut adjudication.record_error
+            && e.code == "incomplete_hand"
+        {
+            e.action_index = Some(self.actions.len());
+        }
+        adjudication
     }
 }
 

@@ -2,19 +2,20 @@
 //! window of `shared/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
-use super::log::{CorrectedRevoke, Fault, Irregularity, RecordError};
+use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
 use super::seat::{Seat, Table};
 use super::trick::{MAX_PLAYS, Trick};
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Holding};
 
-/// Hands, the trick in progress and its not-yet-established faults.
+/// Hands, the trick in progress and its not-yet-established faults. Hands are sets of distinct cards
+/// unless the game's pack has copies (`CardCounts`).
 #[derive(Clone, Debug)]
-pub struct TrickPlay {
+pub struct TrickPlay<H: Holding = CardSet> {
     pub table: Table,
     /// Cards each seat holds now, by seat position.
-    pub hands: [CardSet; MAX_PLAYS],
+    pub hands: [H; MAX_PLAYS],
     /// Cards each seat has played so far (to tell "played twice" from "never held").
-    played: [CardSet; MAX_PLAYS],
+    played: [H; MAX_PLAYS],
     pub trick: Trick,
     /// The next seat to play, or `None` when the trick is complete.
     next: Option<Seat>,
@@ -42,23 +43,24 @@ impl Established {
     pub fn irregularity(self, consequence: String) -> Irregularity {
         Irregularity {
             code: self.fault.code,
-            action_index: self.action_index,
+            action_index: Some(self.action_index),
             trick: Some(self.trick),
             seat: self.seat,
             card: Some(self.card),
             rule: self.fault.rule,
             explanation: self.fault.explanation,
             consequence,
+            effect: Effect::default(),
         }
     }
 }
 
-impl TrickPlay {
-    pub fn new(table: Table, hands: [CardSet; MAX_PLAYS], leader: Seat) -> TrickPlay {
+impl<H: Holding> TrickPlay<H> {
+    pub fn new(table: Table, hands: [H; MAX_PLAYS], leader: Seat) -> TrickPlay<H> {
         TrickPlay {
             table,
             hands,
-            played: [CardSet::EMPTY; MAX_PLAYS],
+            played: [H::default(); MAX_PLAYS],
             trick: Trick::new(1, leader),
             next: Some(leader),
             pending: Default::default(),
@@ -95,11 +97,11 @@ impl TrickPlay {
         s
     }
 
-    pub fn hand(&self, seat: Seat) -> CardSet {
+    pub fn hand(&self, seat: Seat) -> H {
         self.hands[seat.pos()]
     }
 
-    pub fn hand_mut(&mut self, seat: Seat) -> &mut CardSet {
+    pub fn hand_mut(&mut self, seat: Seat) -> &mut H {
         &mut self.hands[seat.pos()]
     }
 
@@ -141,7 +143,7 @@ impl TrickPlay {
         index: usize,
         seat: Seat,
         card: Card,
-        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
     ) -> Result<(), RecordError> {
         let fault = judge(&self.trick, self.hand(seat), card);
         self.play(index, seat, card, fault)
@@ -202,7 +204,7 @@ impl TrickPlay {
         index: usize,
         seat: Seat,
         card: Card,
-        judge: impl Fn(&Trick, CardSet, Card) -> Option<Fault>,
+        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
     ) -> Result<(), RecordError> {
         let invalid =
             |detail: String| RecordError::at("invalid_correct", index, seat, "correct", detail);
@@ -256,7 +258,8 @@ impl TrickPlay {
             });
             self.correction_window = Some(self.correction_window.map_or(pos, |w| w.min(pos)));
         }
-        self.trick.replace(pos, card);
+        // README C10: the card on the table is now the one the `correct` put there.
+        self.trick.replace(pos, card, index);
         self.pending[pos] = fault;
         Ok(())
     }

@@ -92,7 +92,8 @@ impl utoipa::ToSchema for Seat {}
 #[derive(Clone, Copy, Debug)]
 pub struct Table {
     pub size: usize,
-    /// Partners sit opposite and score together (N–S, E–W); otherwise each seat is its own side.
+    /// Partners sit opposite and score together: N–S and E–W at four seats, the three pairs
+    /// P1+P4, P2+P5, P3+P6 at six (six-player Zetema); otherwise each seat is its own side.
     pub partnerships: bool,
     /// Play passes to the right (counter-clockwise), as in Truco and Tresette's traditional option.
     pub counterclockwise: bool,
@@ -163,25 +164,30 @@ impl Table {
         (0..self.size).map(move |p| self.seat(p))
     }
 
+    /// Six players in three pairs, partners opposite (P1+P4, P2+P5, P3+P6), clockwise.
+    pub const SIX_IN_PAIRS: Table = Table {
+        size: 6,
+        partnerships: true,
+        counterclockwise: false,
+    };
+
     /// The side `seat` scores for.
     pub fn side(self, seat: Seat) -> Side {
-        if self.partnerships {
-            seat.side()
-        } else {
-            Side::player(seat.pos())
+        match (self.partnerships, self.size) {
+            (true, 4) => seat.side(),
+            (true, _) => Side::pair(seat.pos() % (self.size / 2)),
+            (false, _) => Side::player(seat.pos()),
         }
     }
 
     /// The sides that score at this table.
     pub fn sides(self) -> impl Iterator<Item = Side> {
-        let n = if self.partnerships { 2 } else { self.size };
-        (0..n).map(move |i| {
-            if self.partnerships {
-                Side::BOTH[i]
-            } else {
-                Side::player(i)
-            }
-        })
+        let n = if self.partnerships {
+            self.size / 2
+        } else {
+            self.size
+        };
+        (0..n).map(move |i| self.side(self.seat(i)))
     }
 
     /// The seats scoring for `side`.
@@ -200,10 +206,13 @@ impl Table {
 
 /// Most players that score alone at one table (seats `P1`..`P7`).
 const MAX_SOLO: usize = 7;
-const SIDES: usize = 2 + MAX_SOLO;
+/// The pairs of a six-seat table in partnerships.
+const PAIRS: usize = 3;
+const FIRST_PAIR: u8 = 2 + MAX_SOLO as u8;
+const SIDES: usize = 2 + MAX_SOLO + PAIRS;
 
-/// A scoring side: a partnership (`NS`, `EW`), or in a game played each for himself, one player
-/// (`P1`, `P2`, ..., named like the seat).
+/// A scoring side: a partnership (`NS`, `EW` at four seats; `P1+P4`, `P2+P5`, `P3+P6` at six), or in
+/// a game played each for himself, one player (`P1`, `P2`, ..., named like the seat).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Side(u8);
 
@@ -215,6 +224,11 @@ impl Side {
     /// The side of the player at table position `pos` in a game without partnerships.
     pub fn player(pos: usize) -> Side {
         Side(2 + (pos % MAX_SOLO) as u8)
+    }
+
+    /// The pair of partners at six seats whose first seat is at position `first` (0, 1 or 2).
+    pub fn pair(first: usize) -> Side {
+        Side(FIRST_PAIR + (first % PAIRS) as u8)
     }
 
     /// The opposing partnership (partnership sides only).
@@ -242,6 +256,10 @@ impl fmt::Display for Side {
         match self.0 {
             0 => f.write_str("NS"),
             1 => f.write_str("EW"),
+            n if n >= FIRST_PAIR => {
+                let first = n - FIRST_PAIR + 1;
+                write!(f, "P{first}+P{}", first + PAIRS as u8)
+            }
             n => write!(f, "P{}", n - 1),
         }
     }
@@ -253,6 +271,9 @@ impl FromStr for Side {
         match s {
             "NS" => Ok(Side::NS),
             "EW" => Ok(Side::EW),
+            "P1+P4" => Ok(Side::pair(0)),
+            "P2+P5" => Ok(Side::pair(1)),
+            "P3+P6" => Ok(Side::pair(2)),
             _ => s
                 .strip_prefix('P')
                 .and_then(|n| n.parse::<usize>().ok())
@@ -260,7 +281,7 @@ impl FromStr for Side {
                 .map(|n| Side::player(n - 1))
                 .ok_or_else(|| {
                     format!(
-                        "'{s}' is not a side: expected NS or EW (or P1..P7 where each plays alone)"
+                        "'{s}' is not a side: expected NS or EW (P1..P7 where each plays alone; P1+P4, P2+P5, P3+P6 for six in pairs)"
                     )
                 }),
         }
@@ -273,9 +294,10 @@ impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .pattern(Some("^(NS|EW|P[1-7])$"))
+            .pattern(Some("^(NS|EW|P[1-7]|P1\\+P4|P2\\+P5|P3\\+P6)$"))
             .description(Some(
-                "A scoring side: NS (North–South) or EW (East–West); P1..P7 in games played each for himself.",
+                "A scoring side: NS (North–South) or EW (East–West); P1..P7 in games played each for himself; \
+                 P1+P4, P2+P5, P3+P6 for six players in pairs.",
             ))
             .into()
     }
@@ -417,5 +439,29 @@ mod tests {
         assert_eq!(three.resolve(Seat::N), None);
         assert_eq!(three.left("P3".parse().unwrap()).to_string(), "P1");
         assert!("X".parse::<Seat>().is_err());
+    }
+
+    /// Issue 10: three pairs at six seats, partners opposite (README "Seats": P1+P4, P2+P5, P3+P6).
+    #[test]
+    fn six_seats_in_three_pairs() {
+        let t = Table::SIX_IN_PAIRS;
+        let seat = |s: &str| s.parse::<Seat>().unwrap();
+        let names: Vec<String> = t.sides().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["P1+P4", "P2+P5", "P3+P6"]);
+        assert_eq!(t.side(seat("P5")), t.side(seat("P2")));
+        assert_ne!(t.side(seat("P1")), t.side(seat("P2")));
+        assert_eq!(
+            t.members(Side::pair(2))
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+            ["P3", "P6"]
+        );
+        for side in t.sides() {
+            assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+        }
+        let scores: PerSide<i32> = serde_json::from_str(r#"{"P2+P5": 7}"#).unwrap();
+        assert_eq!(scores[Side::pair(1)], 7);
+        assert_eq!(scores.restrict(Table::FOUR.sides()), Err(Side::pair(1)));
+        assert_eq!(t.left(seat("P6")), seat("P1"));
     }
 }

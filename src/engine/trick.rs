@@ -2,7 +2,7 @@
 
 use super::log::Fault;
 use super::seat::{Seat, Table};
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardClass, Holding, Rank, Suit};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -14,6 +14,19 @@ pub const MAX_PLAYS: usize = 7;
 pub struct PlayedCard {
     pub seat: Seat,
     pub card: Card,
+    /// Played face down (Truco): it cannot win the trick.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
+}
+
+impl PlayedCard {
+    pub fn new(seat: Seat, card: Card) -> PlayedCard {
+        PlayedCard {
+            seat,
+            card,
+            face_down: false,
+        }
+    }
 }
 
 /// The cards of one trick in the order they were played, without allocating.
@@ -32,10 +45,7 @@ impl Trick {
         Trick {
             number,
             leader,
-            plays: [PlayedCard {
-                seat: leader,
-                card: Card::JOKER,
-            }; MAX_PLAYS],
+            plays: [PlayedCard::new(leader, Card::JOKER); MAX_PLAYS],
             action_index: [0; MAX_PLAYS],
             len: 0,
         }
@@ -43,7 +53,7 @@ impl Trick {
 
     pub fn push(&mut self, seat: Seat, card: Card, action_index: usize) {
         let i = self.len as usize;
-        self.plays[i] = PlayedCard { seat, card };
+        self.plays[i] = PlayedCard::new(seat, card);
         self.action_index[i] = action_index as u32;
         self.len += 1;
     }
@@ -65,9 +75,10 @@ impl Trick {
     }
 
     /// The seat that wins by the usual rule (`trump_or_led`): the highest trump if any was played,
-    /// else the highest card of the led suit. `None` for an empty trick.
+    /// else the highest card of the led suit. `None` for an empty trick, or one led by a card with no
+    /// suit (a tarot trump, the Fool, a joker: the game rules such a trick itself).
     pub fn trump_or_led_winner(&self, trump: Option<Suit>, order: &RankOrder) -> Option<Seat> {
-        let led = self.led()?.suit_unchecked();
+        let led = self.led()?.suit()?;
         let pos = self.winner_by(|c| trump_or_led(c, led, trump, order))?;
         Some(self.plays()[pos].seat)
     }
@@ -92,8 +103,15 @@ impl Trick {
         self.len = self.len.min(len as u8);
     }
 
-    pub(crate) fn replace(&mut self, pos: usize, card: Card) {
+    /// Puts `card` in place of the card at `pos`, played by action `action_index` (a correction).
+    pub(crate) fn replace(&mut self, pos: usize, card: Card, action_index: usize) {
         self.plays[pos].card = card;
+        self.action_index[pos] = action_index as u32;
+    }
+
+    /// The card at `pos` was played face down (Truco): it says so in the report.
+    pub fn set_face_down(&mut self, pos: usize) {
+        self.plays[pos].face_down = true;
     }
 
     /// Position of the winning card: the highest `strength`, the earlier card on equal strength.
@@ -162,10 +180,14 @@ impl RankOrder {
 }
 
 /// The usual trick rule: the highest trump if any was played, else the highest card of the led suit.
-/// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win.
+/// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win. A
+/// card with no suit (a tarot trump, the Fool, a joker) has no strength here: a game with such cards
+/// ranks them itself.
 pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrder) -> Option<u16> {
-    let rank = order.strength(card.rank_unchecked()) as u16;
-    let suit = card.suit_unchecked();
+    let CardClass::Suited(suit, rank) = card.class() else {
+        return None;
+    };
+    let rank = order.strength(rank) as u16;
     if Some(suit) == trump {
         Some(0x200 | rank)
     } else if suit == led {
@@ -176,17 +198,18 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
 }
 
 /// The plain follow rule: a card of the led suit if the hand holds one, otherwise any card. The
-/// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held.
-pub fn must_follow_suit(
+/// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held. A lead with
+/// no suit (a tarot trump, the Fool, a joker) binds nothing here: such a game says how it is followed.
+pub fn must_follow_suit<H: Holding>(
     table: Table,
     rule: &'static str,
     trick: &Trick,
-    hand: CardSet,
+    hand: H,
     card: Card,
 ) -> Option<Fault> {
-    let led = trick.led()?.suit_unchecked();
+    let led = trick.led()?.suit()?;
     let of_led = hand.of_suit(led);
-    if of_led.is_empty() || card.suit_unchecked() == led {
+    if of_led.is_empty() || card.suit() == Some(led) {
         return None;
     }
     Some(Fault::new(
@@ -222,6 +245,11 @@ pub struct TrickReport {
     /// Stubs & Spoils: the two cards that go to the dead pile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dead: Option<[Card; 2]>,
+    /// Cards drawn from the stock after this trick, in drawing order (winner first).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draws: Vec<PlayedCard>,
+    /// `false` for a trick cut short (a Truco hand ended by a run before the trick was complete).
+    pub complete: bool,
 }
 
 impl TrickReport {
@@ -240,6 +268,8 @@ impl TrickReport {
             stub: None,
             spoil: None,
             dead: None,
+            draws: Vec::new(),
+            complete: true,
         }
     }
 }
@@ -273,6 +303,49 @@ mod tests {
         assert_eq!(
             t.winner_by(|x| trump_or_led(x, led, Some(Suit::Clubs), &order)),
             Some(3)
+        );
+    }
+
+    /// Issue 10: a tarot trump or a joker is not a spade or a heart to the shared helpers. A T5 lead
+    /// does not oblige a hand {T7, KS} to play KS, and 2S is not beaten by T21 under the plain rule.
+    #[test]
+    fn cards_without_a_suit_neither_bind_nor_win_by_suit() {
+        let table = Table::FOUR;
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("T5"), 0);
+        let hand = crate::cards::CardSet::of(&[c("T7"), c("KS")]);
+        assert_eq!(must_follow_suit(table, "x", &t, hand, c("KS")), None);
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("2S"), 0);
+        t.push(Seat::E, c("T21"), 1);
+        t.push(Seat::S, c("JK"), 2);
+        assert_eq!(
+            t.trump_or_led_winner(None, &RankOrder::ACE_HIGH),
+            Some(Seat::N)
+        );
+        assert_eq!(
+            trump_or_led(
+                c("T21"),
+                Suit::Spades,
+                Some(Suit::Hearts),
+                &RankOrder::ACE_HIGH
+            ),
+            None
+        );
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("FOOL"), 0);
+        t.push(Seat::E, c("2S"), 1);
+        assert_eq!(
+            t.trump_or_led_winner(None, &RankOrder::ACE_HIGH),
+            None,
+            "the game rules it"
+        );
+        let hand = crate::cards::CardSet::of(&[c("T7"), c("2S")]);
+        let mut t = Trick::new(1, Seat::N);
+        t.push(Seat::N, c("KS"), 0);
+        assert!(
+            must_follow_suit(table, "x", &t, hand, c("T7")).is_some(),
+            "a trump is no spade"
         );
     }
 

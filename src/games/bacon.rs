@@ -68,6 +68,9 @@ static INFO: GameInfo = GameInfo {
         "play",
         "correct",
     ],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 const GAME: i32 = 10;
@@ -259,7 +262,7 @@ impl Hand {
             .adj
             .contract
             .as_ref()
-            .filter(|c| c.alone)
+            .filter(|c| c.alone == Some(true))
             .map(|c| partner(c.declarer));
         judge(out)
     }
@@ -329,7 +332,7 @@ impl Hand {
         let leader = Table::FOUR.left(declarer);
         self.adj.trump = Some(trump);
         let mut contract = Contract::new(declarer, declarer.side());
-        contract.alone = alone;
+        contract.alone = Some(alone);
         self.adj.contract = Some(contract);
         let mut play = TrickPlay::new(Table::FOUR, self.play.hands, leader);
         play.hand_mut(taker).insert(card);
@@ -393,7 +396,11 @@ impl Hand {
     /// §4: what `side` scores for all five tricks: declarers 2 (alone 4), defenders 4.
     fn all_five(&self, side: Side) -> i32 {
         let c = self.contract();
-        if side == c.side && !c.alone { 2 } else { 4 }
+        if side == c.side && c.alone != Some(true) {
+            2
+        } else {
+            4
+        }
     }
 
     /// §4: the side with 3 or 4 tricks scores 1, with all five 2; doubled for a loner or the
@@ -407,7 +414,7 @@ impl Hand {
             (c.side.other(), TRICKS - won)
         };
         let base = if tricks == TRICKS { 2 } else { 1 };
-        let doubled = scorer != c.side || c.alone;
+        let doubled = scorer != c.side || c.alone == Some(true);
         let mut score = PerSide::default();
         score[scorer] = if doubled { base * 2 } else { base };
         score

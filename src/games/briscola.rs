@@ -49,6 +49,9 @@ static INFO: GameInfo = GameInfo {
     rules: "briscola.md",
     irregularities: &[],
     verbs: &["play"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §1: A 3 K Q J 7 6 5 4 2 in every suit.
@@ -199,6 +202,7 @@ impl Game for Briscola {
             pack = Pack {
                 name: "39-card pack (the 40-card pack without one 2)",
                 cards: pack.cards.minus(CardSet::of(&[removed])),
+                ..pack
             };
         } else if options.choice("removed_two") != "2C" {
             return Err(vec![FieldError::new(

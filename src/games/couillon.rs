@@ -10,9 +10,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, FirstDecides, Game,
+    GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
+    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -62,6 +62,9 @@ static INFO: GameInfo = GameInfo {
     rules: "couillon.md",
     irregularities: &["revoke"],
     verbs: &["accept", "decline", "play", "correct"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §4: five lines (units) per side; erasing them all wins.
@@ -383,7 +386,7 @@ impl Hand {
                 side: winner,
                 card: None,
                 points: carried,
-                status: "credited",
+                status: BonusStatus::Scored,
             });
             m.scores[winner] += carried;
         }
@@ -394,7 +397,7 @@ impl Hand {
                 side: winner.other(),
                 card: None,
                 points: -1,
-                status: "credited",
+                status: BonusStatus::Scored,
             });
             m.scores[winner.other()] -= 1;
         }

@@ -6,10 +6,10 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Established, Event, Fault, FieldError, Game, GameInfo, HandState,
-    IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
-    RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    Adjudication, Bonus, BonusStatus, Effect, Established, Event, Fault, FieldError, Game,
+    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options,
+    PerSide, RankOrder, RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -66,6 +66,9 @@ static INFO: GameInfo = GameInfo {
     rules: "court-piece.md",
     irregularities: &["revoke"],
     verbs: &["trump", "play", "correct", "play_on", "claim_revoke"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 const TRICKS: usize = 13;
@@ -428,13 +431,14 @@ impl Hand {
             .enumerate()
             .map(|(i, r)| Irregularity {
                 code: r.at.fault.code,
-                action_index: r.at.action_index,
+                action_index: Some(r.at.action_index),
                 trick: Some(r.at.trick),
                 seat: r.at.seat,
                 card: Some(r.at.card),
                 rule: r.at.fault.rule,
                 explanation: r.at.fault.explanation.clone(),
                 consequence: self.consequence(i, r),
+                effect: Effect::default(),
             })
             .collect()
     }
@@ -481,31 +485,31 @@ impl Hand {
             if let Some(side) = self.first_seven {
                 self.adj
                     .bonuses
-                    .push(bonus("first_seven", side, 1, "not_added"));
+                    .push(bonus("first_seven", side, 1, BonusStatus::NotScored));
             }
             self.adj
                 .bonuses
-                .push(bonus("revoke", winner, 1, "in_hand_score"));
+                .push(bonus("revoke", winner, 1, BonusStatus::Scored));
             winner
         } else if let Some(side) = self.first_seven {
             if self.phase == Phase::Over(Ending::Complete) {
                 // CP-3: 52 replace the first-seven court, or are added to it.
                 let kept = if self.courts_52_plus_1 {
-                    "in_hand_score"
+                    BonusStatus::Scored
                 } else {
-                    "not_added"
+                    BonusStatus::NotScored
                 };
                 self.adj.bonuses.push(bonus("first_seven", side, 1, kept));
                 self.adj.bonuses.push(bonus(
                     "all_thirteen",
                     side,
                     ALL_THIRTEEN_COURTS,
-                    "in_hand_score",
+                    BonusStatus::Scored,
                 ));
             } else {
                 self.adj
                     .bonuses
-                    .push(bonus("first_seven", side, 1, "in_hand_score"));
+                    .push(bonus("first_seven", side, 1, BonusStatus::Scored));
             }
             side
         } else if self.tricks_of(Side::NS) > self.tricks_of(Side::EW) {
@@ -519,11 +523,15 @@ impl Hand {
             Some(s) if s.side == winner => s.count + 1,
             _ => 1,
         };
-        let hand_courts = self.adj.bonuses.iter().any(|b| b.status == "in_hand_score");
+        let hand_courts = self
+            .adj
+            .bonuses
+            .iter()
+            .any(|b| b.status == BonusStatus::Scored);
         if count == STREAK_COURT_AT {
             self.adj
                 .bonuses
-                .push(bonus("streak", winner, 1, "in_hand_score"));
+                .push(bonus("streak", winner, 1, BonusStatus::Scored));
             count = 0;
         }
         if self.any_court_resets_streak && hand_courts {
@@ -534,7 +542,7 @@ impl Hand {
             .adj
             .bonuses
             .iter()
-            .filter(|b| b.status == "in_hand_score")
+            .filter(|b| b.status == BonusStatus::Scored)
         {
             score[b.side] += b.points;
         }

@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, RankOrder, RecordError,
+    ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -36,9 +36,26 @@ static INFO: GameInfo = GameInfo {
     rules: "hasenpfeffer.md",
     irregularities: &["revoke"],
     verbs: &["pass", "bid", "trump", "discard", "play", "correct"],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "illegal_bid",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["forced_bid", "hand_void", "widow_taken"],
+    score_codes: &[CONTRACT_MADE, CONTRACT_FAILED, TRICKS_CODE],
 };
 
 const GAME: i32 = 10;
+/// Score item codes (§4): the declarers' tricks for a made contract, minus the contract for a failed
+/// one; the defenders' tricks.
+const CONTRACT_MADE: &str = "contract_made";
+const CONTRACT_FAILED: &str = "contract_failed";
+const TRICKS_CODE: &str = "tricks";
 const TRICKS: usize = 6;
 const DEALT: usize = 6;
 /// §1: a bid names 1 to 6 tricks; the joker holder's forced bid is 3.
@@ -210,35 +227,26 @@ impl HasenpfefferHand {
         move |trick, hand, card| judge(trump, trick, hand, card)
     }
 
-    fn unexpected(&self, index: usize, action: &Action, expected: &str) -> RecordError {
-        RecordError::unexpected(
-            index,
-            action,
-            format!(
-                "{} {} here: {expected}",
-                action.seat,
-                match action.kind {
-                    ActionKind::Pass(_) => "passed".to_string(),
-                    k => format!("recorded '{}'", k.verb()),
-                }
-            ),
-        )
+    /// The seat due to act before the play (README C12: checked before the verb).
+    fn due(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Bidding => Some(self.turn),
+            Phase::Forced | Phase::Trump | Phase::Discard => self.high.map(|(seat, _)| seat),
+            Phase::Play => self.play.to_play(),
+            Phase::Over => None,
+        }
+    }
+
+    /// An action that does not fit the phase (README C11, C12), `expected` saying what is due.
+    fn out_of_phase(&self, index: usize, action: &Action, expected: &str) -> RecordError {
+        RecordError::out_of_phase(index, action, self.due().unwrap_or(action.seat), expected)
     }
 
     fn bid(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        if seat != self.turn {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                action.kind.verb(),
-                format!("{seat} bid but it was {}'s turn to bid", self.turn),
-            ));
-        }
         match action.kind {
-            ActionKind::Pass(Yes) => {}
-            ActionKind::Bid(bid) => {
+            ActionKind::Pass(Yes) if seat == self.turn => {}
+            ActionKind::Bid(bid) if seat == self.turn => {
                 let current = self.high.map_or(0, |(_, b)| b);
                 match bid {
                     Bid::Number(n) if n > current && n <= MAX_BID => self.high = Some((seat, n)),
@@ -255,7 +263,13 @@ impl HasenpfefferHand {
                     }
                 }
             }
-            _ => return Err(self.unexpected(index, action, "the bidding is not over")),
+            _ => {
+                return Err(self.out_of_phase(
+                    index,
+                    action,
+                    &format!("{} bids or passes next (§2.2)", self.turn),
+                ));
+            }
         }
         self.bids_made += 1;
         self.turn = Table::FOUR.left(seat);
@@ -349,11 +363,23 @@ impl HandState for HasenpfefferHand {
                         self.phase = Phase::Trump;
                         Ok(())
                     }
-                    ActionKind::Trump(_) => {
+                    ActionKind::Trump(_) if seat == holder => {
                         self.phase = Phase::Trump;
                         self.apply(index, action)
                     }
-                    _ => Err(self.unexpected(
+                    // The one round of bidding is over: the holder's only call is the forced 3.
+                    ActionKind::Bid(_) | ActionKind::Pass(_) if seat == holder => {
+                        Err(RecordError::on(
+                            "illegal_bid",
+                            index,
+                            action,
+                            format!(
+                                "all four passed, so {holder}, the joker holder, is forced to bid {FORCED_BID}: \
+                                 he can neither pass nor bid otherwise (§2.3, HP-2)"
+                            ),
+                        ))
+                    }
+                    _ => Err(self.out_of_phase(
                         index,
                         action,
                         &format!("after four passes {holder}, the joker holder, bids {FORCED_BID} and names trump (§2.3)"),
@@ -375,10 +401,10 @@ impl HandState for HasenpfefferHand {
                         self.phase = Phase::Discard;
                         Ok(())
                     }
-                    _ => Err(self.unexpected(
+                    _ => Err(self.out_of_phase(
                         index,
                         action,
-                        &format!("{declarer}, the high bidder, names trump"),
+                        &format!("{declarer}, the high bidder, names trump (§2.4)"),
                     )),
                 }
             }
@@ -413,10 +439,10 @@ impl HandState for HasenpfefferHand {
                         self.phase = Phase::Play;
                         Ok(())
                     }
-                    _ => Err(self.unexpected(
+                    _ => Err(self.out_of_phase(
                         index,
                         action,
-                        &format!("{declarer} discards one card after taking the widow"),
+                        &format!("{declarer} discards one card after taking the widow (§2.4)"),
                     )),
                 }
             }
@@ -432,7 +458,11 @@ impl HandState for HasenpfefferHand {
                     let judge = self.judge();
                     self.play.correct(index, seat, card, judge)
                 }
-                _ => Err(self.unexpected(index, action, "the hand is being played")),
+                _ => Err(self.out_of_phase(
+                    index,
+                    action,
+                    &format!("a card is due to trick {}", self.play.trick.number),
+                )),
             },
             Phase::Over => Err(RecordError::after_end(
                 index,
@@ -491,6 +521,7 @@ impl HandState for HasenpfefferHand {
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let due = self.due();
         let HasenpfefferHand {
             phase,
             high,
@@ -506,14 +537,15 @@ impl HandState for HasenpfefferHand {
             return adj;
         }
         if adj.outcome == Outcome::Void {
-            // §4: no score; the next dealer deals.
-            adj.hand_score = Some(PerSide::default());
+            // §4: no score (no part, so a hand score of nothing); the next dealer deals.
+            adj.hand_score = Some(adj.total());
             adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
             return adj;
         }
         if phase != Phase::Over {
+            // README C9: the revoke penalty needs the whole hand's tricks, so the record must go on.
             adj.record_error(RecordError::incomplete_hand(
-                None,
+                due,
                 format!(
                     "the record stops before the hand is over ({} of {TRICKS} tricks played)",
                     adj.tricks.len()
@@ -525,34 +557,52 @@ impl HandState for HasenpfefferHand {
         let (declarers, defenders) = (declarer.side(), declarer.side().other());
         let c = bid as i32;
         let taken = adj.tally[declarers].tricks as i32;
-        let mut score = PerSide::default();
-        // §4, §5 DEFAULT and HA-b: a revoke by a declarer fails the contract, by a defender makes it.
-        let revoke = revoke.decided().map(|(side, _)| side);
-        let made = match revoke {
-            Some(side) if side == declarers => false,
-            Some(_) => true,
-            None => taken >= c,
-        };
-        score[declarers] = match (made, revoke) {
-            (false, _) => -c,
-            (true, Some(_)) => taken.max(c),
-            (true, None) => taken,
-        };
-        score[defenders] = if revoke == Some(defenders) {
-            0
+        let defended = adj.tally[defenders].tricks as i32;
+        // §4, the hand as played: the declarers score their tricks or lose the contract; the
+        // defenders score their tricks (a part of nothing is not listed).
+        let made_in_play = taken >= c;
+        if made_in_play {
+            adj.score(declarers, taken, ScoreSource::Contract, CONTRACT_MADE, None);
         } else {
-            adj.tally[defenders].tricks as i32
+            adj.score(declarers, -c, ScoreSource::Contract, CONTRACT_FAILED, None);
+        }
+        if defended != 0 {
+            adj.score(defenders, defended, ScoreSource::Tricks, TRICKS_CODE, None);
+        }
+        // §5 DEFAULT and HA-b: a revoke by a declarer fails the contract (−c, the defenders keep
+        // their tricks), by a defender makes it (max(tricks, c), the defenders score nothing). The
+        // penalty is the change it makes to the hand as played, side by side.
+        let made = match revoke.decided() {
+            None => made_in_play,
+            Some((offenders, at)) => {
+                let i = adj
+                    .irregularities
+                    .iter()
+                    .position(|r| r.action_index == Some(at))
+                    .expect("the deciding revoke is reported");
+                let declarers_played = if made_in_play { taken } else { -c };
+                let (declarers_ruled, defenders_ruled) = if offenders == declarers {
+                    (-c, defended)
+                } else {
+                    (taken.max(c), 0)
+                };
+                for (side, ruled, played) in [
+                    (declarers, declarers_ruled, declarers_played),
+                    (defenders, defenders_ruled, defended),
+                ] {
+                    if ruled != played {
+                        adj.penalize(i, side, ruled - played);
+                    }
+                }
+                offenders != declarers
+            }
         };
         if let Some(contract) = &mut adj.contract {
             contract.made = Some(made);
         }
-        adj.hand_score = Some(score);
+        adj.settle();
         let m = &mut adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(Table::FOUR.left(dealer));
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-        }
         // §4, HP-4, HA-a: a side at 10 or more wins; both there, the declarers win.
         let winner = if m.scores[declarers] >= GAME {
             Some(declarers)

@@ -5,9 +5,10 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Established, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, BonusStatus, Effect, Established, Fault, FieldError, Game, GameInfo,
+    HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome,
+    PerSide, RankOrder, RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -31,6 +32,9 @@ static INFO: GameInfo = GameInfo {
     rules: "malilla.md",
     irregularities: &["revoke", "illegal_seven", "failed_to_overtake", "misdeal"],
     verbs: &["play", "correct"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §1: in every suit 7 A K Q J 6 5 4 3 2, the 7 highest.
@@ -202,7 +206,11 @@ impl Game for Malilla {
                 side,
                 card: Some(trump_card),
                 points,
-                status: if held { "held_in_abeyance" } else { "credited" },
+                status: if held {
+                    BonusStatus::Held
+                } else {
+                    BonusStatus::Scored
+                },
             });
         }
         Ok(Box::new(hand))
@@ -413,7 +421,7 @@ impl HandState for MalillaHand {
             // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
             adj.irregularities.push(Irregularity {
                 code: "misdeal",
-                action_index: 0,
+                action_index: None,
                 trick: None,
                 seat: dealer,
                 card: None,
@@ -425,6 +433,7 @@ impl HandState for MalillaHand {
                     "no play and no score; the deal passes to {}",
                     Table::FOUR.left(dealer)
                 ),
+                effect: Effect::default(),
             });
             adj.hand_score = Some(PerSide::default());
             next(&mut adj.match_after);
@@ -434,7 +443,7 @@ impl HandState for MalillaHand {
             adj.outcome = Outcome::GameLost;
             adj.hand_score = Some(PerSide::default());
             if let Some(b) = abeyance {
-                adj.bonuses[b].status = "not_added"; // MA-9
+                adj.bonuses[b].status = BonusStatus::NotScored; // MA-9
             }
             let m = &mut adj.match_after;
             m.hands_played += 1;
@@ -480,9 +489,9 @@ impl HandState for MalillaHand {
         if let Some(b) = abeyance {
             let bonus = &mut adj.bonuses[b];
             if m.game_over {
-                bonus.status = "not_added";
+                bonus.status = BonusStatus::NotScored;
             } else {
-                bonus.status = "added_after_hand";
+                bonus.status = BonusStatus::Scored;
                 m.scores[bonus.side] += bonus.points;
                 if m.scores[bonus.side] >= GAME {
                     m.game_over = true;

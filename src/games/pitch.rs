@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side, Table, TableView,
-    Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, Game, GameInfo,
+    HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -45,10 +45,10 @@ static INFO: GameInfo = GameInfo {
         OptionSpec {
             name: "revoke_penalty",
             kind: OptionKind::Choice {
-                values: &["forfeit", "none"],
-                default: "forfeit",
+                values: &["default", "none"],
+                default: "default",
             },
-            description: "`forfeit` (the rulings' default, the text being silent): the revoking side scores \
+            description: "`default` (the rulings' default, the text being silent): the revoking side scores \
                           nothing; a revoking pitcher's side is set, a revoke by the other side makes the \
                           pitcher's bid (PI-b, PI-c). `none`: revokes are reported only.",
             rule: "pitch.md §5, PI-b, PI-c",
@@ -57,7 +57,23 @@ static INFO: GameInfo = GameInfo {
     rules: "pitch.md",
     irregularities: &["revoke"],
     verbs: &["pass", "bid", "play", "correct"],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "illegal_bid",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["trump_revealed"],
+    score_codes: &["high", "low", "jack", "game", SMUDGE, SET],
 };
+
+/// Contract score items (§4, PI-2): a made smudge's fifth point; a set pitcher's side's loss.
+const SMUDGE: &str = "smudge";
+const SET: &str = "set";
 
 /// §4: game to 21.
 const GAME: i32 = 21;
@@ -134,6 +150,15 @@ impl Game for Pitch {
         &INFO
     }
 
+    /// §4, PI-5: only the pitcher's side wins, at the end of a hand in which it made its bid and
+    /// stands at 21 or more. No totals say that such a hand has happened: a side reaches any total
+    /// without winning, as the other side scoring its points (up to 4 a hand, whatever its total)
+    /// or as a pitcher set back, and both sides can stand at 21 or more with the game undecided.
+    /// So no score alone says the game is over (only `game_over` does).
+    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Side> {
+        None
+    }
+
     fn start(
         &self,
         record: &HandRecord,
@@ -162,7 +187,7 @@ impl Game for Pitch {
             } else {
                 5
             },
-            penalty: options.choice("revoke_penalty") == "forfeit",
+            penalty: options.choice("revoke_penalty") == "default",
             adj: Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize),
         }))
     }
@@ -220,20 +245,12 @@ impl PitchHand {
         }
     }
 
+    /// A call by `seat`, the seat due.
     fn call(&mut self, index: usize, seat: Seat, call: Option<Bid>) -> Result<(), RecordError> {
-        let Phase::Auction { to_bid, high } = self.phase else {
+        let Phase::Auction { high, .. } = self.phase else {
             unreachable!("called in the auction")
         };
         let verb = if call.is_some() { "bid" } else { "pass" };
-        if seat != to_bid {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                verb,
-                format!("{seat} called in the auction but it was {to_bid}'s turn"),
-            ));
-        }
         let (may_pass, bids) = self.open_calls(seat, high);
         let illegal = |detail: String| RecordError::at("illegal_bid", index, seat, verb, detail);
         let high = match call {
@@ -267,6 +284,8 @@ impl PitchHand {
         let (pitcher, bid) = high.expect("the dealer's call leaves a bid standing");
         let mut contract = Contract::new(pitcher, pitcher.side());
         contract.bid = Some(bid);
+        // §4: the points to reach (a smudge: all four, and all six tricks besides).
+        contract.target = Some(bid_value(bid).min(4));
         self.adj.contract = Some(contract);
         self.play = TrickPlay::new(Table::FOUR, self.play.hands, pitcher);
         for side in Side::BOTH {
@@ -349,7 +368,8 @@ impl PitchHand {
         }
     }
 
-    /// §4 and §5: the hand's score, whether the bid was made, and the revokes' consequences.
+    /// §4 and §5: the hand's score as played — each point a bonus, a made smudge's fifth point, a
+    /// set — then each revoke's penalty as the change it makes to that, side by side.
     fn score(&mut self, pitcher: Seat, bid: Bid) {
         let ps = pitcher.side();
         let os = ps.other();
@@ -367,49 +387,79 @@ impl PitchHand {
             Bid::Smudge => self.smudge_set,
             Bid::Number(n) => n as i32,
         };
-        let offended = |side: Side| self.penalty && self.revokes.iter().any(|r| r.0 == side);
-        let (pitcher_revoked, other_revoked) = (offended(ps), offended(os));
-        // §5 DEFAULT, PI-b, PI-c: a revoke by the pitcher's side sets it (whatever the other side
-        // did); a revoke by the other side alone makes the bid.
-        let made = !pitcher_revoked && (other_revoked || made_in_play);
-        let mut score = PerSide::<i32>::default();
-        score[ps] = if !made {
-            -set_value
-        } else if other_revoked {
-            points[ps].max(bid_value(bid))
-        } else if bid == Bid::Smudge {
-            bid_value(bid) // §4: the four points plus one for the smudge
-        } else {
-            points[ps]
-        };
-        score[os] = if other_revoked { 0 } else { points[os] };
-        let counts = |side: Side| {
-            if side == ps { made } else { !other_revoked }
-        };
+        // §4 as played: a set pitcher's side loses its bid instead of scoring its points; a made
+        // smudge scores the four points plus one.
         for (code, side, card) in earned {
-            self.adj.bonuses.push(Bonus {
+            let scored = side != ps || made_in_play;
+            self.adj.bonus(Bonus {
                 code,
                 side,
                 card,
                 points: 1,
-                status: if counts(side) {
-                    "credited"
+                status: if scored {
+                    BonusStatus::Scored
                 } else {
-                    "not_added"
+                    BonusStatus::NotScored
                 },
             });
+        }
+        let mut played = points;
+        if !made_in_play {
+            self.adj
+                .score(ps, -set_value, ScoreSource::Contract, SET, None);
+            played[ps] = -set_value;
+        } else if bid == Bid::Smudge {
+            self.adj.score(ps, 1, ScoreSource::Contract, SMUDGE, None);
+            played[ps] = bid_value(bid);
+        }
+        // §5 DEFAULT, PI-b, PI-c: the revoking side scores nothing; a revoke by the pitcher's side
+        // sets it (whatever the other side did); one by the other side alone makes the bid, the
+        // pitcher's side scoring max(points, bid). A side's first revoke carries its change.
+        let first = |side: Side| {
+            self.revokes
+                .iter()
+                .find(|r| self.penalty && r.0 == side)
+                .map(|r| r.1)
+        };
+        let (pitcher_revoke, other_revoke) = (first(ps), first(os));
+        let made = pitcher_revoke.is_none() && (other_revoke.is_some() || made_in_play);
+        let mut ruled = played;
+        if pitcher_revoke.is_some() {
+            ruled[ps] = -set_value;
+        } else if other_revoke.is_some() {
+            ruled[ps] = points[ps].max(bid_value(bid));
+        }
+        if other_revoke.is_some() {
+            ruled[os] = 0;
+        }
+        let mut changes: Vec<(usize, Side, i32)> =
+            [(pitcher_revoke.or(other_revoke), ps), (other_revoke, os)]
+                .into_iter()
+                .filter_map(|(by, side)| Some((by?, side, ruled[side] - played[side])))
+                .filter(|&(_, _, change)| change != 0)
+                .collect();
+        changes.sort_by_key(|&(i, _, _)| i);
+        for (i, side, change) in changes {
+            self.adj.penalize(i, side, change);
         }
         for &(side, at) in &self.revokes {
             let consequence = if !self.penalty {
                 "none: the revoke_penalty option is 'none'".to_string()
+            } else if first(side) != Some(at) {
+                let by = self.adj.irregularities[first(side).expect("a first revoke")].action_index;
+                format!(
+                    "no further effect: the revoke at action {} already decides what {} score (pitch.md §5)",
+                    by.unwrap_or_default(),
+                    side.spoken()
+                )
             } else if side == ps {
                 format!(
                     "{} are set: they lose their bid of {bid} ({}) and score nothing else this hand (pitch.md §5{})",
                     ps.spoken(),
                     -set_value,
-                    if other_revoked { ", PI-b" } else { "" }
+                    if other_revoke.is_some() { ", PI-b" } else { "" }
                 )
-            } else if pitcher_revoked {
+            } else if pitcher_revoke.is_some() {
                 format!(
                     "{} score nothing this hand; {} are set for their own revoke (pitch.md §5, PI-b)",
                     os.spoken(),
@@ -420,7 +470,7 @@ impl PitchHand {
                     "{} score nothing this hand; {} are deemed to have made their bid of {bid} and score {} (pitch.md §5, PI-c)",
                     os.spoken(),
                     ps.spoken(),
-                    score[ps]
+                    ruled[ps]
                 )
             };
             self.adj.irregularities[at].consequence = consequence;
@@ -428,13 +478,9 @@ impl PitchHand {
         if let Some(c) = &mut self.adj.contract {
             c.made = Some(made);
         }
-        self.adj.hand_score = Some(score);
+        self.adj.settle();
         let m = &mut self.adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(Table::FOUR.left(self.adj.dealer));
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-        }
         // PI-5: only the pitcher's side, having made its bid, can reach the game.
         if made && m.scores[ps] >= GAME {
             m.game_over = true;
@@ -446,16 +492,18 @@ impl PitchHand {
 impl HandState for PitchHand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        let verb = action.kind.verb();
         match (self.phase, action.kind) {
-            (Phase::Auction { .. }, ActionKind::Pass(Yes)) => self.call(index, seat, None),
-            (Phase::Auction { .. }, ActionKind::Bid(bid)) => self.call(index, seat, Some(bid)),
-            (Phase::Auction { to_bid, .. }, _) => Err(RecordError::at(
-                "auction_incomplete",
+            (Phase::Auction { to_bid, .. }, ActionKind::Pass(Yes)) if seat == to_bid => {
+                self.call(index, seat, None)
+            }
+            (Phase::Auction { to_bid, .. }, ActionKind::Bid(bid)) if seat == to_bid => {
+                self.call(index, seat, Some(bid))
+            }
+            (Phase::Auction { to_bid, .. }, _) => Err(RecordError::out_of_phase(
                 index,
-                seat,
-                verb,
-                format!("the auction is not over: {to_bid} calls next (pass or bid)"),
+                action,
+                to_bid,
+                &format!("the auction is not over: {to_bid} calls next (pass or bid)"),
             )),
             (Phase::Play { pitcher, .. }, ActionKind::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
@@ -485,10 +533,11 @@ impl HandState for PitchHand {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
-            (Phase::Play { .. }, _) => Err(RecordError::unexpected(
+            (Phase::Play { .. }, _) => Err(RecordError::out_of_phase(
                 index,
                 action,
-                "the auction is over: only cards (and corrections) follow".into(),
+                self.play.to_play().unwrap_or(seat),
+                "the auction is over: only cards (and corrections) follow",
             )),
             (Phase::Over { .. }, _) => Err(RecordError::after_end(
                 index,

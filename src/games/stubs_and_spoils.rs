@@ -35,6 +35,9 @@ static INFO: GameInfo = GameInfo {
     rules: "stubs-and-spoils.md",
     irregularities: &["revoke"],
     verbs: &["discard", "play", "correct", "stub", "spoil"],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 const GAME: i32 = 21;
@@ -221,10 +224,7 @@ impl Hand {
         self.stubs[winner.side()] += 1;
         self.adj.tally[winner.side()].tricks += 1;
         let mut report = TrickReport::new(trick, winner);
-        report.stub = Some(PlayedCard {
-            seat: winner,
-            card: stub,
-        });
+        report.stub = Some(PlayedCard::new(winner, stub));
         self.adj.tricks.push(report);
         self.phase = Phase::Spoil {
             report: self.adj.tricks.len() - 1,
@@ -339,7 +339,7 @@ impl Hand {
             dead.next().expect("four cards"),
             dead.next().expect("four cards"),
         ];
-        trick.spoil = Some(PlayedCard { seat, card });
+        trick.spoil = Some(PlayedCard::new(seat, card));
         trick.dead = Some(dead);
         // §4.4 / SS-6: the hand ends at once when somebody holds no card after the spoil.
         self.phase = if Table::FOUR.seats().any(|s| self.play.hand(s).is_empty()) {

@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Seat, Side,
-    Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    Adjudication, Bonus, BonusStatus, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
+    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
 
@@ -82,6 +82,9 @@ static INFO: GameInfo = GameInfo {
         "count",
         "holding",
     ],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §1: in every suit 3 2 A K J Q 7 6 5 4, the 3 highest.
@@ -428,13 +431,14 @@ impl TresetteHand {
         };
         self.adj.irregularities.push(Irregularity {
             code,
-            action_index: index,
+            action_index: Some(index),
             trick,
             seat,
             card: None,
             rule,
             explanation,
             consequence,
+            effect: Effect::default(),
         });
         self.adj.irregularities.len() - 1
     }
@@ -857,7 +861,11 @@ impl TresetteHand {
                     side,
                     card: None,
                     points: m.points(),
-                    status: if credited { "credited" } else { "not_added" },
+                    status: if credited {
+                        BonusStatus::Scored
+                    } else {
+                        BonusStatus::NotScored
+                    },
                 });
             }
         }

@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Seat, Side, Table,
-    TableView, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Seat, Side,
+    Table, TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Shuffle, Yes};
 
@@ -83,6 +83,9 @@ static INFO: GameInfo = GameInfo {
         "play_face_down",
         "disclosure",
     ],
+    record_errors: &[],
+    events: &[],
+    score_codes: &[],
 };
 
 /// §4: first side to 12 tentos wins the game.
@@ -407,13 +410,14 @@ impl Hand {
         let trick = self.trick_number();
         self.adj.irregularities.push(Irregularity {
             code: fault.code,
-            action_index: index,
+            action_index: Some(index),
             trick,
             seat,
             card,
             rule: fault.rule,
             explanation: fault.explanation,
             consequence,
+            effect: Effect::default(),
         });
     }
 

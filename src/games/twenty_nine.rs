@@ -6,9 +6,10 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, Game, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
+    IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, RankOrder,
+    RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    must_follow_suit,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
 
@@ -25,10 +26,10 @@ static INFO: GameInfo = GameInfo {
     options: &[OptionSpec {
         name: "revoke_penalty",
         kind: OptionKind::Choice {
-            values: &["lose_hand", "none"],
-            default: "lose_hand",
+            values: &["default", "none"],
+            default: "default",
         },
-        description: "`lose_hand`: an established revoke loses the hand for the offenders' side — the \
+        description: "`default`: an established revoke loses the hand for the offenders' side — the \
                       declarers score −1 if they revoked, +1 if a defender did; a declarers' revoke \
                       decides when both sides revoke (the rulings' default, the text being silent); \
                       `none`: revokes are reported only.",
@@ -37,7 +38,24 @@ static INFO: GameInfo = GameInfo {
     rules: "twenty-nine.md",
     irregularities: &["revoke"],
     verbs: &["bid", "pass", "trump", "play", "correct", "royals"],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "illegal_bid",
+        "invalid_royals",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["forced_bid", "trump_revealed", "royals_shown"],
+    score_codes: &[CONTRACT_MADE, CONTRACT_FAILED],
 };
+
+/// Score item codes (§4): the declarers' game point won or lost on the cards.
+const CONTRACT_MADE: &str = "contract_made";
+const CONTRACT_FAILED: &str = "contract_failed";
 
 /// §4: a side reaching +6 wins the game; a side reaching −6 loses it.
 const GAME: i32 = 6;
@@ -147,7 +165,8 @@ impl Game for TwentyNine {
             trumps_from: None,
             royals_shown: false,
             revokes: Vec::new(),
-            penalty: options.choice("revoke_penalty") == "lose_hand",
+            penalty: options.choice("revoke_penalty") == "default",
+            decided: None,
             adj,
         }))
     }
@@ -184,6 +203,9 @@ struct Hand {
     /// Established revokes: the offending seat and the irregularity's index.
     revokes: Vec<(Seat, usize)>,
     penalty: bool,
+    /// The declarers' revoke (its irregularity's index) that decided the hand when established
+    /// (TN-b, README C9): the hand is over and later actions are ignored.
+    decided: Option<usize>,
     adj: Adjudication,
 }
 
@@ -223,21 +245,12 @@ impl Hand {
         high: Option<(Seat, u8)>,
     ) -> Result<(), RecordError> {
         let seat = action.seat;
-        let verb = action.kind.verb();
-        if !matches!(action.kind, ActionKind::Bid(_) | ActionKind::Pass(_)) {
-            return Err(RecordError::unexpected(
+        if seat != turn || !matches!(action.kind, ActionKind::Bid(_) | ActionKind::Pass(_)) {
+            return Err(RecordError::out_of_phase(
                 index,
                 action,
-                format!("the auction is not over: {turn} is to bid or pass (§3)"),
-            ));
-        }
-        if seat != turn {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                verb,
-                format!("{seat} called in the auction but it was {turn}'s turn"),
+                turn,
+                &format!("the auction is not over: {turn} is to bid or pass (§3)"),
             ));
         }
         let mut high = high;
@@ -336,19 +349,13 @@ impl Hand {
                     ),
                 ))
             }
-            _ if seat != declarer => Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                verb,
-                format!(
-                    "the auction is over: {declarer}, the high bidder, names the trump next (§2.3)"
-                ),
-            )),
-            _ => Err(RecordError::unexpected(
+            _ => Err(RecordError::out_of_phase(
                 index,
                 action,
-                format!("the auction is over: {declarer} must name the concealed trump (§2.3)"),
+                declarer,
+                &format!(
+                    "the auction is over: {declarer}, the high bidder, names the concealed trump next (§2.3)"
+                ),
             )),
         }
     }
@@ -400,17 +407,24 @@ impl Hand {
         let w = winner(&self.play.trick, self.trump, from);
         let winner = self.play.trick.plays()[w].seat;
         let (trick, established) = self.play.close_trick(winner);
+        let declarers = self.declarers();
         for e in established {
+            // TN-b: a declarers' revoke decides whatever else happens, so it decides the hand as
+            // soon as it is established (README C9); the first one of this trick if several.
+            if self.penalty && self.decided.is_none() && e.seat.side() == declarers {
+                self.decided = Some(self.adj.irregularities.len());
+            }
             self.revokes.push((e.seat, self.adj.irregularities.len()));
             self.adj.irregularities.push(Irregularity {
                 code: e.fault.code,
-                action_index: e.action_index,
+                action_index: Some(e.action_index),
                 trick: Some(e.trick),
                 seat: e.seat,
                 card: Some(e.card),
                 rule: e.fault.rule,
                 explanation: e.fault.explanation,
                 consequence: String::new(), // known when the hand ends (TN-b)
+                effect: Effect::default(),
             });
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
@@ -420,7 +434,7 @@ impl Hand {
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
         self.adj.tricks.push(report);
-        if self.adj.tricks.len() == TRICKS {
+        if self.adj.tricks.len() == TRICKS || self.decided.is_some() {
             self.play.stop();
             self.phase = Phase::Over;
         }
@@ -526,17 +540,17 @@ impl Hand {
         Ok(())
     }
 
-    /// §5 DEFAULT and TN-b: which established revoke decides the hand, if any.
+    /// §5 DEFAULT and TN-b: which established revoke decides the hand, if any: a declarers' one
+    /// (it ended the hand), else, the hand played out, the defenders' first.
     fn deciding_revoke(&self) -> Option<(Seat, usize)> {
         if !self.penalty {
             return None;
         }
-        let declarers = self.declarers();
-        self.revokes
-            .iter()
-            .find(|(s, _)| s.side() == declarers)
-            .or_else(|| self.revokes.first())
-            .copied()
+        match self.decided {
+            Some(i) => self.revokes.iter().find(|r| r.1 == i),
+            None => self.revokes.first(),
+        }
+        .copied()
     }
 }
 
@@ -554,19 +568,33 @@ impl HandState for Hand {
                 self.play.correct(index, seat, card, judge)
             }
             (Phase::Play, ActionKind::Royals(Yes)) => self.show_royals(index, seat),
-            (Phase::Play, _) => Err(RecordError::unexpected(
+            (Phase::Play, _) => Err(RecordError::out_of_phase(
                 index,
                 action,
-                format!(
+                self.play.to_play().unwrap_or(seat),
+                &format!(
                     "the play is under way: a card is due to trick {}",
                     self.play.trick.number
                 ),
             )),
-            (Phase::Over, _) => Err(RecordError::after_end(
-                index,
-                action,
-                "the hand ended with the eighth trick",
-            )),
+            (Phase::Over, _) => match self.decided {
+                // README C6, C9: the hand was decided by a revoke; later actions are ignored.
+                Some(i) => {
+                    let at = self.adj.irregularities[i].action_index.unwrap_or_default();
+                    self.adj.ignored_actions.push(IgnoredAction {
+                        action_index: index,
+                        reason: format!(
+                            "the declarers' revoke at action {at} decided the hand: later actions are ignored (twenty-nine.md §5, TN-b; README C6, C9)"
+                        ),
+                    });
+                    Ok(())
+                }
+                None => Err(RecordError::after_end(
+                    index,
+                    action,
+                    "the hand ended with the eighth trick",
+                )),
+            },
         }
     }
 
@@ -661,21 +689,30 @@ impl HandState for Hand {
             return self.adj;
         }
         if !matches!(self.phase, Phase::Over) {
-            let detail = match self.phase {
-                Phase::Auction { turn, .. } => {
-                    format!("the record stops in the auction, with {turn} to call")
-                }
-                Phase::Trump { .. } => format!(
-                    "the record stops before {} names the trump",
-                    self.contract().declarer
+            let (due, detail) = match self.phase {
+                Phase::Auction { turn, .. } => (
+                    Some(turn),
+                    format!("the record stops in the auction, with {turn} to call"),
                 ),
-                _ => format!(
-                    "the record stops in trick {} of {TRICKS}",
-                    self.play.trick.number
+                Phase::Trump { .. } => {
+                    let declarer = self.contract().declarer;
+                    (
+                        Some(declarer),
+                        format!("the record stops before {declarer} names the trump"),
+                    )
+                }
+                // README C9: a defenders' revoke does not decide the hand before its end, a
+                // declarers' one still able to (TN-b).
+                _ => (
+                    self.play.to_play(),
+                    format!(
+                        "the record stops in trick {} of {TRICKS}",
+                        self.play.trick.number
+                    ),
                 ),
             };
             self.adj
-                .record_error(RecordError::incomplete_hand(None, detail));
+                .record_error(RecordError::incomplete_hand(due, detail));
             return self.adj;
         }
         let declarers = self.declarers();
@@ -696,28 +733,42 @@ impl HandState for Hand {
                 ),
                 Some((by, decides)) => format!(
                     "no further effect: the revoke by {by} at action {} decides the hand (twenty-nine.md §5 DEFAULT, TN-b)",
-                    self.adj.irregularities[decides].action_index
+                    self.adj.irregularities[decides]
+                        .action_index
+                        .unwrap_or_default()
                 ),
             };
         }
         let target = self.contract().target.unwrap_or(MIN_BID as i32);
-        let made = match deciding {
-            Some((seat, _)) => seat.side() != declarers,
-            None => self.adj.tally[declarers].points.unwrap_or(0) >= target,
-        };
         let mut adj = self.adj;
+        // §4: the declarers gain or lose one game point; the defenders' score never changes.
+        // §5 DEFAULT: a deciding revoke fixes that point whatever the cards: it is the penalty.
+        let made = match deciding {
+            Some((seat, at)) => {
+                let made = seat.side() != declarers;
+                adj.penalize(at, declarers, if made { 1 } else { -1 });
+                adj.irregularities[at].effect.decides = Some(Decides::Hand);
+                made
+            }
+            None => {
+                let made = adj.tally[declarers].points.unwrap_or(0) >= target;
+                if made {
+                    adj.score(declarers, 1, ScoreSource::Contract, CONTRACT_MADE, None);
+                } else {
+                    adj.score(declarers, -1, ScoreSource::Contract, CONTRACT_FAILED, None);
+                }
+                made
+            }
+        };
         if let Some(c) = &mut adj.contract {
             c.made = Some(made);
         }
-        // §4: the declarers gain or lose one game point; the defenders' score never changes.
-        let mut score = PerSide::default();
-        score[declarers] = if made { 1 } else { -1 };
+        // §5's words: the side that does not lose the hand wins it.
+        adj.hand_winner = Some(if made { declarers } else { declarers.other() });
         adj.outcome = Outcome::Scored;
-        adj.hand_score = Some(score);
+        adj.settle();
         let m = &mut adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // TN-5, README C8
-        m.scores[declarers] += score[declarers];
         if m.scores[declarers] >= GAME {
             m.game_over = true;
             m.winner = Some(declarers);

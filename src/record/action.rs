@@ -1,7 +1,7 @@
 //! One recorded action: `{"seat": "N", "<verb>": value}`.
 
 use crate::cards::{Card, Suit};
-use crate::engine::Seat;
+use crate::engine::{GameInfo, Seat};
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use std::fmt;
@@ -89,6 +89,29 @@ verbs! {
     Cut(u8) = "cut": "Truco procedure data: one cut by the dealer's left-hand opponent, into this many piles.",
 }
 
+thread_local! {
+    /// The game whose record is being read, while `for_game` runs: its name and verbs.
+    static GAME: std::cell::Cell<Option<(&'static str, &'static [&'static str])>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Runs `parse` (reading a record of `game`) so that an action with a verb the game does not have
+/// is refused at that verb with the game's own verbs listed, not every game's.
+pub fn for_game<T>(game: &GameInfo, parse: impl FnOnce() -> T) -> T {
+    let before = GAME.replace(Some((game.name, game.verbs)));
+    let out = parse();
+    GAME.set(before);
+    out
+}
+
+/// The verbs a record may use here: the game's while `for_game` runs, else every game's.
+fn allowed() -> (Option<&'static str>, &'static [&'static str]) {
+    match GAME.get() {
+        Some((game, verbs)) => (Some(game), verbs),
+        None => (None, ActionKind::VERBS),
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -111,11 +134,19 @@ impl<'de> serde::Deserialize<'de> for Action {
                             k.verb()
                         )));
                     }
-                    kind = ActionKind::read(&key, &mut map)?;
+                    let (game, verbs) = allowed();
+                    kind = match verbs.contains(&&*key) {
+                        true => ActionKind::read(&key, &mut map)?,
+                        false => None,
+                    };
                     if kind.is_none() {
-                        return Err(de::Error::custom(format!(
-                            "unknown verb '{key}': expected one of {}",
-                            ActionKind::VERBS.join(", ")
+                        let what = match game {
+                            Some(game) => format!("'{key}' is not an action in {game}"),
+                            None => format!("unknown verb '{key}'"),
+                        };
+                        let expected = verbs.join(", ");
+                        return map.next_value_seed(Refuse(format!(
+                            "{what}: expected one of {expected}"
                         )));
                     }
                 }
@@ -123,13 +154,23 @@ impl<'de> serde::Deserialize<'de> for Action {
                 let kind = kind.ok_or_else(|| {
                     de::Error::custom(format!(
                         "the action has no verb: expected one of {}",
-                        ActionKind::VERBS.join(", ")
+                        allowed().1.join(", ")
                     ))
                 })?;
                 Ok(Action { seat, kind })
             }
         }
         d.deserialize_map(V)
+    }
+}
+
+/// Refuses the value of an action's verb, so that the error's pointer names the verb.
+struct Refuse(String);
+
+impl<'de> de::DeserializeSeed<'de> for Refuse {
+    type Value = Action;
+    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<Action, D::Error> {
+        Err(de::Error::custom(self.0))
     }
 }
 

@@ -3,7 +3,7 @@
 
 mod action;
 
-pub use action::{Action, ActionKind, Bid, MeldName, Melds, Shuffle, Yes};
+pub use action::{Action, ActionKind, Bid, MeldName, Melds, Shuffle, Yes, for_game};
 
 use crate::cards::Card;
 use crate::engine::{MatchState, Seat};

@@ -1,0 +1,615 @@
+// The director's desk: loads a hand record, adjudicates it through the API, and steps through it
+// action by action. Each step's table (cards on the table, whose turn, the tally, the legal
+// actions) is the engine's own view from `legal-actions` on the record cut at that step; the
+// irregularities, trick winners and scores are the adjudication's. Nothing is ruled here.
+
+import { cardEl, cardName, isCard, suitName, suitSymbol } from "./cards.js";
+import { api, h, objectTable, sideTable, value } from "./ui.js";
+import { showLeague } from "./league.js";
+
+const $ = (id) => document.getElementById(id);
+/** Replaces an element's children; absent (null, false) children are left out, as in `h`. */
+const fill = (id, ...children) => $(id).replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
+
+/** Everything the page shows comes from here. */
+const S = {
+  games: [],
+  record: null, // the hand record being shown
+  game: null, // its GameInfo
+  adj: null, // its adjudication
+  problem: null, // or the problem that refused it
+  views: [], // views[k]: the engine's table after k actions ({error} when refused there)
+  step: 0,
+  note: null, // where the record came from
+  swap: true, // what-if: exchange the new card with its later play
+};
+
+const status = (text, cls) => {
+  $("status").textContent = text;
+  $("status").className = cls ?? "";
+};
+
+// ---------- loading ----------
+
+async function init() {
+  const games = await api("/v1/games");
+  S.games = games.body ?? [];
+  const sel = $("game-select");
+  for (const g of S.games) sel.append(h("option", { value: g.id }, g.name ?? g.id));
+  sel.addEventListener("change", () => loadExampleList(sel.value));
+  $("example-select").addEventListener("change", showWhy);
+  $("example-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    go({ game: sel.value, example: $("example-select").value });
+  });
+  $("paste-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    openText($("record-text").value, "the pasted record");
+  });
+  $("record-file").addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (f) openText(await f.text(), f.name);
+  });
+  for (const ev of ["dragover", "drop"]) {
+    document.addEventListener(ev, async (e) => {
+      if (!e.dataTransfer?.types?.includes("Files")) return;
+      e.preventDefault();
+      if (ev === "drop" && e.dataTransfer.files[0]) {
+        const f = e.dataTransfer.files[0];
+        openText(await f.text(), f.name);
+      }
+    });
+  }
+  $("league-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const q = {};
+    for (const [k, v] of new FormData(e.target)) if (v.trim()) q[k] = v.trim();
+    go(q);
+  });
+  wireStepper();
+  window.addEventListener("popstate", route);
+  await route();
+}
+
+/** Puts a query in the address bar (so every view has a link) and shows it. */
+function go(query) {
+  const url = new URL(location.href);
+  url.search = new URLSearchParams(query).toString();
+  history.pushState(null, "", url);
+  route();
+}
+
+async function route() {
+  const q = new URLSearchParams(location.search);
+  const game = q.get("game") ?? S.games[0]?.id;
+  if (game && $("game-select").value !== game) $("game-select").value = game;
+  await loadExampleList($("game-select").value, q.get("example"));
+  try {
+    if (q.get("club") && q.get("hand")) return await openStored(q.get("club"), q.get("hand"), q.get("step"));
+    if (q.get("club") && (q.get("league") || q.get("session"))) {
+      $("hand").hidden = true;
+      return await showLeague(q.get("club"), q.get("league"), q.get("session"), status);
+    }
+    if (q.get("example")) {
+      const ex = S.examples.find((e) => e.name === q.get("example"));
+      if (!ex) return status(`No example '${q.get("example")}' for ${game}.`, "error");
+      return await openRecord(ex.record, `example ${game} / ${ex.name}`, q.get("step"));
+    }
+  } catch (err) {
+    return status(`Could not load: ${err.message}`, "error");
+  }
+  $("hand").hidden = true;
+  $("league").hidden = true;
+  $("load").open = true;
+  status("Choose a hand to load.");
+}
+
+async function loadExampleList(game, selected) {
+  if (!game) return;
+  if (S.examplesFor !== game) {
+    const res = await api(`/v1/games/${encodeURIComponent(game)}/examples`);
+    S.examples = res.ok ? res.body : [];
+    S.examplesFor = game;
+    const sel = $("example-select");
+    sel.replaceChildren(...S.examples.map((e) => h("option", { value: e.name }, e.name)));
+  }
+  if (selected) $("example-select").value = selected;
+  showWhy();
+}
+
+function showWhy() {
+  const ex = S.examples?.find((e) => e.name === $("example-select").value);
+  $("example-why").textContent = ex ? ex.why : "";
+}
+
+function openText(text, source) {
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return status(`${source} is not JSON: ${err.message}`, "error");
+  }
+  // A fixture carries its record under `record`.
+  if (json && json.record && typeof json.record === "object") json = json.record;
+  if (Array.isArray(json?.hands)) {
+    return status("That is a match record: paste one of its hands (an element of \"hands\").", "error");
+  }
+  openRecord(json, source);
+}
+
+async function openStored(club, hand, step) {
+  const res = await api(`/v1/clubs/${encodeURIComponent(club)}/hands/${encodeURIComponent(hand)}`);
+  if (!res.ok) return status(`Stored hand ${hand} of club ${club}: ${res.body?.detail ?? res.status}`, "error");
+  const record = structuredClone(res.body.record);
+  // The store adjudicated the hand in its match: replay it from the same match state.
+  record.match_state ??= res.body.adjudication?.match_before;
+  const source = `club ${club}, hand ${hand} (match ${res.body.match}, hand ${res.body.number})`;
+  await openRecord(record, source, step);
+  // The desk shows today's ruling; say so when the one stored with the hand differs.
+  const changed = S.adj ? diff(res.body.adjudication, S.adj) : [];
+  if (changed.length) {
+    status(`Showing ${source}, adjudicated by today's rules: the adjudication stored with it differs at ${changed.map(([p]) => p).slice(0, 5).join(", ")}${changed.length > 5 ? "…" : ""} (the league's readjudicate applies today's rules).`);
+  }
+}
+
+/** Adjudicates `record`, then asks the engine for its table after every prefix of the actions. */
+async function openRecord(record, source, step) {
+  $("league").hidden = true;
+  fill("whatif", );
+  status(`Adjudicating ${source}…`);
+  const game = record?.game ?? $("game-select").value;
+  S.record = record;
+  S.note = source;
+  S.game = S.games.find((g) => g.id === game) ?? null;
+  const res = await api(`/v1/games/${encodeURIComponent(game)}/adjudications`, record);
+  S.adj = res.ok ? res.body : null;
+  S.problem = res.ok ? null : res.body;
+  const actions = Array.isArray(record?.actions) ? record.actions : [];
+  // Past a record error the engine refuses every longer prefix: ask only up to it.
+  const stop = S.adj?.record_error?.action_index ?? actions.length;
+  S.views = res.ok
+    ? await Promise.all(actions.map((_, k) => k).concat(actions.length)
+      .map((k) => (k <= stop ? viewAt(record, k) : { error: S.adj.record_error })))
+    : [];
+  S.step = Math.max(0, Math.min(Number(step ?? 0) || 0, actions.length));
+  $("hand").hidden = false;
+  $("load").open = false;
+  render();
+  status(S.adj ? `Showing ${source}.` : `${source} was refused: ${S.problem?.detail ?? S.problem?.title ?? "error"}`,
+    S.adj ? "" : "error");
+}
+
+async function viewAt(record, k) {
+  const cut = { ...record, actions: record.actions.slice(0, k) };
+  const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/legal-actions`, cut);
+  return res.ok ? res.body : { error: res.body };
+}
+
+// ---------- stepping ----------
+
+const actionCount = () => (Array.isArray(S.record?.actions) ? S.record.actions.length : 0);
+
+/** Steps after which a trick has just been completed. */
+function trickEnds() {
+  const out = [];
+  for (let k = 1; k < S.views.length; k++) {
+    const a = S.views[k - 1], b = S.views[k];
+    if (a && b && !a.error && !b.error && (b.trick_number ?? 0) > (a.trick_number ?? 0)) out.push(k);
+  }
+  return out;
+}
+
+function setStep(k) {
+  S.step = Math.max(0, Math.min(k, actionCount()));
+  const url = new URL(location.href);
+  if (url.searchParams.has("example") || url.searchParams.has("hand")) {
+    url.searchParams.set("step", S.step);
+    history.replaceState(null, "", url);
+  }
+  render();
+}
+
+function wireStepper() {
+  const moves = {
+    first: () => 0,
+    prev: () => S.step - 1,
+    next: () => S.step + 1,
+    last: () => actionCount(),
+    "prev-trick": () => [0, ...trickEnds()].filter((k) => k < S.step).pop() ?? 0,
+    "next-trick": () => [...trickEnds(), actionCount()].find((k) => k > S.step) ?? actionCount(),
+  };
+  for (const [id, to] of Object.entries(moves)) $(id).addEventListener("click", () => setStep(to()));
+  const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", PageUp: "prev-trick", PageDown: "next-trick" };
+  document.addEventListener("keydown", (e) => {
+    if ($("hand").hidden || !keys[e.key] || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest("input, textarea, select")) return;
+    e.preventDefault();
+    setStep(moves[keys[e.key]]());
+  });
+}
+
+// ---------- reading the record ----------
+
+/** The table's seats in playing order. */
+function seats() {
+  const dealt = Object.keys(S.record?.deal ?? {});
+  const listed = S.game?.seats ?? [];
+  if (dealt.length && dealt.every((s) => listed.includes(s))) return listed.filter((s) => dealt.includes(s));
+  return dealt.length ? dealt.sort() : listed;
+}
+
+/** `[verb, value]` of an action `{seat, <verb>: value}`. */
+function verbOf(action) {
+  const entry = Object.entries(action ?? {}).find(([k]) => k !== "seat");
+  return entry ?? ["?", null];
+}
+
+/** An action in words, with its card drawn. */
+function describe(action) {
+  const [verb, val] = verbOf(action);
+  const words = verb.replaceAll("_", " ");
+  const what = val === true ? null : isCard(val) ? cardEl(val) : typeof val === "string" && val.length === 1 && suitName(val) !== val
+    ? `${suitSymbol(val)} ${suitName(val)}` : val === null ? null : value(val);
+  return h("span", { class: "action" }, h("b", {}, action?.seat ?? "?"), ` ${words} `, what);
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const byAction = (list, k) => (list ?? []).filter((x) => x?.action_index === k);
+
+/**
+ * What each seat holds after `k` actions, as well as the desk can tell: the engine's own hand for
+ * the seat when it was last to act (draws and returns included), less the cards it has played
+ * since; before that, the deal less the cards played.
+ */
+function holding(seat, k) {
+  const actions = S.record.actions ?? [];
+  let from = 0, cards = [...(S.record.deal?.[seat] ?? [])];
+  for (let j = k; j >= 0; j--) {
+    const v = S.views[j];
+    if (v && !v.error && v.to_act?.[0] === seat && Array.isArray(v.hand)) {
+      from = j;
+      cards = [...v.hand];
+      break;
+    }
+  }
+  for (let j = from; j < k; j++) {
+    const a = actions[j];
+    if (a?.seat !== seat) continue;
+    const [, val] = verbOf(a);
+    const i = cards.indexOf(val);
+    if (i >= 0) cards.splice(i, 1);
+  }
+  return cards;
+}
+
+// ---------- rendering ----------
+
+function render() {
+  renderProblem();
+  renderSummary();
+  renderStepLabel();
+  renderTable();
+  renderStepNotes();
+  renderLegal();
+  renderIrregularities();
+  renderActions();
+  renderTricks();
+  renderScore();
+}
+
+function renderProblem() {
+  const p = S.problem, err = S.adj?.record_error;
+  $("problem").hidden = !p && !err;
+  if (p) {
+    fill("problem", h("h3", {}, `Refused (${p.status ?? "error"}): ${p.title ?? ""}`), h("p", {}, p.detail ?? ""),
+      h("ul", {}, (p.errors ?? []).map((e) => h("li", {}, h("code", {}, e.pointer || "/"), " ", e.detail))));
+  } else if (err) {
+    fill("problem", h("h3", {}, "Record error: the replay stopped"),
+      h("p", { id: "record-error", dataset: { code: err.code ?? "", actionIndex: err.action_index ?? "" } },
+        `At action ${(err.action_index ?? 0) + 1}${err.seat ? ` (${err.seat})` : ""}: ${err.detail ?? ""} `,
+        h("code", {}, err.code ?? ""), " ", h("code", {}, err.pointer ?? ""), " ",
+        err.action_index != null ? h("button", { type: "button", onclick: () => setStep(err.action_index + 1) }, "Show where") : null),
+      h("p", {}, "The tricks completed before it are shown; the record needs correcting, so there is no score."));
+  }
+}
+
+function renderSummary() {
+  const r = S.record ?? {}, a = S.adj ?? {};
+  const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
+  const faceUp = [...(r.face_up ?? [])];
+  fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
+    item("Game", S.game?.name ?? r.game ?? "?"),
+    item("Dealer", r.dealer ?? "?"),
+    r.players && Object.keys(r.players).length ? item("Players", Object.entries(r.players).map(([s, n]) => `${s} ${n}`).join(", ")) : null,
+    Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
+    faceUp.length ? item("Face up", faceUp.map((c) => cardEl(c))) : null,
+    a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
+    a.mode ? item("Mode", a.mode) : null,
+    a.contract ? item("Contract", value(a.contract)) : null,
+    a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}` }, a.outcome.replaceAll("_", " "))) : null,
+  ));
+}
+
+function renderStepLabel() {
+  const n = actionCount(), k = S.step;
+  const label = k === 0 ? `The deal (0 of ${n})` : h("span", {}, `Action ${k} of ${n}: `, describe(S.record.actions[k - 1]));
+  fill("step-label", label);
+  $("first").disabled = $("prev").disabled = $("prev-trick").disabled = k === 0;
+  $("last").disabled = $("next").disabled = $("next-trick").disabled = k >= n;
+}
+
+/** The trick to draw at this step: the one in progress, or the one just completed. */
+function trickAt(k) {
+  const v = S.views[k];
+  if (!v || v.error) return null;
+  if (v.trick?.length) return { number: v.trick_number, leader: v.trick[0].seat, plays: v.trick, complete: false };
+  const done = (S.adj?.tricks ?? []).find((t) => t.number === (v.trick_number ?? 0) - 1);
+  return done && k > 0 ? { ...done, complete: true } : null;
+}
+
+/** The ruling on a card played in a trick, if any. */
+function irregularityOn(trick, play) {
+  return (S.adj?.irregularities ?? []).find((i) => i.trick === trick.number && i.seat === play.seat && i.card === play.card);
+}
+
+function renderTable() {
+  // Past a record error nothing more was replayed: the seats hold what they held when it stopped.
+  const k = Math.min(S.step, S.adj?.record_error?.action_index ?? S.step), v = S.views[k];
+  const compass = seats().join("") === "NESW";
+  const table = $("table");
+  table.className = `table ${compass ? "compass" : "ring"}`;
+  const toAct = v && !v.error ? v.to_act ?? [] : [];
+  const legalCards = new Set((v?.legal ?? []).map((a) => verbOf(a)[1]).filter(isCard));
+  const declarer = S.adj?.contract?.declarer;
+  const seatBoxes = seats().map((seat) => {
+    const cards = S.record.deal ? holding(seat, k) : [];
+    const size = v && !v.error ? v.hand_sizes?.[seat] : undefined;
+    const acting = toAct.includes(seat);
+    return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seat}` },
+      h("h4", {}, seat, S.record.players?.[seat] ? ` · ${S.record.players[seat]}` : "",
+        seat === S.record.dealer ? h("span", { class: "tag" }, "dealer") : null,
+        seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        acting ? h("span", { class: "tag act" }, "to act") : null,
+        h("span", { class: "count" }, plural(size ?? cards.length, "card"))),
+      h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
+        data: acting && legalCards.has(c) ? { legal: "true" } : {},
+        note: acting && legalCards.has(c) ? "a legal play" : undefined,
+      }))));
+  });
+  table.replaceChildren(...seatBoxes, h("div", { class: "centre", "aria-label": "The table" }, centre(S.step)));
+}
+
+function centre(k) {
+  const v = S.views[k];
+  const err = S.adj?.record_error;
+  if (v?.error || (err && k > err.action_index)) {
+    const at = err?.action_index;
+    const a = at != null ? S.record.actions[at] : null;
+    return [h("p", { class: "stopped" }, k > at + 1 ? `✖ The replay stopped at action ${at + 1}` : "✖ The replay stopped here"),
+      a ? h("p", {}, describe(a), " was not accepted:") : null,
+      h("p", { class: "small" }, err?.detail ?? v?.error?.detail ?? "")];
+  }
+  const t = trickAt(k);
+  const bits = [];
+  if (t) {
+    bits.push(h("p", { class: "trick-head" }, `Trick ${t.number}`, ` · ${t.leader} leads`,
+      t.complete ? h("span", { class: "winner" }, ` · won by ${t.winner}`) : null));
+    bits.push(h("div", { class: "trick" }, t.plays.map((p) => {
+      const irr = irregularityOn(t, p);
+      const established = (v?.irregularities ?? []).some((i) => i.action_index === irr?.action_index);
+      const note = irr ? `${irr.code.replaceAll("_", " ")}${established ? "" : " (not yet established)"}` : undefined;
+      return h("figure", {
+        class: `played played-${p.seat}${t.complete && p.seat === t.winner ? " won" : ""}${irr ? " irregular" : ""}`,
+        dataset: { seat: p.seat, card: p.card ?? "" },
+      }, cardEl(p.card, { faceDown: p.face_down, note }), h("figcaption", {}, p.seat, p === t.plays[0] ? " (led)" : "",
+        irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null));
+    })));
+  } else {
+    bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
+  }
+  if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.join(", ")} to act (${v.phase})`));
+  if (v && !v.error && v.tally) bits.push(tallyLine(v.tally));
+  return bits;
+}
+
+function tallyLine(tally) {
+  return h("p", { class: "tally", id: "tally" }, "Tally: ", Object.entries(tally).map(([side, t], i) =>
+    h("span", { dataset: { side } }, i ? " · " : "", `${side} `,
+      typeof t === "object" ? Object.entries(t).map(([f, n]) => `${n} ${f.replaceAll("_", " ")}`).join(", ") : String(t))));
+}
+
+/** What happened at the action just taken: the director's notes. */
+function renderStepNotes() {
+  const k = S.step - 1, a = S.adj;
+  const notes = [];
+  for (const irr of byAction(a?.irregularities, k)) notes.push(irregularityCard(irr, "step-irregularity"));
+  for (const e of byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
+  for (const c of byAction(a?.corrected_revokes, k)) notes.push(h("p", { class: "event" }, "↺ corrected: ", value(c)));
+  for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
+  for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));
+  if (a?.record_error && a.record_error.action_index === k) {
+    notes.push(h("p", { class: "problem" }, `✖ record error ${a.record_error.code}: ${a.record_error.detail ?? ""}`));
+  }
+  fill("step-notes", ...notes);
+}
+
+const KNOWN = new Set(["code", "action_index", "trick", "seat", "card", "rule", "explanation", "consequence"]);
+
+function irregularityCard(irr, cls) {
+  const extra = Object.entries(irr).filter(([k]) => !KNOWN.has(k));
+  return h("article", { class: `irregularity ${cls ?? ""}`, dataset: { code: irr.code, seat: irr.seat ?? "", card: irr.card ?? "", actionIndex: irr.action_index ?? "" } },
+    h("h4", {}, irr.card ? cardEl(irr.card) : null, " ", h("span", { class: "code" }, irr.code), ` by ${irr.seat ?? "?"}`,
+      irr.trick ? ` in trick ${irr.trick}` : "", irr.action_index != null ? ` (action ${irr.action_index + 1})` : ""),
+    irr.explanation ? h("p", {}, irr.explanation) : null,
+    irr.rule ? h("p", { class: "rule" }, "Rule: ", irr.rule) : null,
+    irr.consequence ? h("p", { class: "consequence" }, "Consequence: ", irr.consequence) : null,
+    extra.length ? h("dl", { class: "extra" }, extra.map(([k, v]) => h("div", {}, h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, value(v))))) : null,
+  );
+}
+
+function renderIrregularities() {
+  const list = S.adj?.irregularities ?? [];
+  fill("irregularities", list.length
+    ? h("div", {}, list.map((irr) => {
+      const card = irregularityCard(irr);
+      if (irr.action_index != null) {
+        card.append(h("button", { type: "button", class: "goto", onclick: () => setStep(irr.action_index + 1) }, "Go to the card"));
+      }
+      return card;
+    }))
+    : h("p", { class: "none" }, S.adj ? "None: the hand was played by the rules." : "—"));
+}
+
+function renderActions() {
+  const a = S.adj, err = a?.record_error;
+  fill("actions", ...(S.record?.actions ?? []).map((act, i) => {
+    const irr = byAction(a?.irregularities, i);
+    const ignored = byAction(a?.ignored_actions, i).length > 0;
+    const stopped = err?.action_index === i;
+    return h("li", { class: `${i + 1 === S.step ? "current" : ""}${ignored ? " ignored" : ""}`, "aria-current": i + 1 === S.step ? "step" : false },
+      h("button", { type: "button", class: "link", onclick: () => setStep(i + 1) }, describe(act)),
+      irr.map((x) => h("span", { class: "mark", dataset: { code: x.code } }, ` ⚠ ${x.code}`)),
+      ignored ? h("span", { class: "small" }, " (ignored)") : null,
+      stopped ? h("span", { class: "mark" }, ` ✖ ${err.code}`) : null);
+  }));
+}
+
+function renderTricks() {
+  const tricks = S.adj?.tricks ?? [];
+  if (!tricks.length) return fill("tricks", h("p", { class: "none" }, "No trick completed."));
+  const ends = trickEnds();
+  const extraKeys = [...new Set(tricks.flatMap((t) => Object.keys(t)))].filter((k) => !["number", "leader", "plays", "winner"].includes(k));
+  const current = trickAt(S.step)?.number;
+  fill("tricks", h("div", { class: "scroll" }, h("table", { class: "data tricks" },
+    h("thead", {}, h("tr", {}, ["#", "led by", "plays", "won by", ...extraKeys.map((k) => k.replaceAll("_", " "))].map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, tricks.map((t, i) => h("tr", { class: t.number === current ? "current" : "" },
+      h("td", {}, ends[i] !== undefined ? h("button", { type: "button", class: "link", onclick: () => setStep(ends[i]), "aria-label": `Go to trick ${t.number}` }, t.number) : t.number),
+      h("td", {}, t.leader),
+      h("td", { class: "plays" }, (t.plays ?? []).map((p) => {
+        const irr = irregularityOn(t, p);
+        return h("span", { class: `seat-card${irr ? " irregular" : ""}` }, p.seat, " ", cardEl(p.card, { faceDown: p.face_down, note: irr?.code }));
+      })),
+      h("td", {}, t.winner ?? "—"),
+      extraKeys.map((k) => h("td", {}, value(t[k])))))))));
+}
+
+function renderScore() {
+  const a = S.adj;
+  if (!a) return fill("score", h("p", { class: "none" }, "No adjudication."));
+  const m0 = a.match_before, m1 = a.match_after;
+  fill("score", 
+    a.hand_winner !== undefined ? h("p", {}, "Hand winner: ", h("b", { id: "hand-winner" }, a.hand_winner ?? "none")) : null,
+    sideTable(a.hand_score, "Hand score", "hand-score"),
+    a.score_items ? objectTable(a.score_items, { caption: "Score items", empty: "No score items." }) : null,
+    objectTable(a.bonuses, { caption: "Bonuses", empty: "No bonuses." }),
+    sideTable(a.tally, "Tally", "final-tally"),
+    h("div", { class: "scroll" }, h("table", { class: "data", id: "match-state" }, h("caption", {}, "Match state"),
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, "before"), h("th", { scope: "col" }, "after"))),
+      h("tbody", {}, [...new Set([...Object.keys(m0 ?? {}), ...Object.keys(m1 ?? {})])].map((k) =>
+        h("tr", {}, h("th", { scope: "row" }, k.replaceAll("_", " ")), h("td", {}, value(m0?.[k])), h("td", {}, value(m1?.[k]))))))),
+    a.events?.length ? objectTable(a.events, { caption: "Events" }) : null,
+    a.ignored_actions?.length ? objectTable(a.ignored_actions, { caption: "Ignored actions" }) : null,
+    a.corrected_revokes?.length ? objectTable(a.corrected_revokes, { caption: "Corrected revokes" }) : null,
+    a.details ? h("p", {}, "Details: ", value(a.details)) : null,
+  );
+}
+
+// ---------- what if ----------
+
+function renderLegal() {
+  const k = S.step, v = S.views[k];
+  
+  if (!S.adj) return fill("legal", h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
+  if (!v || v.error) return fill("legal", h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
+  const next = S.record.actions[k];
+  const legal = v.legal ?? [];
+  fill("legal", 
+    h("p", {}, legal.length ? `${v.to_act.join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
+    legal.length ? h("div", { class: "legal", id: "legal-actions" }, legal.map((act) => {
+      const [verb, val] = verbOf(act);
+      const same = JSON.stringify(act) === JSON.stringify(next);
+      const label = isCard(val) ? [act.seat, " ", cardEl(val), verb === "play" ? null : ` ${verb.replaceAll("_", " ")}`] : describe(act);
+      return h("button", {
+        type: "button", class: `legal-action${same ? " recorded" : ""}`, dataset: { action: JSON.stringify(act) },
+        "aria-label": `What if ${act.seat} ${verb.replaceAll("_", " ")} ${isCard(val) ? cardName(val) : val === true ? "" : JSON.stringify(val)}${same ? " (as recorded)" : ""}`,
+        onclick: () => whatIf(k, act),
+      }, label);
+    })) : null,
+    next ? h("p", { class: "small" }, "Recorded next: ", describe(next)) : null,
+    next ? h("label", { class: "small" }, h("input", { type: "checkbox", id: "swap", checked: S.swap }), " where the seat plays the new card later, play the recorded card there instead (keeps the rest of the record possible)") : null,
+    (legal.length || next) && h("form", { class: "row", onsubmit: (e) => {
+      e.preventDefault();
+      try {
+        whatIf(k, JSON.parse(e.target.elements.act.value));
+      } catch (err) {
+        status(`That action is not JSON: ${err.message}`, "error");
+      }
+    } },
+    h("label", {}, `Or action ${k + 1} as JSON `, h("input", { name: "act", size: 28, value: next ? JSON.stringify(next) : "" })),
+    h("button", { type: "submit" }, "Try it")),
+  );
+}
+
+async function whatIf(k, action) {
+  fill("whatif", h("p", {}, "Adjudicating the what-if…"));
+  const record = structuredClone(S.record);
+  record.actions = [...(record.actions ?? [])];
+  const recorded = record.actions[k];
+  record.actions[k] = action;
+  // Otherwise the new card's own later play would be a card played twice, and the what-if would
+  // only say that the record is now wrong.
+  S.swap = $("swap")?.checked ?? S.swap;
+  const later = S.swap ? swapLater(record.actions, k, recorded, action) : null;
+  const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/adjudications`, record);
+  const changed = res.ok ? diff(S.adj, res.body) : [];
+  const col = (title, adj, problem, id) => h("section", { class: "side-by-side", id },
+    h("h4", {}, title),
+    adj ? h("dl", {},
+      h("dt", {}, "outcome"), h("dd", { dataset: { field: "outcome" } }, adj.outcome ?? "—"),
+      h("dt", {}, "hand score"), h("dd", { dataset: { field: "hand_score" } }, adj.hand_score ? Object.entries(adj.hand_score).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
+      h("dt", {}, "irregularities"), h("dd", { dataset: { field: "irregularities" } }, (adj.irregularities ?? []).map((i) => `${i.code} (${i.seat} ${i.card ?? ""})`).join(", ") || "none"),
+      adj.record_error ? [h("dt", {}, "record error"), h("dd", {}, `${adj.record_error.code}: ${adj.record_error.detail ?? ""}`)] : null,
+      h("dt", {}, "trick winners"), h("dd", {}, (adj.tricks ?? []).map((t) => t.winner).join(" ") || "—"),
+      h("dt", {}, "match after"), h("dd", {}, adj.match_after ? Object.entries(adj.match_after.scores ?? {}).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
+    ) : h("p", { class: "problem" }, `Refused: ${problem?.detail ?? problem?.title ?? "error"}`));
+  fill("whatif", h("div", { id: "whatif-result" },
+    h("p", {}, `Action ${k + 1} changed to `, describe(action),
+      later != null ? [`, and action ${later + 1} to `, describe(record.actions[later]), "; the rest of the record kept as it was."] : "; the rest of the record kept as it was."),
+    h("div", { class: "pair" }, col("As recorded", S.adj, null, "whatif-before"), col("What if", res.ok ? res.body : null, res.body, "whatif-after")),
+    res.ok ? h("details", { open: true }, h("summary", {}, `What changed (${changed.length})`),
+      changed.length ? h("div", { class: "scroll" }, h("table", { class: "data", id: "whatif-changes" },
+        h("thead", {}, h("tr", {}, ["where", "as recorded", "what if"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, changed.slice(0, 60).map(([p, a, b]) => h("tr", {}, h("td", {}, h("code", {}, p)), h("td", {}, value(a)), h("td", {}, value(b)))))))
+        : h("p", {}, "Nothing: the adjudication is the same.")) : null,
+    h("button", { type: "button", onclick: () => openRecord(record, `what-if of ${S.note}`, k + 1) }, "Open the what-if at the desk"),
+  ));
+  $("whatif").scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * When `action` plays a card its seat plays later in the record, that later play becomes the card
+ * `recorded` played (same seat, both cards): returns its index, having changed `actions`.
+ */
+function swapLater(actions, k, recorded, action) {
+  const [, card] = verbOf(action);
+  const [, oldCard] = verbOf(recorded);
+  if (!isCard(card) || !isCard(oldCard) || recorded?.seat !== action.seat || card === oldCard) return null;
+  const j = actions.findIndex((a, i) => i > k && a?.seat === action.seat && verbOf(a)[1] === card);
+  if (j < 0) return null;
+  actions[j] = { ...actions[j], [verbOf(actions[j])[0]]: oldCard };
+  return j;
+}
+
+/** Every leaf where two adjudications differ: `[pointer, before, after]`. */
+function diff(a, b, path = "", out = []) {
+  const obj = (x) => x && typeof x === "object";
+  if (obj(a) && obj(b) && Array.isArray(a) === Array.isArray(b)) {
+    const keys = Array.isArray(a) ? [...Array(Math.max(a.length, b.length)).keys()] : [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys) diff(a[key], b[key], `${path}/${key}`, out);
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    out.push([path || "/", a, b]);
+  }
+  return out;
+}
+
+init().catch((err) => status(`The desk could not start: ${err.message}`, "error"));

@@ -842,6 +842,21 @@ async fn refusals_say_what_failed() {
     .await;
     r.refused(422, "/dealer");
     assert!(!r.text.contains("P1"), "{}", r.text);
+    // So does the offline adjudicator.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.json");
+    std::fs::write(&file, hand.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("adjudicate")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("expected N, E, S, W") && !err.contains("P1"),
+        "{err}"
+    );
+    assert!(err.contains("The record cannot be adjudicated"), "{err}");
     // An unbalanced quote is reported as one, where it opens.
     let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
     let r = send(

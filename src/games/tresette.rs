@@ -465,15 +465,20 @@ impl TresetteHand {
     /// made no declaration (TR-g).
     fn good_play(&mut self, index: usize, seat: Seat, says: bool) -> Result<(), RecordError> {
         if self.started() {
-            return Err(RecordError::at(
-                "unexpected_action",
-                index,
-                seat,
-                "good_play",
-                format!(
-                    "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
+            let late = format!(
+                "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
+            );
+            // README C12: from a seat not due to play, the seat is the fault.
+            return Err(match self.play.to_play() {
+                Some(due) if due != seat => RecordError::at(
+                    "out_of_turn",
+                    index,
+                    seat,
+                    "good_play",
+                    format!("{due} is due to play, not {seat} ({late})"),
                 ),
-            ));
+                _ => RecordError::at("unexpected_action", index, seat, "good_play", late),
+            });
         }
         let at = self.order.iter().position(|&s| s == seat).unwrap_or(0);
         if at < self.good_play_from {

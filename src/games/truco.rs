@@ -469,6 +469,33 @@ impl Hand {
         }
     }
 
+    /// Is an action by `seat` due now? (README C12: the seat is judged before the verb.)
+    fn is_due(&self, seat: Seat) -> bool {
+        match (self.stage, self.pending) {
+            (Stage::Dealing { .. }, _) => seat == self.mao,
+            (Stage::Over, _) => false,
+            (_, Some(p)) => p.caller.side() != seat.side(),
+            (Stage::Eleven, None) if matches!(self.kind, Kind::Eleven { leading } if seat.side() == leading) => {
+                true
+            }
+            _ => self.play.to_play() == Some(seat),
+        }
+    }
+
+    /// An action that does not fit the phase: `unexpected_action` from a seat due to act, else
+    /// `out_of_turn` (README C12).
+    fn misplaced(&self, index: usize, action: &Action, detail: String) -> RecordError {
+        if self.is_due(action.seat) {
+            return RecordError::unexpected(index, action, detail);
+        }
+        RecordError::on(
+            "out_of_turn",
+            index,
+            action,
+            format!("{} is not due to act now ({detail})", action.seat),
+        )
+    }
+
     fn partner(&self, seat: Seat) -> Seat {
         self.table.left(self.table.left(seat))
     }
@@ -482,7 +509,7 @@ impl Hand {
     /// Shuffles and cuts (§5 `bad_procedure`), recorded before the deal.
     fn procedure(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         if !self.procedure_open {
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "shuffles and cuts come before the deal".into(),
@@ -596,7 +623,7 @@ impl Hand {
                 );
                 return Ok(());
             }
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "the deal is complete: no packet is being decided".into(),
@@ -857,6 +884,8 @@ impl Hand {
         }
         self.require_dealt(index, action)?;
         let Some(p) = self.pending else {
+            // TU-h: an answer with no raise pending (a void raise's included) is unexpected_action,
+            // whoever gives it.
             return Err(RecordError::unexpected(
                 index,
                 action,
@@ -924,7 +953,7 @@ impl Hand {
 
     fn require_dealt(&self, index: usize, action: &Action) -> Result<(), RecordError> {
         match self.stage {
-            Stage::Dealing { .. } => Err(RecordError::unexpected(
+            Stage::Dealing { .. } => Err(self.misplaced(
                 index,
                 action,
                 format!(
@@ -960,7 +989,7 @@ impl Hand {
         let trick = self.play.trick.number;
         let mut counts_face_down = face_down;
         if face_down && self.kind == Kind::Iron {
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "the iron hand is played by turning the cards up: nobody plays face down (§4)"

@@ -371,7 +371,7 @@ impl Hand {
     }
 
     /// The seat due to act and what it is due to do; `None` once the hand is over. While a
-    /// pick-up awaits its vetoes that is the partner, who may also stay silent (BA-b).
+    /// pick-up awaits its vetoes, which are optional (BA-b), that is the upcard's taker.
     fn due(&self) -> Option<(Seat, String)> {
         match self.phase {
             Phase::Auction { upcard, caller, .. } => Some((
@@ -383,8 +383,8 @@ impl Hand {
                 ),
             )),
             Phase::Veto { caller, .. } => Some((
-                partner(caller),
-                format!("veto or accept {caller}'s pick-up"),
+                self.taker(caller),
+                format!("discard, {caller}'s pick-up standing unless his partner vetoes it"),
             )),
             Phase::Discard { taker } => Some((
                 taker,
@@ -792,11 +792,7 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
-            // BA-b: after a pick-up the discard is due next even if no veto is recorded.
-            let due = match self.phase {
-                Phase::Veto { caller, .. } => Some(self.taker(caller)),
-                _ => self.due().map(|(s, _)| s),
-            };
+            let due = self.due().map(|(s, _)| s);
             self.adj
                 .record_error(RecordError::incomplete_hand(due, detail));
             return self.adj;

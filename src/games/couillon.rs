@@ -472,14 +472,14 @@ impl HandState for Hand {
             ));
         }
         match (self.phase, action.kind) {
-            (Phase::Trump { .. }, ActionKind::Accept(_)) => self.decide(index, seat, true),
-            (Phase::Trump { .. }, ActionKind::Decline(_)) => self.decide(index, seat, false),
+            (Phase::Trump { .. }, ActionKind::Accept(_) | ActionKind::Decline(_)) => {
+                self.decide(index, seat, matches!(action.kind, ActionKind::Accept(_)));
+            }
             (Phase::Play, ActionKind::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
                 }
-                return Ok(());
             }
             _ => {
                 return Err(RecordError::unexpected(

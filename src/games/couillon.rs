@@ -11,9 +11,8 @@
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Event, Fault, FieldError, FirstDecides,
-    Game, GameInfo, HandState, IgnoredAction, MatchState, OptionKind, OptionSpec, Options,
-    RankOrder, RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal,
+    Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, RankOrder, RecordError,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -428,15 +427,8 @@ impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
         if let Phase::Over = self.phase {
-            // README C9, C6: after a deciding revoke every recorded action is ignored, a late
-            // `correct` included.
-            if let Some((_, at)) = self.decided.decided() {
-                self.adj.ignored_actions.push(IgnoredAction {
-                    action_index: index,
-                    reason: format!(
-                        "the revoke at action {at} decided the hand (couillon.md §5): later actions are ignored (README C9, C6)"
-                    ),
-                });
+            if let Some(ignored) = self.decided.ignores(index, "couillon.md §5") {
+                self.adj.ignored_actions.push(ignored);
                 return Ok(());
             }
             return Err(RecordError::after_end(

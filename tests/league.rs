@@ -993,3 +993,81 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
         "{csv}"
     );
 }
+
+/// A session's export posted back to the same session repeats its hands: refused (409) with each
+/// repeated hand's row, nothing stored, standings unchanged. A hand posted twice is refused too.
+#[actix_web::test]
+async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    assert_eq!(c.import(s.evening1, &two_hand_sheet()).await.status, 201);
+    let standings = format!("/v1/clubs/1/leagues/{}/standings", s.malilla);
+    let before = c.get(&standings).await;
+    let sheet = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
+        .await
+        .text;
+    let r = c.import(s.evening1, &sheet).await;
+    assert_eq!(
+        (r.status, r.content_type.as_str()),
+        (409, "application/problem+json"),
+        "{}",
+        r.text
+    );
+    // Rows 2-5 seat the players; hand 1's first row is 6, hand 2's follows its 44 rows.
+    let rows: Vec<u64> = r.json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["row"].as_u64().unwrap())
+        .collect();
+    let hand2 = sheet.lines().position(|l| l.contains(",2,")).unwrap() as u64 + 1;
+    assert_eq!(rows, [6, hand2], "{}", r.text);
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("repeats hand 1 (match 1, hand 1)"),
+        "{}",
+        r.text
+    );
+    assert_eq!(c.get(&standings).await, before, "nothing doubled");
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening1))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // The same hand twice within one sheet is refused as well.
+    let second = two_hand_sheet().replace("t1", "t2");
+    let twice = two_hand_sheet() + second.split_once('\n').unwrap().1;
+    let r = c.import(s.evening2, &twice).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("repeats match 't1' hand 1 of this sheet"),
+        "{}",
+        r.text
+    );
+    // A hand posted as JSON into another match of the session, having been stored, is refused.
+    let p = &s.players;
+    let m = c
+        .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
+        .await;
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m}/hands"),
+            &fixture("malilla", "09"),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // The export imports into a new session as the same hands.
+    assert_eq!(c.import(s.evening2, &sheet).await.status, 201);
+}

@@ -42,6 +42,16 @@ impl From<StoreError> for Problem {
             StoreError::Conflict(d) => {
                 Problem::new(StatusCode::CONFLICT, "conflict", "Conflict", d)
             }
+            StoreError::Repeated(errors) => Problem::new(
+                StatusCode::CONFLICT,
+                "repeated-hands",
+                "Hands already stored",
+                format!(
+                    "{} hand(s) repeat hands already stored; nothing was written",
+                    errors.len()
+                ),
+            )
+            .with(errors),
             StoreError::Unauthorized(d) => unauthorized(d),
             StoreError::Forbidden(d) => {
                 Problem::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", d)

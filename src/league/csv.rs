@@ -353,6 +353,10 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
     let drafts = read(game, game.table(&options), bytes).map_err(StoreError::Invalid)?;
+    let repeats = repeated_hands(tx, session, &drafts)?;
+    if !repeats.is_empty() {
+        return Err(StoreError::Repeated(repeats));
+    }
     let mut errors = Vec::new();
     let mut report = ImportReport {
         matches_created: BTreeMap::new(),
@@ -397,6 +401,36 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     } else {
         Err(StoreError::Invalid(errors))
     }
+}
+
+/// The sheet's hands that repeat a hand stored in the session, or an earlier hand of the sheet.
+/// Importing them would count each twice (a session's export posted back to it, say).
+fn repeated_hands(
+    tx: &Transaction,
+    session: i64,
+    drafts: &[MatchDraft],
+) -> Result<Vec<FieldError>> {
+    let mut seen = BTreeMap::new();
+    let mut repeats = Vec::new();
+    for m in drafts {
+        for h in &m.hands {
+            let digest = repo::play_digest(&h.record());
+            let here = format!("match '{}' hand {}", m.label, h.number);
+            let earlier = match repo::stored_play(tx, session, &digest)? {
+                Some(stored) => Some(format!("{stored}, stored in session {session}")),
+                None => seen.get(&digest).map(|e| format!("{e} of this sheet")),
+            };
+            match earlier {
+                Some(earlier) => repeats.push(h.first.at(HAND).problem(format!(
+                    "{here} repeats {earlier}: it would count twice (to correct a stored hand, amend it)"
+                ))),
+                None => {
+                    seen.insert(digest, here);
+                }
+            }
+        }
+    }
+    Ok(repeats)
 }
 
 /// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.

@@ -38,6 +38,9 @@ pub enum StoreError {
     Invalid(Vec<FieldError>),
     /// The request conflicts with what is stored (409).
     Conflict(String),
+    /// The request repeats hands already stored (409), by pointer: storing them again would count
+    /// them twice.
+    Repeated(Vec<FieldError>),
     /// No key, or an unknown or revoked one (401).
     Unauthorized(String),
     /// A key of another club (403).

@@ -9,6 +9,7 @@ use crate::games;
 use crate::record::HandRecord;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde_json::Value;
+use sha2::Digest;
 use std::collections::BTreeMap;
 
 fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
@@ -525,8 +526,48 @@ pub fn post_hand(
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
+    if let Some(stored) = stored_play(tx, m.session, &play_digest(record))? {
+        return Err(StoreError::Repeated(vec![FieldError::new(
+            String::new(),
+            format!(
+                "this hand is already stored in session {} as {stored}",
+                m.session
+            ),
+        )]));
+    }
     let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
     insert_hand(tx, &m, record, &adjudication)
+}
+
+/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock and
+/// actions (not the player names, which a sheet does not repeat on every hand).
+pub fn play_digest(record: &HandRecord) -> Vec<u8> {
+    let played = serde_json::json!([
+        record.dealer,
+        record.deal,
+        record.face_up,
+        record.stock,
+        record.actions
+    ]);
+    sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
+}
+
+/// The hand of `session` that played exactly this (by `play_digest`), named for a problem.
+pub fn stored_play(tx: &Transaction, session: i64, digest: &[u8]) -> Result<Option<String>> {
+    Ok(tx
+        .query_row(
+            "SELECT id, match_id, number FROM hands WHERE session_id = ?1 AND play_digest = ?2",
+            params![session, digest],
+            |r| {
+                Ok(format!(
+                    "hand {} (match {}, hand {})",
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?
+                ))
+            },
+        )
+        .optional()?)
 }
 
 /// The engine's ruling on the next hand; a record error is a refusal.
@@ -566,11 +607,12 @@ fn insert_hand(
 ) -> Result<HandSummary> {
     let number = m.hands + 1;
     tx.execute(
-        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication, play_digest) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             m.id, m.league, m.session, number, record.dealer.to_string(), outcome_name(a.outcome),
-            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON")
+            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON"),
+            play_digest(record)
         ],
     )?;
     let hand = tx.last_insert_rowid();

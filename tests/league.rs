@@ -767,9 +767,20 @@ async fn keys_cannot_cross_clubs() {
         .await;
     assert_eq!(r.status, 201);
     let second = r.json["secret"].as_str().unwrap().to_string();
+    let first = as_a
+        .send(
+            http::TestRequest::get()
+                .uri(&format!("/v1/clubs/{a}/keys"))
+                .insert_header(("authorization", format!("Bearer {}", as_a.key))),
+        )
+        .await
+        .json[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let r = as_a
         .send(
-            as_a.post_req(&format!("/v1/clubs/{a}/keys/1"))
+            as_a.post_req(&format!("/v1/clubs/{a}/keys/{first}"))
                 .method(actix_web::http::Method::DELETE),
         )
         .await;
@@ -1070,4 +1081,180 @@ async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
     assert_eq!(r.status, 409, "{}", r.text);
     // The export imports into a new session as the same hands.
     assert_eq!(c.import(s.evening2, &sheet).await.status, 201);
+}
+
+/// Runs the real binary on the test's database; returns whether it succeeded and what it printed.
+fn cli(db: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env_remove("ARBITER_DB")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The secret and the key id a CLI command printed.
+fn printed_key(out: &str) -> (String, String) {
+    let line = |prefix: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' in {out}"))
+            .to_string()
+    };
+    let id = line("key id: ");
+    (
+        line("API key (shown once, keep it safe): "),
+        id.split_once(' ').unwrap().0.to_string(),
+    )
+}
+
+fn is_key_id(id: &str) -> bool {
+    id.strip_prefix("key_")
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A club's keys are listed (never a secret) to its keys and the operator; key ids are random;
+/// the operator issues a key over HTTP and `arbiter key create` on the database, the way back for
+/// a club that lost its key; revoking shows in the list.
+#[actix_web::test]
+async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
+    let (state, dir) = common::league_state();
+    let db = dir.path().join("league.db");
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (a, key_a) = new_club(&app, "Club A").await;
+    let (b, key_b) = new_club(&app, "Club B").await;
+    let list = |key: &str| {
+        http::TestRequest::get()
+            .uri(&format!("/v1/clubs/{a}/keys"))
+            .insert_header(("authorization", format!("Bearer {key}")))
+    };
+    let c = Client {
+        app,
+        key: key_a.clone(),
+    };
+    let r = c.send(list(&key_a)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let keys = r.json.as_array().unwrap();
+    assert_eq!(keys.len(), 1);
+    let first = keys[0]["id"].as_str().unwrap().to_string();
+    assert!(is_key_id(&first), "{first}");
+    assert_eq!(keys[0]["label"], "first key");
+    assert!(keys[0]["created_at"].is_string() && keys[0]["last_used_at"].is_string());
+    assert_eq!(keys[0]["revoked_at"], Value::Null);
+    assert!(
+        !r.text.contains("arb_") && !r.text.contains("secret"),
+        "{}",
+        r.text
+    );
+    // Not public, not to another club; the operator may list.
+    let r = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/{a}/keys")))
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(c.send(list(&key_b)).await.status, 403);
+    assert_eq!(c.send(list("operator-token")).await.status, 200);
+    // Club B's first key has a random id too, not the next number.
+    let as_b = Client {
+        app: c.app,
+        key: key_b.clone(),
+    };
+    let r = as_b
+        .send(
+            http::TestRequest::get()
+                .uri(&format!("/v1/clubs/{b}/keys"))
+                .insert_header(("authorization", format!("Bearer {key_b}"))),
+        )
+        .await;
+    let id_b = r.json[0]["id"].as_str().unwrap();
+    assert!(is_key_id(id_b) && id_b != first, "{id_b}");
+
+    // Club A lost its key: the operator issues one over HTTP...
+    let operator = Client {
+        app: as_b.app,
+        key: "operator-token".into(),
+    };
+    let r = operator
+        .post(
+            &format!("/v1/clubs/{a}/keys"),
+            &json!({"label": "replacement"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert!(is_key_id(r.json["id"].as_str().unwrap()));
+    let replacement = r.json["secret"].as_str().unwrap().to_string();
+    // ...but the operator's token writes nothing else to a club.
+    let r = operator
+        .post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Op"}))
+        .await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let c = Client {
+        app: operator.app,
+        key: replacement,
+    };
+    assert_eq!(
+        c.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Ana"}))
+            .await
+            .status,
+        201
+    );
+    // ...or on the server's database with the CLI.
+    let (ok, out) = cli(&db, &["key", "create", "--club", &a.to_string()]);
+    assert!(ok, "{out}");
+    let (secret, id) = printed_key(&out);
+    assert!(is_key_id(&id), "{out}");
+    let c = Client {
+        app: c.app,
+        key: secret,
+    };
+    assert_eq!(
+        c.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Ben"}))
+            .await
+            .status,
+        201
+    );
+    let (ok, out) = cli(&db, &["key", "create", "--club", "99"]);
+    assert!(!ok && out.contains("no club 99"), "{out}");
+    // `club create` prints the first key's id with its secret.
+    let (ok, out) = cli(&db, &["club", "create", "--name", "Club C"]);
+    assert!(ok, "{out}");
+    assert!(is_key_id(&printed_key(&out).1), "{out}");
+
+    // The lost key is revoked by its id; the list shows it.
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/{a}/keys/{first}"))
+                .method(actix_web::http::Method::DELETE),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    let r = c.send(list(&c.key)).await;
+    let listed: Vec<(&str, bool)> = r
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["label"].as_str().unwrap(), k["revoked_at"].is_string()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("first key", true),
+            ("replacement", false),
+            ("issued by the operator", false)
+        ]
+    );
+    assert_eq!(
+        c.send(
+            c.post_req(&format!("/v1/clubs/{a}/keys/key_0000000000000000"))
+                .method(actix_web::http::Method::DELETE)
+        )
+        .await
+        .status,
+        404
+    );
 }

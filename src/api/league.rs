@@ -5,9 +5,9 @@
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
-    self, ApiKey, Club, HandScope, HandSummary, Idempotency, ImportReport, League, Match, NewKey,
-    NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership, Player,
-    Readjudication, Session, Standings, Store, StoreError, StoredHand,
+    self, Actor, ApiKey, Club, HandScope, HandSummary, Idempotency, ImportReport, KeyInfo, League,
+    Match, NewKey, NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership,
+    Player, Readjudication, Session, Standings, Store, StoreError, StoredHand,
 };
 use crate::record::HandRecord;
 use actix_web::http::StatusCode;
@@ -231,16 +231,77 @@ where
     N: DeserializeOwned + Validate + Send + 'static,
     T: Serialize + Send + 'static,
 {
-    let bytes = json_body(req, body).await?;
-    let new: N = parse_json(&bytes)?;
-    write(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
-        f(tx, new)
-    })
+    let status = StatusCode::CREATED;
+    write_json(
+        req,
+        state,
+        club,
+        body,
+        status,
+        Access::Club,
+        move |tx, _, new| f(tx, new),
+    )
     .await
 }
 
-/// A write to `club`: the key is checked, an `Idempotency-Key` replays an earlier answer to the
-/// same request, and the write, its answer and the key's record commit together.
+/// A JSON write: the body is read and parsed as `N`, then `f` runs as one write by `access`,
+/// answered with `status`.
+async fn write_json<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    let bytes = json_body(req, body).await?;
+    let new: N = parse_json(&bytes)?;
+    write_as(
+        req,
+        state,
+        club,
+        &bytes,
+        status,
+        access,
+        move |tx, actor| f(tx, actor, new),
+    )
+    .await
+}
+
+/// Who may write: the club's keys, or also the operator (issuing a key to a club that lost its
+/// own).
+#[derive(Clone, Copy, PartialEq)]
+enum Access {
+    Club,
+    ClubOrOperator,
+}
+
+/// Whether `token` is the operator's (`ARBITER_ADMIN_TOKEN`); compared by digest so the time taken
+/// says nothing about the token.
+fn is_operator(state: &LeagueState, token: &str) -> bool {
+    state
+        .admin_token
+        .as_ref()
+        .is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(token))
+}
+
+/// The writer `secret` names for `club`: the operator where `access` admits one, else a live key of
+/// the club (marked used).
+fn actor(tx: &Transaction, club: i64, secret: &str, operator: bool) -> league::Result<Actor> {
+    if operator {
+        league::get_club(tx, club)?;
+        Ok(Actor::Operator)
+    } else {
+        league::authorize(tx, club, secret)
+    }
+}
+
+/// A write to `club` by one of its keys: see `write_as`.
 async fn write<T: Serialize + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
@@ -249,7 +310,31 @@ async fn write<T: Serialize + Send + 'static>(
     status: StatusCode,
     f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
+    write_as(
+        req,
+        state,
+        club,
+        body,
+        status,
+        Access::Club,
+        move |tx, _| f(tx),
+    )
+    .await
+}
+
+/// A write to `club`: the writer is checked, an `Idempotency-Key` replays an earlier answer to the
+/// same request, and the write, its answer and the key's record commit together.
+async fn write_as<T: Serialize + Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: &[u8],
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem> {
     let secret = bearer(req)?;
+    let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
     // The request a key names: method, URI and body, each length-prefixed.
     let idem = idempotency_key(req)?.map(|key| {
         let mut h = Sha256::new();
@@ -269,13 +354,13 @@ async fn write<T: Serialize + Send + 'static>(
     });
     let (status, body, replayed) = blocking(state, move |s| {
         s.write(|tx| {
-            league::authorize(tx, club, &secret)?;
+            let actor = actor(tx, club, &secret, operator)?;
             if let Some(i) = &idem
                 && let Some((status, body)) = i.replay(tx)?
             {
                 return Ok((status, body, true));
             }
-            let body = serde_json::to_value(f(tx)?).expect("a response serializes");
+            let body = serde_json::to_value(f(tx, &actor)?).expect("a response serializes");
             if let Some(i) = &idem {
                 i.save(tx, status.as_u16(), &body)?;
             }
@@ -382,7 +467,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(create_club)),
     )
     .service(resource("/v1/clubs/{club}").route(web::get().to(get_club)))
-    .service(resource("/v1/clubs/{club}/keys").route(web::post().to(create_key)))
+    .service(
+        resource("/v1/clubs/{club}/keys")
+            .route(web::get().to(list_keys))
+            .route(web::post().to(create_key)),
+    )
     .service(resource("/v1/clubs/{club}/keys/{key}").route(web::delete().to(revoke_key)))
     .service(
         resource("/v1/clubs/{club}/players")
@@ -468,12 +557,7 @@ async fn create_club(
     state: web::Data<LeagueState>,
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
-    let token = bearer(&req)?;
-    let allowed = state
-        .admin_token
-        .as_ref()
-        .is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(&token));
-    if !allowed {
+    if !is_operator(&state, &bearer(&req)?) {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
             "forbidden",
@@ -500,7 +584,8 @@ async fn get_club(
         .map(web::Json)
 }
 
-/// Creates another key for the club (shown once in the response).
+/// Creates another key for the club (shown once in the response). The operator's token
+/// (`ARBITER_ADMIN_TOKEN`) may issue one too: the way back for a club that lost its keys.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
     responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
@@ -512,15 +597,47 @@ async fn create_key(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    create(&req, &state, club, body, move |tx, new: NewKey| {
-        league::create_key(tx, club, new.label.trim())
-    })
+    let (status, access) = (StatusCode::CREATED, Access::ClubOrOperator);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, _, new: NewKey| league::create_key(tx, club, new.label.trim()),
+    )
     .await
 }
 
-/// Revokes a key; the club's last live key cannot be revoked.
+/// The club's keys, oldest first: id, label, when created, last used and revoked; never a secret.
+/// Needs one of the club's keys, or the operator's token.
 #[utoipa::path(
-    delete, path = "/v1/clubs/{club}/keys/{key}", tag = "league", params(("club" = i64, Path), ("key" = i64, Path)),
+    get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)),
+    responses((status = 200, body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
+)]
+async fn list_keys(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<KeyInfo>>, Problem> {
+    let club = id(&path, "club")?;
+    let secret = bearer(&req)?;
+    let operator = is_operator(&state, &secret);
+    // On the writer: authenticating marks the key used.
+    blocking(&state, move |s| {
+        s.write(|tx| {
+            actor(tx, club, &secret, operator)?;
+            league::list_keys(tx, club)
+        })
+    })
+    .await
+    .map(web::Json)
+}
+
+/// Revokes a key by its id; the club's last live key cannot be revoked.
+#[utoipa::path(
+    delete, path = "/v1/clubs/{club}/keys/{key}", tag = "league", params(("club" = i64, Path), ("key" = String, Path)),
     responses((status = 204, description = "Revoked"), WriteProblems), security(("bearer" = []))
 )]
 async fn revoke_key(
@@ -528,9 +645,10 @@ async fn revoke_key(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
-    let (club, key) = (id(&path.0, "club")?, id(&path.1, "key")?);
+    let club = id(&path.0, "club")?;
+    let key = path.1.clone();
     write(&req, &state, club, b"", StatusCode::NO_CONTENT, move |tx| {
-        league::revoke_key(tx, club, key)
+        league::revoke_key(tx, club, &key)
     })
     .await
 }

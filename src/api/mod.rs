@@ -26,7 +26,7 @@ use utoipa_swagger_ui::SwaggerUi;
     ),
     paths(
         health, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
-        league::list_clubs, league::create_club, league::get_club, league::create_key, league::revoke_key,
+        league::list_clubs, league::create_club, league::get_club, league::list_keys, league::create_key, league::revoke_key,
         league::list_players, league::create_player, league::get_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
         league::list_leagues, league::create_league, league::get_league,

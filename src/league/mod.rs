@@ -14,7 +14,7 @@ mod schema;
 mod standings;
 
 pub use csv::{SHEET_COLUMNS, export, hands_table, import, sheet_template, standings_table};
-pub use keys::ApiKey;
+pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
 pub use repo::*;
 pub use standings::{PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings};

@@ -115,6 +115,13 @@ pub struct NewKey {
     pub label: String,
 }
 
+/// Who made a write: a club key, by its public id, or the operator (`ARBITER_ADMIN_TOKEN`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Actor {
+    Key(String),
+    Operator,
+}
+
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Club {
     pub id: i64,

@@ -1,7 +1,7 @@
 //! Reading and writing the league's rows. Every function takes the caller's transaction, so a
 //! request (or a whole sheet import) commits or rolls back as one.
 
-use super::keys::{self, ApiKey};
+use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::{Result, StoreError};
 use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat};
@@ -63,12 +63,13 @@ pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
     not_found(club, || format!("no club {id}"))
 }
 
-/// Checks that `secret` is a live key of `club`: unknown keys are 401, another club's key 403.
-pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<()> {
+/// Checks that `secret` is a live key of `club` (unknown keys are 401, another club's key 403) and
+/// names it as the writer.
+pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
     get_club(tx, club)?;
-    match keys::club_of(tx, secret)? {
-        Some(c) if c == club => Ok(()),
-        Some(c) => Err(StoreError::Forbidden(format!(
+    match keys::use_key(tx, secret)? {
+        Some((c, id)) if c == club => Ok(Actor::Key(id)),
+        Some((c, _)) => Err(StoreError::Forbidden(format!(
             "this key belongs to club {c}; it cannot write to club {club}"
         ))),
         None => Err(StoreError::Unauthorized(
@@ -82,7 +83,12 @@ pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
     keys::create(tx, club, label)
 }
 
-pub fn revoke_key(tx: &Transaction, club: i64, id: i64) -> Result<()> {
+pub fn list_keys(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
+    get_club(tx, club)?;
+    keys::list(tx, club)
+}
+
+pub fn revoke_key(tx: &Transaction, club: i64, id: &str) -> Result<()> {
     keys::revoke(tx, club, id)
 }
 

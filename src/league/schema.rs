@@ -152,6 +152,16 @@ CREATE INDEX hands_by_play ON hands (session_id, play_digest);
 "#,
             digest_stored_hands,
         ),
+        // 3: keys are named by a random public id (a row id would tell a club how many keys all
+        // clubs hold), and remember when they were last used.
+        M::up(
+            r#"
+ALTER TABLE api_keys ADD COLUMN public_id TEXT;
+UPDATE api_keys SET public_id = 'key_' || lower(hex(randomblob(8)));
+CREATE UNIQUE INDEX api_keys_by_public_id ON api_keys (public_id);
+ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+"#,
+        ),
     ]
 }
 

@@ -403,30 +403,23 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     }
 }
 
-/// The sheet's hands that repeat a hand stored in the session, or an earlier hand of the sheet.
-/// Importing them would count each twice (a session's export posted back to it, say).
+/// The sheet's hands that repeat a hand stored in the session: importing them would count each
+/// twice (a session's export posted back to it, say).
 fn repeated_hands(
     tx: &Transaction,
     session: i64,
     drafts: &[MatchDraft],
 ) -> Result<Vec<FieldError>> {
-    let mut seen = BTreeMap::new();
     let mut repeats = Vec::new();
     for m in drafts {
         for h in &m.hands {
-            let digest = repo::play_digest(&h.record());
-            let here = format!("match '{}' hand {}", m.label, h.number);
-            let earlier = match repo::stored_play(tx, session, &digest)? {
-                Some(stored) => Some(format!("{stored}, stored in session {session}")),
-                None => seen.get(&digest).map(|e| format!("{e} of this sheet")),
-            };
-            match earlier {
-                Some(earlier) => repeats.push(h.first.at(HAND).problem(format!(
-                    "{here} repeats {earlier}: it would count twice (to correct a stored hand, amend it)"
-                ))),
-                None => {
-                    seen.insert(digest, here);
-                }
+            if let Some(stored) = repo::stored_play(tx, session, &repo::play_digest(&h.record()))? {
+                repeats.push(h.first.at(HAND).problem(format!(
+                    "match '{}' hand {} repeats {stored}, stored in session {session}: it would \
+                     count twice (an export imports into another session; to correct a stored \
+                     hand, amend it)",
+                    m.label, h.number
+                )));
             }
         }
     }

@@ -532,21 +532,13 @@ pub fn post_hand(
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
-    if let Some(stored) = stored_play(tx, m.session, &play_digest(record))? {
-        return Err(StoreError::Repeated(vec![FieldError::new(
-            String::new(),
-            format!(
-                "this hand is already stored in session {} as {stored}",
-                m.session
-            ),
-        )]));
-    }
     let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
     insert_hand(tx, &m, record, &adjudication)
 }
 
 /// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock and
-/// actions (not the player names, which a sheet does not repeat on every hand).
+/// actions (not the player names, which a sheet does not repeat on every hand). Kept with every
+/// hand, so that a sheet repeating stored hands is recognised.
 pub fn play_digest(record: &HandRecord) -> Vec<u8> {
     let played = serde_json::json!([
         record.dealer,

@@ -1233,3 +1233,250 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
         404
     );
 }
+
+/// The hands' scores by side, for comparing with the fixtures' hand-derived ones.
+fn scores(v: &Value) -> (i64, i64) {
+    (v["NS"].as_i64().unwrap(), v["EW"].as_i64().unwrap())
+}
+
+/// A director amends a stored hand (the later hand is adjudicated again), voids one, renames a
+/// player and a session; every correction is in the audit trail with who, when and what before.
+/// Refusals leave everything as it was.
+#[actix_web::test]
+async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let key_id = c
+        .send(
+            http::TestRequest::get()
+                .uri("/v1/clubs/1/keys")
+                .insert_header(("authorization", format!("Bearer {}", c.key))),
+        )
+        .await
+        .json[0]["id"]
+        .clone();
+    // Stubs & Spoils: hand 1 fixture 02 (E deals; EW 6), hand 2 fixture 01 (S deals; NS 6).
+    let seating = json!({"N": p["Dee"], "E": p["Eve"], "S": p["Fay"], "W": p["Ana"]});
+    let m = play_match(&c, s.evening3, seating, "stubs-and-spoils", &["02", "01"]).await;
+    let hands = c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await["items"].clone();
+    let (h1, h2) = (
+        hands[0]["id"].as_i64().unwrap(),
+        hands[1]["id"].as_i64().unwrap(),
+    );
+    let snapshot = || async {
+        (
+            c.get(&format!("/v1/clubs/1/matches/{m}")).await,
+            c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await,
+            c.get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+                .await,
+        )
+    };
+    let untouched = snapshot().await;
+
+    // Refused: a replacement with a record error (fixture 16, a lead out of turn) is 422 under
+    // /record; nothing changes and nothing is audited.
+    let amend = format!("/v1/clubs/1/hands/{h1}/amend");
+    let r = c
+        .post(
+            &amend,
+            &json!({"record": fixture("stubs-and-spoils", "16")}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(
+        r.json["errors"][0]["pointer"]
+            .as_str()
+            .unwrap()
+            .starts_with("/record/actions/"),
+        "{}",
+        r.text
+    );
+    assert!(snapshot().await == untouched);
+
+    // Hand 1 was really fixture 03 (E deals; EW 5): hand 1 moves from EW 6 to EW 5 and hand 2,
+    // still NS 6, now ends the match at NS 6, EW 5 instead of 6-6.
+    let r = c
+        .post(
+            &amend,
+            &json!({"record": fixture("stubs-and-spoils", "03"), "note": "typed the wrong sheet"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"], "amend_hand");
+    let changed = r.json["changed"].as_array().unwrap();
+    assert_eq!(changed.len(), 2, "{}", r.text);
+    assert_eq!(
+        (changed[0]["hand"].as_i64(), changed[1]["hand"].as_i64()),
+        (Some(h1), Some(h2))
+    );
+    assert_eq!(scores(&changed[0]["before"]["hand_score"]), (0, 6));
+    assert_eq!(scores(&changed[0]["after"]["hand_score"]), (0, 5));
+    assert_eq!(scores(&changed[1]["before"]["hand_score"]), (6, 0));
+    assert_eq!(scores(&changed[1]["after"]["hand_score"]), (6, 0));
+    assert_eq!(
+        scores(&changed[1]["before"]["match_after"]["scores"]),
+        (6, 6)
+    );
+    assert_eq!(
+        scores(&changed[1]["after"]["match_after"]["scores"]),
+        (6, 5)
+    );
+    assert_eq!(scores(&r.json["match_before"]["scores"]), (6, 6));
+    assert_eq!(scores(&r.json["match_after"]["scores"]), (6, 5));
+    let stored = c.get(&format!("/v1/clubs/1/hands/{h1}")).await;
+    assert_eq!(
+        stored["record"]["deal"],
+        fixture("stubs-and-spoils", "03")["deal"]
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+        .await;
+    check(
+        find(&standings["players"], "player", "Dee"),
+        1,
+        [0, 0, 0, 6, 5, 2, 0],
+    );
+
+    // Voiding hand 1: hand 2 becomes hand 1 of the match, which stands at NS 6, EW 0. A retry
+    // with the same Idempotency-Key gets the same answer and voids nothing more.
+    let void = || {
+        c.post_req(&format!("/v1/clubs/1/hands/{h1}/void"))
+            .insert_header(("idempotency-key", "void-1"))
+            .set_json(json!({"note": "not played in this match"}))
+    };
+    let r = c.send(void()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let retry = c.send(void()).await;
+    assert_eq!((retry.replayed, &retry.json), (true, &r.json));
+    let changed = r.json["changed"].as_array().unwrap();
+    assert_eq!(
+        (
+            changed.len(),
+            changed[0]["hand"].as_i64(),
+            changed[0]["number"].as_u64()
+        ),
+        (1, Some(h2), Some(1)),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        scores(&changed[0]["after"]["match_after"]["scores"]),
+        (6, 0)
+    );
+    assert_eq!(scores(&r.json["match_after"]["scores"]), (6, 0));
+    let after_void = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
+    assert_eq!(after_void["hands"], 1);
+    assert_eq!(
+        c.send(http::TestRequest::get().uri(&format!("/v1/clubs/1/hands/{h1}")))
+            .await
+            .status,
+        404
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+        .await;
+    check(
+        find(&standings["players"], "player", "Dee"),
+        1,
+        [0, 0, 0, 6, 0, 1, 0],
+    );
+
+    // Refused: in Malilla, hand 1 replaced by a hand W deals (fixture 01) leaves hand 2, dealt by
+    // S, out of turn (N deals after W): 409, and nothing changes.
+    let r = c.import(s.evening1, &two_hand_sheet()).await;
+    let malilla = r.json["matches_created"]["t1"].as_i64().unwrap();
+    let first = r.json["hands"][0]["id"].as_i64().unwrap();
+    let before = c.get(&format!("/v1/clubs/1/matches/{malilla}/hands")).await;
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/hands/{first}/amend"),
+            &json!({"record": fixture("malilla", "01")}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.json["detail"].as_str().unwrap().contains("N deals"),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/matches/{malilla}/hands")).await,
+        before
+    );
+
+    // Renames; a name another player has is refused.
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/players/{}", p["Fay"]))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Faye"})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json["name"].as_str()),
+        (200, Some("Faye")),
+        "{}",
+        r.text
+    );
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/players/{}", p["Fay"]))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Ana"})),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/sessions/{}", s.evening3))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Friday 1"})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json["name"].as_str()),
+        (200, Some("Friday 1")),
+        "{}",
+        r.text
+    );
+
+    // The audit trail: four corrections, by this key, each with what it replaced.
+    let audit = c.get("/v1/clubs/1/amendments").await;
+    let items = audit["items"].as_array().unwrap();
+    let actions: Vec<&str> = items
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["amend_hand", "void_hand", "rename_player", "rename_session"]
+    );
+    assert!(
+        items
+            .iter()
+            .all(|a| a["by"] == key_id && a["at"].is_string())
+    );
+    assert_eq!(
+        (&items[0]["subject"], items[0]["subject_id"].as_i64()),
+        (&json!("hand"), Some(h1))
+    );
+    assert_eq!(
+        items[0]["before"]["record"]["deal"],
+        fixture("stubs-and-spoils", "02")["deal"]
+    );
+    assert_eq!(items[0]["note"], "typed the wrong sheet");
+    assert_eq!(
+        items[1]["before"]["record"]["deal"],
+        fixture("stubs-and-spoils", "03")["deal"]
+    );
+    assert_eq!(
+        (&items[2]["before"]["name"], &items[2]["after"]["name"]),
+        (&json!("Fay"), &json!("Faye"))
+    );
+    let page = c.get("/v1/clubs/1/amendments?limit=3").await;
+    assert_eq!(page["next_cursor"], json!(items[2]["id"].to_string()));
+}

@@ -5,9 +5,10 @@
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
-    self, Actor, ApiKey, Club, HandScope, HandSummary, Idempotency, ImportReport, KeyInfo, League,
-    Match, NewKey, NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership,
-    Player, Readjudication, Session, Standings, Store, StoreError, StoredHand,
+    self, Actor, Amendment, ApiKey, Club, Correction, HandAmendment, HandScope, HandSummary,
+    HandVoid, Idempotency, ImportReport, KeyInfo, League, Match, NewKey, NewLeague, NewMatch,
+    NewNamed, NewPartnership, NewSession, Page, Partnership, Player, Readjudication, Session,
+    Standings, Store, StoreError, StoredHand,
 };
 use crate::record::HandRecord;
 use actix_web::http::StatusCode;
@@ -478,7 +479,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(list_players))
             .route(web::post().to(create_player)),
     )
-    .service(resource("/v1/clubs/{club}/players/{player}").route(web::get().to(get_player)))
+    .service(
+        resource("/v1/clubs/{club}/players/{player}")
+            .route(web::get().to(get_player))
+            .route(web::patch().to(rename_player)),
+    )
     .service(
         resource("/v1/clubs/{club}/partnerships")
             .route(web::get().to(list_partnerships))
@@ -507,7 +512,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         resource("/v1/clubs/{club}/leagues/{league}/readjudicate")
             .route(web::post().to(readjudicate)),
     )
-    .service(resource("/v1/clubs/{club}/sessions/{session}").route(web::get().to(get_session)))
+    .service(
+        resource("/v1/clubs/{club}/sessions/{session}")
+            .route(web::get().to(get_session))
+            .route(web::patch().to(rename_session)),
+    )
     .service(
         resource("/v1/clubs/{club}/sessions/{session}/matches").route(web::get().to(list_matches)),
     )
@@ -527,6 +536,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(post_hand)),
     )
     .service(resource("/v1/clubs/{club}/hands/{hand}").route(web::get().to(get_hand)))
+    .service(resource("/v1/clubs/{club}/hands/{hand}/amend").route(web::post().to(amend_hand)))
+    .service(resource("/v1/clubs/{club}/hands/{hand}/void").route(web::post().to(void_hand)))
+    .service(resource("/v1/clubs/{club}/amendments").route(web::get().to(list_amendments)))
     .service(resource("/v1/games/{game}/sheet-template").route(web::get().to(sheet_template)));
 }
 
@@ -1006,6 +1018,135 @@ async fn get_hand(
     read(&state, move |tx| league::get_hand(tx, club, h))
         .await
         .map(web::Json)
+}
+
+// ---- corrections and the audit trail --------------------------------------------------------
+
+/// Amends a stored hand: its record is replaced and the match is adjudicated again from that hand
+/// on, in one transaction. The answer lists the amended hand and every later hand whose ruling
+/// changed (before and after) and the match state before and after. A record that does not
+/// adjudicate (422, pointers under `/record`), or a later hand that no longer does (409), leaves
+/// everything as it was. Kept in the audit trail.
+#[utoipa::path(
+    post, path = "/v1/clubs/{club}/hands/{hand}/amend", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
+    request_body = HandAmendment, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+)]
+async fn amend_hand(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, a: HandAmendment| league::amend_hand(tx, club, hand, &a, by),
+    )
+    .await
+}
+
+/// Voids a stored hand: it no longer counts (its record and ruling stay in the audit trail), and
+/// the later hands of its match move up one and are adjudicated again, in one transaction. A later
+/// hand that no longer adjudicates (409) leaves everything as it was.
+#[utoipa::path(
+    post, path = "/v1/clubs/{club}/hands/{hand}/void", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
+    request_body = HandVoid, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+)]
+async fn void_hand(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, v: HandVoid| league::void_hand(tx, club, hand, &v, by),
+    )
+    .await
+}
+
+/// Renames a player (kept in the audit trail).
+#[utoipa::path(
+    patch, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)),
+    request_body = NewNamed, responses((status = 200, body = Player), WriteProblems), security(("bearer" = []))
+)]
+async fn rename_player(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, player) = (id(&path.0, "club")?, id(&path.1, "player")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, n: NewNamed| league::rename_player(tx, club, player, &n.name, by),
+    )
+    .await
+}
+
+/// Renames a session (kept in the audit trail).
+#[utoipa::path(
+    patch, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
+    request_body = NewNamed, responses((status = 200, body = Session), WriteProblems), security(("bearer" = []))
+)]
+async fn rename_session(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, session) = (id(&path.0, "club")?, id(&path.1, "session")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, n: NewNamed| league::rename_session(tx, club, session, &n.name, by),
+    )
+    .await
+}
+
+/// The club's audit trail, oldest first: every amended or voided hand and renamed player or
+/// session, who did it (a key's id, or `operator`), when, and what it was before.
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/amendments", tag = "league",
+    params(("club" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    responses((status = 200, body = Page<Amendment>), ReadProblems)
+)]
+async fn list_amendments(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Page<Amendment>>, Problem> {
+    let club = id(&path, "club")?;
+    let (cursor, limit) = paging(&req)?;
+    read(&state, move |tx| {
+        league::list_amendments(tx, club, cursor, limit)
+    })
+    .await
+    .map(web::Json)
 }
 
 // ---- sheets ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 //! racing for SQLite's lock) and a pool of readers, which WAL lets run beside the writer. Every
 //! write is one `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
 
+mod amend;
 mod csv;
 mod keys;
 mod model;
@@ -13,6 +14,7 @@ mod repo;
 mod schema;
 mod standings;
 
+pub use amend::{amend_hand, list_amendments, rename_player, rename_session, void_hand};
 pub use csv::{SHEET_COLUMNS, export, hands_table, import, sheet_template, standings_table};
 pub use keys::{ApiKey, KeyInfo};
 pub use model::*;

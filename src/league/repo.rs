@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::Digest;
 use std::collections::BTreeMap;
 
-fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
+pub(super) fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
     match e {
         rusqlite::Error::SqliteFailure(f, _)
             if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
@@ -512,6 +512,17 @@ pub fn post_hand(
 ) -> Result<HandSummary> {
     let m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
+    let errors = check_players(&m, record);
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
+    insert_hand(tx, &m, record, &adjudication)
+}
+
+/// Player names, when a record gives them, must be the players seated in the match.
+pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
+    let match_id = m.id;
     let mut errors = Vec::new();
     for (seat, name) in &record.players {
         match m.seats.get(seat) {
@@ -529,11 +540,7 @@ pub fn post_hand(
             )),
         }
     }
-    if !errors.is_empty() {
-        return Err(StoreError::Invalid(errors));
-    }
-    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
-    insert_hand(tx, &m, record, &adjudication)
+    errors
 }
 
 /// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock and
@@ -569,7 +576,7 @@ pub fn stored_play(tx: &Transaction, session: i64, digest: &[u8]) -> Result<Opti
 }
 
 /// The engine's ruling on the next hand; a record error is a refusal.
-fn adjudicate(
+pub(super) fn adjudicate(
     game: &dyn engine::Game,
     options: &Options,
     state: &MatchState,
@@ -619,6 +626,31 @@ fn insert_hand(
     get_hand_summary(tx, hand)
 }
 
+/// Stores hand `hand` as number `number` of its match with `record` and its ruling `a` (a
+/// readjudication or a correction).
+pub(super) fn store_ruling(
+    tx: &Transaction,
+    hand: i64,
+    number: u32,
+    record: &HandRecord,
+    a: &Adjudication,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
+         play_digest = ?7 WHERE id = ?1",
+        params![
+            hand,
+            number,
+            record.dealer.to_string(),
+            outcome_name(a.outcome),
+            serde_json::to_string(record).expect("JSON"),
+            serde_json::to_string(a).expect("JSON"),
+            play_digest(record)
+        ],
+    )?;
+    write_ruling(tx, hand, a)
+}
+
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
 /// match received; nothing for a misdeal or a forfeited game), and the irregularities by seat.
 fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
@@ -643,7 +675,12 @@ fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
     Ok(())
 }
 
-fn set_match_state(tx: &Transaction, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
+pub(super) fn set_match_state(
+    tx: &Transaction,
+    match_id: i64,
+    hands: u32,
+    state: &MatchState,
+) -> Result<()> {
     tx.execute(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4, winner = ?5 WHERE id = ?1",
         params![
@@ -822,15 +859,7 @@ pub fn readjudicate(
                 .map_err(unreadable)?;
             if before != after {
                 if !dry_run {
-                    tx.execute(
-                        "UPDATE hands SET outcome = ?2, adjudication = ?3 WHERE id = ?1",
-                        params![
-                            hand,
-                            outcome_name(a.outcome),
-                            serde_json::to_string(&a).expect("JSON")
-                        ],
-                    )?;
-                    write_ruling(tx, hand, &a)?;
+                    store_ruling(tx, hand, number, &record, &a)?;
                 }
                 report.changed.push(HandChange {
                     hand,

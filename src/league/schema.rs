@@ -162,6 +162,25 @@ CREATE UNIQUE INDEX api_keys_by_public_id ON api_keys (public_id);
 ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
 "#,
         ),
+        // 4: the audit trail of corrections: who (a key's public id, or `operator`), when, what it
+        // was before and after (JSON).
+        M::up(
+            r#"
+CREATE TABLE amendments (
+    id         INTEGER PRIMARY KEY,
+    club_id    INTEGER NOT NULL REFERENCES clubs(id),
+    at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    by         TEXT NOT NULL,
+    action     TEXT NOT NULL,
+    subject    TEXT NOT NULL,
+    subject_id INTEGER NOT NULL,
+    before     TEXT NOT NULL,
+    after      TEXT NOT NULL,
+    note       TEXT
+);
+CREATE INDEX amendments_by_club ON amendments (club_id, id);
+"#,
+        ),
     ]
 }
 

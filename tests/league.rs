@@ -16,6 +16,7 @@ use std::path::Path;
 struct Reply {
     status: u16,
     content_type: String,
+    link: String,
     replayed: bool,
     text: String,
     json: Value,
@@ -40,8 +41,9 @@ where
                 .map(|v| v.to_str().unwrap().to_string())
                 .unwrap_or_default()
         };
-        let (content_type, replayed) = (
+        let (content_type, link, replayed) = (
             header("content-type"),
+            header("link"),
             header("idempotent-replayed") == "true",
         );
         let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
@@ -49,6 +51,7 @@ where
         Reply {
             status,
             content_type,
+            link,
             replayed,
             text,
             json,
@@ -1479,4 +1482,125 @@ async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
     );
     let page = c.get("/v1/clubs/1/amendments?limit=3").await;
     assert_eq!(page["next_cursor"], json!(items[2]["id"].to_string()));
+}
+
+/// A session larger than one sheet can hold (more rows than an import takes) is exported in pages
+/// of whole matches within the import's limits, and the pages import, one after the other, into
+/// a new session as the same hands.
+#[actix_web::test]
+async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    // 4,200 distinct legal hands, one match each: 4,200 x (4 sit + 4 deal + 1 face-up + 40 play)
+    // = 205,800 rows, more than the 200,000 an import takes; imported in two halves. Each of 175
+    // random legal hands is played in its 24 suit permutations (a permutation of the suits plays
+    // the same, and stores: nothing is held or played out of turn).
+    const MATCHES: usize = 4_200;
+    let permutations: Vec<[char; 4]> = (0..24)
+        .map(|mut k| {
+            let mut left = vec!['S', 'H', 'D', 'C'];
+            let mut p = ['S'; 4];
+            for (i, slot) in p.iter_mut().enumerate() {
+                *slot = left.remove(k % (4 - i));
+                k /= 4 - i;
+            }
+            p
+        })
+        .collect();
+    let permute = |row: &str, p: &[char; 4]| -> String {
+        let (front, cards) = row.rsplit_once(',').unwrap();
+        let cards: Vec<String> = cards
+            .split(' ')
+            .map(|card| {
+                let (rank, suit) = card.split_at(card.len() - 1);
+                let i = "SHDC".find(suit).unwrap();
+                format!("{rank}{}", p[i])
+            })
+            .collect();
+        format!("{front},{}", cards.join(" "))
+    };
+    let header = "match,hand,dealer,seat,action,value\n";
+    let mut halves = [header.to_string(), header.to_string()];
+    let hands: Vec<Value> = (0..MATCHES / 24)
+        .map(|i| {
+            serde_json::to_value(common::random::random_legal_hand(
+                "malilla",
+                i as u64 * 7919 + 1,
+            ))
+            .unwrap()
+        })
+        .collect();
+    for m in 0..MATCHES {
+        let sheet = &mut halves[m * 2 / MATCHES];
+        for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
+            sheet.push_str(&format!("m{m},,,{seat},sit,{name}\n"));
+        }
+        for row in common::sheet_rows(&format!("m{m}"), 1, &hands[m / 24]) {
+            sheet.push_str(&permute(&row, &permutations[m % 24]));
+            sheet.push('\n');
+        }
+    }
+    assert!(
+        halves.iter().map(|h| h.lines().count() - 1).sum::<usize>() > arbiter::league::MAX_ROWS
+    );
+    for half in &halves {
+        let r = c.import(s.evening1, half).await;
+        assert_eq!(r.status, 201, "{}", &r.text[..r.text.len().min(500)]);
+    }
+
+    let mut uri = format!("/v1/clubs/1/sessions/{}/sheet", s.evening1);
+    let mut pages = Vec::new();
+    loop {
+        let r = c.send(http::TestRequest::get().uri(&uri)).await;
+        assert_eq!(r.status, 200);
+        assert!(r.text.lines().count() - 1 <= arbiter::league::MAX_ROWS);
+        assert!(r.text.len() <= arbiter::league::MAX_SHEET);
+        pages.push(r.text);
+        match r.link.strip_prefix('<').and_then(|l| l.split_once('>')) {
+            Some((next, rest)) => {
+                assert_eq!(rest, "; rel=\"next\"");
+                uri = next.to_string();
+            }
+            None => break,
+        }
+    }
+    assert_eq!(pages.len(), 2);
+    for page in &pages {
+        let r = c.import(s.evening2, page).await;
+        assert_eq!(r.status, 201, "{}", &r.text[..r.text.len().min(500)]);
+    }
+    // The same hands, in the same order, but for the match labels.
+    let copy = c
+        .send(http::TestRequest::get().uri(&format!(
+            "/v1/clubs/1/sessions/{}/sheet?cursor=0",
+            s.evening2
+        )))
+        .await;
+    let without_labels = |pages: &[String]| -> Vec<String> {
+        pages
+            .iter()
+            .flat_map(|p| p.lines().skip(1))
+            .map(|l| l.split_once(',').unwrap().1.to_string())
+            .collect()
+    };
+    let first = without_labels(std::slice::from_ref(&copy.text));
+    let mut next = copy.link.clone();
+    let mut all = first;
+    while let Some((uri, _)) = next.strip_prefix('<').and_then(|l| l.split_once('>')) {
+        let r = c.send(http::TestRequest::get().uri(uri)).await;
+        all.extend(without_labels(std::slice::from_ref(&r.text)));
+        next = r.link;
+    }
+    assert_eq!(all, without_labels(&pages));
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening2))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        MATCHES
+    );
 }

@@ -32,9 +32,6 @@ pub struct LeagueState {
     pub admin_token: Option<String>,
 }
 
-/// Largest sheet accepted by `POST .../sheet` (about 2,000 Malilla hands).
-pub const MAX_SHEET: usize = 8 * 1024 * 1024;
-
 impl From<StoreError> for Problem {
     fn from(e: StoreError) -> Problem {
         match e {
@@ -436,18 +433,23 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
     Ok(out)
 }
 
+/// The `cursor` of a list: 0 for the first page.
+fn cursor(q: &BTreeMap<String, String>) -> Result<i64, Problem> {
+    match q.get("cursor") {
+        None => Ok(0),
+        Some(c) => {
+            c.parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
+                bad_query("cursor", "expected a cursor returned as next_cursor".into())
+            })
+        }
+    }
+}
+
 /// `cursor` and `limit` of a list.
 fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
     let bad = |name: &str, detail: &str| bad_query(name, detail.to_string());
-    let cursor = match q.get("cursor") {
-        None => 0,
-        Some(c) => c
-            .parse::<i64>()
-            .ok()
-            .filter(|c| *c >= 0)
-            .ok_or_else(|| bad("cursor", "expected a cursor returned as next_cursor"))?,
-    };
+    let cursor = cursor(&q)?;
     let limit = match q.get("limit") {
         None => 100,
         Some(l) => l
@@ -1151,20 +1153,30 @@ async fn list_amendments(
 
 // ---- sheets ---------------------------------------------------------------------------------
 
-/// The session as a sheet (one row per action, the import format): it imports back to the same
-/// hands.
+/// The session as a sheet (one row per action, the import format): it imports into another
+/// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
+/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
 #[utoipa::path(
-    get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
-    responses((status = 200, description = "The sheet", body = String, content_type = "text/csv"), ReadProblems)
+    get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
+    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, description = "From the previous page's Link header")),
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems)
 )]
 async fn export_sheet(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::export(tx, club, s))
-        .await
-        .map(csv_response)
+    let after = cursor(&query(&req, &["cursor"])?)?;
+    let page = read(&state, move |tx| league::export(tx, club, s, after)).await?;
+    let mut resp = csv_response(page.csv);
+    if let Some(next) = page.next_cursor {
+        let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());
+        if let Ok(v) = HeaderValue::from_str(&link) {
+            resp.headers_mut().insert(header::LINK, v);
+        }
+    }
+    Ok(resp)
 }
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or
@@ -1183,7 +1195,7 @@ async fn import_sheet(
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     require_content_type(&req, "text/csv", |e| e == "text/csv" || e == "text/plain")?;
-    let bytes = read_body(body, MAX_SHEET).await?;
+    let bytes = read_body(body, league::MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,

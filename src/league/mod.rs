@@ -15,7 +15,10 @@ mod schema;
 mod standings;
 
 pub use amend::{amend_hand, list_amendments, rename_player, rename_session, void_hand};
-pub use csv::{SHEET_COLUMNS, export, hands_table, import, sheet_template, standings_table};
+pub use csv::{
+    MAX_ROWS, MAX_SHEET, SHEET_COLUMNS, SheetPage, export, hands_table, import, sheet_template,
+    standings_table,
+};
 pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
 pub use repo::*;

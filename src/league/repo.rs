@@ -784,28 +784,19 @@ pub fn list_hands(
     Ok(Page { items, next_cursor })
 }
 
-/// Every stored hand of a session with its record, by match then number (for the sheet export).
-pub fn session_records(
-    tx: &Transaction,
-    club: i64,
-    session: i64,
-) -> Result<Vec<(Match, Vec<HandRecord>)>> {
-    let mut out = Vec::new();
-    for m in list_matches(tx, club, session)? {
-        let records: Vec<String> = tx
-            .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
-            .query_map(params![m.id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        let records = records
-            .iter()
-            .map(|s| {
-                serde_json::from_str(s)
-                    .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
-            })
-            .collect::<Result<_>>()?;
-        out.push((m, records));
-    }
-    Ok(out)
+/// The records of a match's stored hands, by number (for the sheet export).
+pub fn match_records(tx: &Transaction, match_id: i64) -> Result<Vec<HandRecord>> {
+    let records: Vec<String> = tx
+        .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
+        .query_map(params![match_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    records
+        .iter()
+        .map(|s| {
+            serde_json::from_str(s)
+                .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
+        })
+        .collect()
 }
 
 // ---- readjudication -------------------------------------------------------------------------

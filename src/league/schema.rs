@@ -238,4 +238,34 @@ mod tests {
         let parsed: crate::record::HandRecord = serde_json::from_str(record).unwrap();
         assert_eq!(digest, crate::league::repo::play_digest(&parsed));
     }
+
+    /// Keys stored before migration 3 get a random public id each.
+    #[test]
+    fn migration_3_names_stored_keys() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO api_keys (club_id, digest, label) VALUES (1, x'01', 'a'), (1, x'02', 'b');",
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let ids: Vec<String> = conn
+            .prepare("SELECT public_id FROM api_keys")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(ids.len(), 2);
+        assert_ne!(ids[0], ids[1]);
+        for id in ids {
+            let hex = id.strip_prefix("key_").unwrap();
+            assert!(
+                hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{id}"
+            );
+        }
+    }
 }

@@ -229,16 +229,10 @@ where
     N: DeserializeOwned + Validate + Send + 'static,
     T: Serialize + Send + 'static,
 {
-    let status = StatusCode::CREATED;
-    write_json(
-        req,
-        state,
-        club,
-        body,
-        status,
-        Access::Club,
-        move |tx, _, new| f(tx, new),
-    )
+    let (status, access) = (StatusCode::CREATED, Access::Club);
+    write_json(req, state, club, body, status, access, move |tx, _, new| {
+        f(tx, new)
+    })
     .await
 }
 

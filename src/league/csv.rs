@@ -22,7 +22,7 @@ const SEAT: usize = 3;
 const ACTION: usize = 4;
 const VALUE: usize = 5;
 
-/// Most rows (after the header) one sheet may hold: about 4,500 hands of Malilla. An export page
+/// Most rows (after the header) one sheet may hold: about 4,000 hands of Malilla. An export page
 /// holds no more, so that every page imports.
 pub const MAX_ROWS: usize = 200_000;
 

@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Fault, FieldError, Game, GameInfo, HandState, MatchState, Mode, OptionKind,
-    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
+    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, ScoreSource, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -25,19 +25,32 @@ static INFO: GameInfo = GameInfo {
     options: &[OptionSpec {
         name: "revoke_penalty",
         kind: OptionKind::Choice {
-            values: &["stub_transfer", "none"],
-            default: "stub_transfer",
+            values: &["default", "none"],
+            default: "default",
         },
-        description: "`stub_transfer`: each established revoke moves up to 2 stubs against the offenders \
+        description: "`default`: each established revoke moves up to 2 stubs against the offenders \
                       (the rulings' default, the text being silent); `none`: revokes are reported only.",
         rule: "stubs-and-spoils.md §5, SS-8",
     }],
     rules: "stubs-and-spoils.md",
     irregularities: &["revoke"],
     verbs: &["discard", "play", "correct", "stub", "spoil"],
-    record_errors: &[],
+    record_errors: &[
+        "out_of_turn",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "unexpected_action",
+        "action_after_end",
+        "incomplete_hand",
+        "invalid_discard",
+        "gallery_incomplete",
+        "ineligible_spoil",
+        "stub_mismatch",
+        "spoil_expected",
+    ],
     events: &[],
-    score_codes: &[],
+    score_codes: &["stub_difference"],
 };
 
 const GAME: i32 = 21;
@@ -98,6 +111,10 @@ impl Game for StubsAndSpoils {
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
+        deal::check_no_stock(
+            record,
+            "the dealer deals all 52 cards, his 13th being the Color Card (§1)",
+        )?;
         let dealer = record.dealer;
         let color = deal::dealer_face_up(record, &dealt, dealer, "the Color Card")?;
         // SS-1: the Color Card is dealt to the dealer but never part of his hand.
@@ -123,7 +140,7 @@ impl Game for StubsAndSpoils {
             },
             stubs: PerSide::default(),
             revokes: Vec::new(),
-            penalty: options.choice("revoke_penalty") == "stub_transfer",
+            penalty: options.choice("revoke_penalty") == "default",
             adj,
         }))
     }
@@ -230,27 +247,50 @@ impl Hand {
         };
     }
 
-    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders.
+    /// §4.5: black, the side with more stubs scores the difference; red, the side with fewer;
+    /// equal, nobody. The scoring side and its score.
+    fn result(&self) -> Option<(Side, i32)> {
+        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
+        let more = if ns > ew { Side::NS } else { Side::EW };
+        let scorer = match self.mode {
+            Mode::Black => more,
+            Mode::Red => more.other(),
+        };
+        (ns != ew).then_some((scorer, (ns - ew).abs()))
+    }
+
+    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders
+    /// (SS-10). Each transfer's penalty, in hand-score terms, is what it changes in the §4.5 result.
     fn apply_revoke_penalties(&mut self) {
         for &(offenders, at) in &self.revokes {
-            let consequence = if !self.penalty {
-                "none: the revoke_penalty option is 'none'".to_string()
-            } else {
-                let (from, to) = match self.mode {
-                    Mode::Black => (offenders, offenders.other()),
-                    Mode::Red => (offenders.other(), offenders),
-                };
-                let moved = self.stubs[from].min(REVOKE_STUBS);
-                self.stubs[from] -= moved;
-                self.stubs[to] += moved;
-                format!(
-                    "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
-                    if moved == 1 { "" } else { "s" },
-                    from.spoken(),
-                    to.spoken()
-                )
+            if !self.penalty {
+                self.adj.irregularities[at].consequence =
+                    "none: the revoke_penalty option is 'none'".to_string();
+                continue;
+            }
+            let (from, to) = match self.mode {
+                Mode::Black => (offenders, offenders.other()),
+                Mode::Red => (offenders.other(), offenders),
             };
-            self.adj.irregularities[at].consequence = consequence;
+            let before = self.result();
+            let moved = self.stubs[from].min(REVOKE_STUBS);
+            self.stubs[from] -= moved;
+            self.stubs[to] += moved;
+            let after = self.result();
+            for side in Side::BOTH {
+                let points =
+                    |r: Option<(Side, i32)>| r.filter(|&(s, _)| s == side).map_or(0, |(_, p)| p);
+                let change = points(after) - points(before);
+                if change != 0 {
+                    self.adj.penalize(at, side, change);
+                }
+            }
+            self.adj.irregularities[at].consequence = format!(
+                "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
+                if moved == 1 { "" } else { "s" },
+                from.spoken(),
+                to.spoken()
+            );
         }
     }
 
@@ -484,35 +524,25 @@ impl HandState for Hand {
         for side in Side::BOTH {
             self.adj.tally[side].stubs_won = Some(self.stubs[side]);
         }
+        // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
+        if let Some((side, points)) = self.result() {
+            self.adj
+                .score(side, points, ScoreSource::Tricks, "stub_difference", None);
+        }
         self.apply_revoke_penalties();
+        for side in Side::BOTH {
+            self.adj.tally[side].stubs = Some(self.stubs[side]);
+        }
+        self.adj.hand_winner = self.result().map(|(side, _)| side);
         let mut adj = self.adj;
-        for side in Side::BOTH {
-            adj.tally[side].stubs = Some(self.stubs[side]);
-        }
-        // §4.5: black, more stubs scores the difference; red, fewer stubs does; equal, nobody.
-        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
-        let mut score = PerSide::default();
-        let more = if ns > ew { Side::NS } else { Side::EW };
-        if ns != ew {
-            let scorer = if self.mode == Mode::Black {
-                more
-            } else {
-                more.other()
-            };
-            score[scorer] = (ns - ew).abs();
-        }
         adj.outcome = Outcome::Scored;
-        adj.hand_score = Some(score);
+        adj.settle();
         let m = &mut adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(Table::FOUR.left(adj.dealer));
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-            // §4.6: only one side scores a hand, so only one can reach 21 with it.
-            if score[side] > 0 && m.scores[side] >= GAME {
-                m.game_over = true;
-                m.winner = Some(side);
-            }
+        // §4.6: only one side scores a hand, so only one can reach 21 with it.
+        if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
+            m.game_over = true;
+            m.winner = Some(side);
         }
         adj
     }

@@ -43,11 +43,8 @@ static INFO: GameInfo = GameInfo {
         "unexpected_action",
         "action_after_end",
         "incomplete_hand",
-        "invalid_discard",
-        "gallery_incomplete",
         "ineligible_spoil",
         "stub_mismatch",
-        "spoil_expected",
     ],
     events: &[],
     score_codes: &["stub_difference"],
@@ -294,6 +291,7 @@ impl Hand {
         }
     }
 
+    /// §2.2: a non-dealer's gallery discard (the seat is checked by `apply`: one due to discard).
     fn discard(
         &mut self,
         index: usize,
@@ -301,18 +299,6 @@ impl Hand {
         card: Card,
         discarded: &mut [bool; 4],
     ) -> Result<(), RecordError> {
-        let invalid =
-            |detail: String| RecordError::at("invalid_discard", index, seat, "discard", detail);
-        if seat == self.adj.dealer {
-            return Err(invalid(format!(
-                "{seat} is the dealer and makes no gallery discard (§2, SS-1)"
-            )));
-        }
-        if discarded[seat.pos()] {
-            return Err(invalid(format!(
-                "{seat} has already made his gallery discard"
-            )));
-        }
         if !self.play.hand_mut(seat).remove(card) {
             return Err(RecordError::at(
                 "card_not_held",
@@ -326,28 +312,28 @@ impl Hand {
         Ok(())
     }
 
+    /// The seats due to act now (README C12): the non-dealers who have not discarded, the next to
+    /// play, or the spoil taker.
+    fn due(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Gallery { discarded } => Table::FOUR
+                .seats()
+                .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
+                .collect(),
+            Phase::Play => self.play.to_play().into_iter().collect(),
+            Phase::Spoil { taker, .. } => vec![taker],
+            Phase::Over => vec![],
+        }
+    }
+
+    /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
     fn spoil(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
         let Phase::Spoil {
-            report,
-            taker,
-            candidates,
-            ..
+            report, candidates, ..
         } = self.phase
         else {
             unreachable!("spoil phase")
         };
-        if seat != taker {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                "spoil",
-                format!(
-                    "the spoil of trick {} is taken by {taker}, not {seat}",
-                    report + 1
-                ),
-            ));
-        }
         if !candidates.contains(card) {
             let allowed: Vec<_> = candidates.iter().map(|c| c.to_string()).collect();
             return Err(RecordError::at(
@@ -392,19 +378,35 @@ impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
         let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
+        let due = self.due();
+        // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
+        // judged by C3 instead, a stated stub names the winner it lies in front of).
+        let turn_free = matches!(action.kind, ActionKind::Correct(_) | ActionKind::Stub(_));
+        if !turn_free && !due.is_empty() && !due.contains(&seat) {
+            let due: Vec<String> = due.iter().map(|s| s.to_string()).collect();
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("{seat} is not due to act: {} is", due.join(" or ")),
+            ));
+        }
         match (self.phase, action.kind) {
             (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;
-                let all = Table::FOUR.seats().filter(|&s| s != self.adj.dealer).all(|s| discarded[s.pos()]);
-                self.phase = if all { Phase::Play } else { Phase::Gallery { discarded } };
+                let all = Table::FOUR
+                    .seats()
+                    .filter(|&s| s != self.adj.dealer)
+                    .all(|s| discarded[s.pos()]);
+                self.phase = if all {
+                    Phase::Play
+                } else {
+                    Phase::Gallery { discarded }
+                };
                 Ok(())
             }
-            (Phase::Gallery { .. }, _) => Err(RecordError::at(
-                "gallery_incomplete",
-                index,
-                seat,
-                action.kind.verb(),
-                "each of the three non-dealers discards one card to the gallery before the first lead".into(),
+            (Phase::Gallery { .. }, _) => Err(unexpected(
+                "each of the three non-dealers discards one card to the gallery before the first lead (§2)",
             )),
             (Phase::Play, ActionKind::Play(card)) => {
                 let fault = judge(&self.play.trick, self.play.hand(seat), card);
@@ -417,7 +419,9 @@ impl HandState for Hand {
             (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
             (Phase::Play, _) => Err(unexpected("a card is due to the trick")),
             (Phase::Spoil { report, .. }, ActionKind::Stub(card)) => {
-                let Phase::Spoil { stub_stated, .. } = &mut self.phase else { unreachable!() };
+                let Phase::Spoil { stub_stated, .. } = &mut self.phase else {
+                    unreachable!()
+                };
                 let stub = self.adj.tricks[report].stub.expect("set on completion");
                 if *stub_stated {
                     return Err(unexpected("the stub of this trick was already stated"));
@@ -429,19 +433,30 @@ impl HandState for Hand {
                         index,
                         seat,
                         "stub",
-                        format!("the stub of trick {} is {} in front of {} (§4), not {card} in front of {seat}", report + 1, stub.card, stub.seat),
+                        format!(
+                            "the stub of trick {} is {} in front of {} (§4), not {card} in front of {seat}",
+                            report + 1,
+                            stub.card,
+                            stub.seat
+                        ),
                     ));
                 }
                 Ok(())
             }
             (Phase::Spoil { .. }, ActionKind::Spoil(card)) => self.spoil(index, seat, card),
-            (Phase::Spoil { taker, .. }, _) => Err(RecordError::at(
-                "spoil_expected",
+            // README C2: the trick is complete, nothing in it can be corrected.
+            (Phase::Spoil { report, .. }, ActionKind::Correct(_)) => Err(RecordError::on(
+                "invalid_correct",
                 index,
-                seat,
-                action.kind.verb(),
-                format!("the trick is complete: {taker} must take the spoil first"),
+                action,
+                format!(
+                    "trick {} is already complete: a revoke can only be corrected before that",
+                    report + 1
+                ),
             )),
+            (Phase::Spoil { taker, .. }, _) => Err(unexpected(&format!(
+                "the trick is complete: {taker} must take the spoil first"
+            ))),
             (Phase::Over, _) => Err(RecordError::after_end(
                 index,
                 action,
@@ -451,18 +466,13 @@ impl HandState for Hand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act) = match self.phase {
-            Phase::Gallery { discarded } => (
-                "gallery",
-                Table::FOUR
-                    .seats()
-                    .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
-                    .collect(),
-            ),
-            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
-            Phase::Spoil { taker, .. } => ("spoil", vec![taker]),
-            Phase::Over => ("over", vec![]),
+        let phase = match self.phase {
+            Phase::Gallery { .. } => "gallery",
+            Phase::Play => "play",
+            Phase::Spoil { .. } => "spoil",
+            Phase::Over => "over",
         };
+        let to_act = self.due();
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.mode = self.adj.mode;
@@ -517,8 +527,11 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
+            // The seat due, where one is (in the gallery several may be).
+            let due = self.due();
+            let seat = (due.len() == 1).then(|| due[0]);
             self.adj
-                .record_error(RecordError::incomplete_hand(None, detail));
+                .record_error(RecordError::incomplete_hand(seat, detail));
             return self.adj;
         }
         for side in Side::BOTH {

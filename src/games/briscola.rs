@@ -453,14 +453,34 @@ impl HandState for Hand {
 
     fn view(&self) -> TableView {
         let over = self.is_over();
+        // A round of draws the record has begun to state must be finished first (BR-e).
+        let drawing = self.draws.as_ref().is_some_and(|r| r.stated > 0);
+        let phase = match (over, drawing) {
+            (true, _) => "over",
+            (_, true) => "draw",
+            _ => "play",
+        };
         let mut view = TableView::new(
-            if over { "over" } else { "play" },
-            self.play.to_play().into_iter().collect(),
+            phase,
+            self.due().into_iter().collect(),
             &self.play,
             &self.adj.match_after,
         );
         view.trump = Some(self.trump);
         view.tally = self.adj.tally;
+        if let Some(round) = &self.draws {
+            let (seat, card) = round.due[round.stated];
+            view.legal.push(Action {
+                seat,
+                kind: ActionKind::Draw(card),
+            });
+            if drawing {
+                // The card is in the hand already (a round not stated is drawn at once), but the
+                // seat has not drawn it yet.
+                view.hand.retain(|&c| c != card);
+                return view;
+            }
+        }
         view.add_plays(&self.play, |_, _, _| None);
         view
     }

@@ -560,3 +560,68 @@ impl HandState for Hand {
         adj
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+    use crate::engine::{Established, MAX_PLAYS};
+
+    /// A finished hand of `mode` with these stubs won and one established revoke by `offender`.
+    fn hand(mode: Mode, ns: i32, ew: i32, offender: Seat) -> Hand {
+        let mut adj = Adjudication::new(INFO.id, Seat::S, &MatchState::default(), 15);
+        let revoke = Established {
+            fault: Fault::new("revoke", "stubs-and-spoils.md §3", String::new()),
+            action_index: 20,
+            seat: offender,
+            card: "2C".parse().unwrap(),
+            trick: 5,
+        };
+        adj.irregularities.push(revoke.irregularity(String::new()));
+        let mut stubs = PerSide::default();
+        stubs[Side::NS] = ns;
+        stubs[Side::EW] = ew;
+        Hand {
+            mode,
+            special: Suit::Spades,
+            play: TrickPlay::new(Table::FOUR, [CardSet::EMPTY; MAX_PLAYS], Seat::S),
+            phase: Phase::Over,
+            stubs,
+            revokes: vec![(offender.side(), 0)],
+            penalty: true,
+            adj,
+        }
+    }
+
+    /// §5, SS-10 in hand-score terms: black, stubs won NS 6, EW 4 score NS 2; N's revoke moves 2
+    /// stubs to EW (NS 4, EW 6), which scores EW 2: the revoke is NS -2 and EW +2.
+    #[test]
+    fn a_transfer_that_turns_the_hand_moves_points_both_ways() {
+        let mut h = hand(Mode::Black, 6, 4, Seat::N);
+        assert_eq!(h.result(), Some((Side::NS, 2)));
+        h.apply_revoke_penalties();
+        assert_eq!((h.stubs[Side::NS], h.stubs[Side::EW]), (4, 6));
+        assert_eq!(h.result(), Some((Side::EW, 2)));
+        let effect = h.adj.irregularities[0].effect.points;
+        assert_eq!((effect[Side::NS], effect[Side::EW]), (-2, 2));
+        let items: Vec<_> = h
+            .adj
+            .score_items
+            .iter()
+            .map(|t| (t.side, t.points))
+            .collect();
+        assert_eq!(items, vec![(Side::NS, -2), (Side::EW, 2)]);
+    }
+
+    /// Red, stubs won NS 5, EW 5 score nothing; E's revoke moves 2 stubs from NS to EW (NS 3,
+    /// EW 7): the side with fewer, NS, scores 4, so the revoke is NS +4 for the non-offenders.
+    #[test]
+    fn a_transfer_from_equal_stubs_scores_for_the_other_side() {
+        let mut h = hand(Mode::Red, 5, 5, Seat::E);
+        assert_eq!(h.result(), None);
+        h.apply_revoke_penalties();
+        assert_eq!(h.result(), Some((Side::NS, 4)));
+        let effect = h.adj.irregularities[0].effect.points;
+        assert_eq!((effect[Side::NS], effect[Side::EW]), (4, 0));
+    }
+}

@@ -371,22 +371,23 @@ impl HandState for MalillaHand {
                     }
                 })
             }
-            // README C3/C11: only a seat with a foul pending may correct. Without the option no foul
-            // is ever pending (MA-8), so before any foul every `correct` is invalid_correct.
-            ActionKind::Correct(card) if self.allow_correction || lost_at.is_none() => {
-                let judge = self.judge();
-                self.play.correct(index, seat, card, judge)
-            }
-            ActionKind::Correct(_) => {
-                self.ignore(
-                    index,
-                    format!(
-                        "the incorrect play at action {} stands: a correction changes nothing (MA-8, MA-11)",
-                        lost_at.expect("guarded above")
-                    ),
-                );
-                return Ok(());
-            }
+            ActionKind::Correct(card) => match lost_at {
+                Some(at) if !self.allow_correction => {
+                    self.ignore(
+                        index,
+                        format!(
+                            "the incorrect play at action {at} stands: a correction changes nothing (MA-8, MA-11)"
+                        ),
+                    );
+                    return Ok(());
+                }
+                // README C3/C11: only a seat with a foul pending may correct. Without the option no
+                // foul is ever pending (MA-8), so before any foul every `correct` is invalid_correct.
+                _ => {
+                    let judge = self.judge();
+                    self.play.correct(index, seat, card, judge)
+                }
+            },
             _ => unreachable!("verbs are checked against GameInfo before replay"),
         };
         match (result, lost_at) {

@@ -181,6 +181,26 @@ CREATE TABLE amendments (
 CREATE INDEX amendments_by_club ON amendments (club_id, id);
 "#,
         ),
+        // 5: `revoke_penalty` means one thing in every game (issue 9): the old names of the rule
+        // file's penalty become `default`; Truco's, which switched the face-down penalty, is now
+        // `face_down_penalty`. Stored leagues and hand records keep playing as they did.
+        M::up(
+            r#"
+UPDATE leagues SET options = json_set(options, '$.revoke_penalty', 'default')
+ WHERE json_extract(options, '$.revoke_penalty') IN ('stub_transfer', 'lose_hand', 'forfeit', 'whole_hand');
+UPDATE leagues SET options = json_remove(json_set(options, '$.face_down_penalty',
+        CASE json_extract(options, '$.revoke_penalty') WHEN 'none' THEN 'none' ELSE 'default' END),
+        '$.revoke_penalty')
+ WHERE game = 'truco' AND json_extract(options, '$.revoke_penalty') IS NOT NULL;
+UPDATE hands SET record = json_set(record, '$.options.revoke_penalty', 'default')
+ WHERE json_extract(record, '$.options.revoke_penalty') IN ('stub_transfer', 'lose_hand', 'forfeit', 'whole_hand');
+UPDATE hands SET record = json_remove(json_set(record, '$.options.face_down_penalty',
+        CASE json_extract(record, '$.options.revoke_penalty') WHEN 'none' THEN 'none' ELSE 'default' END),
+        '$.options.revoke_penalty')
+ WHERE league_id IN (SELECT id FROM leagues WHERE game = 'truco')
+   AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
+"#,
+        ),
     ]
 }
 
@@ -267,5 +287,50 @@ mod tests {
                 "{id}"
             );
         }
+    }
+
+    /// Leagues and hands stored with the old names of `revoke_penalty` play on under migration 5.
+    #[test]
+    fn migration_5_renames_revoke_penalty_values() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 4).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES
+                 (1, 1, 'a', 's', 'couillon', '{"revoke_penalty": "lose_hand"}'),
+                 (2, 1, 'b', 's', 'truco', '{"revoke_penalty": "none"}'),
+                 (3, 1, 'c', 's', 'truco', '{"revoke_penalty": "tento"}'),
+                 (4, 1, 'd', 's', 'pitch', '{"revoke_penalty": "none"}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 3, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 3, 1, '{}');
+             INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 3, 1, 1, 'E', 'scored', '{"dealer": "E", "options": {"revoke_penalty": "tento"}}', '{}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let options: Vec<String> = conn
+            .prepare("SELECT options FROM leagues ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(
+            options,
+            [
+                r#"{"revoke_penalty":"default"}"#,
+                r#"{"face_down_penalty":"none"}"#,
+                r#"{"face_down_penalty":"default"}"#,
+                r#"{"revoke_penalty": "none"}"#,
+            ]
+        );
+        let record: String = conn
+            .query_row("SELECT record FROM hands", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            record,
+            r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
+        );
     }
 }

@@ -32,6 +32,25 @@ enum Command {
     /// Manages clubs in the league database.
     #[command(subcommand)]
     Club(ClubCommand),
+    /// Manages a club's API keys in the league database.
+    #[command(subcommand)]
+    Key(KeyCommand),
+}
+
+#[derive(Subcommand)]
+enum KeyCommand {
+    /// Issues a new API key for an existing club and prints its id and secret (shown once): the
+    /// way back for a club that lost its keys.
+    Create {
+        /// The club's id.
+        #[arg(long)]
+        club: i64,
+        /// What the key is for (shown when keys are listed).
+        #[arg(long, default_value = "issued by the operator")]
+        label: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
 }
 
 #[derive(Subcommand)]
@@ -82,6 +101,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Club(ClubCommand::Create { name, db })) => create_club(&db.path, &name),
+        Some(Command::Key(KeyCommand::Create { club, label, db })) => {
+            create_key(&db.path, club, &label)
+        }
     }
 }
 
@@ -99,13 +121,45 @@ fn open(path: &Path) -> Option<Store> {
 }
 
 fn create_club(path: &Path, name: &str) -> ExitCode {
+    write(
+        path,
+        |tx| league::create_club(tx, name.trim()),
+        |(club, key)| {
+            println!("club {} ({})", club.id, club.name);
+            print_key(key);
+        },
+    )
+}
+
+fn create_key(path: &Path, club: i64, label: &str) -> ExitCode {
+    write(
+        path,
+        |tx| league::create_key(tx, club, label.trim()),
+        |key| {
+            println!("club {club}");
+            print_key(key);
+        },
+    )
+}
+
+/// The key's id, then its secret on the line scripts read (`API key ...: <secret>`).
+fn print_key(key: &league::ApiKey) {
+    println!("key id: {} ({})", key.id, key.label);
+    println!("API key (shown once, keep it safe): {}", key.secret);
+}
+
+/// Runs one write on the database at `path` and prints what it made.
+fn write<T>(
+    path: &Path,
+    f: impl FnOnce(&rusqlite::Transaction) -> league::Result<T>,
+    print: impl FnOnce(&T),
+) -> ExitCode {
     let Some(store) = open(path) else {
         return ExitCode::FAILURE;
     };
-    match store.write(|tx| league::create_club(tx, name.trim())) {
-        Ok((club, key)) => {
-            println!("club {} ({})", club.id, club.name);
-            println!("API key (shown once, keep it safe): {}", key.secret);
+    match store.write(f) {
+        Ok(made) => {
+            print(&made);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -102,7 +102,7 @@ async fn lists_and_describes_games() {
     let (s, _, body) = call("GET", "/v1/games/stubs-and-spoils", None, None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(body["options"][0]["name"], "revoke_penalty");
-    assert_eq!(body["options"][0]["default"], "stub_transfer");
+    assert_eq!(body["options"][0]["default"], "default");
     assert_eq!(body["rules"], "stubs-and-spoils.md");
     let (s, _, body) = call("GET", "/health", None, None).await;
     assert_eq!((s, &body["status"]), (StatusCode::OK, &json!("ok")));

@@ -91,6 +91,9 @@ proptest! {
         prop_assert_eq!(decl + def, 5);
         let (d, o) = expected_score(decl, alone);
         prop_assert_eq!((score[c.side], score[c.side.other()]), (d, o));
+        prop_assert_eq!(a.hand_winner, Some(if d > 0 { c.side } else { c.side.other() }));
+        prop_assert_eq!(a.score_items.len(), 1, "one side scores, once");
+        prop_assert_eq!(a.score_items[0].points, d + o);
         prop_assert_eq!(c.made, Some(decl >= 3));
         for side in Side::BOTH {
             prop_assert_eq!(a.match_after.scores[side], a.match_before.scores[side] + score[side]);

@@ -89,13 +89,16 @@ proptest! {
         prop_assert_eq!(played.len(), pack, "every card played once");
         // Draws: one round after each trick while cards remain, the winner first, the stock in order
         // and the upcard last.
-        let draws: Vec<_> = a.events.iter().filter(|e| e.code == "drew").collect();
-        prop_assert_eq!(draws.len(), (pack - 3 * players) / players);
-        for (i, d) in draws.iter().enumerate() {
-            prop_assert_eq!(d.seat, a.tricks[i].winner);
-            prop_assert_eq!(d.cards.len(), players);
+        let rounds = (pack - 3 * players) / players;
+        for (i, t) in a.tricks.iter().enumerate() {
+            if i < rounds {
+                prop_assert_eq!(Some(t.draws[0].seat), t.winner);
+                prop_assert_eq!(t.draws.len(), players);
+            } else {
+                prop_assert!(t.draws.is_empty());
+            }
         }
-        let drawn: Vec<Card> = draws.iter().flat_map(|d| d.cards.clone()).collect();
+        let drawn: Vec<Card> = a.tricks.iter().flat_map(|t| t.draws.iter().map(|d| d.card)).collect();
         let mut expected = record.stock.clone();
         expected.push(record.face_up[0]);
         prop_assert_eq!(drawn, expected);
@@ -208,4 +211,40 @@ fn match_state_fields_of_another_game_are_refused() {
     );
     let a = adjudicate(&tie_breaker);
     assert_eq!(a.match_after.winner, Some("NS".parse().unwrap()));
+}
+
+/// BR-e at the table: after a trick the winner may draw (stated) or lead (the round taken from the
+/// stock); once a round is begun, only the next draw is legal. Fixture 02's stock starts QH, QS.
+#[test]
+fn legal_actions_offer_the_next_draw() {
+    let mut record = fixture_record("briscola/02-two-players-hand.json", json!(null));
+    record.actions.truncate(2); // T1: P1 AH, P2 AS -> P1 wins
+    let g = arbiter::games::find("briscola").unwrap();
+    let (p1, p2) = ("P1".parse().unwrap(), "P2".parse().unwrap());
+    let card = |s: &str| -> Card { s.parse().unwrap() };
+    let view = engine::legal_actions(g, &record).unwrap();
+    assert_eq!((view.phase, view.to_act.clone()), ("play", vec![p1]));
+    assert!(view.legal.contains(&arbiter::record::Action {
+        seat: p1,
+        kind: ActionKind::Draw(card("QH"))
+    }));
+    assert!(
+        view.legal
+            .iter()
+            .any(|a| matches!(a.kind, ActionKind::Play(_)))
+    );
+    record.actions.push(arbiter::record::Action {
+        seat: p1,
+        kind: ActionKind::Draw(card("QH")),
+    });
+    let view = engine::legal_actions(g, &record).unwrap();
+    assert_eq!((view.phase, view.to_act.clone()), ("draw", vec![p2]));
+    assert_eq!(
+        view.legal,
+        vec![arbiter::record::Action {
+            seat: p2,
+            kind: ActionKind::Draw(card("QS"))
+        }]
+    );
+    assert!(!view.hand.contains(&card("QS")), "not drawn yet");
 }

@@ -225,3 +225,27 @@ fn the_contract_check_can_fail() {
     a.score_items[0].points += 1;
     assert!(!breaches(game.info(), &record, &a).is_empty());
 }
+
+/// README C2–C4, C11: `correct` belongs to every game's record (a game without revokes answers it
+/// with `invalid_correct`); and an option means one thing in every game: `revoke_penalty` is the
+/// rule file's §5 penalty (`default`) or none (README "Penalties").
+#[test]
+fn every_game_has_correct_and_one_revoke_penalty_option() {
+    for game in arbiter::games::all() {
+        let info = game.info();
+        assert!(info.verbs.contains(&"correct"), "{}: no correct", info.id);
+        for option in info.options {
+            if option.name == "revoke_penalty" {
+                let engine::OptionKind::Choice { values, default } = option.kind else {
+                    panic!("{}: revoke_penalty is a choice", info.id);
+                };
+                assert_eq!(
+                    (values, default),
+                    (&["default", "none"][..], "default"),
+                    "{}",
+                    info.id
+                );
+            }
+        }
+    }
+}

@@ -111,8 +111,8 @@ proptest! {
             Some(w) => {
                 let mark = i32::from(acceptor == Some(w.other()));
                 prop_assert_eq!(after.pending_ties, 0);
-                prop_assert_eq!(score[w], 1);
-                prop_assert_eq!(score[w.other()], 0);
+                prop_assert_eq!(score[w], 1 + before.pending_ties as i32);
+                prop_assert_eq!(score[w.other()], -mark);
                 prop_assert_eq!(after.scores[w] - before.scores[w], 1 + before.pending_ties as i32);
                 prop_assert_eq!(after.scores[w.other()] - before.scores[w.other()], -mark);
                 prop_assert_eq!(after.game_over, after.scores[w] >= 5);
@@ -122,10 +122,12 @@ proptest! {
         if let Some(c) = &a.contract {
             prop_assert_eq!(c.made, Some(winner == Some(c.side)));
         }
-        // The bonuses explain the difference between the hand score and the match.
+        prop_assert_eq!(a.hand_winner, winner);
+        // The hand score is what the match moves by, and its parts add up to it.
         for side in Side::BOTH {
-            let bonus: i32 = a.bonuses.iter().filter(|b| b.side == side).map(|b| b.points).sum();
-            prop_assert_eq!(after.scores[side] - before.scores[side], score[side] + bonus);
+            let parts: i32 = a.score_items.iter().filter(|t| t.side == side).map(|t| t.points).sum();
+            prop_assert_eq!(parts, score[side]);
+            prop_assert_eq!(after.scores[side] - before.scores[side], score[side]);
         }
         prop_assert_eq!(after.hands_played, before.hands_played + 1);
         prop_assert_eq!(after.next_dealer, Some(engine::Table::FOUR.left(record.dealer)));

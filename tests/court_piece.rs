@@ -99,6 +99,7 @@ fn check_scoring(a: &Adjudication) {
     if count == 7 {
         count = 0;
     }
+    assert_eq!(a.hand_winner, Some(winner));
     let after_streak = after.streak.expect("a streak after every scored hand");
     assert_eq!((after_streak.side, after_streak.count), (winner, count));
     let score = a.hand_score.expect("scored");
@@ -115,7 +116,12 @@ fn check_scoring(a: &Adjudication) {
         .sum();
     assert_eq!(
         in_hand, score[winner],
-        "the bonuses break the hand score down"
+        "with no forfeit, the scored bonuses are the hand score"
+    );
+    let parts: i32 = a.score_items.iter().map(|t| t.points).sum();
+    assert_eq!(
+        parts, score[winner],
+        "the score items add up to the hand score"
     );
     let dealer = a.dealer;
     let next = if winner == dealer.side() {
@@ -219,6 +225,10 @@ proptest! {
             let streak = i32::from(r.bonuses.iter().any(|b| b.code == "streak"));
             prop_assert_eq!(score[seat.side().other()], 1 + streak);
             prop_assert_eq!(score[seat.side()], 0);
+            prop_assert_eq!(r.hand_winner, Some(seat.side().other()));
+            let effect = &r.irregularities[0].effect;
+            prop_assert_eq!(effect.points[seat.side().other()], 1, "the forfeit's court, as a number");
+            prop_assert_eq!(effect.decides, Some(engine::Decides::Hand));
         }
     }
 }

@@ -16,6 +16,7 @@ use std::path::Path;
 struct Reply {
     status: u16,
     content_type: String,
+    link: String,
     replayed: bool,
     text: String,
     json: Value,
@@ -40,8 +41,9 @@ where
                 .map(|v| v.to_str().unwrap().to_string())
                 .unwrap_or_default()
         };
-        let (content_type, replayed) = (
+        let (content_type, link, replayed) = (
             header("content-type"),
+            header("link"),
             header("idempotent-replayed") == "true",
         );
         let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
@@ -49,6 +51,7 @@ where
         Reply {
             status,
             content_type,
+            link,
             replayed,
             text,
             json,
@@ -767,9 +770,20 @@ async fn keys_cannot_cross_clubs() {
         .await;
     assert_eq!(r.status, 201);
     let second = r.json["secret"].as_str().unwrap().to_string();
+    let first = as_a
+        .send(
+            http::TestRequest::get()
+                .uri(&format!("/v1/clubs/{a}/keys"))
+                .insert_header(("authorization", format!("Bearer {}", as_a.key))),
+        )
+        .await
+        .json[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let r = as_a
         .send(
-            as_a.post_req(&format!("/v1/clubs/{a}/keys/1"))
+            as_a.post_req(&format!("/v1/clubs/{a}/keys/{first}"))
                 .method(actix_web::http::Method::DELETE),
         )
         .await;
@@ -991,5 +1005,602 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
         lines.next().unwrap().contains(",63,32,25,,63,63,32,25,")
             || csv.contains(",63,32,25,,63,32,25,"),
         "{csv}"
+    );
+}
+
+/// A session's export posted back to the same session repeats its hands: refused (409) with each
+/// repeated hand's row, nothing stored, standings unchanged.
+#[actix_web::test]
+async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    assert_eq!(c.import(s.evening1, &two_hand_sheet()).await.status, 201);
+    let standings = format!("/v1/clubs/1/leagues/{}/standings", s.malilla);
+    let before = c.get(&standings).await;
+    let sheet = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
+        .await
+        .text;
+    let r = c.import(s.evening1, &sheet).await;
+    assert_eq!(
+        (r.status, r.content_type.as_str()),
+        (409, "application/problem+json"),
+        "{}",
+        r.text
+    );
+    // Rows 2-5 seat the players; hand 1's first row is 6, hand 2's follows its 44 rows.
+    let rows: Vec<u64> = r.json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["row"].as_u64().unwrap())
+        .collect();
+    let hand2 = sheet.lines().position(|l| l.contains(",2,")).unwrap() as u64 + 1;
+    assert_eq!(rows, [6, hand2], "{}", r.text);
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("repeats hand 1 (match 1, hand 1)"),
+        "{}",
+        r.text
+    );
+    assert_eq!(c.get(&standings).await, before, "nothing doubled");
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening1))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // The export imports into a new session as the same hands.
+    assert_eq!(c.import(s.evening2, &sheet).await.status, 201);
+}
+
+/// Runs the real binary on the test's database; returns whether it succeeded and what it printed.
+fn cli(db: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env_remove("ARBITER_DB")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The secret and the key id a CLI command printed.
+fn printed_key(out: &str) -> (String, String) {
+    let line = |prefix: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' in {out}"))
+            .to_string()
+    };
+    let id = line("key id: ");
+    (
+        line("API key (shown once, keep it safe): "),
+        id.split_once(' ').unwrap().0.to_string(),
+    )
+}
+
+fn is_key_id(id: &str) -> bool {
+    id.strip_prefix("key_")
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A club's keys are listed (never a secret) to its keys and the operator; key ids are random;
+/// the operator issues a key over HTTP and `arbiter key create` on the database, the way back for
+/// a club that lost its key; revoking shows in the list.
+#[actix_web::test]
+async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
+    let (state, dir) = common::league_state();
+    let db = dir.path().join("league.db");
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (a, key_a) = new_club(&app, "Club A").await;
+    let (b, key_b) = new_club(&app, "Club B").await;
+    let list = |key: &str| {
+        http::TestRequest::get()
+            .uri(&format!("/v1/clubs/{a}/keys"))
+            .insert_header(("authorization", format!("Bearer {key}")))
+    };
+    let c = Client {
+        app,
+        key: key_a.clone(),
+    };
+    let r = c.send(list(&key_a)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let keys = r.json.as_array().unwrap();
+    assert_eq!(keys.len(), 1);
+    let first = keys[0]["id"].as_str().unwrap().to_string();
+    assert!(is_key_id(&first), "{first}");
+    assert_eq!(keys[0]["label"], "first key");
+    assert!(keys[0]["created_at"].is_string() && keys[0]["last_used_at"].is_string());
+    assert_eq!(keys[0]["revoked_at"], Value::Null);
+    assert!(
+        !r.text.contains("arb_") && !r.text.contains("secret"),
+        "{}",
+        r.text
+    );
+    // Not public, not to another club; the operator may list.
+    let r = c
+        .send(http::TestRequest::get().uri(&format!("/v1/clubs/{a}/keys")))
+        .await;
+    assert_eq!(r.status, 401);
+    assert_eq!(c.send(list(&key_b)).await.status, 403);
+    assert_eq!(c.send(list("operator-token")).await.status, 200);
+    // Club B's first key has a random id too, not the next number.
+    let as_b = Client {
+        app: c.app,
+        key: key_b.clone(),
+    };
+    let r = as_b
+        .send(
+            http::TestRequest::get()
+                .uri(&format!("/v1/clubs/{b}/keys"))
+                .insert_header(("authorization", format!("Bearer {key_b}"))),
+        )
+        .await;
+    let id_b = r.json[0]["id"].as_str().unwrap();
+    assert!(is_key_id(id_b) && id_b != first, "{id_b}");
+
+    // Club A lost its key: the operator issues one over HTTP...
+    let operator = Client {
+        app: as_b.app,
+        key: "operator-token".into(),
+    };
+    let r = operator
+        .post(
+            &format!("/v1/clubs/{a}/keys"),
+            &json!({"label": "replacement"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert!(is_key_id(r.json["id"].as_str().unwrap()));
+    let replacement = r.json["secret"].as_str().unwrap().to_string();
+    // ...but the operator's token writes nothing else to a club.
+    let r = operator
+        .post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Op"}))
+        .await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let c = Client {
+        app: operator.app,
+        key: replacement,
+    };
+    assert_eq!(
+        c.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Ana"}))
+            .await
+            .status,
+        201
+    );
+    // ...or on the server's database with the CLI.
+    let (ok, out) = cli(&db, &["key", "create", "--club", &a.to_string()]);
+    assert!(ok, "{out}");
+    let (secret, id) = printed_key(&out);
+    assert!(is_key_id(&id), "{out}");
+    let c = Client {
+        app: c.app,
+        key: secret,
+    };
+    assert_eq!(
+        c.post(&format!("/v1/clubs/{a}/players"), &json!({"name": "Ben"}))
+            .await
+            .status,
+        201
+    );
+    let (ok, out) = cli(&db, &["key", "create", "--club", "99"]);
+    assert!(!ok && out.contains("no club 99"), "{out}");
+    // `club create` prints the first key's id with its secret.
+    let (ok, out) = cli(&db, &["club", "create", "--name", "Club C"]);
+    assert!(ok, "{out}");
+    assert!(is_key_id(&printed_key(&out).1), "{out}");
+
+    // The lost key is revoked by its id; the list shows it.
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/{a}/keys/{first}"))
+                .method(actix_web::http::Method::DELETE),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    let r = c.send(list(&c.key)).await;
+    let listed: Vec<(&str, bool)> = r
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["label"].as_str().unwrap(), k["revoked_at"].is_string()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("first key", true),
+            ("replacement", false),
+            ("issued by the operator", false)
+        ]
+    );
+    assert_eq!(
+        c.send(
+            c.post_req(&format!("/v1/clubs/{a}/keys/key_0000000000000000"))
+                .method(actix_web::http::Method::DELETE)
+        )
+        .await
+        .status,
+        404
+    );
+}
+
+/// The hands' scores by side, for comparing with the fixtures' hand-derived ones.
+fn scores(v: &Value) -> (i64, i64) {
+    (v["NS"].as_i64().unwrap(), v["EW"].as_i64().unwrap())
+}
+
+/// A director amends a stored hand (the later hand is adjudicated again), voids one, renames a
+/// player and a session; every correction is in the audit trail with who, when and what before.
+/// Refusals leave everything as it was.
+#[actix_web::test]
+async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let key_id = c
+        .send(
+            http::TestRequest::get()
+                .uri("/v1/clubs/1/keys")
+                .insert_header(("authorization", format!("Bearer {}", c.key))),
+        )
+        .await
+        .json[0]["id"]
+        .clone();
+    // Stubs & Spoils: hand 1 fixture 02 (E deals; EW 6), hand 2 fixture 01 (S deals; NS 6).
+    let seating = json!({"N": p["Dee"], "E": p["Eve"], "S": p["Fay"], "W": p["Ana"]});
+    let m = play_match(&c, s.evening3, seating, "stubs-and-spoils", &["02", "01"]).await;
+    let hands = c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await["items"].clone();
+    let (h1, h2) = (
+        hands[0]["id"].as_i64().unwrap(),
+        hands[1]["id"].as_i64().unwrap(),
+    );
+    let snapshot = || async {
+        (
+            c.get(&format!("/v1/clubs/1/matches/{m}")).await,
+            c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await,
+            c.get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+                .await,
+        )
+    };
+    let untouched = snapshot().await;
+
+    // Refused: a replacement with a record error (fixture 16, a lead out of turn) is 422 under
+    // /record; nothing changes and nothing is audited.
+    let amend = format!("/v1/clubs/1/hands/{h1}/amend");
+    let r = c
+        .post(
+            &amend,
+            &json!({"record": fixture("stubs-and-spoils", "16")}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert!(
+        r.json["errors"][0]["pointer"]
+            .as_str()
+            .unwrap()
+            .starts_with("/record/actions/"),
+        "{}",
+        r.text
+    );
+    assert!(snapshot().await == untouched);
+
+    // Hand 1 was really fixture 03 (E deals; EW 5): hand 1 moves from EW 6 to EW 5 and hand 2,
+    // still NS 6, now ends the match at NS 6, EW 5 instead of 6-6.
+    let r = c
+        .post(
+            &amend,
+            &json!({"record": fixture("stubs-and-spoils", "03"), "note": "typed the wrong sheet"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["action"], "amend_hand");
+    let changed = r.json["changed"].as_array().unwrap();
+    assert_eq!(changed.len(), 2, "{}", r.text);
+    assert_eq!(
+        (changed[0]["hand"].as_i64(), changed[1]["hand"].as_i64()),
+        (Some(h1), Some(h2))
+    );
+    assert_eq!(scores(&changed[0]["before"]["hand_score"]), (0, 6));
+    assert_eq!(scores(&changed[0]["after"]["hand_score"]), (0, 5));
+    assert_eq!(scores(&changed[1]["before"]["hand_score"]), (6, 0));
+    assert_eq!(scores(&changed[1]["after"]["hand_score"]), (6, 0));
+    assert_eq!(
+        scores(&changed[1]["before"]["match_after"]["scores"]),
+        (6, 6)
+    );
+    assert_eq!(
+        scores(&changed[1]["after"]["match_after"]["scores"]),
+        (6, 5)
+    );
+    assert_eq!(scores(&r.json["match_before"]["scores"]), (6, 6));
+    assert_eq!(scores(&r.json["match_after"]["scores"]), (6, 5));
+    let stored = c.get(&format!("/v1/clubs/1/hands/{h1}")).await;
+    assert_eq!(
+        stored["record"]["deal"],
+        fixture("stubs-and-spoils", "03")["deal"]
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+        .await;
+    check(
+        find(&standings["players"], "player", "Dee"),
+        1,
+        [0, 0, 0, 6, 5, 2, 0],
+    );
+
+    // Voiding hand 1: hand 2 becomes hand 1 of the match, which stands at NS 6, EW 0. A retry
+    // with the same Idempotency-Key gets the same answer and voids nothing more.
+    let void = || {
+        c.post_req(&format!("/v1/clubs/1/hands/{h1}/void"))
+            .insert_header(("idempotency-key", "void-1"))
+            .set_json(json!({"note": "not played in this match"}))
+    };
+    let r = c.send(void()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let retry = c.send(void()).await;
+    assert_eq!((retry.replayed, &retry.json), (true, &r.json));
+    let changed = r.json["changed"].as_array().unwrap();
+    assert_eq!(
+        (
+            changed.len(),
+            changed[0]["hand"].as_i64(),
+            changed[0]["number"].as_u64()
+        ),
+        (1, Some(h2), Some(1)),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        scores(&changed[0]["after"]["match_after"]["scores"]),
+        (6, 0)
+    );
+    assert_eq!(scores(&r.json["match_after"]["scores"]), (6, 0));
+    let after_void = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
+    assert_eq!(after_void["hands"], 1);
+    assert_eq!(
+        c.send(http::TestRequest::get().uri(&format!("/v1/clubs/1/hands/{h1}")))
+            .await
+            .status,
+        404
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{}/standings", s.ss))
+        .await;
+    check(
+        find(&standings["players"], "player", "Dee"),
+        1,
+        [0, 0, 0, 6, 0, 1, 0],
+    );
+
+    // Refused: in Malilla, hand 1 replaced by a hand W deals (fixture 01) leaves hand 2, dealt by
+    // S, out of turn (N deals after W): 409, and nothing changes.
+    let r = c.import(s.evening1, &two_hand_sheet()).await;
+    let malilla = r.json["matches_created"]["t1"].as_i64().unwrap();
+    let first = r.json["hands"][0]["id"].as_i64().unwrap();
+    let before = c.get(&format!("/v1/clubs/1/matches/{malilla}/hands")).await;
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/hands/{first}/amend"),
+            &json!({"record": fixture("malilla", "01")}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.json["detail"].as_str().unwrap().contains("N deals"),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/matches/{malilla}/hands")).await,
+        before
+    );
+
+    // Renames; a name another player has is refused.
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/players/{}", p["Fay"]))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Faye"})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json["name"].as_str()),
+        (200, Some("Faye")),
+        "{}",
+        r.text
+    );
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/players/{}", p["Fay"]))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Ana"})),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    let r = c
+        .send(
+            c.post_req(&format!("/v1/clubs/1/sessions/{}", s.evening3))
+                .method(actix_web::http::Method::PATCH)
+                .set_json(json!({"name": "Friday 1"})),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.json["name"].as_str()),
+        (200, Some("Friday 1")),
+        "{}",
+        r.text
+    );
+
+    // The audit trail: four corrections, by this key, each with what it replaced.
+    let audit = c.get("/v1/clubs/1/amendments").await;
+    let items = audit["items"].as_array().unwrap();
+    let actions: Vec<&str> = items
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions,
+        ["amend_hand", "void_hand", "rename_player", "rename_session"]
+    );
+    assert!(
+        items
+            .iter()
+            .all(|a| a["by"] == key_id && a["at"].is_string())
+    );
+    assert_eq!(
+        (&items[0]["subject"], items[0]["subject_id"].as_i64()),
+        (&json!("hand"), Some(h1))
+    );
+    assert_eq!(
+        items[0]["before"]["record"]["deal"],
+        fixture("stubs-and-spoils", "02")["deal"]
+    );
+    assert_eq!(items[0]["note"], "typed the wrong sheet");
+    assert_eq!(
+        items[1]["before"]["record"]["deal"],
+        fixture("stubs-and-spoils", "03")["deal"]
+    );
+    assert_eq!(
+        (&items[2]["before"]["name"], &items[2]["after"]["name"]),
+        (&json!("Fay"), &json!("Faye"))
+    );
+    let page = c.get("/v1/clubs/1/amendments?limit=3").await;
+    assert_eq!(page["next_cursor"], json!(items[2]["id"].to_string()));
+}
+
+/// A session larger than one sheet can hold (more rows than an import takes) is exported in pages
+/// of whole matches within the import's limits, and the pages import, one after the other, into
+/// a new session as the same hands.
+#[actix_web::test]
+async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    // 4,200 distinct legal hands, one match each: 4,200 x (4 sit + 4 deal + 1 face-up + 40 play)
+    // = 205,800 rows, more than the 200,000 an import takes; imported in two halves. Each of 175
+    // random legal hands is played in its 24 suit permutations (a permutation of the suits plays
+    // the same, and stores: nothing is held or played out of turn).
+    const MATCHES: usize = 4_200;
+    let permutations: Vec<[char; 4]> = (0..24)
+        .map(|mut k| {
+            let mut left = vec!['S', 'H', 'D', 'C'];
+            let mut p = ['S'; 4];
+            for (i, slot) in p.iter_mut().enumerate() {
+                *slot = left.remove(k % (4 - i));
+                k /= 4 - i;
+            }
+            p
+        })
+        .collect();
+    let permute = |row: &str, p: &[char; 4]| -> String {
+        let (front, cards) = row.rsplit_once(',').unwrap();
+        let cards: Vec<String> = cards
+            .split(' ')
+            .map(|card| {
+                let (rank, suit) = card.split_at(card.len() - 1);
+                let i = "SHDC".find(suit).unwrap();
+                format!("{rank}{}", p[i])
+            })
+            .collect();
+        format!("{front},{}", cards.join(" "))
+    };
+    let header = "match,hand,dealer,seat,action,value\n";
+    let mut halves = [header.to_string(), header.to_string()];
+    let hands: Vec<Value> = (0..MATCHES / 24)
+        .map(|i| {
+            serde_json::to_value(common::random::random_legal_hand(
+                "malilla",
+                i as u64 * 7919 + 1,
+            ))
+            .unwrap()
+        })
+        .collect();
+    for m in 0..MATCHES {
+        let sheet = &mut halves[m * 2 / MATCHES];
+        for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
+            sheet.push_str(&format!("m{m},,,{seat},sit,{name}\n"));
+        }
+        for row in common::sheet_rows(&format!("m{m}"), 1, &hands[m / 24]) {
+            sheet.push_str(&permute(&row, &permutations[m % 24]));
+            sheet.push('\n');
+        }
+    }
+    assert!(
+        halves.iter().map(|h| h.lines().count() - 1).sum::<usize>() > arbiter::league::MAX_ROWS
+    );
+    for half in &halves {
+        let r = c.import(s.evening1, half).await;
+        assert_eq!(r.status, 201, "{}", &r.text[..r.text.len().min(500)]);
+    }
+
+    let mut uri = format!("/v1/clubs/1/sessions/{}/sheet", s.evening1);
+    let mut pages = Vec::new();
+    loop {
+        let r = c.send(http::TestRequest::get().uri(&uri)).await;
+        assert_eq!(r.status, 200);
+        assert!(r.text.lines().count() - 1 <= arbiter::league::MAX_ROWS);
+        assert!(r.text.len() <= arbiter::league::MAX_SHEET);
+        pages.push(r.text);
+        match r.link.strip_prefix('<').and_then(|l| l.split_once('>')) {
+            Some((next, rest)) => {
+                assert_eq!(rest, "; rel=\"next\"");
+                uri = next.to_string();
+            }
+            None => break,
+        }
+    }
+    assert_eq!(pages.len(), 2);
+    for page in &pages {
+        let r = c.import(s.evening2, page).await;
+        assert_eq!(r.status, 201, "{}", &r.text[..r.text.len().min(500)]);
+    }
+    // The same hands, in the same order, but for the match labels.
+    let copy = c
+        .send(http::TestRequest::get().uri(&format!(
+            "/v1/clubs/1/sessions/{}/sheet?cursor=0",
+            s.evening2
+        )))
+        .await;
+    let without_labels = |pages: &[String]| -> Vec<String> {
+        pages
+            .iter()
+            .flat_map(|p| p.lines().skip(1))
+            .map(|l| l.split_once(',').unwrap().1.to_string())
+            .collect()
+    };
+    let first = without_labels(std::slice::from_ref(&copy.text));
+    let mut next = copy.link.clone();
+    let mut all = first;
+    while let Some((uri, _)) = next.strip_prefix('<').and_then(|l| l.split_once('>')) {
+        let r = c.send(http::TestRequest::get().uri(uri)).await;
+        all.extend(without_labels(std::slice::from_ref(&r.text)));
+        next = r.link;
+    }
+    assert_eq!(all, without_labels(&pages));
+    assert_eq!(
+        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening2))
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        MATCHES
     );
 }

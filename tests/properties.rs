@@ -3,7 +3,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, BonusStatus, GameInfo, Outcome, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, GameInfo, Outcome, ScoreSource, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -19,12 +19,21 @@ fn adjudicate(record: &HandRecord) -> Adjudication {
     .expect("accepted")
 }
 
+/// What the play itself scored for `side` (the score items of source `tricks`).
+fn hand_result(a: &Adjudication, side: Side) -> i32 {
+    a.score_items
+        .iter()
+        .filter(|t| t.side == side && t.source == ScoreSource::Tricks)
+        .map(|t| t.points)
+        .sum()
+}
+
 fn check_clean(a: &Adjudication) {
     assert_eq!(a.outcome, Outcome::Scored, "{:?}", a.record_error);
     assert!(a.irregularities.is_empty() && a.record_error.is_none());
     let score = a.hand_score.expect("scored");
     assert!(
-        score[Side::NS] == 0 || score[Side::EW] == 0,
+        hand_result(a, Side::NS) == 0 || hand_result(a, Side::EW) == 0,
         "only one side scores a hand"
     );
     for side in Side::BOTH {
@@ -34,9 +43,10 @@ fn check_clean(a: &Adjudication) {
             .filter(|b| b.side == side && b.status == BonusStatus::Scored)
             .map(|b| b.points)
             .sum();
+        assert_eq!(score[side], hand_result(a, side) + bonus);
         assert_eq!(
             a.match_after.scores[side] - a.match_before.scores[side],
-            score[side] + bonus
+            score[side]
         );
     }
 }
@@ -55,9 +65,8 @@ proptest! {
         prop_assert_eq!(ns.points.unwrap_or(0) + ew.points.unwrap_or(0), 70, "60 card points + 10 tricks");
         let played: std::collections::BTreeSet<Card> = a.tricks.iter().flat_map(|t| t.plays.plays().iter().map(|p| p.card)).collect();
         prop_assert_eq!(played.len(), 40, "every card played once");
-        let score = a.hand_score.unwrap();
         for side in Side::BOTH {
-            prop_assert_eq!(score[side], (a.tally[side].points.unwrap_or(0) - 35).max(0));
+            prop_assert_eq!(hand_result(&a, side), (a.tally[side].points.unwrap_or(0) - 35).max(0));
         }
         prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
     }

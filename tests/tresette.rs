@@ -4,7 +4,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, Side};
+use arbiter::engine::{self, Adjudication, Outcome, ScoreSource, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -38,11 +38,12 @@ fn adjudicate(record: &HandRecord) -> Adjudication {
     engine::adjudicate(game(), record).expect("accepted")
 }
 
-fn credited(a: &Adjudication, side: Side) -> i32 {
-    a.bonuses
+/// The melds `side` scored: parts of its hand score with source `meld`.
+fn melds(a: &Adjudication, side: Side) -> i32 {
+    a.score_items
         .iter()
-        .filter(|b| b.side == side && b.status == BonusStatus::Scored)
-        .map(|b| b.points)
+        .filter(|t| t.side == side && t.source == ScoreSource::Meld)
+        .map(|t| t.points)
         .sum()
 }
 
@@ -68,14 +69,18 @@ proptest! {
         let played: std::collections::BTreeSet<Card> = a.tricks.iter().flat_map(|t| t.plays.plays().iter().map(|p| p.card)).collect();
         prop_assert_eq!(played.len(), 40, "every card played once");
         let score = a.hand_score.unwrap();
+        // The hand score is the card points plus the melds, and the match moves by exactly it.
         for side in Side::BOTH {
-            prop_assert_eq!(score[side], a.tally[side].points.unwrap());
-            prop_assert_eq!(a.match_after.scores[side], score[side] + credited(&a, side));
+            prop_assert_eq!(score[side], a.tally[side].points.unwrap() + melds(&a, side));
+            prop_assert_eq!(a.match_after.scores[side], a.match_before.scores[side] + score[side]);
         }
-        // Every declarer's melds are reported; they score when he won a trick (or by option).
-        for b in &a.bonuses {
-            prop_assert!(matches!(b.points, 3 | 4));
-            prop_assert!(no_trick || b.status == BonusStatus::NotScored || a.tricks.iter().any(|t| t.winner.is_some_and(|w| w.side() == b.side)));
+        prop_assert!(a.bonuses.is_empty());
+        // A meld scores at its holder's Good play, only when he himself won a trick (or by option).
+        for t in a.score_items.iter().filter(|t| t.source == ScoreSource::Meld) {
+            prop_assert!(matches!(t.points, 3 | 4));
+            let holder = record.actions[t.action_index.unwrap()];
+            prop_assert!(matches!(holder.kind, ActionKind::GoodPlay(true)));
+            prop_assert!(no_trick || a.tricks.iter().any(|tr| tr.winner == Some(holder.seat)));
         }
         prop_assert_eq!(a.match_after.next_dealer, Some(game().table(&engine::Options::resolve(game().info().options, &record.options, "").unwrap()).next(record.dealer)));
         prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
@@ -120,7 +125,7 @@ proptest! {
         prop_assert_eq!(a.irregularities[0].action_index, Some(i));
         let liar = record.actions[i].seat.side();
         let score = a.hand_score.unwrap();
-        prop_assert_eq!(score[liar.other()], a.tally[liar.other()].points.unwrap() + 1);
+        prop_assert_eq!(score[liar.other()], a.tally[liar.other()].points.unwrap() + melds(&a, liar.other()) + 1);
     }
 }
 
@@ -203,8 +208,14 @@ fn revoke_penalty_replaces_card_points() {
             {
                 let offenders = last.seat.side();
                 let score = b.hand_score.unwrap();
-                assert_eq!((score[offenders], score[offenders.other()]), (0, 11));
-                assert_eq!(credited(&b, offenders), 0);
+                let others = offenders.other();
+                assert_eq!(
+                    (score[offenders], score[others]),
+                    (0, 11 + melds(&b, others))
+                );
+                // The penalty is the first revoke's, once: 11 to the other side.
+                assert_eq!(revokes[0].effect.points[others], 11);
+                assert!(revokes[1..].iter().all(|i| i.effect.points[others] == 0));
                 return;
             }
         }
@@ -253,7 +264,7 @@ fn announcement_after_a_first_trick_won_last_is_offered() {
     let a = adjudicate(&announced);
     assert_eq!(a.outcome, Outcome::Scored);
     assert!(a.irregularities.is_empty());
-    assert_eq!(credited(&a, Side::NS), 3);
+    assert_eq!(melds(&a, Side::NS), 3);
     let after = engine::legal_actions(game(), &announced).unwrap();
     assert!(after.legal.is_empty(), "{:?}", after.legal);
 }
@@ -276,4 +287,25 @@ fn announcement_without_a_trick_is_offered_after_the_hand_by_option() {
             .legal
             .is_empty()
     );
+}
+
+/// TR-i: the announcement is offered right after the declarer's first won trick, and no longer once
+/// the next card is played (fixture 02: N wins trick 1 with actions 4-7 and announces at 8).
+#[test]
+fn announcement_is_offered_only_right_after_the_first_won_trick() {
+    let after_trick_one = fixture_record("02-good-play-melds-need-a-won-trick.json", |r| {
+        r["actions"].as_array_mut().unwrap().truncate(8);
+    });
+    let view = engine::legal_actions(game(), &after_trick_one).unwrap();
+    assert_eq!(
+        announcements(&view),
+        [("N".to_string(), "napoleon".to_string())]
+    );
+    let after_the_lead = fixture_record("02-good-play-melds-need-a-won-trick.json", |r| {
+        let actions = r["actions"].as_array_mut().unwrap();
+        actions.remove(8);
+        actions.truncate(9);
+    });
+    let view = engine::legal_actions(game(), &after_the_lead).unwrap();
+    assert!(announcements(&view).is_empty(), "{:?}", view.legal);
 }

@@ -88,6 +88,10 @@ proptest! {
         } else {
             prop_assert_eq!(scored, 0);
         }
+        prop_assert_eq!(a.hand_winner, ends[0].seat.map(Seat::side));
+        // With no penalty, the hand's one score item is the stake won.
+        prop_assert_eq!(a.score_items.len(), usize::from(scored > 0));
+        prop_assert!(a.score_items.iter().all(|t| Some(t.side) == a.hand_winner && t.points == scored));
         let over = a.match_after.scores[Side::NS] >= 12 || a.match_after.scores[Side::EW] >= 12;
         prop_assert_eq!(a.match_after.game_over, over);
         prop_assert_eq!(a.match_after.next_dealer, Some(arbiter::engine::Table::FOUR.right(a.dealer)));
@@ -155,16 +159,29 @@ fn a_raise_must_be_answered_before_a_card() {
 }
 
 #[test]
-fn the_same_side_cannot_raise_twice_in_a_row_after_acceptance() {
+fn a_raise_by_the_side_last_accepted_is_a_void_illegal_raise() {
     let deal: serde_json::Value = serde_json::from_str(DEAL).unwrap();
-    // W trucos, N accepts; W plays, then E (W's partner, play to the right: W → S → E) ... S plays
-    // first after W: S is an opponent. E's turn comes after S: E may not raise (W–E side, i.e. EW,
-    // made the last accepted raise).
+    // W trucos, N accepts; W plays, then S (play to the right: W → S → E → N), then E, W's partner:
+    // E may not raise (E–W made the last accepted raise, TR-4): illegal_raise, N–S gain 1 at once,
+    // the call is void (TU-h) and E plays on. T1: W 2C, S 5D, E 3H, N 4C (the top card): N. T2:
+    // N 5S, W 5C, S KD (the highest), E 5H: S. N–S win the hand at the stake of 3: NS 1 + 3.
     let r = hand(json!({"dealer": "N", "deal": deal, "actions": [
         {"seat": "W", "keep": true}, {"seat": "W", "raise": true}, {"seat": "N", "accept": true},
-        {"seat": "W", "play": "2C"}, {"seat": "S", "play": "5D"}, {"seat": "E", "raise": true}]}));
+        {"seat": "W", "play": "2C"}, {"seat": "S", "play": "5D"}, {"seat": "E", "raise": true},
+        {"seat": "E", "play": "3H"}, {"seat": "N", "play": "4C"},
+        {"seat": "N", "play": "5S"}, {"seat": "W", "play": "5C"}, {"seat": "S", "play": "KD"},
+        {"seat": "E", "play": "5H"}]}));
     let a = adjudicate(&r);
-    assert_eq!(a.record_error.unwrap().code, "raise_not_allowed");
+    assert!(a.record_error.is_none(), "{:?}", a.record_error);
+    assert_eq!(a.irregularities.len(), 1);
+    let i = &a.irregularities[0];
+    assert_eq!(
+        (i.code, i.action_index, i.trick),
+        ("illegal_raise", Some(5), Some(1))
+    );
+    assert_eq!(i.effect.points[Side::NS], 1);
+    assert_eq!(a.hand_score.unwrap()[Side::NS], 4);
+    assert_eq!(a.hand_score.unwrap()[Side::EW], 0);
     // The other side may raise at its turn: S retrucos before playing.
     let r = hand(json!({"dealer": "N", "deal": deal, "actions": [
         {"seat": "W", "keep": true}, {"seat": "W", "raise": true}, {"seat": "N", "accept": true},
@@ -191,11 +208,11 @@ fn actions_after_a_run_are_record_errors() {
 }
 
 #[test]
-fn hundreds_of_riffles_are_each_a_fault_and_never_overflow() {
+fn hundreds_of_riffles_are_one_fault_and_never_overflow() {
     // §5 bad_procedure: only a single riffle is allowed. The record may hold up to 2000 actions, so a
     // riffle counter must not overflow (a u8 panicked at the 256th riffle in debug builds and wrapped
-    // in release, letting the 257th riffle pass as the first). 300 riffles: 299 faults by N, the
-    // dealer; E–W gain 1 each up to 11, then N–S lose 1 each (never below 0, TR-6).
+    // in release). 300 riffles: 299 are against §5, but the shuffle is one procedure and costs one
+    // bad_procedure (TU-i): at the second riffle, E–W gain 1.
     let deal: serde_json::Value = serde_json::from_str(DEAL).unwrap();
     let mut actions = vec![json!({"seat": "N", "shuffle": "riffle"}); 300];
     // Then T1: W 2C, S KD, E 3H, N 4C (the top card): N. T2: four 5s, an opposing tie: the
@@ -210,9 +227,12 @@ fn hundreds_of_riffles_are_each_a_fault_and_never_overflow() {
     let r = hand(json!({"dealer": "N", "deal": deal, "actions": actions}));
     let a = adjudicate(&r);
     assert!(a.record_error.is_none(), "{:?}", a.record_error);
-    assert_eq!(a.irregularities.len(), 299);
-    assert!(a.irregularities.iter().all(|i| i.code == "bad_procedure"));
-    assert_eq!(a.irregularities.last().unwrap().action_index, Some(299));
-    assert_eq!(a.match_after.scores[Side::EW], 11);
+    assert_eq!(a.irregularities.len(), 1);
+    let i = &a.irregularities[0];
+    assert_eq!(
+        (i.code, i.action_index, i.trick),
+        ("bad_procedure", Some(1), None)
+    );
+    assert_eq!(a.match_after.scores[Side::EW], 1);
     assert_eq!(a.match_after.scores[Side::NS], 1);
 }

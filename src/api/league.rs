@@ -5,9 +5,10 @@
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
-    self, ApiKey, Club, HandScope, HandSummary, Idempotency, ImportReport, League, Match, NewKey,
-    NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership, Player,
-    Readjudication, Session, Standings, Store, StoreError, StoredHand,
+    self, Actor, Amendment, ApiKey, Club, Correction, HandAmendment, HandScope, HandSummary,
+    HandVoid, Idempotency, ImportReport, KeyInfo, League, Match, NewKey, NewLeague, NewMatch,
+    NewNamed, NewPartnership, NewSession, Page, Partnership, Player, Readjudication, Session,
+    Standings, Store, StoreError, StoredHand,
 };
 use crate::record::HandRecord;
 use actix_web::http::StatusCode;
@@ -31,9 +32,6 @@ pub struct LeagueState {
     pub admin_token: Option<String>,
 }
 
-/// Largest sheet accepted by `POST .../sheet` (about 2,000 Malilla hands).
-pub const MAX_SHEET: usize = 8 * 1024 * 1024;
-
 impl From<StoreError> for Problem {
     fn from(e: StoreError) -> Problem {
         match e {
@@ -42,6 +40,16 @@ impl From<StoreError> for Problem {
             StoreError::Conflict(d) => {
                 Problem::new(StatusCode::CONFLICT, "conflict", "Conflict", d)
             }
+            StoreError::Repeated(errors) => Problem::new(
+                StatusCode::CONFLICT,
+                "repeated-hands",
+                "Hands already stored",
+                format!(
+                    "{} hand(s) repeat hands already stored; nothing was written",
+                    errors.len()
+                ),
+            )
+            .with(errors),
             StoreError::Unauthorized(d) => unauthorized(d),
             StoreError::Forbidden(d) => {
                 Problem::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", d)
@@ -217,7 +225,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, Problem> {
 }
 
 /// A JSON POST that creates something: the body is read and parsed as `N`, then `f` runs as one
-/// write answered with 201.
+/// write by the club's keys answered with 201.
 async fn create<N, T>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
@@ -229,17 +237,35 @@ where
     N: DeserializeOwned + Validate + Send + 'static,
     T: Created + Serialize + Send + 'static,
 {
-    authenticate(req, state, club).await?;
-    let bytes = json_body(req, body).await?;
-    let new: N = parse_json(&bytes)?;
+    create_as(req, state, club, body, Access::Club, f).await
+}
+
+/// `create` by `access`, answered with the new resource's `Location`.
+async fn create_as<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    access: Access,
+    f: impl FnOnce(&Transaction, N) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Created + Serialize + Send + 'static,
+{
+    let status = StatusCode::CREATED;
     let (status, body, replayed) =
-        commit(req, state, club, &bytes, StatusCode::CREATED, move |tx| {
+        commit_json(req, state, club, body, status, access, move |tx, _, new| {
             f(tx, new)
         })
         .await?;
-    let location = body["id"]
-        .as_i64()
-        .map(|id| format!("/v1/clubs/{club}/{}/{id}", T::COLLECTION));
+    // Ids are numbers, keys' ids public strings.
+    let id = match &body["id"] {
+        serde_json::Value::String(id) => Some(id.clone()),
+        serde_json::Value::Number(id) => Some(id.to_string()),
+        _ => None,
+    };
+    let location = id.map(|id| format!("/v1/clubs/{club}/{}/{id}", T::COLLECTION));
     Ok(with_location(respond(status, body, replayed), location))
 }
 
@@ -277,19 +303,100 @@ fn with_location(mut resp: HttpResponse, location: Option<String>) -> HttpRespon
     resp
 }
 
-/// Checks the key of a write before its body is read: a request that may not write is told so
-/// (401, 403), not what is wrong with its body. `write` checks again in its transaction.
+/// Checks the writer before the body is read: a request that may not write is told so (401, 403),
+/// not what is wrong with its body. `commit_as` checks again in its own transaction. (The check
+/// marks a key used: it was presented.)
 async fn authenticate(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
     club: i64,
+    access: Access,
 ) -> Result<(), Problem> {
     let secret = bearer(req)?;
-    read(state, move |tx| league::authorize(tx, club, &secret)).await
+    let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
+    blocking(state, move |s| {
+        s.write(|tx| actor(tx, club, &secret, operator).map(drop))
+    })
+    .await
 }
 
-/// A write to `club`: the key is checked, an `Idempotency-Key` replays an earlier answer to the
-/// same request, and the write, its answer and the key's record commit together.
+/// A JSON write: the body is read and parsed as `N`, then `f` runs as one write by `access`,
+/// answered with `status`.
+async fn write_json<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    let (status, body, replayed) = commit_json(req, state, club, body, status, access, f).await?;
+    Ok(respond(status, body, replayed))
+}
+
+/// `write_json` up to the answer: its status, its body, and whether it was replayed.
+async fn commit_json<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+) -> Result<(u16, serde_json::Value, bool), Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    authenticate(req, state, club, access).await?;
+    let bytes = json_body(req, body).await?;
+    let new: N = parse_json(&bytes)?;
+    commit_as(
+        req,
+        state,
+        club,
+        &bytes,
+        status,
+        access,
+        move |tx, actor| f(tx, actor, new),
+    )
+    .await
+}
+
+/// Who may write: the club's keys, or also the operator (issuing a key to a club that lost its
+/// own).
+#[derive(Clone, Copy, PartialEq)]
+enum Access {
+    Club,
+    ClubOrOperator,
+}
+
+/// Whether `token` is the operator's (`ARBITER_ADMIN_TOKEN`); compared by digest so the time taken
+/// says nothing about the token.
+fn is_operator(state: &LeagueState, token: &str) -> bool {
+    state
+        .admin_token
+        .as_ref()
+        .is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(token))
+}
+
+/// The writer `secret` names for `club`: the operator where `access` admits one, else a live key of
+/// the club (marked used).
+fn actor(tx: &Transaction, club: i64, secret: &str, operator: bool) -> league::Result<Actor> {
+    if operator {
+        league::get_club(tx, club)?;
+        Ok(Actor::Operator)
+    } else {
+        league::authorize(tx, club, secret)
+    }
+}
+
+/// A write to `club` by one of its keys: see `write_as`.
 async fn write<T: Serialize + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
@@ -298,20 +405,45 @@ async fn write<T: Serialize + Send + 'static>(
     status: StatusCode,
     f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
-    let (status, body, replayed) = commit(req, state, club, body, status, f).await?;
-    Ok(respond(status, body, replayed))
+    write_as(
+        req,
+        state,
+        club,
+        body,
+        status,
+        Access::Club,
+        move |tx, _| f(tx),
+    )
+    .await
 }
 
-/// `write` up to the answer: its status, its body, and whether it was replayed.
-async fn commit<T: Serialize + Send + 'static>(
+/// A write to `club`: the writer is checked, an `Idempotency-Key` replays an earlier answer to the
+/// same request, and the write, its answer and the key's record commit together.
+async fn write_as<T: Serialize + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
     club: i64,
     body: &[u8],
     status: StatusCode,
-    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem> {
+    let (status, body, replayed) = commit_as(req, state, club, body, status, access, f).await?;
+    Ok(respond(status, body, replayed))
+}
+
+/// `write_as` up to the answer: its status, its body, and whether it was replayed.
+async fn commit_as<T: Serialize + Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: &[u8],
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
 ) -> Result<(u16, serde_json::Value, bool), Problem> {
     let secret = bearer(req)?;
+    let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
     // The request a key names: method, URI and body, each length-prefixed.
     let idem = idempotency_key(req)?.map(|key| {
         let mut h = Sha256::new();
@@ -331,13 +463,13 @@ async fn commit<T: Serialize + Send + 'static>(
     });
     blocking(state, move |s| {
         s.write(|tx| {
-            league::authorize(tx, club, &secret)?;
+            let actor = actor(tx, club, &secret, operator)?;
             if let Some(i) = &idem
                 && let Some((status, body)) = i.replay(tx)?
             {
                 return Ok((status, body, true));
             }
-            let body = serde_json::to_value(f(tx)?).expect("a response serializes");
+            let body = serde_json::to_value(f(tx, &actor)?).expect("a response serializes");
             if let Some(i) = &idem {
                 i.save(tx, status.as_u16(), &body)?;
             }
@@ -436,19 +568,24 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
     Ok(out)
 }
 
+/// The `cursor` of a list: 0 for the first page.
+fn cursor(q: &BTreeMap<String, String>) -> Result<i64, Problem> {
+    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
+    match q.get("cursor").filter(|c| !c.is_empty()) {
+        None => Ok(0),
+        Some(c) => {
+            c.parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
+                bad_query("cursor", "expected a cursor returned as next_cursor".into())
+            })
+        }
+    }
+}
+
 /// `cursor` and `limit` of a list.
 fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
     let bad = |name: &str, detail: &str| bad_query(name, detail.to_string());
-    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
-    let cursor = match q.get("cursor").filter(|c| !c.is_empty()) {
-        None => 0,
-        Some(c) => c
-            .parse::<i64>()
-            .ok()
-            .filter(|c| *c >= 0)
-            .ok_or_else(|| bad("cursor", "expected a cursor returned as next_cursor"))?,
-    };
+    let cursor = cursor(&q)?;
     let limit = match q.get("limit") {
         None => 100,
         Some(l) => l
@@ -469,14 +606,22 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(create_club)),
     )
     .service(resource("/v1/clubs/{club}").route(web::get().to(get_club)))
-    .service(resource("/v1/clubs/{club}/keys").route(web::post().to(create_key)))
+    .service(
+        resource("/v1/clubs/{club}/keys")
+            .route(web::get().to(list_keys))
+            .route(web::post().to(create_key)),
+    )
     .service(resource("/v1/clubs/{club}/keys/{key}").route(web::delete().to(revoke_key)))
     .service(
         resource("/v1/clubs/{club}/players")
             .route(web::get().to(list_players))
             .route(web::post().to(create_player)),
     )
-    .service(resource("/v1/clubs/{club}/players/{player}").route(web::get().to(get_player)))
+    .service(
+        resource("/v1/clubs/{club}/players/{player}")
+            .route(web::get().to(get_player))
+            .route(web::patch().to(rename_player)),
+    )
     .service(
         resource("/v1/clubs/{club}/partnerships")
             .route(web::get().to(list_partnerships))
@@ -505,7 +650,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         resource("/v1/clubs/{club}/leagues/{league}/readjudicate")
             .route(web::post().to(readjudicate)),
     )
-    .service(resource("/v1/clubs/{club}/sessions/{session}").route(web::get().to(get_session)))
+    .service(
+        resource("/v1/clubs/{club}/sessions/{session}")
+            .route(web::get().to(get_session))
+            .route(web::patch().to(rename_session)),
+    )
     .service(
         resource("/v1/clubs/{club}/sessions/{session}/matches").route(web::get().to(list_matches)),
     )
@@ -525,6 +674,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::post().to(post_hand)),
     )
     .service(resource("/v1/clubs/{club}/hands/{hand}").route(web::get().to(get_hand)))
+    .service(resource("/v1/clubs/{club}/hands/{hand}/amend").route(web::post().to(amend_hand)))
+    .service(resource("/v1/clubs/{club}/hands/{hand}/void").route(web::post().to(void_hand)))
+    .service(resource("/v1/clubs/{club}/amendments").route(web::get().to(list_amendments)))
     .service(resource("/v1/games/{game}/sheet-template").route(web::get().to(sheet_template)));
 }
 
@@ -555,12 +707,7 @@ async fn create_club(
     state: web::Data<LeagueState>,
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
-    let token = bearer(&req)?;
-    let allowed = state
-        .admin_token
-        .as_ref()
-        .is_some_and(|admin| Sha256::digest(admin) == Sha256::digest(&token));
-    if !allowed {
+    if !is_operator(&state, &bearer(&req)?) {
         return Err(Problem::new(
             StatusCode::FORBIDDEN,
             "forbidden",
@@ -591,7 +738,8 @@ async fn get_club(
         .map(web::Json)
 }
 
-/// Creates another key for the club (shown once in the response).
+/// Creates another key for the club (shown once in the response). The operator's token
+/// (`ARBITER_ADMIN_TOKEN`) may issue one too: the way back for a club that lost its keys.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
     responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
@@ -603,15 +751,45 @@ async fn create_key(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    create(&req, &state, club, body, move |tx, new: NewKey| {
-        league::create_key(tx, club, new.label.trim())
-    })
+    create_as(
+        &req,
+        &state,
+        club,
+        body,
+        Access::ClubOrOperator,
+        move |tx, new: NewKey| league::create_key(tx, club, new.label.trim()),
+    )
     .await
 }
 
-/// Revokes a key; the club's last live key cannot be revoked.
+/// The club's keys, oldest first: id, label, when created, last used and revoked; never a secret.
+/// Needs one of the club's keys, or the operator's token.
 #[utoipa::path(
-    delete, path = "/v1/clubs/{club}/keys/{key}", tag = "league", params(("club" = i64, Path), ("key" = i64, Path)),
+    get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)),
+    responses((status = 200, body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
+)]
+async fn list_keys(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<KeyInfo>>, Problem> {
+    let club = id(&path, "club")?;
+    let secret = bearer(&req)?;
+    let operator = is_operator(&state, &secret);
+    // On the writer: authenticating marks the key used.
+    blocking(&state, move |s| {
+        s.write(|tx| {
+            actor(tx, club, &secret, operator)?;
+            league::list_keys(tx, club)
+        })
+    })
+    .await
+    .map(web::Json)
+}
+
+/// Revokes a key by its id; the club's last live key cannot be revoked.
+#[utoipa::path(
+    delete, path = "/v1/clubs/{club}/keys/{key}", tag = "league", params(("club" = i64, Path), ("key" = String, Path)),
     responses((status = 204, description = "Revoked"), WriteProblems), security(("bearer" = []))
 )]
 async fn revoke_key(
@@ -619,9 +797,10 @@ async fn revoke_key(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
-    let (club, key) = (id(&path.0, "club")?, id(&path.1, "key")?);
+    let club = id(&path.0, "club")?;
+    let key = path.1.clone();
     write(&req, &state, club, b"", StatusCode::NO_CONTENT, move |tx| {
-        league::revoke_key(tx, club, key)
+        league::revoke_key(tx, club, &key)
     })
     .await
 }
@@ -982,22 +1161,161 @@ async fn get_hand(
         .map(web::Json)
 }
 
+// ---- corrections and the audit trail --------------------------------------------------------
+
+/// Amends a stored hand: its record is replaced and the match is adjudicated again from that hand
+/// on, in one transaction. The answer lists the amended hand and every later hand whose ruling
+/// changed (before and after) and the match state before and after. A record that does not
+/// adjudicate (422, pointers under `/record`), or a later hand that no longer does (409), leaves
+/// everything as it was. Kept in the audit trail.
+#[utoipa::path(
+    post, path = "/v1/clubs/{club}/hands/{hand}/amend", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
+    request_body = HandAmendment, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+)]
+async fn amend_hand(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, a: HandAmendment| league::amend_hand(tx, club, hand, &a, by),
+    )
+    .await
+}
+
+/// Voids a stored hand: it no longer counts (its record and ruling stay in the audit trail), and
+/// the later hands of its match move up one and are adjudicated again, in one transaction. A later
+/// hand that no longer adjudicates (409) leaves everything as it was.
+#[utoipa::path(
+    post, path = "/v1/clubs/{club}/hands/{hand}/void", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
+    request_body = HandVoid, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+)]
+async fn void_hand(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, v: HandVoid| league::void_hand(tx, club, hand, &v, by),
+    )
+    .await
+}
+
+/// Renames a player (kept in the audit trail).
+#[utoipa::path(
+    patch, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)),
+    request_body = NewNamed, responses((status = 200, body = Player), WriteProblems), security(("bearer" = []))
+)]
+async fn rename_player(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, player) = (id(&path.0, "club")?, id(&path.1, "player")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, n: NewNamed| league::rename_player(tx, club, player, &n.name, by),
+    )
+    .await
+}
+
+/// Renames a session (kept in the audit trail).
+#[utoipa::path(
+    patch, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
+    request_body = NewNamed, responses((status = 200, body = Session), WriteProblems), security(("bearer" = []))
+)]
+async fn rename_session(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let (club, session) = (id(&path.0, "club")?, id(&path.1, "session")?);
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, by, n: NewNamed| league::rename_session(tx, club, session, &n.name, by),
+    )
+    .await
+}
+
+/// The club's audit trail, oldest first: every amended or voided hand and renamed player or
+/// session, who did it (a key's id, or `operator`), when, and what it was before.
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/amendments", tag = "league",
+    params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    responses((status = 200, body = Page<Amendment>), ReadProblems)
+)]
+async fn list_amendments(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Page<Amendment>>, Problem> {
+    let club = id(&path, "club")?;
+    let (cursor, limit) = paging(&req)?;
+    read(&state, move |tx| {
+        league::list_amendments(tx, club, cursor, limit)
+    })
+    .await
+    .map(web::Json)
+}
+
 // ---- sheets ---------------------------------------------------------------------------------
 
-/// The session as a sheet (one row per action, the import format): it imports back to the same
-/// hands.
+/// The session as a sheet (one row per action, the import format): it imports into another
+/// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
+/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
 #[utoipa::path(
-    get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
-    responses((status = 200, description = "The sheet", body = String, content_type = "text/csv"), ReadProblems)
+    get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
+    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems)
 )]
 async fn export_sheet(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::export(tx, club, s))
-        .await
-        .map(csv_response)
+    let after = cursor(&query(&req, &["cursor"])?)?;
+    let page = read(&state, move |tx| league::export(tx, club, s, after)).await?;
+    let mut resp = csv_response(page.csv);
+    if let Some(next) = page.next_cursor {
+        let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());
+        if let Ok(v) = HeaderValue::from_str(&link) {
+            resp.headers_mut().insert(header::LINK, v);
+        }
+    }
+    Ok(resp)
 }
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or
@@ -1015,11 +1333,11 @@ async fn import_sheet(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    authenticate(&req, &state, club).await?;
+    authenticate(&req, &state, club, Access::Club).await?;
     require_content_type(&req, "text/csv", |e| {
         ["text/csv", "application/csv", "text/plain"].contains(&e)
     })?;
-    let bytes = read_body(&req, body, MAX_SHEET).await?;
+    let bytes = read_body(&req, body, league::MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,

@@ -31,13 +31,14 @@ use utoipa_swagger_ui::SwaggerUi;
     ),
     paths(
         health, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
-        league::list_clubs, league::create_club, league::get_club, league::create_key, league::revoke_key,
-        league::list_players, league::create_player, league::get_player,
+        league::list_clubs, league::create_club, league::get_club, league::list_keys, league::create_key, league::revoke_key,
+        league::list_players, league::create_player, league::get_player, league::rename_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
         league::list_leagues, league::create_league, league::get_league,
         league::list_sessions, league::create_session, league::standings, league::readjudicate,
-        league::get_session, league::list_matches, league::create_match, league::get_match,
+        league::get_session, league::rename_session, league::list_matches, league::create_match, league::get_match,
         league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
+        league::amend_hand, league::void_hand, league::list_amendments,
         league::export_sheet, league::import_sheet, league::sheet_template,
         crate::desk::examples
     ),

@@ -184,7 +184,24 @@ pub fn dealer_face_up<H: Holding>(
 /// The game turns no card up and keeps none back: `face_up` and `stock` must be empty. `why` says
 /// what the game does with the pack instead.
 pub fn check_nothing_undealt(record: &HandRecord, why: &str) -> Result<(), Vec<FieldError>> {
-    let errors: Vec<_> = [("face_up", &record.face_up), ("stock", &record.stock)]
+    refuse_fields(
+        [("face_up", &record.face_up), ("stock", &record.stock)],
+        why,
+    )
+}
+
+/// The game deals every card to the seats, a face-up one included (Malilla's trump card, the
+/// Stubs & Spoils Color Card): `stock` must be empty. `why` says where the pack goes instead.
+pub fn check_no_stock(record: &HandRecord, why: &str) -> Result<(), Vec<FieldError>> {
+    refuse_fields([("stock", &record.stock)], why)
+}
+
+/// Each of `fields` that is not empty is refused at its pointer.
+fn refuse_fields<'a>(
+    fields: impl IntoIterator<Item = (&'a str, &'a Vec<Card>)>,
+    why: &str,
+) -> Result<(), Vec<FieldError>> {
+    let errors: Vec<_> = fields
         .into_iter()
         .filter(|(_, cards)| !cards.is_empty())
         .map(|(field, _)| FieldError::new(format!("/{field}"), format!("{why}: leave {field} out")))

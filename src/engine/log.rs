@@ -183,6 +183,17 @@ impl FirstDecides {
         self.0
     }
 
+    /// README C9, C6: once an irregularity has decided the hand, action `index` (whatever it is, a
+    /// late `correct` included) is ignored; `rule` names the penalty that decided it.
+    pub fn ignores(&self, index: usize, rule: &str) -> Option<IgnoredAction> {
+        self.0.map(|(_, at)| IgnoredAction {
+            action_index: index,
+            reason: format!(
+                "the revoke at action {at} decided the hand ({rule}): later actions are ignored (README C9, C6)"
+            ),
+        })
+    }
+
     /// An irregularity by `offenders` at action `index` is established: `None` when it decides the
     /// hand (the game states its penalty), else the consequence to report.
     pub fn offence(&mut self, offenders: Side, index: usize) -> Option<String> {

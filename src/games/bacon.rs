@@ -6,9 +6,9 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Event, Fault, FieldError, FirstDecides, Game, GameInfo, HandState,
-    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder, RecordError, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Decides, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
+    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord, Yes};
 
@@ -68,10 +68,28 @@ static INFO: GameInfo = GameInfo {
         "play",
         "correct",
     ],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &[
+        "upcard_turned",
+        "pick_up_vetoed",
+        "alone_vetoed",
+        "upcard_taken",
+        "hand_acquitted",
+    ],
+    score_codes: &[THREE_OR_FOUR, ALL_FIVE],
 };
+
+/// §4's two scores, by the tricks the scoring side took.
+const THREE_OR_FOUR: &str = "three_or_four_tricks";
+const ALL_FIVE: &str = "all_five_tricks";
 
 const GAME: i32 = 10;
 const DEALT: usize = 5;
@@ -355,6 +373,135 @@ impl Hand {
         self.phase = Phase::Discard { taker };
     }
 
+    /// The seat due to act and what it is due to do; `None` once the hand is over. While a
+    /// pick-up awaits its vetoes, which are optional (BA-b), that is the upcard's taker.
+    fn due(&self) -> Option<(Seat, String)> {
+        match self.phase {
+            Phase::Auction { upcard, caller, .. } => Some((
+                caller,
+                format!(
+                    "pass or pick up upcard {} ({})",
+                    upcard + 1,
+                    self.stock[upcard]
+                ),
+            )),
+            Phase::Veto { caller, .. } => Some((
+                self.taker(caller),
+                format!("discard, {caller}'s pick-up standing unless his partner vetoes it"),
+            )),
+            Phase::Discard { taker } => Some((
+                taker,
+                "discard one card face up before the first lead (bacon.md §3)".into(),
+            )),
+            Phase::Play => self
+                .play
+                .to_play()
+                .map(|s| (s, format!("play to trick {}", self.play.trick.number))),
+            Phase::Over => None,
+        }
+    }
+
+    /// A `veto_pick_up` or `veto_alone` while a pick-up awaits the partner's decisions (§2.2, §3).
+    fn veto(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let Phase::Veto {
+            upcard,
+            caller,
+            calls,
+            action: picked,
+            alone,
+            pick_decided,
+            alone_decided,
+        } = self.phase
+        else {
+            unreachable!("only called while a pick-up awaits its vetoes")
+        };
+        let seat = action.seat;
+        let p = partner(caller);
+        if let ActionKind::VetoAlone(_) = action.kind
+            && (!alone || alone_decided)
+        {
+            // BA-c: whoever records it, there is no alone to veto here.
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                if alone {
+                    format!("{p} has already decided on {caller} going alone (bacon.md §7 BA-c)")
+                } else {
+                    format!(
+                        "{caller} did not go alone: there is no alone to veto (bacon.md §7 BA-c)"
+                    )
+                },
+            ));
+        }
+        if seat != p {
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("only {p}, {caller}'s partner, may veto {caller}'s pick-up"),
+            ));
+        }
+        let card = self.stock[upcard];
+        match action.kind {
+            ActionKind::VetoPickUp(_) if pick_decided || alone_decided => {
+                Err(RecordError::unexpected(
+                    index,
+                    action,
+                    format!(
+                        "{p} has already decided on {caller}'s pick-up (veto_pick_up comes once, before veto_alone)"
+                    ),
+                ))
+            }
+            ActionKind::VetoPickUp(true) => {
+                self.adj.events.push(Event {
+                    code: "pick_up_vetoed",
+                    action_index: Some(index),
+                    trick: None,
+                    seat: Some(p),
+                    cards: vec![card],
+                    detail: format!(
+                        "{p} vetoes {caller}'s pick-up of {card}: it counts as {caller}'s pass (bacon.md §3)"
+                    ),
+                });
+                self.pass(index, upcard, caller, calls);
+                Ok(())
+            }
+            ActionKind::VetoPickUp(false) if alone => {
+                self.phase = Phase::Veto {
+                    upcard,
+                    caller,
+                    calls,
+                    action: picked,
+                    alone,
+                    pick_decided: true,
+                    alone_decided,
+                };
+                Ok(())
+            }
+            ActionKind::VetoPickUp(false) => {
+                self.stand(picked, upcard, caller, false);
+                Ok(())
+            }
+            ActionKind::VetoAlone(veto) => {
+                if veto {
+                    self.adj.events.push(Event {
+                        code: "alone_vetoed",
+                        action_index: Some(index),
+                        trick: None,
+                        seat: Some(p),
+                        cards: vec![],
+                        detail: format!(
+                            "{p} vetoes {caller} going alone: an ordinary pick-up, {p} plays (bacon.md §3)"
+                        ),
+                    });
+                }
+                self.stand(picked, upcard, caller, !veto);
+                Ok(())
+            }
+            _ => unreachable!("only vetoes are passed here"),
+        }
+    }
+
     fn close_trick(&mut self) {
         let winner = self
             .play
@@ -364,11 +511,16 @@ impl Hand {
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
-            self.adj.irregularities.push(e.irregularity(consequence));
+            let mut irregularity = e.irregularity(consequence);
+            if self.decided_by.decided().map(|(_, at)| at) == irregularity.action_index {
+                irregularity.effect.decides = Some(Decides::Hand);
+            }
+            self.adj.irregularities.push(irregularity);
         }
         self.adj.tally[winner.side()].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));
-        if self.adj.tricks.len() == TRICKS {
+        // README C9: a deciding revoke ends the hand as surely as the fifth trick.
+        if self.adj.tricks.len() == TRICKS || self.decided_by.decided().is_some() {
             self.play.stop();
             self.phase = Phase::Over;
         }
@@ -404,20 +556,21 @@ impl Hand {
     }
 
     /// §4: the side with 3 or 4 tricks scores 1, with all five 2; doubled for a loner or the
-    /// defenders. Exactly one side scores.
-    fn trick_score(&self) -> PerSide<i32> {
+    /// defenders. Exactly one side scores: (that side, its points, the score's code).
+    fn trick_score(&self) -> (Side, i32, &'static str) {
         let c = self.contract();
         let won = self.adj.tally[c.side].tricks as usize;
-        let (scorer, tricks) = if won * 2 > TRICKS {
-            (c.side, won)
+        let scorer = if won * 2 > TRICKS {
+            c.side
         } else {
-            (c.side.other(), TRICKS - won)
+            c.side.other()
         };
-        let base = if tricks == TRICKS { 2 } else { 1 };
-        let doubled = scorer != c.side || c.alone == Some(true);
-        let mut score = PerSide::default();
-        score[scorer] = if doubled { base * 2 } else { base };
-        score
+        if self.adj.tally[scorer].tricks as usize == TRICKS {
+            (scorer, self.all_five(scorer), ALL_FIVE)
+        } else {
+            let doubled = scorer != c.side || c.alone == Some(true);
+            (scorer, if doubled { 2 } else { 1 }, THREE_OR_FOUR)
+        }
     }
 }
 
@@ -433,209 +586,12 @@ fn suit_name(suit: Suit) -> &'static str {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        let verb = action.kind.verb();
-        match (self.phase, action.kind) {
-            (
-                Phase::Auction {
-                    upcard,
-                    caller,
-                    calls,
-                },
-                ActionKind::Pass(_) | ActionKind::PickUp(_),
-            ) => {
-                if seat != caller {
-                    return Err(RecordError::at(
-                        "out_of_turn",
-                        index,
-                        seat,
-                        verb,
-                        format!(
-                            "{caller} is due to call on upcard {}, not {seat}",
-                            upcard + 1
-                        ),
-                    ));
-                }
-                match action.kind {
-                    ActionKind::PickUp(alone) => {
-                        self.phase = Phase::Veto {
-                            upcard,
-                            caller,
-                            calls,
-                            action: index,
-                            alone,
-                            pick_decided: false,
-                            alone_decided: false,
-                        }
-                    }
-                    _ => self.pass(index, upcard, caller, calls),
-                }
-                Ok(())
+        if let Phase::Over = self.phase {
+            if let Some(ignored) = self.decided_by.ignores(index, "bacon.md §5") {
+                self.adj.ignored_actions.push(ignored);
+                return Ok(());
             }
-            (Phase::Auction { upcard, caller, .. }, _) => Err(RecordError::unexpected(
-                index,
-                action,
-                format!(
-                    "{caller} is due to pass or pick up upcard {} ({}); no pick-up is on the table",
-                    upcard + 1,
-                    self.stock[upcard]
-                ),
-            )),
-            (
-                Phase::Veto {
-                    upcard,
-                    caller,
-                    calls,
-                    action: picked,
-                    alone,
-                    pick_decided,
-                    alone_decided,
-                },
-                ActionKind::VetoPickUp(_) | ActionKind::VetoAlone(_),
-            ) => {
-                let p = partner(caller);
-                if seat != p {
-                    return Err(RecordError::at(
-                        "out_of_turn",
-                        index,
-                        seat,
-                        verb,
-                        format!("only {p}, {caller}'s partner, may veto {caller}'s pick-up"),
-                    ));
-                }
-                let card = self.stock[upcard];
-                match action.kind {
-                    ActionKind::VetoPickUp(veto) => {
-                        if pick_decided || alone_decided {
-                            return Err(RecordError::unexpected(
-                                index,
-                                action,
-                                format!(
-                                    "{p} has already decided on {caller}'s pick-up (veto_pick_up comes once, before veto_alone)"
-                                ),
-                            ));
-                        }
-                        if veto {
-                            self.adj.events.push(Event {
-                                code: "pick_up_vetoed",
-                                action_index: Some(index),
-                                trick: None,
-                                seat: Some(p),
-                                cards: vec![card],
-                                detail: format!(
-                                    "{p} vetoes {caller}'s pick-up of {card}: it counts as {caller}'s pass (bacon.md §3)"
-                                ),
-                            });
-                            self.pass(index, upcard, caller, calls);
-                        } else if alone {
-                            self.phase = Phase::Veto {
-                                upcard,
-                                caller,
-                                calls,
-                                action: picked,
-                                alone,
-                                pick_decided: true,
-                                alone_decided,
-                            };
-                        } else {
-                            self.stand(picked, upcard, caller, false);
-                        }
-                    }
-                    ActionKind::VetoAlone(veto) => {
-                        if !alone || alone_decided {
-                            return Err(RecordError::unexpected(
-                                index,
-                                action,
-                                if alone {
-                                    format!("{p} has already decided on {caller} going alone")
-                                } else {
-                                    format!("{caller} did not go alone: there is no alone to veto")
-                                },
-                            ));
-                        }
-                        if veto {
-                            self.adj.events.push(Event {
-                                code: "alone_vetoed",
-                                action_index: Some(index),
-                                trick: None,
-                                seat: Some(p),
-                                cards: vec![],
-                                detail: format!(
-                                    "{p} vetoes {caller} going alone: an ordinary pick-up, {p} plays (bacon.md §3)"
-                                ),
-                            });
-                        }
-                        self.stand(picked, upcard, caller, !veto);
-                    }
-                    _ => unreachable!("matched above"),
-                }
-                Ok(())
-            }
-            (
-                Phase::Veto {
-                    upcard,
-                    caller,
-                    action: picked,
-                    alone,
-                    ..
-                },
-                _,
-            ) => {
-                // BA-b: no veto was recorded, so the pick-up stands as called.
-                self.stand(picked, upcard, caller, alone);
-                self.apply(index, action)
-            }
-            (Phase::Discard { taker }, ActionKind::Discard(card)) => {
-                if seat != taker {
-                    return Err(RecordError::at(
-                        "out_of_turn",
-                        index,
-                        seat,
-                        verb,
-                        format!("{taker} took the upcard and discards, not {seat}"),
-                    ));
-                }
-                if !self.play.hand_mut(taker).remove(card) {
-                    return Err(RecordError::at(
-                        "card_not_held",
-                        index,
-                        seat,
-                        verb,
-                        format!("{seat} does not hold {card} (his five cards and the upcard)"),
-                    ));
-                }
-                self.phase = Phase::Play;
-                Ok(())
-            }
-            (Phase::Discard { taker }, _) => Err(RecordError::unexpected(
-                index,
-                action,
-                format!(
-                    "{taker} took the upcard and must discard one card face up before the first lead (bacon.md §3)"
-                ),
-            )),
-            (Phase::Play, ActionKind::Play(card)) => {
-                self.play.play_judged(index, seat, card, self.judge())?;
-                if self.play.is_complete() {
-                    self.close_trick();
-                }
-                Ok(())
-            }
-            (Phase::Play, ActionKind::Correct(card)) => {
-                let judge = self.judge();
-                self.play.correct(index, seat, card, judge)
-            }
-            (Phase::Play, _) => Err(RecordError::unexpected(
-                index,
-                action,
-                format!(
-                    "a card is due to trick {} from {}",
-                    self.play.trick.number,
-                    self.play
-                        .to_play()
-                        .map_or("nobody".to_string(), |s| s.to_string())
-                ),
-            )),
-            (Phase::Over, _) => Err(RecordError::after_end(
+            return Err(RecordError::after_end(
                 index,
                 action,
                 if self.acquitted {
@@ -643,6 +599,100 @@ impl HandState for Hand {
                 } else {
                     "all five tricks have been played"
                 },
+            ));
+        }
+        // BA-b: any action but a veto after a pick-up means no veto: the pick-up stands as called.
+        if let Phase::Veto {
+            upcard,
+            caller,
+            action: picked,
+            alone,
+            ..
+        } = self.phase
+            && !matches!(
+                action.kind,
+                ActionKind::VetoPickUp(_) | ActionKind::VetoAlone(_)
+            )
+        {
+            self.stand(picked, upcard, caller, alone);
+        }
+        match (self.phase, action.kind) {
+            (Phase::Play, ActionKind::Correct(card)) => {
+                let judge = self.judge();
+                return self.play.correct(index, seat, card, judge);
+            }
+            // README C11: no trick is in progress, so nobody is entitled to correct.
+            (_, ActionKind::Correct(_)) => {
+                return Err(RecordError::on(
+                    "invalid_correct",
+                    index,
+                    action,
+                    "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
+                ));
+            }
+            (Phase::Veto { .. }, ActionKind::VetoPickUp(_) | ActionKind::VetoAlone(_)) => {
+                return self.veto(index, action);
+            }
+            // BA-c: a veto of going alone anywhere but right after an alone pick-up that stands.
+            (_, ActionKind::VetoAlone(_)) => {
+                return Err(RecordError::unexpected(
+                    index,
+                    action,
+                    "no pick-up alone awaits its partner's decision: veto_alone is only possible right after an alone pick-up that was not vetoed (bacon.md §7 BA-c)".into(),
+                ));
+            }
+            _ => {}
+        }
+        // README C12: the seat is checked before the verb.
+        let (due, what) = self.due().expect("a seat is due before the hand is over");
+        if seat != due {
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("{due} is due to {what}, not {seat}"),
+            ));
+        }
+        match (self.phase, action.kind) {
+            (Phase::Auction { upcard, calls, .. }, ActionKind::PickUp(alone)) => {
+                self.phase = Phase::Veto {
+                    upcard,
+                    caller: seat,
+                    calls,
+                    action: index,
+                    alone,
+                    pick_decided: false,
+                    alone_decided: false,
+                };
+                Ok(())
+            }
+            (Phase::Auction { upcard, calls, .. }, ActionKind::Pass(_)) => {
+                self.pass(index, upcard, seat, calls);
+                Ok(())
+            }
+            (Phase::Discard { taker }, ActionKind::Discard(card)) => {
+                if !self.play.hand_mut(taker).remove(card) {
+                    return Err(RecordError::on(
+                        "card_not_held",
+                        index,
+                        action,
+                        format!("{seat} does not hold {card} (his five cards and the upcard)"),
+                    ));
+                }
+                self.phase = Phase::Play;
+                Ok(())
+            }
+            (Phase::Play, ActionKind::Play(card)) => {
+                self.play.play_judged(index, seat, card, self.judge())?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            _ => Err(RecordError::unexpected(
+                index,
+                action,
+                format!("{due} is due to {what}"),
             )),
         }
     }
@@ -724,9 +774,7 @@ impl HandState for Hand {
             });
             return adj;
         }
-        // A revoke that decides the hand makes the rest of the play irrelevant: the record may stop.
-        let complete = matches!(self.phase, Phase::Over) || self.decided_by.decided().is_some();
-        if !complete {
+        if !matches!(self.phase, Phase::Over) {
             let detail = match self.phase {
                 Phase::Auction { upcard, caller, .. } => format!(
                     "the record stops in the auction on upcard {}: {caller} has not called",
@@ -740,33 +788,45 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
+            let due = self.due().map(|(s, _)| s);
             self.adj
-                .record_error(RecordError::incomplete_hand(None, detail));
+                .record_error(RecordError::incomplete_hand(due, detail));
             return self.adj;
         }
-        let score = match self.decided_by.decided() {
-            Some((offenders, _)) => {
-                let mut s = PerSide::default();
-                s[offenders.other()] = self.all_five(offenders.other());
-                s
-            }
-            None => self.trick_score(),
-        };
+        let decided = self
+            .decided_by
+            .decided()
+            .map(|(offenders, at)| (offenders.other(), self.all_five(offenders.other()), at));
+        let by_tricks = self.trick_score();
         let mut adj = self.adj;
-        let contract = adj.contract.as_mut().expect("a pick-up stood");
-        contract.made = Some(score[contract.side] > 0);
-        adj.outcome = Outcome::Scored;
-        adj.hand_score = Some(score);
-        let m = &mut adj.match_after;
-        m.hands_played += 1;
-        m.next_dealer = Some(Table::FOUR.left(dealer)); // BA-a
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-            // §4: only one side scores a hand, so only one can reach 10 with it.
-            if score[side] > 0 && m.scores[side] >= GAME {
-                m.game_over = true;
-                m.winner = Some(side);
+        let winner = match decided {
+            // §5 DEFAULT: the first established revoke decides the hand (README C7, C9).
+            Some((winner, points, at)) => {
+                let i = adj
+                    .irregularities
+                    .iter()
+                    .position(|i| i.action_index == Some(at))
+                    .expect("the deciding revoke is reported");
+                adj.penalize(i, winner, points);
+                winner
             }
+            None => {
+                let (winner, points, code) = by_tricks;
+                adj.score(winner, points, ScoreSource::Tricks, code, None);
+                winner
+            }
+        };
+        let contract = adj.contract.as_mut().expect("a pick-up stood");
+        contract.made = Some(winner == contract.side);
+        adj.outcome = Outcome::Scored;
+        adj.hand_winner = Some(winner);
+        adj.settle();
+        let m = &mut adj.match_after;
+        m.next_dealer = Some(Table::FOUR.left(dealer)); // BA-a
+        // §4: only one side scores a hand, so only the winner can reach 10 with it.
+        if m.scores[winner] >= GAME {
+            m.game_over = true;
+            m.winner = Some(winner);
         }
         adj
     }

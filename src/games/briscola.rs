@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Event, FieldError, Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec,
-    Options, PerSide, RankOrder, RecordError, Side, Stock, Table, TableView, TrickPlay,
-    TrickReport, deal,
+    Options, PerSide, PlayedCard, RankOrder, RecordError, ScoreSource, Seat, Side, Stock, Table,
+    TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -48,10 +48,19 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "briscola.md",
     irregularities: &[],
-    verbs: &["play"],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    verbs: &["play", "draw", "correct"],
+    record_errors: &[
+        "out_of_turn",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "unexpected_action",
+        "action_after_end",
+        "incomplete_hand",
+        "wrong_draw",
+    ],
+    events: &["upcard_turned"],
+    score_codes: &["card_points"],
 };
 
 /// §1: A 3 K Q J 7 6 5 4 2 in every suit.
@@ -229,6 +238,9 @@ impl Game for Briscola {
         let trump = upcard.suit_unchecked();
         let tricks = pack.len() as usize / table.size;
         let mut adj = Adjudication::new(INFO.id, dealer, before, tricks);
+        // A tie-breaker inferred from the scores is stated in the match state it was played in.
+        adj.match_before.contenders.clone_from(&contenders);
+        adj.match_after.contenders.clone_from(&contenders);
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
         for side in table.sides() {
@@ -253,6 +265,7 @@ impl Game for Briscola {
             trump,
             tricks,
             contenders,
+            draws: None,
             adj,
         }))
     }
@@ -276,7 +289,16 @@ struct Hand {
     tricks: usize,
     /// Non-empty when this hand is a tie-breaker among these sides.
     contenders: Vec<Side>,
+    /// The draws due after the last trick, while the record may still state them (BR-e).
+    draws: Option<Draws>,
     adj: Adjudication,
+}
+
+/// One round of draws after a trick: the cards the stock gives, in drawing order (BR-2), and how
+/// many of them the record has stated so far. A round is stated whole or left to the stock.
+struct Draws {
+    due: Vec<(Seat, Card)>,
+    stated: usize,
 }
 
 impl Hand {
@@ -291,7 +313,6 @@ impl Hand {
             .trick
             .trump_or_led_winner(Some(self.trump), &ORDER)
             .expect("a complete trick");
-        let last_index = self.play.trick.action_index(self.play.trick.len() - 1);
         // No play restriction exists, so no fault is ever pending (BR-d).
         let (trick, _) = self.play.close_trick(winner);
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
@@ -300,51 +321,93 @@ impl Hand {
         *self.adj.tally[side].points.get_or_insert(0) += points;
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
-        self.adj.tricks.push(report);
         // §1, BR-2: each player draws one card, the winner first; the last draw takes the upcard.
-        if !self.stock.is_empty() {
-            let drawn = self.stock.draw_round(&mut self.play, winner);
-            let upcard_taken = self.stock.is_empty();
-            let list: Vec<String> = drawn.iter().map(|(s, c)| format!("{s} {c}")).collect();
-            self.adj.events.push(Event {
-                code: "drew",
-                action_index: Some(last_index),
-                trick: Some(trick.number),
-                seat: Some(winner),
-                cards: drawn.iter().map(|&(_, c)| c).collect(),
-                detail: format!(
-                    "after trick {}, {winner} draws first: {}{}",
-                    trick.number,
-                    list.join(", "),
-                    if upcard_taken {
-                        " (the last draw takes the upcard)"
-                    } else {
-                        ""
-                    }
-                ),
-            });
-        }
+        // The draws follow from the stock; a record that states them is checked against it (BR-e).
+        let due = self.stock.draw_round(&mut self.play, winner);
+        report.draws = due.iter().map(|&(s, c)| PlayedCard::new(s, c)).collect();
+        self.draws = (!due.is_empty()).then_some(Draws { due, stated: 0 });
+        self.adj.tricks.push(report);
         if self.is_over() {
             self.play.stop();
         }
     }
 
-    /// §4: hand points add to the match totals, except in a tie-breaker (BR-b); the deal passes left
-    /// after every hand (BR-c).
-    fn settle_match(&mut self, score: PerSide<i32>) {
+    /// A `draw` action (BR-e): the next draw of the round, by the seat due, of the stock's card.
+    fn draw(&mut self, index: usize, action: &Action, card: Card) -> Result<(), RecordError> {
+        let Some(round) = &mut self.draws else {
+            let detail = "no draw is due: draws follow a complete trick while the stock lasts";
+            return Err(self.misplaced(index, action, detail.into()));
+        };
+        let (seat, due) = round.due[round.stated];
+        if action.seat != seat {
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("{seat} draws next (the trick's winner first, then in turn: BR-2)"),
+            ));
+        }
+        if card != due {
+            return Err(RecordError::on(
+                "wrong_draw",
+                index,
+                action,
+                format!("the stock gives {seat} {due} here, not {card} (BR-e)"),
+            ));
+        }
+        round.stated += 1;
+        if round.stated == round.due.len() {
+            self.draws = None;
+        }
+        Ok(())
+    }
+
+    /// An action that does not fit the moment: by a seat not due to act, `out_of_turn`; else
+    /// `unexpected_action` (README C12).
+    fn misplaced(&self, index: usize, action: &Action, detail: String) -> RecordError {
+        match self.due() {
+            Some(seat) if seat != action.seat => RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("it is {seat}'s turn: {detail}"),
+            ),
+            _ => RecordError::unexpected(index, action, detail),
+        }
+    }
+
+    /// The seat due to act: the next drawer of a round the record has begun to state, else the
+    /// next to play.
+    fn due(&self) -> Option<Seat> {
+        match &self.draws {
+            Some(round) if round.stated > 0 => Some(round.due[round.stated].0),
+            _ => self.play.to_play(),
+        }
+    }
+
+    /// §4: each side scores its card points; they add to the match totals, except in a tie-breaker,
+    /// which is scored on its own (BR-b); the deal passes left after every hand (BR-c).
+    fn score(&mut self) {
         let table = self.table;
+        for side in table.sides() {
+            let points = self.adj.tally[side].points.unwrap_or(0);
+            self.adj
+                .score(side, points, ScoreSource::Tricks, "card_points", None);
+        }
         let m = &mut self.adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(table.left(self.adj.dealer));
         if self.contenders.is_empty() {
-            for side in table.sides() {
-                m.scores[side] += score[side];
-            }
+            self.adj.settle();
+            let m = &mut self.adj.match_after;
             if m.hands_played >= match_hands(table) {
                 let scores = m.scores;
                 decide(m, leaders(table.sides(), |s| scores[s]));
             }
         } else {
+            let score = self.adj.total();
+            self.adj.hand_score = Some(score);
+            let m = &mut self.adj.match_after;
+            m.hands_played += 1;
             decide(m, leaders(self.contenders.iter().copied(), |s| score[s]));
         }
     }
@@ -352,26 +415,41 @@ impl Hand {
 
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
-        let seat = action.seat;
-        let verb = action.kind.verb();
         if self.is_over() {
-            return Err(RecordError::at(
-                "action_after_end",
-                index,
-                seat,
-                verb,
-                format!("every card has been played in the {} tricks", self.tricks),
-            ));
-        }
-        let ActionKind::Play(card) = action.kind else {
-            return Err(RecordError::unexpected(
+            return Err(RecordError::after_end(
                 index,
                 action,
-                "Briscola records only plays; draws follow from the stock (§2)".into(),
+                &format!("every card has been played in the {} tricks", self.tricks),
             ));
-        };
-        // §3: any card may be played at any time.
-        self.play.play(index, seat, card, None)?;
+        }
+        if let ActionKind::Draw(card) = action.kind {
+            return self.draw(index, action, card);
+        }
+        // A round of draws the record has not stated is taken from the stock (BR-e); one it has
+        // begun to state must be finished first.
+        match &self.draws {
+            Some(round) if round.stated > 0 => {
+                let (seat, card) = round.due[round.stated];
+                let detail = format!("{seat} draws {card} next (BR-e)");
+                return Err(self.misplaced(index, action, detail));
+            }
+            _ => self.draws = None,
+        }
+        match action.kind {
+            // §3: any card may be played at any time.
+            ActionKind::Play(card) => self.play.play(index, action.seat, card, None)?,
+            // README C11: nothing can be revoked, so no seat is ever entitled to a correction.
+            ActionKind::Correct(_) => {
+                return Err(RecordError::on(
+                    "invalid_correct",
+                    index,
+                    action,
+                    "Briscola has no play restriction, so there is nothing to correct (§3, BR-d)"
+                        .into(),
+                ));
+            }
+            _ => unreachable!("verbs are checked against GameInfo before replay"),
+        }
         if self.play.is_complete() {
             self.close_trick();
         }
@@ -380,14 +458,34 @@ impl HandState for Hand {
 
     fn view(&self) -> TableView {
         let over = self.is_over();
+        // A round of draws the record has begun to state must be finished first (BR-e).
+        let drawing = self.draws.as_ref().is_some_and(|r| r.stated > 0);
+        let phase = match (over, drawing) {
+            (true, _) => "over",
+            (_, true) => "draw",
+            _ => "play",
+        };
         let mut view = TableView::new(
-            if over { "over" } else { "play" },
-            self.play.to_play().into_iter().collect(),
+            phase,
+            self.due().into_iter().collect(),
             &self.play,
             &self.adj.match_after,
         );
         view.trump = Some(self.trump);
         view.tally = self.adj.tally;
+        if let Some(round) = &self.draws {
+            let (seat, card) = round.due[round.stated];
+            view.legal.push(Action {
+                seat,
+                kind: ActionKind::Draw(card),
+            });
+            if drawing {
+                // The card is in the hand already (a round not stated is drawn at once), but the
+                // seat has not drawn it yet.
+                view.hand.retain(|&c| c != card);
+                return view;
+            }
+        }
         view.add_plays(&self.play, |_, _, _| None);
         view
     }
@@ -399,7 +497,7 @@ impl HandState for Hand {
         }
         if !self.is_over() {
             let error = RecordError::incomplete_hand(
-                self.play.to_play(),
+                self.due(),
                 format!(
                     "the record stops in trick {} of {}",
                     self.play.trick.number, self.tricks
@@ -408,13 +506,7 @@ impl HandState for Hand {
             self.adj.record_error(error);
             return self.adj;
         }
-        // §4: each side scores its card points.
-        let mut score = PerSide::over(self.table.sides());
-        for side in self.table.sides() {
-            score[side] = self.adj.tally[side].points.unwrap_or(0);
-        }
-        self.adj.hand_score = Some(score);
-        self.settle_match(score);
+        self.score();
         self.adj
     }
 }

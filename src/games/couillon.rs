@@ -10,9 +10,9 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, FirstDecides, Game,
-    GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder,
-    RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Contract, Decides, Event, Fault, FieldError, FirstDecides,
+    Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, RankOrder, RecordError,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -50,10 +50,10 @@ static INFO: GameInfo = GameInfo {
         OptionSpec {
             name: "revoke_penalty",
             kind: OptionKind::Choice {
-                values: &["lose_hand", "none"],
-                default: "lose_hand",
+                values: &["default", "none"],
+                default: "default",
             },
-            description: "`lose_hand`: an established revoke loses the hand for the offending side, with a \
+            description: "`default`: an established revoke loses the hand for the offending side, with a \
                           mark if it accepted trump (the rulings' default, the text being silent); `none`: \
                           revokes are reported only and the card points decide.",
             rule: "couillon.md §5",
@@ -62,10 +62,25 @@ static INFO: GameInfo = GameInfo {
     rules: "couillon.md",
     irregularities: &["revoke"],
     verbs: &["accept", "decline", "play", "correct"],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["upcard_turned", "bottom_card_turned"],
+    score_codes: &[HAND_WON, TIED_HANDS_CARRIED, MARK],
 };
+
+/// §4: the side with more card points wins the hand and erases a unit.
+const HAND_WON: &str = "hand_won";
+/// §4, CO-4: the units of the tied hands just before, erased by the next winner.
+const TIED_HANDS_CARRIED: &str = "tied_hands_carried";
+/// §4, CO-5: the losing acceptors' mark, one more unit to erase.
+const MARK: &str = "mark";
 
 /// §4: five lines (units) per side; erasing them all wins.
 const LINES: i32 = 5;
@@ -145,17 +160,6 @@ impl Game for Couillon {
         options: &Options,
         before: &MatchState,
     ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
-        // §4: a side at LINES has erased all its lines: that game is over (as with `game_over`).
-        if let Some(side) = Side::BOTH.into_iter().find(|&s| before.scores[s] >= LINES) {
-            return Err(vec![FieldError::new(
-                format!("/match_state/scores/{side}"),
-                format!(
-                    "{} have already erased all {LINES} lines (score {}): the game is over; start a new match",
-                    side.spoken(),
-                    before.scores[side]
-                ),
-            )]);
-        }
         let pack = pack(options);
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -202,7 +206,7 @@ impl Game for Couillon {
                 declined: 0,
             },
             decided: FirstDecides::default(),
-            penalty: options.choice("revoke_penalty") == "lose_hand",
+            penalty: options.choice("revoke_penalty") == "default",
             carry_linear: options.choice("tie_carry") == "linear",
             adj,
         }))
@@ -256,29 +260,11 @@ impl Hand {
         self.phase = Phase::Play;
     }
 
-    fn decide(&mut self, index: usize, action: &Action, accept: bool) -> Result<(), RecordError> {
-        let (seat, verb) = (action.seat, action.kind.verb());
+    /// The trump decision of `seat`, whose turn it is (§2.2).
+    fn decide(&mut self, index: usize, seat: Seat, accept: bool) {
         let Phase::Trump { turn, declined } = self.phase else {
-            return Err(RecordError::unexpected(
-                index,
-                action,
-                format!(
-                    "trump is already {}: only cards are played now",
-                    self.trump.map_or('?', |t| t.letter())
-                ),
-            ));
+            unreachable!("only while trump is undecided")
         };
-        if seat != turn {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                verb,
-                format!(
-                    "it is {turn}'s turn to accept or decline the upcard's suit, not {seat}'s (CO-2)"
-                ),
-            ));
-        }
         let upcard_suit = self.upcard.suit_unchecked();
         if accept {
             self.adj.contract = Some(Contract::new(seat, seat.side()));
@@ -305,7 +291,21 @@ impl Hand {
                 declined: declined + 1,
             };
         }
-        Ok(())
+    }
+
+    /// The seat due to act and what it is due to do; `None` once the hand is over.
+    fn due(&self) -> Option<(Seat, String)> {
+        match self.phase {
+            Phase::Trump { turn, .. } => Some((
+                turn,
+                "accept or decline the upcard's suit (§2, CO-2)".into(),
+            )),
+            Phase::Play => self
+                .play
+                .to_play()
+                .map(|s| (s, format!("play to trick {}", self.play.trick.number))),
+            Phase::Over => None,
+        }
     }
 
     fn close_trick(&mut self) {
@@ -317,7 +317,11 @@ impl Hand {
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
-            self.adj.irregularities.push(e.irregularity(consequence));
+            let mut irregularity = e.irregularity(consequence);
+            if self.decided.decided().map(|(_, at)| at) == irregularity.action_index {
+                irregularity.effect.decides = Some(Decides::Hand);
+            }
+            self.adj.irregularities.push(irregularity);
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
         let tally = &mut self.adj.tally[winner.side()];
@@ -326,7 +330,8 @@ impl Hand {
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
         self.adj.tricks.push(report);
-        if self.adj.tricks.len() == TRICKS as usize {
+        // README C9: a deciding revoke ends the hand as surely as the fourth trick.
+        if self.adj.tricks.len() == TRICKS as usize || self.decided.decided().is_some() {
             self.play.stop();
             self.phase = Phase::Over;
         }
@@ -358,53 +363,66 @@ impl Hand {
         )
     }
 
-    /// §4: the hand's result in lines: `Some(winner)`, or `None` for a tie.
+    /// §4: the hand's result in lines: `Some(winner)`, or `None` for a tie. Scores are units
+    /// erased net of marks.
     fn score(&mut self, winner: Option<Side>) {
         let dealer = self.adj.dealer;
-        let acceptor = self.acceptor().map(|s| s.side());
+        let acceptors = self.acceptor().map(|s| s.side());
         let carried = self.carried();
-        let mut score = PerSide::default();
+        let decided = self.decided.decided();
         let adj = &mut self.adj;
-        let m = &mut adj.match_after;
-        m.hands_played += 1;
-        m.next_dealer = Some(Table::FOUR.left(dealer));
         if let Some(c) = &mut adj.contract {
             c.made = Some(winner == Some(c.side));
         }
-        let Some(winner) = winner else {
-            // §4, CO-6: nobody erases, nobody takes a mark; the unit is carried forward.
-            m.pending_ties += 1;
-            adj.hand_score = Some(score);
-            return;
-        };
-        m.pending_ties = 0;
-        score[winner] = 1;
-        m.scores[winner] += 1;
-        if carried > 0 {
-            adj.bonuses.push(Bonus {
-                code: "tied_hands_carried",
-                side: winner,
-                card: None,
-                points: carried,
-                status: BonusStatus::Scored,
-            });
-            m.scores[winner] += carried;
+        adj.hand_winner = winner;
+        // §4, CO-6: on a tie nobody erases and nobody takes a mark.
+        if let Some(winner) = winner {
+            let marked = acceptors == Some(winner.other());
+            match decided {
+                // §5 DEFAULT, CO-b: the other side erases 1 + p; accepting offenders take a mark.
+                Some((_, at)) => {
+                    let i = adj
+                        .irregularities
+                        .iter()
+                        .position(|i| i.action_index == Some(at))
+                        .expect("the deciding revoke is reported");
+                    adj.penalize(i, winner, 1 + carried);
+                    if marked {
+                        adj.penalize(i, winner.other(), -1);
+                    }
+                }
+                None => {
+                    adj.score(winner, 1, ScoreSource::Tricks, HAND_WON, None);
+                    if carried > 0 {
+                        adj.bonus(Bonus {
+                            code: TIED_HANDS_CARRIED,
+                            side: winner,
+                            card: None,
+                            points: carried,
+                            status: BonusStatus::Scored,
+                        });
+                    }
+                    // CO-5: a losing acceptor's mark is one more unit to erase (never multiplied, CO-4).
+                    if marked {
+                        adj.score(winner.other(), -1, ScoreSource::Contract, MARK, None);
+                    }
+                }
+            }
         }
-        // CO-5: a losing acceptor's mark is one more unit to erase (never multiplied, CO-4).
-        if acceptor == Some(winner.other()) {
-            adj.bonuses.push(Bonus {
-                code: "mark",
-                side: winner.other(),
-                card: None,
-                points: -1,
-                status: BonusStatus::Scored,
-            });
-            m.scores[winner.other()] -= 1;
-        }
-        adj.hand_score = Some(score);
-        if m.scores[winner] >= LINES {
-            m.game_over = true;
-            m.winner = Some(winner);
+        adj.settle();
+        let m = &mut adj.match_after;
+        m.next_dealer = Some(Table::FOUR.left(dealer));
+        match winner {
+            // §4: the tied hand's unit is carried forward.
+            None => m.pending_ties += 1,
+            Some(winner) => {
+                m.pending_ties = 0;
+                // Only the hand winner erases, so only it can finish the game.
+                if m.scores[winner] >= LINES {
+                    m.game_over = true;
+                    m.winner = Some(winner);
+                }
+            }
         }
     }
 }
@@ -412,38 +430,62 @@ impl Hand {
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
-        match (self.phase, action.kind) {
-            (Phase::Over, _) => Err(RecordError::after_end(
+        if let Phase::Over = self.phase {
+            if let Some(ignored) = self.decided.ignores(index, "couillon.md §5") {
+                self.adj.ignored_actions.push(ignored);
+                return Ok(());
+            }
+            return Err(RecordError::after_end(
                 index,
                 action,
                 "the hand ended with the fourth trick",
-            )),
-            (_, ActionKind::Accept(_)) => self.decide(index, action, true),
-            (_, ActionKind::Decline(_)) => self.decide(index, action, false),
-            (Phase::Trump { turn, .. }, _) => Err(RecordError::unexpected(
+            ));
+        }
+        match (self.phase, action.kind) {
+            (Phase::Play, ActionKind::Correct(card)) => {
+                let judge = self.judge();
+                return self.play.correct(index, seat, card, judge);
+            }
+            // README C11: no trick is in progress, so nobody is entitled to correct.
+            (_, ActionKind::Correct(_)) => {
+                return Err(RecordError::on(
+                    "invalid_correct",
+                    index,
+                    action,
+                    "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
+                ));
+            }
+            _ => {}
+        }
+        // README C12: the seat is checked before the verb.
+        let (due, what) = self.due().expect("a seat is due before the hand is over");
+        if seat != due {
+            return Err(RecordError::on(
+                "out_of_turn",
                 index,
                 action,
-                format!(
-                    "trump is not decided yet: {turn} must accept or decline the upcard's suit first (§2)"
-                ),
-            )),
+                format!("{due} is due to {what}, not {seat}"),
+            ));
+        }
+        match (self.phase, action.kind) {
+            (Phase::Trump { .. }, ActionKind::Accept(_) | ActionKind::Decline(_)) => {
+                self.decide(index, seat, matches!(action.kind, ActionKind::Accept(_)));
+            }
             (Phase::Play, ActionKind::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
                 }
-                Ok(())
             }
-            (Phase::Play, ActionKind::Correct(card)) => {
-                let judge = self.judge();
-                self.play.correct(index, seat, card, judge)
+            _ => {
+                return Err(RecordError::unexpected(
+                    index,
+                    action,
+                    format!("{due} is due to {what}"),
+                ));
             }
-            (Phase::Play, _) => Err(RecordError::unexpected(
-                index,
-                action,
-                "a card is due to the trick".into(),
-            )),
         }
+        Ok(())
     }
 
     fn view(&self) -> TableView {
@@ -506,8 +548,9 @@ impl HandState for Hand {
                         self.play.trick.number
                     ),
                 };
+                let due = self.due().map(|(s, _)| s);
                 self.adj
-                    .record_error(RecordError::incomplete_hand(None, detail));
+                    .record_error(RecordError::incomplete_hand(due, detail));
                 return self.adj;
             }
         };

@@ -6,10 +6,10 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Effect, Established, Event, Fault, FieldError, Game,
+    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError, Game,
     GameInfo, HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options,
-    PerSide, RankOrder, RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal, must_follow_suit,
+    RankOrder, RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal, must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -66,10 +66,25 @@ static INFO: GameInfo = GameInfo {
     rules: "court-piece.md",
     irregularities: &["revoke"],
     verbs: &["trump", "play", "correct", "play_on", "claim_revoke"],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["first_seven", "play_on", "hand_abandoned", "play_on_failed"],
+    score_codes: &[FIRST_SEVEN_COURT, ALL_THIRTEEN, STREAK],
 };
+
+/// §4.1: the court for taking each of the first seven tricks.
+const FIRST_SEVEN_COURT: &str = "first_seven";
+/// §4.1: the 52 courts for all thirteen tricks after playing on.
+const ALL_THIRTEEN: &str = "all_thirteen";
+/// §4.2: the court for the seventh hand won in a row.
+const STREAK: &str = "streak";
 
 const TRICKS: usize = 13;
 /// §1: the trump maker names trump after seeing this many of his cards.
@@ -403,7 +418,7 @@ impl Hand {
                     .into(),
             ),
             Phase::Over(Ending::PlayOnFailed(n)) => Some(format!(
-                "the play-on failed in trick {n} and the hand ended: later plays are ignored (court-piece.md §4.1, CP-e)"
+                "the play-on failed in trick {n} and the hand ended: later plays are ignored (court-piece.md §7 CP-f, README C6)"
             )),
             _ => None,
         }
@@ -438,7 +453,12 @@ impl Hand {
                 rule: r.at.fault.rule,
                 explanation: r.at.fault.explanation.clone(),
                 consequence: self.consequence(i, r),
-                effect: Effect::default(),
+                // §5: the forfeit fixes the hand's result (README C9); its court is scored in
+                // `score`.
+                effect: Effect {
+                    decides: (self.forfeit == Some(i)).then_some(Decides::Hand),
+                    ..Effect::default()
+                },
             })
             .collect()
     }
@@ -472,7 +492,7 @@ impl Hand {
     /// §4: the hand's courts, the streak and the next dealer.
     fn score(&mut self) {
         let dealer = self.adj.dealer;
-        let bonus = |code, side, points, status| Bonus {
+        let court = |code, side, points, status| Bonus {
             code,
             side,
             card: None,
@@ -484,12 +504,10 @@ impl Hand {
             let winner = self.revokes[f].at.seat.side().other();
             if let Some(side) = self.first_seven {
                 self.adj
-                    .bonuses
-                    .push(bonus("first_seven", side, 1, BonusStatus::NotScored));
+                    .bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::NotScored));
             }
-            self.adj
-                .bonuses
-                .push(bonus("revoke", winner, 1, BonusStatus::Scored));
+            // `irregularities` lists the revokes in the same order.
+            self.adj.penalize(f, winner, 1);
             winner
         } else if let Some(side) = self.first_seven {
             if self.phase == Phase::Over(Ending::Complete) {
@@ -499,17 +517,16 @@ impl Hand {
                 } else {
                     BonusStatus::NotScored
                 };
-                self.adj.bonuses.push(bonus("first_seven", side, 1, kept));
-                self.adj.bonuses.push(bonus(
-                    "all_thirteen",
+                self.adj.bonus(court(FIRST_SEVEN_COURT, side, 1, kept));
+                self.adj.bonus(court(
+                    ALL_THIRTEEN,
                     side,
                     ALL_THIRTEEN_COURTS,
                     BonusStatus::Scored,
                 ));
             } else {
                 self.adj
-                    .bonuses
-                    .push(bonus("first_seven", side, 1, BonusStatus::Scored));
+                    .bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::Scored));
             }
             side
         } else if self.tricks_of(Side::NS) > self.tricks_of(Side::EW) {
@@ -517,35 +534,23 @@ impl Hand {
         } else {
             Side::EW
         };
+        self.adj.hand_winner = Some(winner);
+        // Every court of the hand so far is the winner's (first seven, all thirteen, forfeit).
+        let hand_courts = !self.adj.score_items.is_empty();
         // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
-        let before = self.adj.match_before.streak;
-        let mut count = match before {
+        let mut count = match self.adj.match_before.streak {
             Some(s) if s.side == winner => s.count + 1,
             _ => 1,
         };
-        let hand_courts = self
-            .adj
-            .bonuses
-            .iter()
-            .any(|b| b.status == BonusStatus::Scored);
         if count == STREAK_COURT_AT {
             self.adj
-                .bonuses
-                .push(bonus("streak", winner, 1, BonusStatus::Scored));
+                .bonus(court(STREAK, winner, 1, BonusStatus::Scored));
             count = 0;
         }
         if self.any_court_resets_streak && hand_courts {
             count = 0;
         }
-        let mut score = PerSide::default();
-        for b in self
-            .adj
-            .bonuses
-            .iter()
-            .filter(|b| b.status == BonusStatus::Scored)
-        {
-            score[b.side] += b.points;
-        }
+        let score = self.adj.settle();
         // §4.3, CP-1.
         let next_dealer = if winner == dealer.side() {
             Table::FOUR.left(dealer)
@@ -554,16 +559,11 @@ impl Hand {
         } else {
             Table::FOUR.left(Table::FOUR.left(dealer))
         };
-        self.adj.hand_score = Some(score);
         let m = &mut self.adj.match_after;
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-        }
         m.streak = Some(Streak {
             side: winner,
             count,
         });
-        m.hands_played += 1;
         m.next_dealer = Some(next_dealer);
         // §4.4: most courts wins the agreed match; equal is a draw.
         if self.match_hands > 0 && m.hands_played >= self.match_hands {
@@ -601,10 +601,16 @@ impl HandState for Hand {
                 self.phase = Phase::Play;
                 Ok(())
             }
-            (Phase::Trump, ActionKind::Trump(_)) => Err(error(
+            // README C11: no card is on the table, so nobody is entitled to correct.
+            (Phase::Trump, ActionKind::Correct(_)) => Err(error(
+                "invalid_correct",
+                "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
+            )),
+            // README C12: the seat is checked before the verb.
+            (Phase::Trump, _) if seat != self.maker => Err(error(
                 "out_of_turn",
                 format!(
-                    "only the trump maker {} (the dealer's left) names trump (§1)",
+                    "only the trump maker {} (the dealer's left) names trump (§1), and nothing comes before it",
                     self.maker
                 ),
             )),
@@ -624,6 +630,14 @@ impl HandState for Hand {
                 Ok(())
             }
             (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, _) if self.play.to_play().is_some_and(|due| due != seat) => Err(error(
+                "out_of_turn",
+                format!(
+                    "{} is due to play to trick {}, not {seat}",
+                    self.play.to_play().expect("checked"),
+                    self.play.trick.number
+                ),
+            )),
             (Phase::Play, _) => Err(error(
                 "unexpected_action",
                 "a card is due to the trick".into(),
@@ -742,16 +756,22 @@ impl HandState for Hand {
         match self.phase {
             Phase::PlayOn(side) => self.abandon(side, None, false),
             Phase::Trump | Phase::Play => {
-                let detail = if self.phase == Phase::Trump {
-                    format!("the record stops before {} names trump", self.maker)
+                let (due, detail) = if self.phase == Phase::Trump {
+                    (
+                        Some(self.maker),
+                        format!("the record stops before {} names trump", self.maker),
+                    )
                 } else {
-                    format!(
-                        "the record stops in trick {} of {TRICKS} with the hand undecided",
-                        self.play.trick.number
+                    (
+                        self.play.to_play(),
+                        format!(
+                            "the record stops in trick {} of {TRICKS} with the hand undecided",
+                            self.play.trick.number
+                        ),
                     )
                 };
                 self.adj
-                    .record_error(RecordError::incomplete_hand(None, detail));
+                    .record_error(RecordError::incomplete_hand(due, detail));
                 return self.adj;
             }
             Phase::Over(_) => {}

@@ -5,10 +5,10 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Effect, Established, Fault, FieldError, Game, GameInfo,
-    HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome,
-    PerSide, RankOrder, RecordError, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal, trump_or_led,
+    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Fault, FieldError, Game,
+    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options,
+    Outcome, RankOrder, RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -32,9 +32,16 @@ static INFO: GameInfo = GameInfo {
     rules: "malilla.md",
     irregularities: &["revoke", "illegal_seven", "failed_to_overtake", "misdeal"],
     verbs: &["play", "correct"],
-    record_errors: &[],
+    record_errors: &[
+        "out_of_turn",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
     events: &[],
-    score_codes: &[],
+    score_codes: &["hand_result", "trump_card"],
 };
 
 /// §1: in every suit 7 A K Q J 6 5 4 3 2, the 7 highest.
@@ -157,6 +164,10 @@ impl Game for Malilla {
         let pack = pack();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
+        deal::check_no_stock(
+            record,
+            "Malilla deals all 40 cards, the dealer's last one being the turned trump card (MA-7)",
+        )?;
         let dealer = record.dealer;
         let adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
         // MA-13: the right 40 cards with a wrong count per seat is a misdeal, not a refusal.
@@ -191,17 +202,16 @@ impl Game for Malilla {
         for side in Side::BOTH {
             hand.adj.tally[side].points = Some(0);
         }
-        // §4 trump-card bonus: credited at once, unless it would bring the dealer's side to 35.
+        // §4 trump-card bonus: credited at once (part of this hand's score whatever follows, MA-9),
+        // unless it would bring the dealer's side to 35: then held until the hand result is known.
         let points = card_points(trump_card);
         if points > 0 {
             let side = dealer.side();
             let held = before.scores[side] + points >= GAME;
-            if !held {
-                hand.adj.match_after.scores[side] += points;
-            } else {
+            if held {
                 hand.abeyance = Some(hand.adj.bonuses.len());
             }
-            hand.adj.bonuses.push(Bonus {
+            hand.adj.bonus(Bonus {
                 code: "trump_card",
                 side,
                 card: Some(trump_card),
@@ -246,6 +256,7 @@ impl MalillaHand {
     /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
     fn foul(&mut self, e: Established) {
         let (side, index) = (e.seat.side(), e.action_index);
+        let decides = self.foul.is_none().then_some(Decides::Game);
         let consequence = match self.foul {
             None => {
                 self.foul = Some((side, index));
@@ -260,7 +271,9 @@ impl MalillaHand {
                 lost.spoken()
             ),
         };
-        self.adj.irregularities.push(e.irregularity(consequence));
+        let mut irregularity = e.irregularity(consequence);
+        irregularity.effect.decides = decides;
+        self.adj.irregularities.push(irregularity);
     }
 
     fn close_trick(&mut self) {
@@ -319,6 +332,23 @@ impl HandState for MalillaHand {
             return Ok(());
         }
         let lost_at = self.foul.map(|(_, at)| at);
+        if self.is_over() {
+            return match lost_at {
+                Some(at) => {
+                    self.ignore(
+                        index,
+                        format!("the game was already lost at action {at} (README C6)"),
+                    );
+                    Ok(())
+                }
+                // README C12 (a `correct` stays invalid_correct, C2).
+                None => Err(RecordError::after_end(
+                    index,
+                    action,
+                    "the hand ended with the tenth trick",
+                )),
+            };
+        }
         let seat = action.seat;
         let result = match action.kind {
             ActionKind::Play(card) => {
@@ -345,20 +375,23 @@ impl HandState for MalillaHand {
                     }
                 })
             }
-            ActionKind::Correct(card) if self.allow_correction => {
-                let judge = self.judge();
-                self.play.correct(index, seat, card, judge)
-            }
-            ActionKind::Correct(_) => {
-                let reason = match lost_at {
-                    Some(at) => format!(
-                        "the incorrect play at action {at} stands: a correction changes nothing (MA-8, MA-11)"
-                    ),
-                    None => "Malilla has no corrections: a card played stays played (MA-8)".into(),
-                };
-                self.ignore(index, reason);
-                return Ok(());
-            }
+            ActionKind::Correct(card) => match lost_at {
+                Some(at) if !self.allow_correction => {
+                    self.ignore(
+                        index,
+                        format!(
+                            "the incorrect play at action {at} stands: a correction changes nothing (MA-8, MA-11)"
+                        ),
+                    );
+                    return Ok(());
+                }
+                // README C3/C11: only a seat with a foul pending may correct. Without the option no
+                // foul is ever pending (MA-8), so before any foul every `correct` is invalid_correct.
+                _ => {
+                    let judge = self.judge();
+                    self.play.correct(index, seat, card, judge)
+                }
+            },
             _ => unreachable!("verbs are checked against GameInfo before replay"),
         };
         match (result, lost_at) {
@@ -414,9 +447,8 @@ impl HandState for MalillaHand {
         } = *self;
         let dealer = adj.dealer;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        let next = |m: &mut MatchState| {
-            m.next_dealer = Some(Table::FOUR.left(dealer));
-        };
+        // C8: the deal passes left after every hand (a record error leaves the match as it was).
+        adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
         if misdeal {
             // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
             adj.irregularities.push(Irregularity {
@@ -435,21 +467,19 @@ impl HandState for MalillaHand {
                 ),
                 effect: Effect::default(),
             });
-            adj.hand_score = Some(PerSide::default());
-            next(&mut adj.match_after);
+            adj.hand_score = Some(adj.total());
             return adj;
         }
         if let Some((side, _)) = foul {
             adj.outcome = Outcome::GameLost;
-            adj.hand_score = Some(PerSide::default());
+            // MA-9: a bonus credited at the deal stays (it is all the hand scores); a held one never counts.
             if let Some(b) = abeyance {
-                adj.bonuses[b].status = BonusStatus::NotScored; // MA-9
+                adj.bonuses[b].status = BonusStatus::NotScored;
             }
+            adj.settle();
             let m = &mut adj.match_after;
-            m.hands_played += 1;
             m.game_over = true;
             m.winner = Some(side.other());
-            next(m);
             return adj;
         }
         if let Some(e) = error {
@@ -466,38 +496,44 @@ impl HandState for MalillaHand {
             ));
             return adj;
         }
-        // §4: the side with more than 35 of the 70 points scores the excess; 35–35 scores nothing.
-        let mut score = PerSide::default();
+        // §4: the side with more than 35 of the 70 points wins the hand and scores the excess;
+        // 35–35 scores nothing.
+        let before = adj.match_before.scores;
+        let mut game_won = None;
         for side in Side::BOTH {
-            score[side] = (adj.tally[side].points.unwrap_or(0) - HALF).max(0);
+            let points = adj.tally[side].points.unwrap_or(0);
+            if points > HALF {
+                adj.hand_winner = Some(side);
+                adj.score(
+                    side,
+                    points - HALF,
+                    ScoreSource::Tricks,
+                    "hand_result",
+                    None,
+                );
+                // §4 order (1): the hand result, on top of a bonus credited at the deal.
+                if before[side] + adj.total()[side] >= GAME {
+                    game_won = Some(side);
+                }
+            }
         }
-        adj.hand_score = Some(score);
+        // (2) a held bonus counts only if the hand result did not already end the game (MA-4).
+        if let Some(b) = abeyance {
+            let mut bonus = adj.bonuses.remove(b);
+            bonus.status = if game_won.is_some() {
+                BonusStatus::NotScored
+            } else {
+                BonusStatus::Scored
+            };
+            adj.bonus(bonus);
+        }
+        adj.settle();
         let m = &mut adj.match_after;
-        m.hands_played += 1;
-        next(m);
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-        }
-        // §4 order: the hand result first, then a held bonus.
-        if let Some(side) = Side::BOTH
-            .into_iter()
-            .find(|&s| score[s] > 0 && m.scores[s] >= GAME)
+        let scores = m.scores;
+        if let Some(side) = game_won.or_else(|| Side::BOTH.into_iter().find(|&s| scores[s] >= GAME))
         {
             m.game_over = true;
             m.winner = Some(side);
-        }
-        if let Some(b) = abeyance {
-            let bonus = &mut adj.bonuses[b];
-            if m.game_over {
-                bonus.status = BonusStatus::NotScored;
-            } else {
-                bonus.status = BonusStatus::Scored;
-                m.scores[bonus.side] += bonus.points;
-                if m.scores[bonus.side] >= GAME {
-                    m.game_over = true;
-                    m.winner = Some(bonus.side);
-                }
-            }
         }
         adj
     }

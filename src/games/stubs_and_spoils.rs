@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Fault, FieldError, Game, GameInfo, HandState, MatchState, Mode, OptionKind,
-    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
+    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, ScoreSource, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, ActionKind, HandRecord};
 
@@ -25,19 +25,29 @@ static INFO: GameInfo = GameInfo {
     options: &[OptionSpec {
         name: "revoke_penalty",
         kind: OptionKind::Choice {
-            values: &["stub_transfer", "none"],
-            default: "stub_transfer",
+            values: &["default", "none"],
+            default: "default",
         },
-        description: "`stub_transfer`: each established revoke moves up to 2 stubs against the offenders \
+        description: "`default`: each established revoke moves up to 2 stubs against the offenders \
                       (the rulings' default, the text being silent); `none`: revokes are reported only.",
         rule: "stubs-and-spoils.md §5, SS-8",
     }],
     rules: "stubs-and-spoils.md",
     irregularities: &["revoke"],
     verbs: &["discard", "play", "correct", "stub", "spoil"],
-    record_errors: &[],
+    record_errors: &[
+        "out_of_turn",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "unexpected_action",
+        "action_after_end",
+        "incomplete_hand",
+        "ineligible_spoil",
+        "stub_mismatch",
+    ],
     events: &[],
-    score_codes: &[],
+    score_codes: &["stub_difference"],
 };
 
 const GAME: i32 = 21;
@@ -102,6 +112,10 @@ impl Game for StubsAndSpoils {
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
+        deal::check_no_stock(
+            record,
+            "the dealer deals all 52 cards, his 13th being the Color Card (§1)",
+        )?;
         let dealer = record.dealer;
         let color = deal::dealer_face_up(record, &dealt, dealer, "the Color Card")?;
         // SS-1: the Color Card is dealt to the dealer but never part of his hand.
@@ -127,7 +141,7 @@ impl Game for StubsAndSpoils {
             },
             stubs: PerSide::default(),
             revokes: Vec::new(),
-            penalty: options.choice("revoke_penalty") == "stub_transfer",
+            penalty: options.choice("revoke_penalty") == "default",
             adj,
         }))
     }
@@ -234,30 +248,54 @@ impl Hand {
         };
     }
 
-    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders.
+    /// §4.5: black, the side with more stubs scores the difference; red, the side with fewer;
+    /// equal, nobody. The scoring side and its score.
+    fn result(&self) -> Option<(Side, i32)> {
+        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
+        let more = if ns > ew { Side::NS } else { Side::EW };
+        let scorer = match self.mode {
+            Mode::Black => more,
+            Mode::Red => more.other(),
+        };
+        (ns != ew).then_some((scorer, (ns - ew).abs()))
+    }
+
+    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders
+    /// (SS-10). Each transfer's penalty, in hand-score terms, is what it changes in the §4.5 result.
     fn apply_revoke_penalties(&mut self) {
         for &(offenders, at) in &self.revokes {
-            let consequence = if !self.penalty {
-                "none: the revoke_penalty option is 'none'".to_string()
-            } else {
-                let (from, to) = match self.mode {
-                    Mode::Black => (offenders, offenders.other()),
-                    Mode::Red => (offenders.other(), offenders),
-                };
-                let moved = self.stubs[from].min(REVOKE_STUBS);
-                self.stubs[from] -= moved;
-                self.stubs[to] += moved;
-                format!(
-                    "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
-                    if moved == 1 { "" } else { "s" },
-                    from.spoken(),
-                    to.spoken()
-                )
+            if !self.penalty {
+                self.adj.irregularities[at].consequence =
+                    "none: the revoke_penalty option is 'none'".to_string();
+                continue;
+            }
+            let (from, to) = match self.mode {
+                Mode::Black => (offenders, offenders.other()),
+                Mode::Red => (offenders.other(), offenders),
             };
-            self.adj.irregularities[at].consequence = consequence;
+            let before = self.result();
+            let moved = self.stubs[from].min(REVOKE_STUBS);
+            self.stubs[from] -= moved;
+            self.stubs[to] += moved;
+            let after = self.result();
+            for side in Side::BOTH {
+                let points =
+                    |r: Option<(Side, i32)>| r.filter(|&(s, _)| s == side).map_or(0, |(_, p)| p);
+                let change = points(after) - points(before);
+                if change != 0 {
+                    self.adj.penalize(at, side, change);
+                }
+            }
+            self.adj.irregularities[at].consequence = format!(
+                "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
+                if moved == 1 { "" } else { "s" },
+                from.spoken(),
+                to.spoken()
+            );
         }
     }
 
+    /// §2.2: a non-dealer's gallery discard (the seat is checked by `apply`: one due to discard).
     fn discard(
         &mut self,
         index: usize,
@@ -265,18 +303,6 @@ impl Hand {
         card: Card,
         discarded: &mut [bool; 4],
     ) -> Result<(), RecordError> {
-        let invalid =
-            |detail: String| RecordError::at("invalid_discard", index, seat, "discard", detail);
-        if seat == self.adj.dealer {
-            return Err(invalid(format!(
-                "{seat} is the dealer and makes no gallery discard (§2, SS-1)"
-            )));
-        }
-        if discarded[seat.pos()] {
-            return Err(invalid(format!(
-                "{seat} has already made his gallery discard"
-            )));
-        }
         if !self.play.hand_mut(seat).remove(card) {
             return Err(RecordError::at(
                 "card_not_held",
@@ -290,28 +316,28 @@ impl Hand {
         Ok(())
     }
 
+    /// The seats due to act now (README C12): the non-dealers who have not discarded, the next to
+    /// play, or the spoil taker.
+    fn due(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Gallery { discarded } => Table::FOUR
+                .seats()
+                .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
+                .collect(),
+            Phase::Play => self.play.to_play().into_iter().collect(),
+            Phase::Spoil { taker, .. } => vec![taker],
+            Phase::Over => vec![],
+        }
+    }
+
+    /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
     fn spoil(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
         let Phase::Spoil {
-            report,
-            taker,
-            candidates,
-            ..
+            report, candidates, ..
         } = self.phase
         else {
             unreachable!("spoil phase")
         };
-        if seat != taker {
-            return Err(RecordError::at(
-                "out_of_turn",
-                index,
-                seat,
-                "spoil",
-                format!(
-                    "the spoil of trick {} is taken by {taker}, not {seat}",
-                    report + 1
-                ),
-            ));
-        }
         if !candidates.contains(card) {
             let allowed: Vec<_> = candidates.iter().map(|c| c.to_string()).collect();
             return Err(RecordError::at(
@@ -356,19 +382,35 @@ impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
         let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
+        let due = self.due();
+        // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
+        // judged by C3 instead, a stated stub names the winner it lies in front of).
+        let turn_free = matches!(action.kind, ActionKind::Correct(_) | ActionKind::Stub(_));
+        if !turn_free && !due.is_empty() && !due.contains(&seat) {
+            let due: Vec<String> = due.iter().map(|s| s.to_string()).collect();
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("{seat} is not due to act: {} is", due.join(" or ")),
+            ));
+        }
         match (self.phase, action.kind) {
             (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;
-                let all = Table::FOUR.seats().filter(|&s| s != self.adj.dealer).all(|s| discarded[s.pos()]);
-                self.phase = if all { Phase::Play } else { Phase::Gallery { discarded } };
+                let all = Table::FOUR
+                    .seats()
+                    .filter(|&s| s != self.adj.dealer)
+                    .all(|s| discarded[s.pos()]);
+                self.phase = if all {
+                    Phase::Play
+                } else {
+                    Phase::Gallery { discarded }
+                };
                 Ok(())
             }
-            (Phase::Gallery { .. }, _) => Err(RecordError::at(
-                "gallery_incomplete",
-                index,
-                seat,
-                action.kind.verb(),
-                "each of the three non-dealers discards one card to the gallery before the first lead".into(),
+            (Phase::Gallery { .. }, _) => Err(unexpected(
+                "each of the three non-dealers discards one card to the gallery before the first lead (§2)",
             )),
             (Phase::Play, ActionKind::Play(card)) => {
                 let fault = judge(&self.play.trick, self.play.hand(seat), card);
@@ -381,7 +423,9 @@ impl HandState for Hand {
             (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
             (Phase::Play, _) => Err(unexpected("a card is due to the trick")),
             (Phase::Spoil { report, .. }, ActionKind::Stub(card)) => {
-                let Phase::Spoil { stub_stated, .. } = &mut self.phase else { unreachable!() };
+                let Phase::Spoil { stub_stated, .. } = &mut self.phase else {
+                    unreachable!()
+                };
                 let stub = self.adj.tricks[report].stub.expect("set on completion");
                 if *stub_stated {
                     return Err(unexpected("the stub of this trick was already stated"));
@@ -393,19 +437,30 @@ impl HandState for Hand {
                         index,
                         seat,
                         "stub",
-                        format!("the stub of trick {} is {} in front of {} (§4), not {card} in front of {seat}", report + 1, stub.card, stub.seat),
+                        format!(
+                            "the stub of trick {} is {} in front of {} (§4), not {card} in front of {seat}",
+                            report + 1,
+                            stub.card,
+                            stub.seat
+                        ),
                     ));
                 }
                 Ok(())
             }
             (Phase::Spoil { .. }, ActionKind::Spoil(card)) => self.spoil(index, seat, card),
-            (Phase::Spoil { taker, .. }, _) => Err(RecordError::at(
-                "spoil_expected",
+            // README C2: the trick is complete, nothing in it can be corrected.
+            (Phase::Spoil { report, .. }, ActionKind::Correct(_)) => Err(RecordError::on(
+                "invalid_correct",
                 index,
-                seat,
-                action.kind.verb(),
-                format!("the trick is complete: {taker} must take the spoil first"),
+                action,
+                format!(
+                    "trick {} is already complete: a revoke can only be corrected before that",
+                    report + 1
+                ),
             )),
+            (Phase::Spoil { taker, .. }, _) => Err(unexpected(&format!(
+                "the trick is complete: {taker} must take the spoil first"
+            ))),
             (Phase::Over, _) => Err(RecordError::after_end(
                 index,
                 action,
@@ -415,18 +470,13 @@ impl HandState for Hand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act) = match self.phase {
-            Phase::Gallery { discarded } => (
-                "gallery",
-                Table::FOUR
-                    .seats()
-                    .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
-                    .collect(),
-            ),
-            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
-            Phase::Spoil { taker, .. } => ("spoil", vec![taker]),
-            Phase::Over => ("over", vec![]),
+        let phase = match self.phase {
+            Phase::Gallery { .. } => "gallery",
+            Phase::Play => "play",
+            Phase::Spoil { .. } => "spoil",
+            Phase::Over => "over",
         };
+        let to_act = self.due();
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.mode = self.adj.mode;
@@ -481,43 +531,101 @@ impl HandState for Hand {
                     self.play.trick.number
                 ),
             };
+            // The seat due, where one is (in the gallery several may be).
+            let due = self.due();
+            let seat = (due.len() == 1).then(|| due[0]);
             self.adj
-                .record_error(RecordError::incomplete_hand(None, detail));
+                .record_error(RecordError::incomplete_hand(seat, detail));
             return self.adj;
         }
         for side in Side::BOTH {
             self.adj.tally[side].stubs_won = Some(self.stubs[side]);
         }
+        // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
+        if let Some((side, points)) = self.result() {
+            self.adj
+                .score(side, points, ScoreSource::Tricks, "stub_difference", None);
+        }
         self.apply_revoke_penalties();
+        for side in Side::BOTH {
+            self.adj.tally[side].stubs = Some(self.stubs[side]);
+        }
+        self.adj.hand_winner = self.result().map(|(side, _)| side);
         let mut adj = self.adj;
-        for side in Side::BOTH {
-            adj.tally[side].stubs = Some(self.stubs[side]);
-        }
-        // §4.5: black, more stubs scores the difference; red, fewer stubs does; equal, nobody.
-        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
-        let mut score = PerSide::default();
-        let more = if ns > ew { Side::NS } else { Side::EW };
-        if ns != ew {
-            let scorer = if self.mode == Mode::Black {
-                more
-            } else {
-                more.other()
-            };
-            score[scorer] = (ns - ew).abs();
-        }
         adj.outcome = Outcome::Scored;
-        adj.hand_score = Some(score);
+        adj.settle();
         let m = &mut adj.match_after;
-        m.hands_played += 1;
         m.next_dealer = Some(Table::FOUR.left(adj.dealer));
-        for side in Side::BOTH {
-            m.scores[side] += score[side];
-            // §4.6: only one side scores a hand, so only one can reach 21 with it.
-            if score[side] > 0 && m.scores[side] >= GAME {
-                m.game_over = true;
-                m.winner = Some(side);
-            }
+        // §4.6: only one side scores a hand, so only one can reach 21 with it.
+        if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
+            m.game_over = true;
+            m.winner = Some(side);
         }
         adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+    use crate::engine::{Established, MAX_PLAYS};
+
+    /// A finished hand of `mode` with these stubs won and one established revoke by `offender`.
+    fn hand(mode: Mode, ns: i32, ew: i32, offender: Seat) -> Hand {
+        let mut adj = Adjudication::new(INFO.id, Seat::S, &MatchState::default(), 15);
+        let revoke = Established {
+            fault: Fault::new("revoke", "stubs-and-spoils.md §3", String::new()),
+            action_index: 20,
+            seat: offender,
+            card: "2C".parse().unwrap(),
+            trick: 5,
+        };
+        adj.irregularities.push(revoke.irregularity(String::new()));
+        let mut stubs = PerSide::default();
+        stubs[Side::NS] = ns;
+        stubs[Side::EW] = ew;
+        Hand {
+            mode,
+            special: Suit::Spades,
+            play: TrickPlay::new(Table::FOUR, [CardSet::EMPTY; MAX_PLAYS], Seat::S),
+            phase: Phase::Over,
+            stubs,
+            revokes: vec![(offender.side(), 0)],
+            penalty: true,
+            adj,
+        }
+    }
+
+    /// §5, SS-10 in hand-score terms: black, stubs won NS 6, EW 4 score NS 2; N's revoke moves 2
+    /// stubs to EW (NS 4, EW 6), which scores EW 2: the revoke is NS -2 and EW +2.
+    #[test]
+    fn a_transfer_that_turns_the_hand_moves_points_both_ways() {
+        let mut h = hand(Mode::Black, 6, 4, Seat::N);
+        assert_eq!(h.result(), Some((Side::NS, 2)));
+        h.apply_revoke_penalties();
+        assert_eq!((h.stubs[Side::NS], h.stubs[Side::EW]), (4, 6));
+        assert_eq!(h.result(), Some((Side::EW, 2)));
+        let effect = h.adj.irregularities[0].effect.points;
+        assert_eq!((effect[Side::NS], effect[Side::EW]), (-2, 2));
+        let items: Vec<_> = h
+            .adj
+            .score_items
+            .iter()
+            .map(|t| (t.side, t.points))
+            .collect();
+        assert_eq!(items, vec![(Side::NS, -2), (Side::EW, 2)]);
+    }
+
+    /// Red, stubs won NS 5, EW 5 score nothing; E's revoke moves 2 stubs from NS to EW (NS 3,
+    /// EW 7): the side with fewer, NS, scores 4, so the revoke is NS +4 for the non-offenders.
+    #[test]
+    fn a_transfer_from_equal_stubs_scores_for_the_other_side() {
+        let mut h = hand(Mode::Red, 5, 5, Seat::E);
+        assert_eq!(h.result(), None);
+        h.apply_revoke_penalties();
+        assert_eq!(h.result(), Some((Side::NS, 4)));
+        let effect = h.adj.irregularities[0].effect.points;
+        assert_eq!((effect[Side::NS], effect[Side::EW]), (4, 0));
     }
 }

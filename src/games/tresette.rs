@@ -6,9 +6,10 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
+    Adjudication, Effect, Event, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
     Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
-    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    must_follow_suit,
 };
 use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
 
@@ -50,10 +51,10 @@ static INFO: GameInfo = GameInfo {
         OptionSpec {
             name: "revoke_penalty",
             kind: OptionKind::Choice {
-                values: &["whole_hand", "none"],
-                default: "whole_hand",
+                values: &["default", "none"],
+                default: "default",
             },
-            description: "`whole_hand`: the revoking side scores nothing for the hand, the other side 11 \
+            description: "`default`: the revoking side scores nothing for the hand, the other side 11 \
                           plus its valid melds; both sides revoking score nothing (the rulings' default, \
                           the text being silent); `none`: revokes are reported only.",
             rule: "tresette.md §5, TR-d",
@@ -82,9 +83,22 @@ static INFO: GameInfo = GameInfo {
         "count",
         "holding",
     ],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &["melds_due", "meld_not_scored"],
+    score_codes: &[
+        "card_points",
+        "four_of_a_kind",
+        "three_of_a_kind",
+        "napoleon",
+    ],
 };
 
 /// §1: in every suit 3 2 A K J Q 7 6 5 4, the 3 highest.
@@ -323,7 +337,7 @@ impl Game for Tresette {
         let rules = Rules {
             melds_score_without_trick: options.flag("melds_score_without_trick"),
             card_in_one_meld_only: options.flag("card_in_one_meld_only"),
-            revoke_penalty: options.choice("revoke_penalty") == "whole_hand",
+            revoke_penalty: options.choice("revoke_penalty") == "default",
             false_information_penalty: options.flag("false_information_penalty"),
         };
         // TR-a: the first player, the Good play order and the first lead follow the direction of play.
@@ -343,7 +357,8 @@ impl Game for Tresette {
             rules,
             order,
             good_play_from: 0,
-            good_play: [false; 4],
+            good_play: [None; 4],
+            announce_due: None,
             melds,
             play: TrickPlay::new(table, dealt.hands, first),
             won: [0; 4],
@@ -373,7 +388,10 @@ struct TresetteHand {
     order: [Seat; 4],
     /// Position in `order` of the first seat that may still say Good play.
     good_play_from: usize,
-    good_play: [bool; 4],
+    /// Per seat position: the action at which the seat said Good play, if it did.
+    good_play: [Option<usize>; 4],
+    /// TR-i: the declarer who has just won his first trick and may announce, until the next card.
+    announce_due: Option<Seat>,
     /// Per seat position: the ways of counting the dealt hand's melds worth the most (TR-c); the
     /// first is the one scored.
     melds: [Vec<Vec<HeldMeld>>; 4],
@@ -447,15 +465,20 @@ impl TresetteHand {
     /// made no declaration (TR-g).
     fn good_play(&mut self, index: usize, seat: Seat, says: bool) -> Result<(), RecordError> {
         if self.started() {
-            return Err(RecordError::at(
-                "unexpected_action",
-                index,
-                seat,
-                "good_play",
-                format!(
-                    "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
+            let late = format!(
+                "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
+            );
+            // README C12: from a seat not due to play, the seat is the fault.
+            return Err(match self.play.to_play() {
+                Some(due) if due != seat => RecordError::at(
+                    "out_of_turn",
+                    index,
+                    seat,
+                    "good_play",
+                    format!("{due} is due to play, not {seat} ({late})"),
                 ),
-            ));
+                _ => RecordError::at("unexpected_action", index, seat, "good_play", late),
+            });
         }
         let at = self.order.iter().position(|&s| s == seat).unwrap_or(0);
         if at < self.good_play_from {
@@ -471,7 +494,7 @@ impl TresetteHand {
                 ),
             ));
         }
-        self.good_play[seat.pos()] = says;
+        self.good_play[seat.pos()] = says.then_some(index);
         self.good_play_from = at + 1;
         Ok(())
     }
@@ -502,7 +525,8 @@ impl TresetteHand {
         }
         self.adj.tally[side].tricks += 1;
         self.won[winner.pos()] += 1;
-        if self.won[winner.pos()] == 1 && self.good_play[winner.pos()] {
+        if self.won[winner.pos()] == 1 && self.good_play[winner.pos()].is_some() {
+            self.announce_due = Some(winner);
             let melds = self.held(winner);
             self.adj.events.push(Event {
                 code: "melds_due",
@@ -521,6 +545,18 @@ impl TresetteHand {
         self.talk = Talk::default();
     }
 
+    /// TR-i: a declarer announces right after his first won trick (before the next card; after the
+    /// hand when that trick was the last), or, with `melds_score_without_trick`, after the hand when
+    /// he won none.
+    fn may_announce(&self, seat: Seat) -> bool {
+        let p = seat.pos();
+        let without_trick =
+            self.rules.melds_score_without_trick && self.is_over() && self.won[p] == 0;
+        self.good_play[p].is_some()
+            && !self.announced[p]
+            && (self.announce_due == Some(seat) || without_trick)
+    }
+
     /// §2.3, TR-f: after his first won trick a declarer names his melds; the engine knows them from
     /// the deal, so a wrong announcement is reported and changes nothing.
     fn announce(&mut self, index: usize, seat: Seat, said: Melds) -> Result<(), RecordError> {
@@ -534,7 +570,7 @@ impl TresetteHand {
                 detail,
             ))
         };
-        if !self.good_play[p] {
+        if self.good_play[p].is_none() {
             return refuse(format!(
                 "{seat} did not say Good play before the first lead: he has no melds to announce (§2)"
             ));
@@ -542,11 +578,16 @@ impl TresetteHand {
         if self.announced[p] {
             return refuse(format!("{seat} has already announced his melds"));
         }
-        let may_without_trick = self.rules.melds_score_without_trick && self.is_over();
-        if self.won[p] == 0 && !may_without_trick {
-            return refuse(format!(
-                "{seat} announces his melds upon winning his first trick, and has won none yet (§3)"
-            ));
+        if !self.may_announce(seat) {
+            return refuse(if self.won[p] == 0 {
+                format!(
+                    "{seat} announces his melds upon winning his first trick, and has won none yet (§3)"
+                )
+            } else {
+                format!(
+                    "{seat} announces his melds right after winning his first trick, before the next card (TR-i): that moment has passed"
+                )
+            });
         }
         self.announced[p] = true;
         let held: Vec<Melds> = self.melds[p].iter().map(|m| announced_as(m)).collect();
@@ -572,48 +613,45 @@ impl TresetteHand {
         let led = trick.led();
         let hand = self.play.hand(seat);
         let p = seat.pos();
-        let improper = if self.is_over() {
-            Some("the hand is over".to_string())
-        } else {
-            match kind {
-                ActionKind::AskBest(Yes) if seat == trick.leader => {
-                    self.talk.asked_best = true;
+        let improper = match kind {
+            ActionKind::AskBest(Yes) if seat == trick.leader => {
+                self.talk.asked_best = true;
+                None
+            }
+            ActionKind::AskBest(Yes) => Some(format!(
+                "only the leader may ask his partner to play his best, and {} leads trick {}",
+                trick.leader, trick.number
+            )),
+            ActionKind::Count(n) => match led {
+                Some(card) if seat != trick.leader => {
+                    self.talk.counted[p] = true;
+                    let suit = card.suit_unchecked();
+                    let held = hand.of_suit(suit).len();
+                    if held != u32::from(n) {
+                        self.untrue(
+                            index,
+                            seat,
+                            format!(
+                                "{seat} said he holds {n} {}, but he holds {held}",
+                                suit.letter()
+                            ),
+                        );
+                    }
                     None
                 }
-                ActionKind::AskBest(Yes) => Some(format!(
-                    "only the leader may ask his partner to play his best, and {} leads trick {}",
-                    trick.leader, trick.number
+                Some(_) => Some(format!(
+                    "{seat} led trick {}: only a player following may count the suit led",
+                    trick.number
                 )),
-                ActionKind::Count(n) => match led {
-                    Some(card) if seat != trick.leader => {
-                        self.talk.counted[p] = true;
-                        let suit = card.suit_unchecked();
-                        let held = hand.of_suit(suit).len();
-                        if held != u32::from(n) {
-                            self.untrue(
-                                index,
-                                seat,
-                                format!(
-                                    "{seat} said he holds {n} {}, but he holds {held}",
-                                    suit.letter()
-                                ),
-                            );
-                        }
-                        None
-                    }
-                    Some(_) => Some(format!(
-                        "{seat} led trick {}: only a player following may count the suit led",
-                        trick.number
-                    )),
-                    None => Some("no trick is being played: a count is of the suit led".into()),
-                },
-                ActionKind::Holding(n) if n <= 2 => {
-                    self.talk.holding[p] = true;
-                    if !Suit::ALL
-                        .into_iter()
-                        .any(|s| hand.of_suit(s).len() == u32::from(n))
-                    {
-                        self.untrue(
+                None => Some("no trick is being played: a count is of the suit led".into()),
+            },
+            ActionKind::Holding(n) if n <= 2 => {
+                self.talk.holding[p] = true;
+                if !Suit::ALL
+                    .into_iter()
+                    .any(|s| hand.of_suit(s).len() == u32::from(n))
+                {
+                    self.untrue(
                             index,
                             seat,
                             format!(
@@ -621,14 +659,13 @@ impl TresetteHand {
                                 hand
                             ),
                         );
-                    }
-                    None
                 }
-                ActionKind::Holding(n) => Some(format!(
-                    "{seat} declared {n} cards in a suit: only two, one or none may be declared"
-                )),
-                _ => unreachable!("only table talk comes here"),
+                None
             }
+            ActionKind::Holding(n) => Some(format!(
+                "{seat} declared {n} cards in a suit: only two, one or none may be declared"
+            )),
+            _ => unreachable!("only table talk comes here"),
         };
         if let Some(why) = improper {
             self.report(
@@ -668,10 +705,34 @@ impl TresetteHand {
 impl HandState for TresetteHand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         let seat = action.seat;
+        if self.is_over() {
+            return match action.kind {
+                // TR-h: table talk after the tenth trick has no effect and is no irregularity.
+                ActionKind::AskBest(_) | ActionKind::Count(_) | ActionKind::Holding(_) => {
+                    self.adj.ignored_actions.push(IgnoredAction {
+                        action_index: index,
+                        reason: "table talk after the tenth trick has no effect (TR-h)".into(),
+                    });
+                    Ok(())
+                }
+                ActionKind::Announce(melds) if self.may_announce(seat) => {
+                    self.announce(index, seat, melds)
+                }
+                // README C12: anything else after the hand is action_after_end (a correct:
+                // invalid_correct).
+                _ => Err(RecordError::after_end(
+                    index,
+                    action,
+                    "the hand is over: all ten tricks are played",
+                )),
+            };
+        }
         match action.kind {
             ActionKind::GoodPlay(says) => self.good_play(index, seat, says),
             ActionKind::Play(card) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
+                // TR-i: the moment to announce passes with the next card.
+                self.announce_due = None;
                 if self.play.is_complete() {
                     self.close_trick();
                 }
@@ -701,12 +762,7 @@ impl HandState for TresetteHand {
         let announcing: Vec<Seat> = self
             .order
             .into_iter()
-            .filter(|s| {
-                let p = s.pos();
-                self.good_play[p]
-                    && !self.announced[p]
-                    && (self.won[p] > 0 || (over && self.rules.melds_score_without_trick))
-            })
+            .filter(|&s| self.may_announce(s))
             .collect();
         let to_act: Vec<Seat> = if over {
             announcing.clone()
@@ -789,7 +845,8 @@ impl HandState for TresetteHand {
 }
 
 impl TresetteHand {
-    /// §4, §5: card points or the revoke penalty, false-information points, melds, the game.
+    /// §4, §5: card points or the revoke penalty, false-information points, melds, the game; each a
+    /// part of the hand score, in that order.
     fn score(mut self) -> Adjudication {
         let revoking: Vec<Side> = Side::BOTH
             .into_iter()
@@ -800,16 +857,6 @@ impl TresetteHand {
             })
             .collect();
         let penalised = |s: Side| self.rules.revoke_penalty && revoking.contains(&s);
-        let mut score = PerSide::default();
-        match (self.rules.revoke_penalty, revoking.as_slice()) {
-            (true, [offenders]) => score[offenders.other()] = HAND_POINTS,
-            (true, [_, _]) => {}
-            _ => {
-                for s in Side::BOTH {
-                    score[s] = self.captured[s].points();
-                }
-            }
-        }
         let consequence = match (self.rules.revoke_penalty, revoking.as_slice()) {
             (false, _) => "none: the revoke_penalty option is 'none'".to_string(),
             (true, [offenders]) => format!(
@@ -822,18 +869,39 @@ impl TresetteHand {
         for &i in &self.revokes {
             self.adj.irregularities[i].consequence = consequence.clone();
         }
-        if self.rules.false_information_penalty {
-            for &(side, _) in &self.false_information {
-                score[side.other()] += 1;
+        match (self.rules.revoke_penalty, revoking.as_slice()) {
+            // §5 DEFAULT: the whole hand to the other side, once however many revokes (the first).
+            (true, [offenders]) => {
+                let first = self
+                    .revokes
+                    .iter()
+                    .copied()
+                    .find(|&i| self.adj.irregularities[i].seat.side() == *offenders)
+                    .expect("a revoke by the offenders");
+                self.adj.penalize(first, offenders.other(), HAND_POINTS);
+            }
+            // TR-d: both sides revoked: nobody scores.
+            (true, [_, _]) => {}
+            _ => {
+                for s in Side::BOTH {
+                    let points = self.captured[s].points();
+                    self.adj
+                        .score(s, points, ScoreSource::Tricks, "card_points", None);
+                }
             }
         }
-        // §3, TR-c: a declarer's melds score once he wins a trick (or at once, by option).
-        let mut melds = PerSide::<i32>::default();
+        if self.rules.false_information_penalty {
+            for (side, at) in self.false_information.clone() {
+                self.adj.penalize(at, side.other(), 1);
+            }
+        }
+        // §3, TR-c: a declarer's melds score once he wins a trick (or at once, by option), in Good
+        // play order; each is a part of the hand score (source meld), at his Good play action.
         for seat in self.order {
             let p = seat.pos();
-            if !self.good_play[p] {
+            let Some(declared) = self.good_play[p] else {
                 continue;
-            }
+            };
             let won = self.won[p] > 0;
             let valid = won || self.rules.melds_score_without_trick;
             let side = seat.side();
@@ -852,30 +920,36 @@ impl TresetteHand {
                 });
             }
             for m in self.melds[p][0].clone() {
-                let credited = valid && !penalised(side);
-                if credited {
-                    melds[side] += m.points();
+                if valid && !penalised(side) {
+                    let code = m.code();
+                    self.adj
+                        .score(side, m.points(), ScoreSource::Meld, code, Some(declared));
+                    continue;
                 }
-                self.adj.bonuses.push(Bonus {
-                    code: m.code(),
-                    side,
-                    card: None,
-                    points: m.points(),
-                    status: if credited {
-                        BonusStatus::Scored
-                    } else {
-                        BonusStatus::NotScored
-                    },
+                let why = if valid {
+                    format!("{} revoked (tresette.md §5 DEFAULT, TR-d)", side.spoken())
+                } else {
+                    format!("{seat} won no trick (TR-c)")
+                };
+                self.adj.events.push(Event {
+                    code: "meld_not_scored",
+                    action_index: None,
+                    trick: None,
+                    seat: Some(seat),
+                    cards: m.cards.iter().collect(),
+                    detail: format!(
+                        "{seat}'s {} {} ({} points) does not score: {why}",
+                        m.name().name(),
+                        m.cards,
+                        m.points()
+                    ),
                 });
             }
         }
-        self.adj.hand_score = Some(score);
+        let next_dealer = self.table.next(self.adj.dealer);
+        self.adj.settle();
         let m = &mut self.adj.match_after;
-        m.hands_played += 1;
-        m.next_dealer = Some(self.table.next(self.adj.dealer));
-        for s in Side::BOTH {
-            m.scores[s] += score[s] + melds[s];
-        }
+        m.next_dealer = Some(next_dealer);
         // §4: the first side with 31 wins; both ⇒ the higher total; equal ⇒ another hand.
         let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
         if (ns >= GAME || ew >= GAME) && ns != ew {

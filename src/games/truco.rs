@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
     Adjudication, Contract, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Seat, Side,
-    Table, TableView, TrickPlay, TrickReport, deal,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, ScoreSource,
+    Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, ActionKind, Bid, HandRecord, Shuffle, Yes};
 
@@ -52,13 +52,14 @@ static INFO: GameInfo = GameInfo {
             rule: "truco.md §6 TR-8",
         },
         OptionSpec {
-            name: "revoke_penalty",
+            name: "face_down_penalty",
             kind: OptionKind::Choice {
-                values: &["tento", "none"],
-                default: "tento",
+                values: &["default", "none"],
+                default: "default",
             },
-            description: "`tento`: the §5 DEFAULT penalty (1 tento to the opponents) for \
-                          `face_down_first_trick`; `none`: reported only. The prescribed penalties always apply.",
+            description: "`default`: the §5 DEFAULT penalty (1 tento to the opponents) for \
+                          `face_down_first_trick`; `none`: reported only. Truco has no revoke; the \
+                          prescribed penalties always apply.",
             rule: "README Penalties; truco.md §5",
         },
     ],
@@ -82,10 +83,32 @@ static INFO: GameInfo = GameInfo {
         "play",
         "play_face_down",
         "disclosure",
+        "correct",
     ],
-    record_errors: &[],
-    events: &[],
-    score_codes: &[],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "raise_pending",
+        "rejected_packets_mismatch",
+        "face_down_first_trick",
+        "action_after_end",
+        "incomplete_hand",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+    ],
+    events: &[
+        "packet_passed",
+        "packet_rejected",
+        "stake_raised",
+        "stake_accepted",
+        "ran_away",
+        "eleven_play",
+        "eleven_run",
+        "hand_won",
+        "hand_tied",
+    ],
+    score_codes: &["hand_won", "ran_away", "eleven_run"],
 };
 
 /// §4: first side to 12 tentos wins the game.
@@ -261,6 +284,7 @@ impl Game for Truco {
             procedure_open: true,
             riffles: 0,
             cuts: 0,
+            faulted: [false; 2],
             stake: if kind == Kind::Normal {
                 LADDER[0]
             } else if kind == Kind::Iron {
@@ -277,7 +301,7 @@ impl Game for Truco {
             deal_passes_left: options.choice("deal_passes") == "left",
             chain_only: options.flag("raises_only_in_response_chain"),
             face_down_malformed: options.choice("face_down_first_trick") == "malformed",
-            default_penalty: options.choice("revoke_penalty") == "tento",
+            default_penalty: options.choice("face_down_penalty") == "default",
             adj,
         }))
     }
@@ -307,10 +331,20 @@ struct Pending {
 /// How the hand ended.
 #[derive(Clone, Copy, Debug)]
 enum Ending {
-    /// Won on tricks or by a run: the side, the tentos, and the seat that decided it.
-    Won { side: Side, tentos: i32, seat: Seat },
-    /// §4 score of eleven: the leading side ran; the opponents score 1.
-    ElevenRun { side: Side, seat: Seat },
+    /// Won on tricks (`ran` `None`) or by a run (the run's action index): the side, the tentos,
+    /// and the seat that decided it.
+    Won {
+        side: Side,
+        tentos: i32,
+        seat: Seat,
+        ran: Option<usize>,
+    },
+    /// §4 score of eleven: the leading side ran (action `index`); the opponents score 1.
+    ElevenRun {
+        side: Side,
+        seat: Seat,
+        index: usize,
+    },
     /// All three tricks tied (TR-5).
     Nobody,
 }
@@ -329,6 +363,8 @@ struct Hand {
     procedure_open: bool,
     riffles: u8,
     cuts: u8,
+    /// TU-i: whether the shuffle, and the cut, have already cost their one `bad_procedure`.
+    faulted: [bool; 2],
     /// The stake in force.
     stake: i32,
     pending: Option<Pending>,
@@ -349,8 +385,11 @@ struct Hand {
 }
 
 impl Hand {
+    /// The trick in progress; `None` before the first card of trick 1 (README C13), whatever the
+    /// kind of hand.
     fn trick_number(&self) -> Option<u8> {
-        matches!(self.stage, Stage::Play | Stage::Eleven).then_some(self.play.trick.number)
+        let started = !self.adj.tricks.is_empty() || !self.play.trick.is_empty();
+        started.then_some(self.play.trick.number)
     }
 
     fn event(
@@ -373,7 +412,8 @@ impl Hand {
     }
 
     /// §5: the offenders' opponents gain 1 tento, never their twelfth (TR-6): then the offenders lose
-    /// 1, not below 0. Applied at once (TU-a). `default` marks the §5 DEFAULT penalty.
+    /// 1, not below 0. Applied at once (TU-a), as a score item and the irregularity's effect.
+    /// `default` marks the §5 DEFAULT penalty (switched off by `face_down_penalty = none`).
     fn penalize(
         &mut self,
         index: usize,
@@ -384,27 +424,34 @@ impl Hand {
     ) {
         let offenders = seat.side();
         let gainers = offenders.other();
-        let consequence = if default && !self.default_penalty {
-            "none: the revoke_penalty option is 'none' (the §5 DEFAULT is switched off)".to_string()
+        let (moved, consequence) = if default && !self.default_penalty {
+            (
+                None,
+                "none: the face_down_penalty option is 'none' (the §5 DEFAULT is switched off)"
+                    .to_string(),
+            )
         } else if self.running[gainers] + 1 >= GAME {
             let from = self.running[offenders];
-            self.running[offenders] = (from - 1).max(0);
-            format!(
-                "{} are at {}: a penalty cannot give them their twelfth tento, so {} lose 1 instead ({} → {}) (truco.md §5, TR-6)",
-                gainers.spoken(),
-                self.running[gainers],
-                offenders.spoken(),
-                from,
-                self.running[offenders]
+            let to = (from - 1).max(0);
+            (
+                (to < from).then_some((offenders, -1)),
+                format!(
+                    "{} are at {}: a penalty cannot give them their twelfth tento, so {} lose 1 instead ({from} → {to}) (truco.md §5, TR-6)",
+                    gainers.spoken(),
+                    self.running[gainers],
+                    offenders.spoken(),
+                ),
             )
         } else {
-            self.running[gainers] += 1;
-            format!(
-                "{} gain 1 tento at once ({} → {}) (truco.md §5{})",
-                gainers.spoken(),
-                self.running[gainers] - 1,
-                self.running[gainers],
-                if default { ", DEFAULT" } else { "" }
+            (
+                Some((gainers, 1)),
+                format!(
+                    "{} gain 1 tento at once ({} → {}) (truco.md §5{})",
+                    gainers.spoken(),
+                    self.running[gainers],
+                    self.running[gainers] + 1,
+                    if default { ", DEFAULT" } else { "" }
+                ),
             )
         };
         let trick = self.trick_number();
@@ -419,16 +466,54 @@ impl Hand {
             consequence,
             effect: Effect::default(),
         });
+        if let Some((side, points)) = moved {
+            self.running[side] += points;
+            let at = self.adj.irregularities.len() - 1;
+            self.adj.penalize(at, side, points);
+        }
+    }
+
+    /// Is an action by `seat` due now? (README C12: the seat is judged before the verb.)
+    fn is_due(&self, seat: Seat) -> bool {
+        match (self.stage, self.pending) {
+            (Stage::Dealing { .. }, _) => seat == self.mao,
+            (Stage::Over, _) => false,
+            (_, Some(p)) => p.caller.side() != seat.side(),
+            (Stage::Eleven, None) if matches!(self.kind, Kind::Eleven { leading } if seat.side() == leading) => {
+                true
+            }
+            _ => self.play.to_play() == Some(seat),
+        }
+    }
+
+    /// An action that does not fit the phase: `unexpected_action` from a seat due to act, else
+    /// `out_of_turn` (README C12).
+    fn misplaced(&self, index: usize, action: &Action, detail: String) -> RecordError {
+        if self.is_due(action.seat) {
+            return RecordError::unexpected(index, action, detail);
+        }
+        RecordError::on(
+            "out_of_turn",
+            index,
+            action,
+            format!("{} is not due to act now ({detail})", action.seat),
+        )
     }
 
     fn partner(&self, seat: Seat) -> Seat {
         self.table.left(self.table.left(seat))
     }
 
+    /// TU-i: is this the first fault of procedure `which` (0 the shuffle, 1 the cut) in the hand?
+    /// `bad_procedure` is counted once per procedure; later faults of it add nothing.
+    fn first_fault(&mut self, which: usize) -> bool {
+        !std::mem::replace(&mut self.faulted[which], true)
+    }
+
     /// Shuffles and cuts (§5 `bad_procedure`), recorded before the deal.
     fn procedure(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         if !self.procedure_open {
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "shuffles and cuts come before the deal".into(),
@@ -462,7 +547,7 @@ impl Hand {
                         }
                     )),
                 };
-                if let Some(explanation) = fault {
+                if let Some(explanation) = fault.filter(|_| self.first_fault(0)) {
                     self.penalize(
                         index,
                         seat,
@@ -495,7 +580,7 @@ impl Hand {
                         self.cuts
                     ));
                 }
-                if !faults.is_empty() {
+                if !faults.is_empty() && self.first_fault(1) {
                     let explanation = format!("{seat} {}", faults.join(" and "));
                     self.penalize(
                         index,
@@ -542,7 +627,7 @@ impl Hand {
                 );
                 return Ok(());
             }
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "the deal is complete: no packet is being decided".into(),
@@ -646,41 +731,39 @@ impl Hand {
         Ok(())
     }
 
-    /// Can `side` (its seat `seat`) raise now? `Err` = a record error text; `Ok(Some)` = the raise is
-    /// the irregularity `illegal_raise` with this explanation; `Ok(None)` = legal. `answering` when it
-    /// answers a raise (v is then the stake offered to it, §3.3).
-    fn raise_check(&self, seat: Seat, answering: bool) -> Result<Option<String>, String> {
+    /// Can `seat` raise now? `Some` = the raise is the irregularity `illegal_raise`, with this
+    /// explanation; `None` = legal. `answering` when it answers a raise (v is then the stake offered
+    /// to it, §3.3).
+    fn raise_check(&self, seat: Seat, answering: bool) -> Option<String> {
         if self.kind != Kind::Normal {
-            return Ok(Some(format!(
-                "{seat} raised the stake at a score of eleven, where no raise is allowed; the call changes nothing else (TU-c)"
-            )));
+            return Some(format!(
+                "{seat} raised the stake at a score of eleven, where no raise is allowed; the call is void (TU-c)"
+            ));
         }
         let side = seat.side();
-        let v = match self.pending {
-            Some(p) if answering => p.offered,
-            _ => self.stake,
-        };
-        if !answering {
-            if self.chain_only && self.last_accepted.is_some() {
-                return Err("a raise has been accepted: under raises_only_in_response_chain nobody raises again (TR-4)".into());
+        // Answering a raise accepts it first, so the answer always alternates (TR-7).
+        if !answering && let Some((last, by)) = self.last_accepted {
+            if self.chain_only {
+                return Some(format!(
+                    "{seat} raised after {by}'s raise was accepted: under raises_only_in_response_chain nobody raises again (TR-4); the call is void (TU-h, TU-c)"
+                ));
             }
-            if let Some((last, by)) = self.last_accepted
-                && last == side
-            {
-                return Err(format!(
-                    "{by}'s raise was the last accepted: only {} may raise next (TR-4)",
+            if last == side {
+                return Some(format!(
+                    "{seat} raised, but {by}'s raise was the last accepted and the sides alternate: only {} may raise next (TR-4); the call is void (TU-h, TU-c)",
                     side.other().spoken()
                 ));
             }
         }
+        let v = match self.pending {
+            Some(p) if answering => p.offered,
+            _ => self.stake,
+        };
         let s = self.running[side];
-        if s + v >= GAME {
-            return Ok(Some(format!(
-                "{seat} raised with {} at {s} able to win {v} already: {s} + {v} ≥ 12, beyond the limit; the call changes nothing else (TU-c)",
-                side.spoken()
-            )));
-        }
-        Ok(None)
+        (s + v >= GAME).then(|| format!(
+            "{seat} raised with {} at {s} able to win {v} already: {s} + {v} ≥ 12, beyond the limit; the call is void (TU-c)",
+            side.spoken()
+        ))
     }
 
     fn raise(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
@@ -716,8 +799,7 @@ impl Hand {
             None => false,
         };
         match self.raise_check(seat, answering) {
-            Err(detail) => Err(RecordError::on("raise_not_allowed", index, action, detail)),
-            Ok(Some(explanation)) => {
+            Some(explanation) => {
                 // TU-c: nothing changes beyond the penalty.
                 self.penalize(
                     index,
@@ -728,7 +810,7 @@ impl Hand {
                 );
                 Ok(())
             }
-            Ok(None) => {
+            None => {
                 if let Some(p) = self.pending {
                     // Raising answers the call: its stake is taken as accepted (TR-7).
                     self.stake = p.offered;
@@ -787,6 +869,7 @@ impl Hand {
                 self.end(Ending::ElevenRun {
                     side: leading.other(),
                     seat,
+                    index,
                 });
             } else {
                 self.event(
@@ -805,10 +888,12 @@ impl Hand {
         }
         self.require_dealt(index, action)?;
         let Some(p) = self.pending else {
+            // TU-h: an answer with no raise pending (a void raise's included) is unexpected_action,
+            // whoever gives it.
             return Err(RecordError::unexpected(
                 index,
                 action,
-                "no raise awaits an answer".into(),
+                "no raise awaits an answer (a void raise is not answered, TU-h)".into(),
             ));
         };
         if p.caller.side() == seat.side() {
@@ -840,10 +925,17 @@ impl Hand {
                 ),
             );
             let tentos = self.stake;
+            // A trick cut short by the run is still listed, with the cards played to it.
+            if !self.play.trick.is_empty() {
+                let mut cut_short = TrickReport::ruled(self.play.trick, None);
+                cut_short.complete = false;
+                self.adj.tricks.push(cut_short);
+            }
             self.end(Ending::Won {
                 side,
                 tentos,
                 seat: p.caller,
+                ran: Some(index),
             });
         } else {
             self.stake = p.offered;
@@ -865,7 +957,7 @@ impl Hand {
 
     fn require_dealt(&self, index: usize, action: &Action) -> Result<(), RecordError> {
         match self.stage {
-            Stage::Dealing { .. } => Err(RecordError::unexpected(
+            Stage::Dealing { .. } => Err(self.misplaced(
                 index,
                 action,
                 format!(
@@ -901,7 +993,7 @@ impl Hand {
         let trick = self.play.trick.number;
         let mut counts_face_down = face_down;
         if face_down && self.kind == Kind::Iron {
-            return Err(RecordError::unexpected(
+            return Err(self.misplaced(
                 index,
                 action,
                 "the iron hand is played by turning the cards up: nobody plays face down (§4)"
@@ -936,6 +1028,8 @@ impl Hand {
         self.procedure_open = false;
         if counts_face_down {
             self.face_down.insert(card);
+            let pos = self.play.trick.len() - 1;
+            self.play.trick.set_face_down(pos);
         }
         if face_down && trick == 1 {
             self.penalize(
@@ -944,14 +1038,6 @@ impl Hand {
                 Some(card),
                 Fault::new("face_down_first_trick", "truco.md §5 DEFAULT, TR-8", format!("{seat} played {card} face down in trick 1, where face-down cards are not allowed; it counts as played face up")),
                 true,
-            );
-        } else if face_down {
-            self.event(
-                "played_face_down",
-                Some(index),
-                Some(seat),
-                vec![card],
-                format!("{seat} plays {card} face down: it cannot win the trick"),
             );
         }
         if self.play.is_complete() {
@@ -996,7 +1082,12 @@ impl Hand {
                     .find_map(|t| t.winner.filter(|w| w.side() == side))
                     .unwrap_or(next);
                 let tentos = self.stake;
-                self.end(Ending::Won { side, tentos, seat });
+                self.end(Ending::Won {
+                    side,
+                    tentos,
+                    seat,
+                    ran: None,
+                });
             }
         }
     }
@@ -1019,18 +1110,17 @@ impl Hand {
 
     /// The legal raise for `seat` now, if any (for the view).
     fn may_raise(&self, seat: Seat, answering: bool) -> bool {
-        matches!(self.raise_check(seat, answering), Ok(None))
+        self.raise_check(seat, answering).is_none()
     }
 }
 
 impl HandState for Hand {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
         if let Stage::Over = self.stage {
-            return Err(RecordError::on(
-                "action_after_end",
+            return Err(RecordError::after_end(
                 index,
                 action,
-                "the hand is already decided (TU-g)".into(),
+                "the hand is already decided (TU-g)",
             ));
         }
         match action.kind {
@@ -1042,6 +1132,11 @@ impl HandState for Hand {
             ActionKind::Accept(_) | ActionKind::Run(_) => self.answer(index, action),
             ActionKind::Play(card) => self.play_card(index, action, card, false),
             ActionKind::PlayFaceDown(card) => self.play_card(index, action, card, true),
+            // README C11: no card can be wrong in Truco (§3.2: any card may be played), so no seat is
+            // ever entitled to a correction.
+            ActionKind::Correct(card) => {
+                self.play.correct(index, action.seat, card, |_, _, _| None)
+            }
             ActionKind::Disclosure(Yes) => {
                 let seat = action.seat;
                 self.penalize(
@@ -1170,10 +1265,19 @@ impl HandState for Hand {
                 .record_error(RecordError::incomplete_hand(self.play.to_play(), detail));
             return self.adj;
         };
-        let mut scores = self.running;
         let (winner, event) = match ending {
-            Ending::Won { side, tentos, seat } => {
-                scores[side] += tentos;
+            Ending::Won {
+                side,
+                tentos,
+                seat,
+                ran,
+            } => {
+                let code = if ran.is_some() {
+                    "ran_away"
+                } else {
+                    "hand_won"
+                };
+                self.adj.score(side, tentos, ScoreSource::Tricks, code, ran);
                 (
                     Some(side),
                     Event {
@@ -1190,8 +1294,10 @@ impl HandState for Hand {
                     },
                 )
             }
-            Ending::ElevenRun { side, seat } => {
-                scores[side] += 1; // TU-e: not subject to the penalty cap
+            Ending::ElevenRun { side, seat, index } => {
+                // TU-e: not subject to the penalty cap.
+                self.adj
+                    .score(side, 1, ScoreSource::Tricks, "eleven_run", Some(index));
                 (
                     Some(side),
                     Event {
@@ -1225,21 +1331,16 @@ impl HandState for Hand {
             ),
         };
         self.adj.events.push(event);
+        self.adj.hand_winner = winner;
         if let Some(c) = &mut self.adj.contract {
             c.made = Some(winner == Some(c.side));
         }
         let next_dealer = self.next_dealer();
-        let adj = &mut self.adj;
-        let mut hand = PerSide::default();
-        for side in Side::BOTH {
-            hand[side] = scores[side] - adj.match_before.scores[side];
-        }
-        adj.hand_score = Some(hand);
-        let m = &mut adj.match_after;
-        m.scores = scores;
-        m.hands_played += 1;
+        self.adj.settle();
+        let m = &mut self.adj.match_after;
         m.next_dealer = Some(next_dealer);
-        if let Some(side) = Side::BOTH.into_iter().find(|&s| scores[s] >= GAME) {
+        // §4, TU-j: the game is won at 12, also after an iron hand (a side held at 11 plays another).
+        if let Some(side) = Side::BOTH.into_iter().find(|&s| m.scores[s] >= GAME) {
             m.game_over = true;
             m.winner = Some(side);
         }

@@ -23,9 +23,12 @@ const SEAT: usize = 3;
 const ACTION: usize = 4;
 const VALUE: usize = 5;
 
-/// Most rows one sheet may hold (about 90 hands of Stubs & Spoils, 2,000 of Malilla in a few
-/// requests); the HTTP body bound is what usually applies.
-const MAX_ROWS: usize = 200_000;
+/// Most rows (after the header) one sheet may hold: about 4,000 hands of Malilla. An export page
+/// holds no more, so that every page imports.
+pub const MAX_ROWS: usize = 200_000;
+
+/// Most bytes one sheet may hold (the import reads no more); an export page holds no more.
+pub const MAX_SHEET: usize = 8 * 1024 * 1024;
 
 /// A cell of the sheet, for problems: its line (the header is line 1) and column.
 #[derive(Clone, Copy, Debug)]
@@ -417,6 +420,10 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
     let drafts = read(game, game.table(&options), bytes).map_err(StoreError::Invalid)?;
+    let repeats = repeated_hands(tx, session, &drafts)?;
+    if !repeats.is_empty() {
+        return Err(StoreError::Repeated(repeats));
+    }
     let mut errors = Vec::new();
     let mut report = ImportReport {
         matches_created: BTreeMap::new(),
@@ -461,6 +468,29 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     } else {
         Err(StoreError::Invalid(errors))
     }
+}
+
+/// The sheet's hands that repeat a hand stored in the session: importing them would count each
+/// twice (a session's export posted back to it, say).
+fn repeated_hands(
+    tx: &Transaction,
+    session: i64,
+    drafts: &[MatchDraft],
+) -> Result<Vec<FieldError>> {
+    let mut repeats = Vec::new();
+    for m in drafts {
+        for h in &m.hands {
+            if let Some(stored) = repo::stored_play(tx, session, &repo::play_digest(&h.record()))? {
+                repeats.push(h.first.at(HAND).problem(format!(
+                    "match '{}' hand {} repeats {stored}, stored in session {session}: it would \
+                     count twice (an export imports into another session; to correct a stored \
+                     hand, amend it)",
+                    m.label, h.number
+                )));
+            }
+        }
+    }
+    Ok(repeats)
 }
 
 /// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.
@@ -538,45 +568,75 @@ fn joined(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// A session's matches and hands as a sheet that imports back to the same hands.
-pub fn export(tx: &Transaction, club: i64, session: i64) -> Result<String> {
-    let mut w = writer();
-    let row = |w: &mut ::csv::Writer<Vec<u8>>, cells: [&str; 6]| {
-        w.write_record(cells).expect("writing to memory")
-    };
-    row(&mut w, SHEET_COLUMNS);
-    for (m, hands) in repo::session_records(tx, club, session)? {
-        let label = m.id.to_string();
-        for (seat, p) in &m.seats {
-            row(
-                &mut w,
-                [&label, "", "", &seat.to_string(), "sit", &to_cell(&p.name)],
-            );
+/// A page of a session's sheet: whole matches after the cursor, as many as fit in one import.
+#[derive(Debug)]
+pub struct SheetPage {
+    pub csv: String,
+    /// The last match on this page, when more follow: pass it as `cursor` for the next page.
+    pub next_cursor: Option<i64>,
+}
+
+/// The session's matches with an id above `after`, with their hands, as a sheet that imports into
+/// another session as the same hands. A page holds whole matches and at most `MAX_ROWS` rows and
+/// `MAX_SHEET` bytes, the import's limits, so each page of a large session imports in turn; only
+/// a single match larger than that (thousands of hands) is alone on its page and over them.
+pub fn export(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<SheetPage> {
+    let mut header = writer();
+    header
+        .write_record(SHEET_COLUMNS)
+        .expect("writing to memory");
+    let mut page = header.into_inner().expect("writing to memory");
+    let (mut rows, mut last, mut next_cursor) = (0, None, None);
+    for m in repo::list_matches(tx, club, session)? {
+        if m.id <= after {
+            continue;
         }
-        for (i, h) in hands.iter().enumerate() {
-            let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
-            let mut line = |seat: Seat, action: &str, value: &str| {
-                row(
-                    &mut w,
-                    [&label, &number, &dealer, &seat.to_string(), action, value],
-                )
-            };
-            for (seat, cards) in &h.deal {
-                line(*seat, "deal", &joined(cards));
-            }
-            if !h.face_up.is_empty() {
-                line(h.dealer, "face_up", &joined(&h.face_up));
-            }
-            if !h.stock.is_empty() {
-                line(h.dealer, "stock", &joined(&h.stock));
-            }
-            for a in &h.actions {
-                let json = serde_json::to_value(a).expect("an action serializes");
-                line(a.seat, a.kind.verb(), &cell_text(&json[a.kind.verb()]));
-            }
+        let (sheet, n) = match_sheet(&m, &repo::match_records(tx, m.id)?);
+        if last.is_some() && (rows + n > MAX_ROWS || page.len() + sheet.len() > MAX_SHEET) {
+            next_cursor = last;
+            break;
+        }
+        page.extend_from_slice(&sheet);
+        (rows, last) = (rows + n, Some(m.id));
+    }
+    Ok(SheetPage {
+        csv: String::from_utf8(page).expect("CSV of UTF-8 strings"),
+        next_cursor,
+    })
+}
+
+/// One match's rows (its `sit` rows, then every hand's) and how many there are.
+fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
+    let mut w = writer();
+    let mut rows = 0;
+    let mut row = |cells: [&str; 6]| {
+        w.write_record(cells).expect("writing to memory");
+        rows += 1;
+    };
+    let label = m.id.to_string();
+    for (seat, p) in &m.seats {
+        row([&label, "", "", &seat.to_string(), "sit", &to_cell(&p.name)]);
+    }
+    for (i, h) in hands.iter().enumerate() {
+        let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
+        let mut line = |seat: Seat, action: &str, value: &str| {
+            row([&label, &number, &dealer, &seat.to_string(), action, value])
+        };
+        for (seat, cards) in &h.deal {
+            line(*seat, "deal", &joined(cards));
+        }
+        if !h.face_up.is_empty() {
+            line(h.dealer, "face_up", &joined(&h.face_up));
+        }
+        if !h.stock.is_empty() {
+            line(h.dealer, "stock", &joined(&h.stock));
+        }
+        for a in &h.actions {
+            let json = serde_json::to_value(a).expect("an action serializes");
+            line(a.seat, a.kind.verb(), &cell_text(&json[a.kind.verb()]));
         }
     }
-    Ok(finish(w))
+    (w.into_inner().expect("writing to memory"), rows)
 }
 
 /// The sheet's header and one example row of each kind for `game`, placeholders in angle brackets.

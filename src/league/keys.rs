@@ -1,6 +1,7 @@
 //! Club API keys: 32 random bytes shown once as `arb_<hex>`; the store keeps only the SHA-256
 //! digest, so a leaked database does not leak keys. Keys are high-entropy, so a fast hash is
-//! enough (no password stretching needed).
+//! enough (no password stretching needed). A key is named by a random public id (`key_` and 16
+//! hex digits), so key ids say nothing about how many keys other clubs hold.
 
 use super::{Result, StoreError};
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -12,53 +13,103 @@ use utoipa::ToSchema;
 /// A newly created key. `secret` is shown in this response only.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ApiKey {
-    pub id: i64,
+    /// The key's public id (for listing and revoking it), not a secret.
+    #[schema(example = "key_3f9a0c1d2e4b5a69")]
+    pub id: String,
     pub club: i64,
     pub label: String,
     /// Send as `Authorization: Bearer <secret>`. It cannot be shown again.
     pub secret: String,
 }
 
+/// A key as listed: never its secret.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct KeyInfo {
+    #[schema(example = "key_3f9a0c1d2e4b5a69")]
+    pub id: String,
+    pub label: String,
+    pub created_at: String,
+    /// The last request the key authenticated that succeeded; absent if never used.
+    pub last_used_at: Option<String>,
+    /// Absent while the key is live.
+    pub revoked_at: Option<String>,
+}
+
 const PREFIX: &str = "arb_";
+const ID_PREFIX: &str = "key_";
 
 fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-/// Creates a key for `club` and returns it with its secret.
-pub fn create(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
-    let mut bytes = [0u8; 32];
+/// `prefix` and `n` random bytes in hex.
+fn random_hex(prefix: &str, n: usize) -> Result<String> {
+    let mut bytes = vec![0u8; n];
     getrandom::fill(&mut bytes)
         .map_err(|e| StoreError::Database(format!("no randomness for a key: {e}")))?;
-    let mut secret = String::from(PREFIX);
+    let mut out = String::from(prefix);
     for b in bytes {
-        write!(secret, "{b:02x}").expect("writing to a String");
+        write!(out, "{b:02x}").expect("writing to a String");
     }
+    Ok(out)
+}
+
+/// Creates a key for `club` and returns it with its secret.
+pub fn create(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
+    let secret = random_hex(PREFIX, 32)?;
+    let id = random_hex(ID_PREFIX, 8)?;
     tx.execute(
-        "INSERT INTO api_keys (club_id, digest, label) VALUES (?1, ?2, ?3)",
-        params![club, digest(&secret), label],
+        "INSERT INTO api_keys (club_id, digest, label, public_id) VALUES (?1, ?2, ?3, ?4)",
+        params![club, digest(&secret), label, id],
     )?;
     Ok(ApiKey {
-        id: tx.last_insert_rowid(),
+        id,
         club,
         label: label.to_string(),
         secret,
     })
 }
 
-/// The club a live key belongs to, or `None` for an unknown or revoked key.
-pub fn club_of(tx: &Transaction, secret: &str) -> Result<Option<i64>> {
-    Ok(tx
+/// The club and public id of a live key, or `None` for an unknown or revoked key. Marks the key
+/// used (which stays only if the request's transaction commits).
+pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<(i64, String)>> {
+    let found: Option<(i64, i64, String)> = tx
         .query_row(
-            "SELECT club_id FROM api_keys WHERE digest = ?1 AND revoked_at IS NULL",
+            "SELECT id, club_id, public_id FROM api_keys WHERE digest = ?1 AND revoked_at IS NULL",
             params![digest(secret)],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
-        .optional()?)
+        .optional()?;
+    let Some((row, club, id)) = found else {
+        return Ok(None);
+    };
+    tx.execute(
+        "UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
+        params![row],
+    )?;
+    Ok(Some((club, id)))
+}
+
+/// The club's keys, oldest first.
+pub fn list(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
+    let mut st = tx.prepare_cached(
+        "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
+         WHERE club_id = ?1 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![club], |r| {
+        Ok(KeyInfo {
+            id: r.get(0)?,
+            label: r.get(1)?,
+            created_at: r.get(2)?,
+            last_used_at: r.get(3)?,
+            revoked_at: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Revokes key `id` of `club`; a club cannot revoke its last live key (it would lock itself out).
-pub fn revoke(tx: &Transaction, club: i64, id: i64) -> Result<()> {
+pub fn revoke(tx: &Transaction, club: i64, id: &str) -> Result<()> {
     let live: i64 = tx.query_row(
         "SELECT count(*) FROM api_keys WHERE club_id = ?1 AND revoked_at IS NULL",
         params![club],
@@ -66,7 +117,7 @@ pub fn revoke(tx: &Transaction, club: i64, id: i64) -> Result<()> {
     )?;
     let found: Option<Option<String>> = tx
         .query_row(
-            "SELECT revoked_at FROM api_keys WHERE id = ?1 AND club_id = ?2",
+            "SELECT revoked_at FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
             params![id, club],
             |r| r.get(0),
         )
@@ -79,7 +130,7 @@ pub fn revoke(tx: &Transaction, club: i64, id: i64) -> Result<()> {
         )),
         Some(None) => {
             tx.execute(
-                "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
+                "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE public_id = ?1",
                 params![id],
             )?;
             Ok(())

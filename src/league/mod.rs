@@ -6,6 +6,7 @@
 //! racing for SQLite's lock) and a pool of readers, which WAL lets run beside the writer. Every
 //! write is one `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
 
+mod amend;
 mod csv;
 mod keys;
 mod model;
@@ -13,8 +14,12 @@ mod repo;
 mod schema;
 mod standings;
 
-pub use csv::{SHEET_COLUMNS, export, hands_table, import, sheet_template, standings_table};
-pub use keys::ApiKey;
+pub use amend::{amend_hand, list_amendments, rename_player, rename_session, void_hand};
+pub use csv::{
+    MAX_ROWS, MAX_SHEET, SHEET_COLUMNS, SheetPage, export, hands_table, import, sheet_template,
+    standings_table,
+};
+pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
 pub use repo::*;
 pub use standings::{PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings};
@@ -38,6 +43,9 @@ pub enum StoreError {
     Invalid(Vec<FieldError>),
     /// The request conflicts with what is stored (409).
     Conflict(String),
+    /// The request repeats hands already stored (409), by pointer: storing them again would count
+    /// them twice.
+    Repeated(Vec<FieldError>),
     /// No key, or an unknown or revoked one (401).
     Unauthorized(String),
     /// A key of another club (403).

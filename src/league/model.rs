@@ -144,6 +144,32 @@ pub struct NewMatch {
     pub seats: BTreeMap<Seat, i64>,
 }
 
+/// A stored hand's record replaced: the hand and every later hand of its match are adjudicated
+/// again.
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct HandAmendment {
+    /// The hand as it was played.
+    #[validate(nested)]
+    pub record: crate::record::HandRecord,
+    /// Why, for the audit trail.
+    #[validate(length(max = 1000))]
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+}
+
+/// A stored hand voided: it no longer counts, and the later hands of its match are adjudicated
+/// again.
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"note": "entered in the wrong match"}))]
+pub struct HandVoid {
+    /// Why, for the audit trail.
+    #[validate(length(max = 1000))]
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+}
+
 #[derive(Debug, Deserialize, ToSchema, Validate)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"label": "scorekeeper laptop"}))]
@@ -151,6 +177,23 @@ pub struct NewKey {
     #[validate(custom(function = "name_ok"))]
     #[schema(value_type = Name)]
     pub label: String,
+}
+
+/// Who made a write: a club key, by its public id, or the operator (`ARBITER_ADMIN_TOKEN`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Actor {
+    Key(String),
+    Operator,
+}
+
+impl Actor {
+    /// As the audit trail names it: the key's id, or `operator`.
+    pub fn name(&self) -> &str {
+        match self {
+            Actor::Key(id) => id,
+            Actor::Operator => "operator",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -309,4 +352,41 @@ pub struct Readjudication {
     pub hands_replayed: u32,
     /// Only the hands whose ruling changed.
     pub changed: Vec<HandChange>,
+}
+
+/// What a correction (a hand amended or voided) changed, stored in one transaction.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Correction {
+    /// Its entry in the audit trail (`GET /v1/clubs/{club}/amendments`).
+    pub amendment: i64,
+    /// `amend_hand` or `void_hand`.
+    pub action: String,
+    pub hand: i64,
+    #[serde(rename = "match")]
+    pub match_id: i64,
+    /// The amended hand, and every later hand of the match whose ruling changed, before and after
+    /// (`number` is the hand's number after the correction: a void moves later hands up one).
+    pub changed: Vec<HandChange>,
+    /// The match after its last hand, before and after the correction.
+    pub match_before: MatchState,
+    pub match_after: MatchState,
+}
+
+/// One entry of a club's audit trail: who changed what stored, when, and what it was before.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Amendment {
+    pub id: i64,
+    pub at: String,
+    /// The key's id, or `operator`.
+    pub by: String,
+    /// `amend_hand`, `void_hand`, `rename_player` or `rename_session`.
+    pub action: String,
+    /// What was changed: `hand`, `player` or `session`, and its id.
+    pub subject: String,
+    pub subject_id: i64,
+    #[schema(value_type = Object)]
+    pub before: Value,
+    #[schema(value_type = Object)]
+    pub after: Value,
+    pub note: Option<String>,
 }

@@ -1,7 +1,7 @@
 //! Reading and writing the league's rows. Every function takes the caller's transaction, so a
 //! request (or a whole sheet import) commits or rolls back as one.
 
-use super::keys::{self, ApiKey};
+use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::{Result, StoreError};
 use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat};
@@ -9,9 +9,10 @@ use crate::games;
 use crate::record::HandRecord;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde_json::Value;
+use sha2::Digest;
 use std::collections::BTreeMap;
 
-fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
+pub(super) fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
     match e {
         rusqlite::Error::SqliteFailure(f, _)
             if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
@@ -62,12 +63,13 @@ pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
     not_found(club, || format!("no club {id}"))
 }
 
-/// Checks that `secret` is a live key of `club`: unknown keys are 401, another club's key 403.
-pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<()> {
+/// Checks that `secret` is a live key of `club` (unknown keys are 401, another club's key 403) and
+/// names it as the writer.
+pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
     get_club(tx, club)?;
-    match keys::club_of(tx, secret)? {
-        Some(c) if c == club => Ok(()),
-        Some(c) => Err(StoreError::Forbidden(format!(
+    match keys::use_key(tx, secret)? {
+        Some((c, id)) if c == club => Ok(Actor::Key(id)),
+        Some((c, _)) => Err(StoreError::Forbidden(format!(
             "this key belongs to club {c}; it cannot write to club {club}"
         ))),
         None => Err(StoreError::Unauthorized(
@@ -81,7 +83,12 @@ pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
     keys::create(tx, club, label)
 }
 
-pub fn revoke_key(tx: &Transaction, club: i64, id: i64) -> Result<()> {
+pub fn list_keys(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
+    get_club(tx, club)?;
+    keys::list(tx, club)
+}
+
+pub fn revoke_key(tx: &Transaction, club: i64, id: &str) -> Result<()> {
     keys::revoke(tx, club, id)
 }
 
@@ -505,6 +512,17 @@ pub fn post_hand(
 ) -> Result<HandSummary> {
     let m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
+    let errors = check_players(&m, record);
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
+    }
+    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
+    insert_hand(tx, &m, record, &adjudication)
+}
+
+/// Player names, when a record gives them, must be the players seated in the match.
+pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
+    let match_id = m.id;
     let mut errors = Vec::new();
     for (seat, name) in &record.players {
         match m.seats.get(seat) {
@@ -522,15 +540,43 @@ pub fn post_hand(
             )),
         }
     }
-    if !errors.is_empty() {
-        return Err(StoreError::Invalid(errors));
-    }
-    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
-    insert_hand(tx, &m, record, &adjudication)
+    errors
+}
+
+/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock and
+/// actions (not the player names, which a sheet does not repeat on every hand). Kept with every
+/// hand, so that a sheet repeating stored hands is recognised.
+pub fn play_digest(record: &HandRecord) -> Vec<u8> {
+    let played = serde_json::json!([
+        record.dealer,
+        record.deal,
+        record.face_up,
+        record.stock,
+        record.actions
+    ]);
+    sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
+}
+
+/// The hand of `session` that played exactly this (by `play_digest`), named for a problem.
+pub fn stored_play(tx: &Transaction, session: i64, digest: &[u8]) -> Result<Option<String>> {
+    Ok(tx
+        .query_row(
+            "SELECT id, match_id, number FROM hands WHERE session_id = ?1 AND play_digest = ?2",
+            params![session, digest],
+            |r| {
+                Ok(format!(
+                    "hand {} (match {}, hand {})",
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?
+                ))
+            },
+        )
+        .optional()?)
 }
 
 /// The engine's ruling on the next hand; a record error is a refusal.
-fn adjudicate(
+pub(super) fn adjudicate(
     game: &dyn engine::Game,
     options: &Options,
     state: &MatchState,
@@ -566,17 +612,43 @@ fn insert_hand(
 ) -> Result<HandSummary> {
     let number = m.hands + 1;
     tx.execute(
-        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication, play_digest) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             m.id, m.league, m.session, number, record.dealer.to_string(), outcome_name(a.outcome),
-            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON")
+            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON"),
+            play_digest(record)
         ],
     )?;
     let hand = tx.last_insert_rowid();
     write_ruling(tx, hand, a)?;
     set_match_state(tx, m.id, number, &a.match_after)?;
     get_hand_summary(tx, hand)
+}
+
+/// Stores hand `hand` as number `number` of its match with `record` and its ruling `a` (a
+/// readjudication or a correction).
+pub(super) fn store_ruling(
+    tx: &Transaction,
+    hand: i64,
+    number: u32,
+    record: &HandRecord,
+    a: &Adjudication,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
+         play_digest = ?7 WHERE id = ?1",
+        params![
+            hand,
+            number,
+            record.dealer.to_string(),
+            outcome_name(a.outcome),
+            serde_json::to_string(record).expect("JSON"),
+            serde_json::to_string(a).expect("JSON"),
+            play_digest(record)
+        ],
+    )?;
+    write_ruling(tx, hand, a)
 }
 
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
@@ -603,7 +675,12 @@ fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
     Ok(())
 }
 
-fn set_match_state(tx: &Transaction, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
+pub(super) fn set_match_state(
+    tx: &Transaction,
+    match_id: i64,
+    hands: u32,
+    state: &MatchState,
+) -> Result<()> {
     tx.execute(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4, winner = ?5 WHERE id = ?1",
         params![
@@ -707,28 +784,19 @@ pub fn list_hands(
     Ok(Page { items, next_cursor })
 }
 
-/// Every stored hand of a session with its record, by match then number (for the sheet export).
-pub fn session_records(
-    tx: &Transaction,
-    club: i64,
-    session: i64,
-) -> Result<Vec<(Match, Vec<HandRecord>)>> {
-    let mut out = Vec::new();
-    for m in list_matches(tx, club, session)? {
-        let records: Vec<String> = tx
-            .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
-            .query_map(params![m.id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        let records = records
-            .iter()
-            .map(|s| {
-                serde_json::from_str(s)
-                    .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
-            })
-            .collect::<Result<_>>()?;
-        out.push((m, records));
-    }
-    Ok(out)
+/// The records of a match's stored hands, by number (for the sheet export).
+pub fn match_records(tx: &Transaction, match_id: i64) -> Result<Vec<HandRecord>> {
+    let records: Vec<String> = tx
+        .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
+        .query_map(params![match_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    records
+        .iter()
+        .map(|s| {
+            serde_json::from_str(s)
+                .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
+        })
+        .collect()
 }
 
 // ---- readjudication -------------------------------------------------------------------------
@@ -782,15 +850,7 @@ pub fn readjudicate(
                 .map_err(unreadable)?;
             if before != after {
                 if !dry_run {
-                    tx.execute(
-                        "UPDATE hands SET outcome = ?2, adjudication = ?3 WHERE id = ?1",
-                        params![
-                            hand,
-                            outcome_name(a.outcome),
-                            serde_json::to_string(&a).expect("JSON")
-                        ],
-                    )?;
-                    write_ruling(tx, hand, &a)?;
+                    store_ruling(tx, hand, number, &record, &a)?;
                 }
                 report.changed.push(HandChange {
                     hand,

@@ -1,11 +1,13 @@
 //! The schema, as numbered migrations applied at start-up (SQLite's `user_version` holds the
 //! number reached). Never edit a released migration: add the next one.
 
-use rusqlite::Connection;
-use rusqlite_migration::{M, Migrations};
+use rusqlite::{Connection, Transaction, params};
+use rusqlite_migration::{HookResult, M, Migrations};
 
-const MIGRATIONS: &[M] = &[M::up(
-    r#"
+fn migrations() -> Vec<M<'static>> {
+    vec![
+        M::up(
+            r#"
 CREATE TABLE clubs (
     id         INTEGER PRIMARY KEY,
     name       TEXT NOT NULL UNIQUE,
@@ -140,18 +142,195 @@ CREATE TABLE idempotency_keys (
     PRIMARY KEY (club_id, key)
 ) WITHOUT ROWID;
 "#,
-)];
+        ),
+        // 2: what a hand played (dealer, deal, face-up cards, stock and actions), digested, so that
+        // a sheet or post repeating a hand already stored in the session is recognised.
+        M::up_with_hook(
+            r#"
+ALTER TABLE hands ADD COLUMN play_digest BLOB;
+CREATE INDEX hands_by_play ON hands (session_id, play_digest);
+"#,
+            digest_stored_hands,
+        ),
+        // 3: keys are named by a random public id (a row id would tell a club how many keys all
+        // clubs hold), and remember when they were last used.
+        M::up(
+            r#"
+ALTER TABLE api_keys ADD COLUMN public_id TEXT;
+UPDATE api_keys SET public_id = 'key_' || lower(hex(randomblob(8)));
+CREATE UNIQUE INDEX api_keys_by_public_id ON api_keys (public_id);
+ALTER TABLE api_keys ADD COLUMN last_used_at TEXT;
+"#,
+        ),
+        // 4: the audit trail of corrections: who (a key's public id, or `operator`), when, what it
+        // was before and after (JSON).
+        M::up(
+            r#"
+CREATE TABLE amendments (
+    id         INTEGER PRIMARY KEY,
+    club_id    INTEGER NOT NULL REFERENCES clubs(id),
+    at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    by         TEXT NOT NULL,
+    action     TEXT NOT NULL,
+    subject    TEXT NOT NULL,
+    subject_id INTEGER NOT NULL,
+    before     TEXT NOT NULL,
+    after      TEXT NOT NULL,
+    note       TEXT
+);
+CREATE INDEX amendments_by_club ON amendments (club_id, id);
+"#,
+        ),
+        // 5: `revoke_penalty` means one thing in every game (issue 9): the old names of the rule
+        // file's penalty become `default`; Truco's, which switched the face-down penalty, is now
+        // `face_down_penalty`. Stored leagues and hand records keep playing as they did.
+        M::up(
+            r#"
+UPDATE leagues SET options = json_set(options, '$.revoke_penalty', 'default')
+ WHERE json_extract(options, '$.revoke_penalty') IN ('stub_transfer', 'lose_hand', 'forfeit', 'whole_hand');
+UPDATE leagues SET options = json_remove(json_set(options, '$.face_down_penalty',
+        CASE json_extract(options, '$.revoke_penalty') WHEN 'none' THEN 'none' ELSE 'default' END),
+        '$.revoke_penalty')
+ WHERE game = 'truco' AND json_extract(options, '$.revoke_penalty') IS NOT NULL;
+UPDATE hands SET record = json_set(record, '$.options.revoke_penalty', 'default')
+ WHERE json_extract(record, '$.options.revoke_penalty') IN ('stub_transfer', 'lose_hand', 'forfeit', 'whole_hand');
+UPDATE hands SET record = json_remove(json_set(record, '$.options.face_down_penalty',
+        CASE json_extract(record, '$.options.revoke_penalty') WHEN 'none' THEN 'none' ELSE 'default' END),
+        '$.options.revoke_penalty')
+ WHERE league_id IN (SELECT id FROM leagues WHERE game = 'truco')
+   AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
+"#,
+        ),
+    ]
+}
+
+/// Fills `play_digest` for the hands stored before migration 2.
+fn digest_stored_hands(tx: &Transaction) -> HookResult {
+    let hands: Vec<(i64, String)> = tx
+        .prepare("SELECT id, record FROM hands")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, record) in hands {
+        // A stored record always parses; one that does not keeps no digest (it matches nothing).
+        if let Ok(record) = serde_json::from_str::<crate::record::HandRecord>(&record) {
+            tx.execute(
+                "UPDATE hands SET play_digest = ?2 WHERE id = ?1",
+                params![id, super::repo::play_digest(&record)],
+            )?;
+        }
+    }
+    Ok(())
+}
 
 pub fn migrate(conn: &mut Connection) -> rusqlite_migration::Result<()> {
-    Migrations::from_slice(MIGRATIONS).to_latest(conn)
+    Migrations::new(migrations()).to_latest(conn)
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn migrations_are_valid() {
-        rusqlite_migration::Migrations::from_slice(super::MIGRATIONS)
+        rusqlite_migration::Migrations::new(super::migrations())
             .validate()
             .unwrap();
+    }
+
+    /// Hands stored before migration 2 get their play digest when it is applied.
+    #[test]
+    fn migration_2_digests_stored_hands() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 1).unwrap();
+        let record = r#"{"dealer":"E","deal":{"N":["AS"]},"actions":[{"seat":"N","play":"AS"}]}"#;
+        conn.execute_batch(&format!(
+            "INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'malilla', '{{}}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{{}}');
+             INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 1, 1, 1, 'E', 'scored', '{record}', '{{}}');"
+        ))
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let digest: Vec<u8> = conn
+            .query_row("SELECT play_digest FROM hands", [], |r| r.get(0))
+            .unwrap();
+        let parsed: crate::record::HandRecord = serde_json::from_str(record).unwrap();
+        assert_eq!(digest, crate::league::repo::play_digest(&parsed));
+    }
+
+    /// Keys stored before migration 3 get a random public id each.
+    #[test]
+    fn migration_3_names_stored_keys() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO api_keys (club_id, digest, label) VALUES (1, x'01', 'a'), (1, x'02', 'b');",
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let ids: Vec<String> = conn
+            .prepare("SELECT public_id FROM api_keys")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(ids.len(), 2);
+        assert_ne!(ids[0], ids[1]);
+        for id in ids {
+            let hex = id.strip_prefix("key_").unwrap();
+            assert!(
+                hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{id}"
+            );
+        }
+    }
+
+    /// Leagues and hands stored with the old names of `revoke_penalty` play on under migration 5.
+    #[test]
+    fn migration_5_renames_revoke_penalty_values() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 4).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES
+                 (1, 1, 'a', 's', 'couillon', '{"revoke_penalty": "lose_hand"}'),
+                 (2, 1, 'b', 's', 'truco', '{"revoke_penalty": "none"}'),
+                 (3, 1, 'c', 's', 'truco', '{"revoke_penalty": "tento"}'),
+                 (4, 1, 'd', 's', 'pitch', '{"revoke_penalty": "none"}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 3, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 3, 1, '{}');
+             INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 3, 1, 1, 'E', 'scored', '{"dealer": "E", "options": {"revoke_penalty": "tento"}}', '{}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let options: Vec<String> = conn
+            .prepare("SELECT options FROM leagues ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(
+            options,
+            [
+                r#"{"revoke_penalty":"default"}"#,
+                r#"{"face_down_penalty":"none"}"#,
+                r#"{"face_down_penalty":"default"}"#,
+                r#"{"revoke_penalty": "none"}"#,
+            ]
+        );
+        let record: String = conn
+            .query_row("SELECT record FROM hands", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            record,
+            r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
+        );
     }
 }

@@ -62,6 +62,7 @@ verbs! {
     Bid(Bid) = "bid": "A bid: a number (tricks or points) or a named bid such as Pitch's `smudge`.",
     Trump(Suit) = "trump": "The suit named as trump.",
     Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    Draw(Card) = "draw": "A card drawn from the stock (Briscola, optional: after each trick, the winner first); checked against the stock order.",
     Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
     Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
     Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",

@@ -1,7 +1,7 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
 use actix_web::HttpServer;
-use arbiter::api::{self, league::LeagueState};
+use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
 use arbiter::record::{HandRecord, MatchRecord};
@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(version, about = "Adjudicates recorded card-game hands")]
@@ -84,6 +85,9 @@ struct ServeArgs {
     /// Port to listen on.
     #[arg(long, env = "ARBITER_PORT", default_value_t = 8080)]
     port: u16,
+    /// Seconds a client may take to send a request body (408 beyond).
+    #[arg(long, env = "ARBITER_BODY_TIMEOUT", default_value_t = problem::BODY_TIMEOUT.as_secs())]
+    body_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -180,7 +184,10 @@ fn serve(args: ServeArgs) -> ExitCode {
             args.port,
             args.db.path.display()
         );
-        HttpServer::new(move || api::app(state.clone()))
+        let body_timeout = problem::BodyTimeout(Duration::from_secs(args.body_timeout));
+        HttpServer::new(move || api::app(state.clone()).app_data(body_timeout))
+            // The request line and headers: 5 s (actix-web's default, stated).
+            .client_request_timeout(Duration::from_secs(5))
             .bind((args.host.as_str(), args.port))?
             .run()
             .await
@@ -219,7 +226,10 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         .and_then(|g| g.as_str())
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
-    let problem = |p: api::problem::Problem| serde_json::to_string_pretty(&p).expect("serializes");
+    let problem = |p: api::problem::Problem| {
+        let p = p.about_record().offering_seats(game.info().seats);
+        serde_json::to_string_pretty(&p).expect("serializes")
+    };
     let refused = |errors| problem(api::problem::Problem::invalid(errors));
     let out = if value.get("hands").is_some() {
         let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;

@@ -71,6 +71,8 @@ fn unauthorized(detail: String) -> Problem {
         "Unauthorized",
         detail,
     )
+    // The scheme to authenticate with (RFC 9110 §11.6.1).
+    .with_headers(&[("www-authenticate", "Bearer realm=\"arbiter\"")])
 }
 
 /// Problems a read of the store can answer with.
@@ -125,6 +127,12 @@ enum WriteProblems {
         content_type = "application/problem+json"
     )]
     NotFound(Problem),
+    #[response(
+        status = 408,
+        description = "The body did not arrive in time",
+        content_type = "application/problem+json"
+    )]
+    Timeout(Problem),
     #[response(
         status = 409,
         description = "The request conflicts with what is stored",
@@ -217,7 +225,7 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, Problem> {
 }
 
 /// A JSON POST that creates something: the body is read and parsed as `N`, then `f` runs as one
-/// write answered with 201.
+/// write by the club's keys answered with 201.
 async fn create<N, T>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
@@ -227,11 +235,87 @@ async fn create<N, T>(
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Serialize + Send + 'static,
+    T: Created + Serialize + Send + 'static,
 {
-    let (status, access) = (StatusCode::CREATED, Access::Club);
-    write_json(req, state, club, body, status, access, move |tx, _, new| {
-        f(tx, new)
+    create_as(req, state, club, body, Access::Club, f).await
+}
+
+/// `create` by `access`, answered with the new resource's `Location`.
+async fn create_as<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    access: Access,
+    f: impl FnOnce(&Transaction, N) -> league::Result<T> + Send + 'static,
+) -> Result<HttpResponse, Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Created + Serialize + Send + 'static,
+{
+    let status = StatusCode::CREATED;
+    let (status, body, replayed) =
+        commit_json(req, state, club, body, status, access, move |tx, _, new| {
+            f(tx, new)
+        })
+        .await?;
+    // Ids are numbers, keys' ids public strings.
+    let id = match &body["id"] {
+        serde_json::Value::String(id) => Some(id.clone()),
+        serde_json::Value::Number(id) => Some(id.to_string()),
+        _ => None,
+    };
+    let location = id.map(|id| format!("/v1/clubs/{club}/{}/{id}", T::COLLECTION));
+    Ok(with_location(respond(status, body, replayed), location))
+}
+
+/// What a POST creates, found at `/v1/clubs/{club}/{COLLECTION}/{id}` (a 201's `Location`).
+trait Created {
+    const COLLECTION: &'static str;
+}
+
+impl Created for ApiKey {
+    const COLLECTION: &'static str = "keys";
+}
+impl Created for Player {
+    const COLLECTION: &'static str = "players";
+}
+impl Created for Partnership {
+    const COLLECTION: &'static str = "partnerships";
+}
+impl Created for League {
+    const COLLECTION: &'static str = "leagues";
+}
+impl Created for Session {
+    const COLLECTION: &'static str = "sessions";
+}
+impl Created for Match {
+    const COLLECTION: &'static str = "matches";
+}
+impl Created for HandSummary {
+    const COLLECTION: &'static str = "hands";
+}
+
+fn with_location(mut resp: HttpResponse, location: Option<String>) -> HttpResponse {
+    if let Some(v) = location.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    resp
+}
+
+/// Checks the writer before the body is read: a request that may not write is told so (401, 403),
+/// not what is wrong with its body. `commit_as` checks again in its own transaction. (The check
+/// marks a key used: it was presented.)
+async fn authenticate(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    access: Access,
+) -> Result<(), Problem> {
+    let secret = bearer(req)?;
+    let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
+    blocking(state, move |s| {
+        s.write(|tx| actor(tx, club, &secret, operator).map(drop))
     })
     .await
 }
@@ -251,9 +335,28 @@ where
     N: DeserializeOwned + Validate + Send + 'static,
     T: Serialize + Send + 'static,
 {
+    let (status, body, replayed) = commit_json(req, state, club, body, status, access, f).await?;
+    Ok(respond(status, body, replayed))
+}
+
+/// `write_json` up to the answer: its status, its body, and whether it was replayed.
+async fn commit_json<N, T>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: web::Payload,
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+) -> Result<(u16, serde_json::Value, bool), Problem>
+where
+    N: DeserializeOwned + Validate + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    authenticate(req, state, club, access).await?;
     let bytes = json_body(req, body).await?;
     let new: N = parse_json(&bytes)?;
-    write_as(
+    commit_as(
         req,
         state,
         club,
@@ -325,6 +428,20 @@ async fn write_as<T: Serialize + Send + 'static>(
     access: Access,
     f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
+    let (status, body, replayed) = commit_as(req, state, club, body, status, access, f).await?;
+    Ok(respond(status, body, replayed))
+}
+
+/// `write_as` up to the answer: its status, its body, and whether it was replayed.
+async fn commit_as<T: Serialize + Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    body: &[u8],
+    status: StatusCode,
+    access: Access,
+    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
+) -> Result<(u16, serde_json::Value, bool), Problem> {
     let secret = bearer(req)?;
     let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
     // The request a key names: method, URI and body, each length-prefixed.
@@ -344,7 +461,7 @@ async fn write_as<T: Serialize + Send + 'static>(
             fingerprint: h.finalize().to_vec(),
         }
     });
-    let (status, body, replayed) = blocking(state, move |s| {
+    blocking(state, move |s| {
         s.write(|tx| {
             let actor = actor(tx, club, &secret, operator)?;
             if let Some(i) = &idem
@@ -359,28 +476,52 @@ async fn write_as<T: Serialize + Send + 'static>(
             Ok((status.as_u16(), body, false))
         })
     })
-    .await?;
+    .await
+}
+
+fn respond(status: u16, body: serde_json::Value, replayed: bool) -> HttpResponse {
     let mut resp = HttpResponse::build(StatusCode::from_u16(status).unwrap_or(StatusCode::OK));
     if replayed {
         resp.insert_header(("idempotent-replayed", "true"));
     }
-    Ok(if status == 204 {
+    if status == 204 {
         resp.finish()
     } else {
         resp.json(body)
-    })
+    }
 }
 
-fn created<T: Serialize>(value: T) -> HttpResponse {
-    HttpResponse::Created().json(value)
-}
-
-/// Whether the client asked for CSV (`Accept: text/csv`).
+/// Whether the client prefers CSV to JSON: `Accept` with its q-values (RFC 9110 §12.5.1), each
+/// type judged by its most specific range. JSON on a tie, and when neither is acceptable.
 fn wants_csv(req: &HttpRequest) -> bool {
-    req.headers()
+    let Some(accept) = req
+        .headers()
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.to_ascii_lowercase().contains("text/csv"))
+    else {
+        return false;
+    };
+    let ranges: Vec<(String, f32)> = accept
+        .split(',')
+        .map(|range| {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (media, q)
+        })
+        .collect();
+    let quality = |media: &str| {
+        let kind = media.split('/').next().unwrap_or("");
+        let by = |pattern: &str| ranges.iter().find(|(m, _)| m == pattern).map(|(_, q)| *q);
+        by(media)
+            .or_else(|| by(&format!("{kind}/*")))
+            .or_else(|| by("*/*"))
+            .unwrap_or(0.0)
+    };
+    quality("text/csv").max(quality("application/csv")) > quality("application/json")
 }
 
 fn csv_response(body: String) -> HttpResponse {
@@ -429,7 +570,8 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
 
 /// The `cursor` of a list: 0 for the first page.
 fn cursor(q: &BTreeMap<String, String>) -> Result<i64, Problem> {
-    match q.get("cursor") {
+    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
+    match q.get("cursor").filter(|c| !c.is_empty()) {
         None => Ok(0),
         Some(c) => {
             c.parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
@@ -578,7 +720,11 @@ async fn create_club(
         s.write(|tx| league::create_club(tx, new.name.trim()))
     })
     .await?;
-    Ok(created(ClubCreated { club, key }))
+    let location = format!("/v1/clubs/{}", club.id);
+    Ok(with_location(
+        HttpResponse::Created().json(ClubCreated { club, key }),
+        Some(location),
+    ))
 }
 
 #[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems))]
@@ -605,15 +751,13 @@ async fn create_key(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (status, access) = (StatusCode::CREATED, Access::ClubOrOperator);
-    write_json(
+    create_as(
         &req,
         &state,
         club,
         body,
-        status,
-        access,
-        move |tx, _, new: NewKey| league::create_key(tx, club, new.label.trim()),
+        Access::ClubOrOperator,
+        move |tx, new: NewKey| league::create_key(tx, club, new.label.trim()),
     )
     .await
 }
@@ -929,6 +1073,7 @@ async fn post_hand(
         league::post_hand(tx, club, m, &record)
     })
     .await
+    .map_err(Problem::about_record)
 }
 
 async fn hand_list(
@@ -962,7 +1107,7 @@ async fn hand_list(
 /// `Link` header).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league",
-    params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn match_hands(
@@ -977,7 +1122,7 @@ async fn match_hands(
 /// The session's hands, oldest first (JSON or `text/csv`).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/hands", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn session_hands(
@@ -992,7 +1137,7 @@ async fn session_hands(
 /// The league's hands, oldest first (JSON or `text/csv`).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/hands", tag = "league",
-    params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
 )]
 async fn league_hands(
@@ -1128,7 +1273,7 @@ async fn rename_session(
 /// session, who did it (a key's id, or `operator`), when, and what it was before.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/amendments", tag = "league",
-    params(("club" = i64, Path), ("cursor" = Option<String>, Query), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
     responses((status = 200, body = Page<Amendment>), ReadProblems)
 )]
 async fn list_amendments(
@@ -1152,7 +1297,7 @@ async fn list_amendments(
 /// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, description = "From the previous page's Link header")),
+    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
     responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems)
 )]
 async fn export_sheet(
@@ -1177,8 +1322,8 @@ async fn export_sheet(
 /// (with every problem's row and column) nothing. Send an `Idempotency-Key` to make a retry safe.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried import store once")),
-    request_body(content = String, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
+    params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),
+    request_body(content = SheetBody, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
     responses((status = 201, body = ImportReport), WriteProblems), security(("bearer" = []))
 )]
 async fn import_sheet(
@@ -1188,8 +1333,11 @@ async fn import_sheet(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    require_content_type(&req, "text/csv", |e| e == "text/csv" || e == "text/plain")?;
-    let bytes = read_body(body, league::MAX_SHEET).await?;
+    authenticate(&req, &state, club, Access::Club).await?;
+    require_content_type(&req, "text/csv", |e| {
+        ["text/csv", "application/csv", "text/plain"].contains(&e)
+    })?;
+    let bytes = read_body(&req, body, league::MAX_SHEET).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,
@@ -1199,11 +1347,32 @@ async fn import_sheet(
         ));
     }
     let sheet = bytes.to_vec();
-    write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
         league::import(tx, club, s, &sheet)
     })
     .await
+    .map_err(Problem::about_sheet)?;
+    // An import creates hands of the session.
+    let location = format!("/v1/clubs/{club}/sessions/{s}/hands");
+    Ok(with_location(resp, Some(location)))
 }
+
+/// A sheet as `import_sheet` reads it, in the OpenAPI document: CSV, not empty.
+pub struct SheetBody;
+
+impl utoipa::PartialSchema for SheetBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("[^\\t\\n\\f\\r ]"))
+            .description(Some(
+                "CSV with the header match,hand,dealer,seat,action,value",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for SheetBody {}
 
 /// The sheet's header and one example row of each kind for a game.
 #[utoipa::path(

@@ -11,9 +11,13 @@ use crate::engine::{
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::dev::Service;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use problem::{Problem, json_body, parse_json};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -26,7 +30,7 @@ use utoipa_swagger_ui::SwaggerUi;
                        Record format: docs/records.md."
     ),
     paths(
-        health, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
+        health, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
         league::list_clubs, league::create_club, league::get_club, league::list_keys, league::create_key, league::revoke_key,
         league::list_players, league::create_player, league::get_player, league::rename_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
@@ -38,7 +42,7 @@ use utoipa_swagger_ui::SwaggerUi;
         league::export_sheet, league::import_sheet, league::sheet_template,
         crate::desk::examples
     ),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &CreatedLocation),
     components(schemas(
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
         TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
@@ -75,6 +79,30 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
+/// Every 201 says where the new resource is (`Location`).
+struct CreatedLocation;
+
+impl utoipa::Modify for CreatedLocation {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{RefOr, Type, header::HeaderBuilder};
+        let location = HeaderBuilder::new()
+            .schema(Some(
+                utoipa::openapi::ObjectBuilder::new().schema_type(Type::String),
+            ))
+            .description(Some("The path of the created resource"))
+            .build();
+        for item in openapi.paths.paths.values_mut() {
+            for op in [&mut item.post, &mut item.put].into_iter().flatten() {
+                if let Some(RefOr::T(created)) = op.responses.responses.get_mut("201") {
+                    created
+                        .headers
+                        .insert("Location".into(), RefOr::T(location.clone()));
+                }
+            }
+        }
+    }
+}
+
 /// The OpenAPI document, as served and as committed under `openapi/`.
 pub fn openapi_json() -> String {
     ApiDoc::openapi()
@@ -98,6 +126,15 @@ pub fn app(
     actix_web::App::new()
         .app_data(web::Data::new(state))
         .wrap(actix_web::middleware::Compress::default())
+        .wrap_fn(|mut req, srv| {
+            // HEAD is GET without the body (RFC 9110 §9.3.2): routed as GET; the server sends no
+            // body for a HEAD request.
+            if req.method() == Method::HEAD {
+                req.head_mut().method = Method::GET;
+                req.extensions_mut().insert(Head);
+            }
+            srv.call(req)
+        })
         .configure(configure)
         .configure(league::configure)
         .configure(crate::desk::configure)
@@ -126,17 +163,63 @@ pub async fn not_found(req: HttpRequest) -> Problem {
     Problem::not_found(format!("no resource at {}", req.path()))
 }
 
+/// Marks a HEAD request routed as GET.
+struct Head;
+
+/// A resource whose other methods are answered 405 with `Allow`.
 pub(crate) fn resource(path: &str) -> actix_web::Resource {
     web::resource(path).default_service(web::to(|req: HttpRequest| async move {
-        Problem::new(
+        let method = if req.extensions().contains::<Head>() {
+            Method::HEAD
+        } else {
+            req.method().clone()
+        };
+        let allow = allowed(&req.match_pattern().unwrap_or_default());
+        let mut resp = Problem::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method-not-allowed",
             "Method not allowed",
-            format!("{} is not supported on {}", req.method(), req.path()),
+            format!("{method} is not supported on {}: use {allow}", req.path()),
         )
+        .error_response();
+        if let Ok(v) = HeaderValue::from_str(&allow) {
+            resp.headers_mut().insert(header::ALLOW, v);
+        }
+        resp
     }))
 }
 
+/// The methods of a route pattern as the OpenAPI document lists them, and HEAD with GET: the
+/// `Allow` of a 405, so that it cannot disagree with the spec. The pages outside the document (the
+/// desk's files) are read-only: GET and HEAD.
+fn allowed(pattern: &str) -> String {
+    static ALLOWED: OnceLock<HashMap<String, String>> = OnceLock::new();
+    let all = ALLOWED.get_or_init(|| {
+        let spec: serde_json::Value =
+            serde_json::from_str(&openapi_json()).expect("the OpenAPI document is JSON");
+        let paths = spec["paths"].as_object().cloned().unwrap_or_default();
+        paths
+            .into_iter()
+            .map(|(path, item)| {
+                let mut methods: Vec<&str> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+                    .into_iter()
+                    .filter(|m| {
+                        let key = if *m == "HEAD" { "get" } else { m };
+                        item.get(key.to_ascii_lowercase()).is_some()
+                    })
+                    .collect();
+                methods.dedup();
+                (path, methods.join(", "))
+            })
+            .collect()
+    });
+    all.get(pattern)
+        .cloned()
+        .unwrap_or_else(|| "GET, HEAD".into())
+}
+
+/// This OpenAPI document.
+#[utoipa::path(get, path = "/api-docs/openapi.json", tag = "service", responses((status = 200, body = Object, description = "The OpenAPI document")))]
 async fn serve_openapi() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
@@ -220,6 +303,12 @@ enum RecordProblems {
     )]
     UnknownGame(Problem),
     #[response(
+        status = 408,
+        description = "The body did not arrive in time",
+        content_type = "application/problem+json"
+    )]
+    Timeout(Problem),
+    #[response(
         status = 413,
         description = "Body over 256 KiB",
         content_type = "application/problem+json"
@@ -241,7 +330,7 @@ enum RecordProblems {
 }
 
 /// Reads a record of `game`: an action with a verb the game does not have is refused with the
-/// game's own verbs.
+/// game's own verbs, a seat that does not parse with the game's own seats.
 async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
     req: &HttpRequest,
     body: web::Payload,
@@ -249,6 +338,7 @@ async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
 ) -> Result<T, Problem> {
     let bytes = json_body(req, body).await?;
     crate::record::for_game(game.info(), || parse_json(&bytes))
+        .map_err(|p| p.about_record().offering_seats(game.info().seats))
 }
 
 /// Adjudicates one recorded hand. Nothing is stored.
@@ -270,7 +360,7 @@ async fn adjudicate(
     let record: HandRecord = read_record(&req, body, game).await?;
     engine::adjudicate(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }
 
 /// Adjudicates a game hand by hand, folding the match state: every hand's ruling and the match after it.
@@ -292,7 +382,7 @@ async fn adjudicate_match(
     let record: MatchRecord = read_record(&req, body, game).await?;
     engine::adjudicate_match(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }
 
 /// The seat to act, what the table can see, and every legal next action after a partial record.
@@ -314,5 +404,5 @@ async fn legal_actions(
     let record: HandRecord = read_record(&req, body, game).await?;
     engine::legal_actions(game, &record)
         .map(web::Json)
-        .map_err(Problem::invalid)
+        .map_err(|e| Problem::invalid(e).about_record())
 }

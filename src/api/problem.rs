@@ -2,17 +2,31 @@
 //! every error.
 
 use crate::engine::FieldError;
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::HashSet;
 use std::fmt;
+use std::time::Duration;
 use utoipa::ToSchema;
 use validator::{Validate, ValidationErrors, ValidationErrorsKind};
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 256 * 1024;
+
+/// How long a client may take to send a request body (408 beyond), unless the app is given
+/// another `BodyTimeout`. Without a bound, a client that sends headers and stalls holds its
+/// connection and a worker's attention forever.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The bound on receiving a body, as app data (`arbiter serve --body-timeout`).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTimeout(pub Duration);
+
+/// The type of a request that breaks the model's rules (422).
+const INVALID: &str = "invalid-request";
 
 /// An `application/problem+json` response (RFC 9457).
 #[derive(Debug, Serialize, ToSchema)]
@@ -25,6 +39,9 @@ pub struct Problem {
     pub detail: String,
     /// Each offending value, by JSON pointer.
     pub errors: Vec<FieldError>,
+    /// Response headers the status needs (`WWW-Authenticate` on a 401, `Accept-Encoding` on a 415).
+    #[serde(skip)]
+    pub headers: &'static [(&'static str, &'static str)],
 }
 
 impl Problem {
@@ -35,7 +52,13 @@ impl Problem {
             status: status.as_u16(),
             detail,
             errors: Vec::new(),
+            headers: &[],
         }
+    }
+
+    pub fn with_headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Problem {
+        self.headers = headers;
+        self
     }
 
     pub fn with(mut self, errors: Vec<FieldError>) -> Problem {
@@ -43,7 +66,7 @@ impl Problem {
         self
     }
 
-    /// The request is well-formed JSON but breaks the rules of the format or the game's deal.
+    /// The request is well-formed but breaks the model's rules (a name, a date, a seat, ...).
     pub fn invalid(errors: Vec<FieldError>) -> Problem {
         let detail = match errors.as_slice() {
             [one] => format!(
@@ -59,11 +82,44 @@ impl Problem {
         };
         Problem::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid-record",
-            "The record cannot be adjudicated",
+            INVALID,
+            "The request is not valid",
             detail,
         )
         .with(errors)
+    }
+
+    /// An `invalid` refusal of a hand record (its format, its deal, its play): titled so.
+    pub fn about_record(self) -> Problem {
+        self.about("invalid-record", "The record cannot be adjudicated")
+    }
+
+    /// An `invalid` refusal of a sheet (its rows name the problems): titled so.
+    pub fn about_sheet(self) -> Problem {
+        self.about("invalid-sheet", "The sheet cannot be imported")
+    }
+
+    /// Names the seats of the game's table where a seat failed to parse (the parser, not knowing
+    /// the game, offers every seat there is: N, E, S, W or P1..P7).
+    pub fn offering_seats(mut self, seats: &[&str]) -> Problem {
+        const EVERY_SEAT: &str = "N, E, S, W (or P1..P7)";
+        let these = seats.join(", ");
+        for text in
+            std::iter::once(&mut self.detail).chain(self.errors.iter_mut().map(|e| &mut e.detail))
+        {
+            if text.contains(EVERY_SEAT) {
+                *text = text.replace(EVERY_SEAT, &these);
+            }
+        }
+        self
+    }
+
+    fn about(mut self, slug: &str, title: &str) -> Problem {
+        if self.kind.ends_with(INVALID) {
+            self.kind = format!("urn:arbiter:problem:{slug}");
+            self.title = title.into();
+        }
+        self
     }
 
     pub fn not_found(detail: String) -> Problem {
@@ -90,18 +146,13 @@ impl ResponseError for Problem {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code())
-            .content_type("application/problem+json")
+        let mut resp = HttpResponse::build(self.status_code());
+        for header in self.headers {
+            resp.insert_header(*header);
+        }
+        resp.content_type("application/problem+json")
             .body(serde_json::to_string(self).expect("a problem serializes"))
     }
-}
-
-/// Reads a bounded JSON body and deserializes it, naming the offending value on error.
-pub async fn read_json<T: DeserializeOwned + Validate>(
-    req: &HttpRequest,
-    body: web::Payload,
-) -> Result<T, Problem> {
-    parse_json(&json_body(req, body).await?)
 }
 
 /// The bytes of a JSON body (refused unless the content type is JSON, bounded by `MAX_BODY`).
@@ -109,7 +160,7 @@ pub async fn json_body(req: &HttpRequest, body: web::Payload) -> Result<web::Byt
     require_content_type(req, "application/json", |essence| {
         essence == "application/json" || essence.ends_with("+json")
     })?;
-    read_body(body, MAX_BODY).await
+    read_body(req, body, MAX_BODY).await
 }
 
 /// Refuses a body whose declared content type `accepts` does not allow (415); an absent content
@@ -134,33 +185,80 @@ pub fn require_content_type(
     Ok(())
 }
 
-/// Reads a body of at most `max` bytes (413 beyond).
-pub async fn read_body(mut body: web::Payload, max: usize) -> Result<web::BytesMut, Problem> {
-    let mut bytes = web::BytesMut::new();
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| {
-            Problem::new(
-                StatusCode::BAD_REQUEST,
-                "unreadable-body",
-                "Unreadable body",
-                e.to_string(),
-            )
-        })?;
-        if bytes.len() + chunk.len() > max {
+/// Reads a body of at most `max` bytes (413 beyond) sent without a content coding (415 with one:
+/// nothing here decodes gzip or br, and reading coded bytes as JSON or CSV would mislead).
+pub async fn read_body(
+    req: &HttpRequest,
+    mut body: web::Payload,
+    max: usize,
+) -> Result<web::BytesMut, Problem> {
+    if let Some(coding) = req.headers().get(header::CONTENT_ENCODING) {
+        let coding = coding.to_str().unwrap_or("?").to_ascii_lowercase();
+        if coding.split(',').any(|c| c.trim() != "identity") {
             return Err(Problem::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body-too-large",
-                "Body too large",
-                format!("the body is larger than {max} bytes"),
-            ));
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-content-encoding",
+                "Unsupported content encoding",
+                format!("the body is sent with Content-Encoding '{coding}': send it uncompressed"),
+            )
+            .with(vec![FieldError::new(
+                "/headers/content-encoding".into(),
+                "expected identity (or no Content-Encoding)".into(),
+            )])
+            .with_headers(&[("accept-encoding", "identity")]));
         }
-        bytes.extend_from_slice(&chunk);
     }
-    Ok(bytes)
+    let too_large = || {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            "Body too large",
+            format!("the body is larger than {max} bytes"),
+        )
+    };
+    // A declared length over the bound is refused before a byte is read.
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
+    }
+    let limit = req.app_data::<BodyTimeout>().map_or(BODY_TIMEOUT, |t| t.0);
+    let read = async {
+        let mut bytes = web::BytesMut::new();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| {
+                Problem::new(
+                    StatusCode::BAD_REQUEST,
+                    "unreadable-body",
+                    "Unreadable body",
+                    e.to_string(),
+                )
+            })?;
+            if bytes.len() + chunk.len() > max {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    };
+    actix_web::rt::time::timeout(limit, read)
+        .await
+        .unwrap_or_else(|_| {
+            Err(Problem::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body-timeout",
+                "Request timeout",
+                format!("the body did not arrive within {} s", limit.as_secs_f64()),
+            ))
+        })
 }
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.
 pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Problem> {
+    // A byte order mark is allowed before JSON as before CSV (RFC 8259 §8.1 lets a parser ignore it).
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::new(
             StatusCode::BAD_REQUEST,
@@ -169,6 +267,7 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
             "the body is empty: expected a JSON object".into(),
         ));
     }
+    check_document(bytes)?;
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
         let pointer = pointer_of(e.path());
@@ -192,6 +291,109 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
         .validate()
         .map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
     Ok(value)
+}
+
+/// Refuses what a typed parse would let through: a key given twice in any object (serde keeps
+/// the last value of a map, silently), and anything after the document (serde stops at its end).
+/// A document that is not JSON passes: the typed parse reports it with its path.
+fn check_document(bytes: &[u8]) -> Result<(), Problem> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut walk = Walk::default();
+    let read = (&mut walk).deserialize(&mut de);
+    if let Some((pointer, key)) = walk.duplicate {
+        return Err(Problem::invalid(vec![FieldError::new(
+            pointer,
+            format!("'{key}' is given twice in this object"),
+        )]));
+    }
+    if read.is_ok()
+        && let Err(e) = de.end()
+    {
+        return Err(Problem::invalid(vec![FieldError::new(
+            String::new(),
+            format!(
+                "unexpected data after the JSON document at line {} column {}: send one document",
+                e.line(),
+                e.column()
+            ),
+        )]));
+    }
+    Ok(())
+}
+
+/// Walks a JSON document, keeping the pointer of the value it is in, and stops at the first
+/// duplicate key.
+#[derive(Default)]
+struct Walk {
+    pointer: String,
+    duplicate: Option<(String, String)>,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Walk {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl Walk {
+    /// Walks the value at `token` under the current pointer.
+    fn under<R>(&mut self, token: &str, read: impl FnOnce(&mut Walk) -> R) -> R {
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        self.pointer.push_str(&escape(token));
+        let out = read(self);
+        self.pointer.truncate(len);
+        out
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Walk {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        for i in 0.. {
+            if self
+                .under(&i.to_string(), |w| seq.next_element_seed(w))?
+                .is_none()
+            {
+                break;
+            }
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                self.duplicate = Some((format!("{}/{}", self.pointer, escape(&key)), key));
+                return Err(serde::de::Error::custom("duplicate key"));
+            }
+            self.under(&key, |w| map.next_value_seed(w))?;
+            seen.insert(key);
+        }
+        Ok(())
+    }
 }
 
 fn strip_position(msg: &str) -> String {

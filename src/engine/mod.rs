@@ -622,6 +622,12 @@ pub trait Game: Send + Sync {
         &[]
     }
 
+    /// The record's fields for cards not dealt to a seat that this game uses (`face_up`, `stock`);
+    /// its `start` refuses the others unless empty.
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The side that has already won a game whose scores are `scores`, so that no hand can follow
     /// (a request with such a match state is refused): by default a side at or past `game_target`.
     /// A game whose target does not end it by itself (Pitch: only the pitchers win at 21) says so.

@@ -133,6 +133,10 @@ impl Game for Bacon {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

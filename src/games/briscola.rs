@@ -179,6 +179,10 @@ impl Game for Briscola {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["face_up", "stock"]
+    }
+
     fn match_fields(&self) -> &'static [&'static str] {
         &["contenders"]
     }

@@ -146,6 +146,10 @@ impl Game for Couillon {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
     fn match_fields(&self) -> &'static [&'static str] {
         &["pending_ties"]
     }

@@ -147,6 +147,10 @@ impl Game for Hasenpfeffer {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

@@ -151,6 +151,10 @@ impl Game for Malilla {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["face_up"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

@@ -98,6 +98,10 @@ impl Game for StubsAndSpoils {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["face_up"]
+    }
+
     fn start(
         &self,
         record: &HandRecord,

@@ -197,6 +197,10 @@ impl Game for Truco {
         &INFO
     }
 
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["face_up"]
+    }
+
     fn table(&self, _: &Options) -> Table {
         Table::FOUR.counterclockwise()
     }

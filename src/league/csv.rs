@@ -9,6 +9,7 @@ use crate::cards::Card;
 use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
 use crate::record::{Action, ActionKind, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use validator::Validate;
 
@@ -127,6 +128,28 @@ struct MatchDraft {
     hands: Vec<HandDraft>,
 }
 
+/// What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV injection").
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Free text (a player's or partnership's name) as a cell of an exported table: a leading `'` makes
+/// a spreadsheet show a would-be formula as text. A name that starts with `'` gets one too, so that
+/// `from_cell` reads back exactly the name.
+fn to_cell(text: &str) -> Cow<'_, str> {
+    if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The inverse of `to_cell` (a name typed as `'Tis` stays as typed).
+fn from_cell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(text) if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') => text,
+        _ => cell,
+    }
+}
+
 fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
     value
         .split_whitespace()
@@ -147,6 +170,39 @@ fn cell_text(value: &serde_json::Value) -> String {
     }
 }
 
+/// The cell where a quoted value opens and never closes. A quote opens a value only at its start
+/// (as the CSV reader has it); inside, `""` is a quote and a lone `"` closes it.
+fn unclosed_quote(bytes: &[u8]) -> Option<Cell> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let (mut line, mut column, mut at_start) = (1, 0, true);
+    let mut open: Option<Cell> = None;
+    let mut rest = bytes.iter().peekable();
+    while let Some(&b) = rest.next() {
+        if b == b'\n' {
+            line += 1;
+        }
+        if open.is_some() {
+            if b == b'"' && rest.next_if_eq(&&b'"').is_none() {
+                open = None;
+            }
+            continue;
+        }
+        match b {
+            b'"' if at_start => {
+                open = Some(Cell {
+                    line,
+                    column: column.min(VALUE),
+                })
+            }
+            b',' => column += 1,
+            b'\n' => column = 0,
+            _ => {}
+        }
+        at_start = b == b',' || b == b'\n';
+    }
+    open
+}
+
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
 fn read(
     game: &dyn Game,
@@ -157,6 +213,12 @@ fn read(
         .trim(::csv::Trim::All)
         .from_reader(bytes);
     let header_cell = Cell { line: 1, column: 0 };
+    if let Some(open) = unclosed_quote(bytes) {
+        return Err(vec![open.problem(
+            "this value opens a quote (\") that never closes: the rest of the sheet would be read \
+             into it; close the quote, or double a quote inside a quoted value (\"\")",
+        )]);
+    }
     let header: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|c| c.to_ascii_lowercase()).collect(),
         Err(e) => return Err(vec![header_cell.problem(format!("unreadable header: {e}"))]),
@@ -230,7 +292,9 @@ fn read(
             } else if value.is_empty() {
                 errors.push(cell.at(VALUE).problem("a 'sit' row names the player"));
             } else if let Some(s) = seat
-                && m.seats.insert(s, (value.to_string(), cell)).is_some()
+                && m.seats
+                    .insert(s, (from_cell(value).to_string(), cell))
+                    .is_some()
             {
                 errors.push(cell.at(SEAT).problem(format!("{s} is seated twice")));
             }
@@ -551,7 +615,7 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
     };
     let label = m.id.to_string();
     for (seat, p) in &m.seats {
-        row([&label, "", "", &seat.to_string(), "sit", &p.name]);
+        row([&label, "", "", &seat.to_string(), "sit", &to_cell(&p.name)]);
     }
     for (i, h) in hands.iter().enumerate() {
         let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
@@ -577,18 +641,20 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
 
 /// The sheet's header and one example row of each kind for `game`, placeholders in angle brackets.
 pub fn sheet_template(game: &dyn Game) -> String {
+    // A new match's label: not a number, which would name a stored match.
+    const LABEL: &str = "table-1";
     let mut w = writer();
     w.write_record(SHEET_COLUMNS).expect("writing to memory");
     let table = game.table(&Options::defaults(game.info().options));
     let seats: Vec<String> = table.seats().map(|s| s.to_string()).collect();
     for s in &seats {
-        w.write_record(["1", "", "", s, "sit", "<player name>"])
+        w.write_record([LABEL, "", "", s, "sit", "<player name>"])
             .expect("writing to memory");
     }
     let dealer = &seats[0];
     for s in &seats {
         w.write_record([
-            "1",
+            LABEL,
             "1",
             dealer,
             s,
@@ -597,28 +663,19 @@ pub fn sheet_template(game: &dyn Game) -> String {
         ])
         .expect("writing to memory");
     }
-    // Which of these a game uses is in docs/games/<game>.md.
-    w.write_record([
-        "1",
-        "1",
-        dealer,
-        dealer,
-        "face_up",
-        "<face-up cards, if the game records any>",
-    ])
-    .expect("writing to memory");
-    w.write_record([
-        "1",
-        "1",
-        dealer,
-        dealer,
-        "stock",
-        "<undealt cards in order, if the game records any>",
-    ])
-    .expect("writing to memory");
+    let placeholders = [
+        ("face_up", "<face-up cards>"),
+        ("stock", "<undealt cards in order>"),
+    ];
+    for (field, placeholder) in placeholders {
+        if game.undealt_fields().contains(&field) {
+            w.write_record([LABEL, "1", dealer, dealer, field, placeholder])
+                .expect("writing to memory");
+        }
+    }
     for verb in game.info().verbs {
         w.write_record([
-            "1",
+            LABEL,
             "1",
             dealer,
             &seats[1],
@@ -720,7 +777,7 @@ pub fn standings_table(s: &Standings) -> String {
             kind.to_string(),
             rank.to_string(),
             who.id.to_string(),
-            who.name.clone(),
+            to_cell(&who.name).into_owned(),
             r.matches_played.to_string(),
             r.won.to_string(),
             r.lost.to_string(),

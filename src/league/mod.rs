@@ -95,9 +95,57 @@ fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
 }
 
+/// Makes the database's place private before SQLite opens it. Its directory is created 0700 when
+/// absent, and refused when anybody may write to it (sticky or not: another user could plant the
+/// `-wal` file or replace the database). The file is created 0600, and SQLite gives its `-wal` and
+/// `-shm` files the file's permissions. An existing file keeps its permissions.
+fn prepare(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let failed = |what: &str, e: std::io::Error| {
+        StoreError::Database(format!("cannot {what} {}: {e}", dir.display()))
+    };
+    let mut create_dir = std::fs::DirBuilder::new();
+    let mut create_file = std::fs::OpenOptions::new();
+    create_file.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+        create_dir.mode(0o700);
+        create_file.mode(0o600);
+        if dir.exists() {
+            let mode = std::fs::metadata(dir)
+                .map_err(|e| failed("read", e))?
+                .permissions()
+                .mode();
+            if mode & 0o002 != 0 {
+                return Err(StoreError::Database(format!(
+                    "the database's directory {} is world-writable (mode {:o}): another user could \
+                     replace the database; put it in a directory only its owner can write to",
+                    dir.display(),
+                    mode & 0o7777
+                )));
+            }
+        }
+    }
+    if !dir.exists() {
+        create_dir
+            .recursive(true)
+            .create(dir)
+            .map_err(|e| failed("create", e))?;
+    }
+    create_file
+        .open(path)
+        .map_err(|e| StoreError::Database(format!("cannot create {}: {e}", path.display())))?;
+    Ok(())
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store> {
+        prepare(path)?;
         let mut writer = Connection::open(path)?;
         writer.pragma_update(None, "journal_mode", "WAL")?;
         configure(&mut writer)?;

@@ -1,29 +1,58 @@
 //! What the league API takes and returns.
 
 use crate::engine::{MatchState, PerSide, Seat, Side};
+use crate::record::{MAX_NAME_CHARS, NAME_PATTERN, allowed_in_name};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use validator::Validate;
 
-/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters.
+/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters, not blank.
 fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
-    let n = name.trim().chars().count();
-    if (1..=100).contains(&n) && !name.chars().any(char::is_control) {
+    let n = name.chars().count();
+    if (1..=MAX_NAME_CHARS).contains(&n)
+        && !name.trim().is_empty()
+        && name.chars().all(allowed_in_name)
+    {
         Ok(())
     } else {
-        Err(validator::ValidationError::new("name")
-            .with_message("expected 1 to 100 characters, not blank, no control characters".into()))
+        Err(validator::ValidationError::new("name").with_message(
+            format!(
+                "expected 1 to {MAX_NAME_CHARS} characters, not blank, no control or \
+                 bidirectional formatting characters"
+            )
+            .into(),
+        ))
     }
 }
+
+/// A name as `name_ok` takes it, in the OpenAPI document.
+pub struct Name;
+
+impl utoipa::PartialSchema for Name {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .min_length(Some(1))
+            .max_length(Some(MAX_NAME_CHARS))
+            .pattern(Some(NAME_PATTERN))
+            .description(Some(
+                "1 to 100 characters, not only spaces, without control characters or bidirectional \
+                 embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Name {}
 
 #[derive(Debug, Deserialize, ToSchema, Validate)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Ana"}))]
 pub struct NewNamed {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
 }
 
@@ -32,10 +61,10 @@ pub struct NewNamed {
 #[schema(example = json!({"name": "Thursday Malilla", "season": "2026 autumn", "game": "malilla", "options": {}}))]
 pub struct NewLeague {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub season: String,
     /// The game id (see `GET /v1/games`).
     pub game: String,
@@ -51,7 +80,7 @@ pub struct NewLeague {
 pub struct NewPartnership {
     /// Defaults to the two names joined by " & ".
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Option<Name>)]
     pub name: Option<String>,
     /// The two players' ids.
     #[validate(length(equal = 2))]
@@ -64,7 +93,7 @@ pub struct NewPartnership {
 #[schema(example = json!({"name": "Evening 1", "played_on": "2026-11-19"}))]
 pub struct NewSession {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub name: String,
     /// The date of play, `YYYY-MM-DD`.
     #[validate(custom(function = "date_ok"))]
@@ -72,6 +101,7 @@ pub struct NewSession {
     pub played_on: Option<String>,
 }
 
+/// A date of the Gregorian calendar, `YYYY-MM-DD` (`2026-02-30` is not one).
 fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
     let b = d.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
@@ -82,9 +112,17 @@ fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
         && digits(5..7)
         && digits(8..10)
         && {
-            let (m, day): (u32, u32) =
-                (d[5..7].parse().unwrap_or(0), d[8..10].parse().unwrap_or(0));
-            (1..=12).contains(&m) && (1..=31).contains(&day)
+            let number = |r: std::ops::Range<usize>| d[r].parse::<u32>().unwrap_or(0);
+            let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+            let days = match month {
+                1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                4 | 6 | 9 | 11 => 30,
+                2 if leap => 29,
+                2 => 28,
+                _ => 0,
+            };
+            (1..=days).contains(&day)
         };
     if ok {
         Ok(())
@@ -137,7 +175,7 @@ pub struct HandVoid {
 #[schema(example = json!({"label": "scorekeeper laptop"}))]
 pub struct NewKey {
     #[validate(custom(function = "name_ok"))]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(value_type = Name)]
     pub label: String,
 }
 

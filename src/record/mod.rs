@@ -15,6 +15,24 @@ use validator::Validate;
 /// Most actions one record may hold (the longest hand in the rules needs a few hundred).
 pub const MAX_ACTIONS: usize = 2000;
 
+/// Most characters in a name: a player's in a record as in a league, a club's, a league's, ...
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// Whether `c` may be part of a name: no control character, and no bidirectional embedding,
+/// override or isolate (U+202A–U+202E, U+2066–U+2069), which make a name display as another.
+pub fn allowed_in_name(c: char) -> bool {
+    !c.is_control() && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `allowed_in_name`, and not only spaces (`str::trim`), as a JSON Schema pattern: characters
+/// outside the first class, and one that is neither that nor a space.
+pub const NAME_PATTERN: &str = concat!(
+    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*",
+    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069",
+    "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
+    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
+);
+
 /// One recorded hand.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema, Validate)]
 #[serde(deny_unknown_fields)]
@@ -66,11 +84,17 @@ pub struct HandRecord {
 }
 
 fn names_are_short(players: &BTreeMap<Seat, String>) -> Result<(), validator::ValidationError> {
-    if players.values().all(|n| n.chars().count() <= 64) {
+    let ok = |n: &String| n.chars().count() <= MAX_NAME_CHARS && n.chars().all(allowed_in_name);
+    if players.values().all(ok) {
         Ok(())
     } else {
-        Err(validator::ValidationError::new("length")
-            .with_message("player names are at most 64 characters".into()))
+        Err(validator::ValidationError::new("name").with_message(
+            format!(
+                "player names are at most {MAX_NAME_CHARS} characters, with no control or \
+                 bidirectional formatting characters"
+            )
+            .into(),
+        ))
     }
 }
 

@@ -1,0 +1,989 @@
+//! Hardening, tried as an attacker would: spreadsheet formulas in names, stalled and oversize
+//! bodies, authentication before parsing, trailing data and duplicate keys, the headers the RFCs
+//! require, content codings and negotiation, input hygiene, a private database file, and errors
+//! that say what failed.
+
+mod common;
+
+use actix_http::Request;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header::HeaderMap;
+use actix_web::test as http;
+use serde_json::{Value, json};
+use std::path::Path;
+
+struct Reply {
+    status: u16,
+    headers: HeaderMap,
+    text: String,
+    json: Value,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap())
+            .unwrap_or("")
+    }
+
+    /// Asserts a problem+json refusal with `status` and an error at `pointer`.
+    fn refused(&self, status: u16, pointer: &str) {
+        assert_eq!(self.status, status, "{}", self.text);
+        assert_eq!(self.header("content-type"), "application/problem+json");
+        assert!(
+            self.json["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["pointer"] == pointer),
+            "no error at {pointer}: {}",
+            self.text
+        );
+    }
+}
+
+async fn send<S, B>(app: &S, req: http::TestRequest) -> Reply
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let resp = http::call_service(app, req.to_request()).await;
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        text,
+        json,
+    }
+}
+
+fn bearer(key: &str) -> (&'static str, String) {
+    ("authorization", format!("Bearer {key}"))
+}
+
+fn post_json(uri: &str, key: &str, body: &str) -> http::TestRequest {
+    http::TestRequest::post()
+        .uri(uri)
+        .insert_header(bearer(key))
+        .insert_header(("content-type", "application/json"))
+        .set_payload(body.to_string())
+}
+
+/// Creates a club with the operator's token; returns its key.
+async fn club<S, B>(app: &S, name: &str) -> String
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let r = send(
+        app,
+        post_json(
+            "/v1/clubs",
+            "operator-token",
+            &json!({"name": name}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json["key"]["secret"].as_str().unwrap().to_string()
+}
+
+/// A POST of `body` that must create something; returns the reply.
+async fn create<S, B>(app: &S, key: &str, uri: &str, body: Value) -> Reply
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let r = send(app, post_json(uri, key, &body.to_string())).await;
+    assert_eq!(r.status, 201, "POST {uri}: {}", r.text);
+    r
+}
+
+fn fixture(game: &str, prefix: &str) -> Value {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(game);
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .unwrap();
+    serde_json::from_slice::<Value>(&std::fs::read(file).unwrap()).unwrap()["record"].clone()
+}
+
+/// Club 1 with a Malilla league (1), a session (1) and a match (1) of `names` at N, E, S, W with
+/// fixture 01 posted as its first hand. Returns the key.
+async fn malilla_match<S, B>(app: &S, names: [&str; 4]) -> String
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let key = club(app, "Casa").await;
+    let mut seats = serde_json::Map::new();
+    for (seat, name) in ["N", "E", "S", "W"].into_iter().zip(names) {
+        let p = create(app, &key, "/v1/clubs/1/players", json!({"name": name})).await;
+        seats.insert(seat.into(), p.json["id"].clone());
+    }
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/leagues",
+        json!({"name": "Thursday", "season": "2026", "game": "malilla"}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/leagues/1/sessions",
+        json!({"name": "Evening 1"}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/matches",
+        json!({"session": 1, "seats": seats}),
+    )
+    .await;
+    create(
+        app,
+        &key,
+        "/v1/clubs/1/matches/1/hands",
+        fixture("malilla", "01"),
+    )
+    .await;
+    key
+}
+
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+// ---- 1. spreadsheet formulas ----------------------------------------------------------------
+
+/// Names a spreadsheet would run as formulas (OWASP's list: = + - @), and one that starts with the
+/// quote the export adds.
+const FORMULAS: [&str; 4] = ["=cmd|'/C calc'!A0", "+SUM(A1)", "-2+3", "'@A1"];
+
+#[actix_web::test]
+async fn formula_names_are_quoted_in_csv_and_a_sheet_round_trip_keeps_them() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, FORMULAS).await;
+    // The standings table: every name cell starts with a quote, so no cell is a formula.
+    let r = send(
+        &app,
+        http::TestRequest::get()
+            .uri("/v1/clubs/1/leagues/1/standings")
+            .insert_header(("accept", "text/csv")),
+    )
+    .await;
+    let rows = csv_rows(&r.text);
+    let name = rows[0].iter().position(|c| c == "name").unwrap();
+    let mut names: Vec<&str> = rows[1..].iter().map(|r| r[name].as_str()).collect();
+    names.sort();
+    let mut quoted: Vec<String> = FORMULAS.iter().map(|n| format!("'{n}")).collect();
+    quoted.sort();
+    assert_eq!(names, quoted);
+    // The sheet: the `sit` rows too.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/sessions/1/sheet"),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    let sheet = r.text;
+    let sits: Vec<String> = csv_rows(&sheet)
+        .into_iter()
+        .filter(|r| r[4] == "sit")
+        .map(|r| r[5].clone())
+        .collect();
+    for n in FORMULAS {
+        assert!(sits.contains(&format!("'{n}")), "{n} in {sits:?}");
+    }
+    for cell in csv_rows(&sheet).iter().flatten() {
+        assert!(
+            !cell.starts_with(['=', '+', '@', '\t', '\r']),
+            "a formula cell: {cell}"
+        );
+    }
+    // Imported into another session, the sheet seats the same players by their exact names.
+    create(
+        &app,
+        &key,
+        "/v1/clubs/1/leagues/1/sessions",
+        json!({"name": "Evening 2"}),
+    )
+    .await;
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/2/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let m = send(&app, http::TestRequest::get().uri("/v1/clubs/1/matches/2")).await;
+    for (seat, n) in ["N", "E", "S", "W"].into_iter().zip(FORMULAS) {
+        assert_eq!(m.json["seats"][seat]["name"], n, "{}", m.text);
+    }
+}
+
+// ---- 2. stalled and oversize bodies ---------------------------------------------------------
+
+/// The real server (so that the bound on a body's time is the server's), with a 1 s body timeout.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn server() -> Server {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--body-timeout", "1", "--port", &port.to_string()])
+        .arg("--db")
+        .arg(dir.path().join("league.db"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Server {
+        child,
+        port,
+        _dir: dir,
+    }
+}
+
+/// Sends `head` (and no more), then reads what the server answers within 10 s: the status line,
+/// and how long it took.
+fn answer_to(port: u16, head: &str) -> (String, std::time::Duration) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let start = std::time::Instant::now();
+    s.write_all(head.as_bytes()).unwrap();
+    let mut out = vec![0; 4096];
+    let n = s.read(&mut out).unwrap_or(0);
+    let text = String::from_utf8_lossy(&out[..n]).to_string();
+    (
+        text.lines().next().unwrap_or("").to_string(),
+        start.elapsed(),
+    )
+}
+
+#[test]
+fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
+    let s = server();
+    // Headers, a byte of the body, then nothing: 408 once the body timeout passes.
+    let (status, took) = answer_to(
+        s.port,
+        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: 100\r\n\r\n{",
+    );
+    assert_eq!(status, "HTTP/1.1 408 Request Timeout");
+    assert!(took >= std::time::Duration::from_millis(900), "{took:?}");
+    // 10 GB declared: 413 at once, without waiting for (or reading) the body.
+    let (status, took) = answer_to(
+        s.port,
+        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: 10737418240\r\n\r\n",
+    );
+    assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
+    assert!(took < std::time::Duration::from_millis(900), "{took:?}");
+}
+
+// ---- 3. authentication first ----------------------------------------------------------------
+
+#[actix_web::test]
+async fn a_write_is_authenticated_before_its_body_is_looked_at() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let other = club(&app, "Other").await;
+    let spare = create(
+        &app,
+        &key,
+        "/v1/clubs/1/keys",
+        json!({"label": "to revoke"}),
+    )
+    .await;
+    let revoked = spare.json["secret"].as_str().unwrap().to_string();
+    let r = send(
+        &app,
+        http::TestRequest::delete()
+            .uri(&format!(
+                "/v1/clubs/1/keys/{}",
+                spare.json["id"].as_str().unwrap()
+            ))
+            .insert_header(bearer(&key)),
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    for body in ["{\"nam\": 1}", "{", ""] {
+        for (who, status) in [("", 401), ("nonsense", 401), (&revoked, 401), (&other, 403)] {
+            let mut req = http::TestRequest::post()
+                .uri("/v1/clubs/1/players")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body.to_string());
+            if !who.is_empty() {
+                req = req.insert_header(bearer(who));
+            }
+            let r = send(&app, req).await;
+            assert_eq!(r.status, status, "{body} as '{who}': {}", r.text);
+        }
+    }
+    // A sheet in the wrong media type, without a key: 401, not 415.
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(("content-type", "text/xml"))
+            .set_payload("<x/>"),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.text);
+}
+
+// ---- 4. trailing data and duplicate keys ----------------------------------------------------
+
+#[actix_web::test]
+async fn trailing_data_and_duplicate_keys_are_refused_everywhere() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let hand = fixture("malilla", "01").to_string();
+    let adjudicate = |body: String| post_json("/v1/games/malilla/adjudications", "", &body);
+    // Trailing garbage, and a second document.
+    for body in [
+        format!("{hand} GARBAGE"),
+        format!("{hand}{hand}"),
+        format!("{hand}\n{{}}"),
+    ] {
+        send(&app, adjudicate(body)).await.refused(422, "");
+    }
+    for body in [
+        "{\"name\":\"x\"} GARBAGE",
+        "{\"name\":\"x\"}{\"name\":\"y\"}",
+    ] {
+        send(&app, post_json("/v1/clubs/1/players", &key, body))
+            .await
+            .refused(422, "");
+    }
+    // The same seat twice in a deal (issue 9): refused at the duplicate.
+    let n = fixture("malilla", "01")["deal"]["N"].to_string();
+    let twice = hand.replacen("\"deal\":{", &format!("\"deal\":{{\"N\":{n},"), 1);
+    assert_ne!(twice, hand);
+    send(&app, adjudicate(twice)).await.refused(422, "/deal/N");
+    // Any object, at any depth: an action, an option, a league's options, a match's seats.
+    let action = hand.replacen("{\"play\":", "{\"seat\":\"N\",\"play\":", 1);
+    assert_ne!(action, hand);
+    send(&app, adjudicate(action))
+        .await
+        .refused(422, "/actions/0/seat");
+    let options = hand.replacen('{', "{\"options\":{\"a\":1,\"a\":2},", 1);
+    send(&app, adjudicate(options))
+        .await
+        .refused(422, "/options/a");
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/leagues",
+            &key,
+            "{\"name\":\"L\",\"season\":\"S\",\"game\":\"malilla\",\"options\":{\"x\":{\"y\":1,\"y\":1}}}",
+        ),
+    )
+    .await
+    .refused(422, "/options/x/y");
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            "{\"name\":\"a\",\"name\":\"b\"}",
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    // A key spelled with an escape is the same key.
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/matches",
+            &key,
+            "{\"session\":1,\"seats\":{\"N\":1,\"\\u004e\":2}}",
+        ),
+    )
+    .await
+    .refused(422, "/seats/N");
+}
+
+// ---- 5. headers the RFCs require -------------------------------------------------------------
+
+#[actix_web::test]
+async fn every_405_names_the_allowed_methods_as_the_spec_does() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    for (path, ops) in spec["paths"].as_object().unwrap() {
+        let mut allowed: Vec<String> = ops
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|m| m.to_uppercase())
+            .collect();
+        if allowed.contains(&"GET".to_string()) {
+            allowed.push("HEAD".into());
+        }
+        allowed.sort();
+        // Every path parameter but the game is an id: 1 matches the route.
+        let uri = path
+            .replace("{game}", "malilla")
+            .split('/')
+            .map(|s| if s.starts_with('{') { "1" } else { s })
+            .collect::<Vec<_>>()
+            .join("/");
+        let method = ["PUT", "PATCH", "DELETE", "POST"]
+            .into_iter()
+            .find(|m| !allowed.iter().any(|a| a == m))
+            .unwrap();
+        let r = send(
+            &app,
+            http::TestRequest::default()
+                .method(method.parse().unwrap())
+                .uri(&uri),
+        )
+        .await;
+        assert_eq!(r.status, 405, "{method} {uri}: {}", r.text);
+        assert_eq!(r.header("content-type"), "application/problem+json");
+        let mut got: Vec<String> = r
+            .header("allow")
+            .split(',')
+            .map(|m| m.trim().to_string())
+            .collect();
+        got.sort();
+        assert_eq!(got, allowed, "Allow of {path}");
+    }
+    // The desk's pages, outside the API document, are read-only.
+    for uri in ["/desk", "/desk/", "/desk/index.html"] {
+        let r = send(&app, http::TestRequest::patch().uri(uri)).await;
+        assert_eq!((r.status, r.header("allow")), (405, "GET, HEAD"), "{uri}");
+    }
+}
+
+#[actix_web::test]
+async fn head_401_and_201_carry_their_headers() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    for uri in ["/health", "/v1/games", "/v1/games/malilla", "/v1/clubs"] {
+        let r = send(
+            &app,
+            http::TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri(uri),
+        )
+        .await;
+        assert_eq!(r.status, 200, "HEAD {uri}: {}", r.text);
+    }
+    let r = send(
+        &app,
+        http::TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri("/v1/games/malilla/adjudications"),
+    )
+    .await;
+    assert_eq!(r.status, 405);
+    // 401: the scheme to authenticate with.
+    let r = send(&app, post_json("/v1/clubs/1/players", "", "{}")).await;
+    assert_eq!(r.status, 401);
+    assert!(
+        r.header("www-authenticate").starts_with("Bearer"),
+        "{:?}",
+        r.headers
+    );
+    let r = send(&app, post_json("/v1/clubs", "wrong", "{\"name\":\"x\"}")).await;
+    assert_eq!(r.status, 403);
+    // 201: where the new resource is.
+    let r = send(
+        &app,
+        post_json("/v1/clubs", "operator-token", "{\"name\":\"Casa\"}"),
+    )
+    .await;
+    assert_eq!((r.status, r.header("location")), (201, "/v1/clubs/1"));
+    let key = r.json["key"]["secret"].as_str().unwrap().to_string();
+    let located = |r: Reply, collection: &str| {
+        assert_eq!(
+            r.header("location"),
+            // A key's id is a public string, every other id a number.
+            format!(
+                "/v1/clubs/1/{collection}/{}",
+                r.json["id"]
+                    .as_str()
+                    .map_or(r.json["id"].to_string(), String::from)
+            ),
+            "{}",
+            r.text
+        );
+    };
+    for (uri, body, collection) in [
+        ("/v1/clubs/1/keys", json!({"label": "laptop"}), "keys"),
+        ("/v1/clubs/1/players", json!({"name": "Ana"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Ben"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Cai"}), "players"),
+        ("/v1/clubs/1/players", json!({"name": "Dee"}), "players"),
+        (
+            "/v1/clubs/1/partnerships",
+            json!({"players": [1, 3]}),
+            "partnerships",
+        ),
+        (
+            "/v1/clubs/1/leagues",
+            json!({"name": "T", "season": "2026", "game": "malilla"}),
+            "leagues",
+        ),
+        (
+            "/v1/clubs/1/leagues/1/sessions",
+            json!({"name": "E1"}),
+            "sessions",
+        ),
+        (
+            "/v1/clubs/1/matches",
+            json!({"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "W": 4}}),
+            "matches",
+        ),
+        (
+            "/v1/clubs/1/matches/1/hands",
+            fixture("malilla", "01"),
+            "hands",
+        ),
+    ] {
+        located(create(&app, &key, uri, body).await, collection);
+    }
+    // A replayed creation says where too.
+    for _ in 0..2 {
+        let r = send(
+            &app,
+            post_json("/v1/clubs/1/players", &key, "{\"name\":\"Eve\"}")
+                .insert_header(("idempotency-key", "eve")),
+        )
+        .await;
+        located(r, "players");
+    }
+    // An import creates the session's hands.
+    let sheet = "match,hand,dealer,seat,action,value\n";
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.header("location")),
+        (201, "/v1/clubs/1/sessions/1/hands"),
+        "{}",
+        r.text
+    );
+}
+
+// ---- 6. content codings and negotiation -----------------------------------------------------
+
+#[actix_web::test]
+async fn content_codings_byte_order_marks_and_accept_are_honoured() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let hand = fixture("malilla", "01").to_string();
+    for coding in [
+        "gzip",
+        "br",
+        "deflate",
+        "zstd",
+        "x-unknown",
+        "identity, gzip",
+    ] {
+        let r = send(
+            &app,
+            post_json("/v1/games/malilla/adjudications", "", &hand)
+                .insert_header(("content-encoding", coding)),
+        )
+        .await;
+        assert_eq!(r.status, 415, "{coding}: {}", r.text);
+        assert_eq!(r.header("content-type"), "application/problem+json");
+        assert_eq!(r.header("accept-encoding"), "identity");
+    }
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand)
+            .insert_header(("content-encoding", "identity")),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .insert_header(("content-encoding", "gzip"))
+            .set_payload("match,hand,dealer,seat,action,value\n"),
+    )
+    .await;
+    assert_eq!(r.status, 415, "{}", r.text);
+    // A byte order mark before JSON, as before CSV.
+    let r = send(
+        &app,
+        post_json(
+            "/v1/games/malilla/adjudications",
+            "",
+            &format!("\u{feff}{hand}"),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Accept with q-values.
+    for (accept, csv) in [
+        ("text/csv", true),
+        ("application/csv", true),
+        ("text/*", true),
+        ("*/*", false),
+        ("application/json;q=0.5, text/csv", true),
+        ("text/csv;q=0.1, application/json", false),
+        ("text/csv;q=0", false),
+        ("text/csv;q=0.5, */*;q=0.9", false),
+        ("application/json;q=0, text/csv;q=0.2", true),
+    ] {
+        let r = send(
+            &app,
+            http::TestRequest::get()
+                .uri("/v1/clubs/1/leagues/1/standings")
+                .insert_header(("accept", accept)),
+        )
+        .await;
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            r.header("content-type").starts_with("text/csv"),
+            csv,
+            "Accept: {accept} gave {}",
+            r.header("content-type")
+        );
+    }
+    // A sheet sent as application/csv.
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "application/csv"))
+            .set_payload("match,hand,dealer,seat,action,value\n"),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+}
+
+// ---- 7. input hygiene ------------------------------------------------------------------------
+
+#[actix_web::test]
+async fn impossible_dates_bidi_controls_long_names_and_empty_cursors() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    for date in [
+        "2026-02-30",
+        "2026-02-29",
+        "2026-04-31",
+        "2100-02-29",
+        "2026-00-10",
+    ] {
+        let body = json!({"name": "E", "played_on": date}).to_string();
+        send(
+            &app,
+            post_json("/v1/clubs/1/leagues/1/sessions", &key, &body),
+        )
+        .await
+        .refused(422, "/played_on");
+    }
+    for date in ["2028-02-29", "2000-02-29", "2026-12-31"] {
+        create(
+            &app,
+            &key,
+            "/v1/clubs/1/leagues/1/sessions",
+            json!({"name": "E", "played_on": date}),
+        )
+        .await;
+    }
+    for c in ['\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}'] {
+        let body = json!({"name": format!("Ana{c}")}).to_string();
+        send(&app, post_json("/v1/clubs/1/players", &key, &body))
+            .await
+            .refused(422, "/name");
+        let mut hand = fixture("malilla", "01");
+        hand["players"] = json!({"N": format!("{c}Ana")});
+        send(
+            &app,
+            post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+        )
+        .await
+        .refused(422, "/players");
+    }
+    // One limit for a player's name, in a league and in a record.
+    let long = "x".repeat(100);
+    create(&app, &key, "/v1/clubs/1/players", json!({"name": long})).await;
+    let mut hand = fixture("malilla", "01");
+    hand["players"] = json!({"N": long});
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let longer = "x".repeat(101);
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": longer}).to_string(),
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    hand["players"] = json!({"N": longer});
+    send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await
+    .refused(422, "/players");
+    // An empty cursor is the first page.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/matches/1/hands?cursor="),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["items"].as_array().unwrap().len(), 1);
+}
+
+// ---- 8. a private database file ---------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn the_database_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new").join("league.db");
+    let store = arbiter::league::Store::open(&db).unwrap();
+    store
+        .write(|tx| arbiter::league::create_club(tx, "Casa"))
+        .unwrap();
+    assert_eq!(mode(db.parent().unwrap()), 0o700);
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(&dir.path().join("new").join("league.db-wal")), 0o600);
+    // A directory anybody may write to is refused: another user could replace the file.
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let err = arbiter::league::Store::open(&open.join("league.db"))
+        .err()
+        .expect("refused");
+    assert!(format!("{err:?}").contains("world-writable"), "{err:?}");
+    assert!(!open.join("league.db").exists());
+}
+
+// ---- 13. errors that say what failed -------------------------------------------------------------
+
+#[actix_web::test]
+async fn refusals_say_what_failed() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/players", &key, "{\"name\":\"\"}"),
+    )
+    .await;
+    r.refused(422, "/name");
+    assert_eq!(r.json["title"], "The request is not valid", "{}", r.text);
+    let mut hand = fixture("malilla", "01");
+    hand["deal"]["N"][0] = json!("7H");
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    assert_eq!(
+        r.json["title"], "The record cannot be adjudicated",
+        "{}",
+        r.text
+    );
+    // A four-seat game offers its own seats.
+    hand = fixture("malilla", "01");
+    hand["dealer"] = json!("X");
+    let r = send(
+        &app,
+        post_json("/v1/games/malilla/adjudications", "", &hand.to_string()),
+    )
+    .await;
+    r.refused(422, "/dealer");
+    assert!(!r.text.contains("P1"), "{}", r.text);
+    // So does the offline adjudicator.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.json");
+    std::fs::write(&file, hand.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("adjudicate")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("expected N, E, S, W") && !err.contains("P1"),
+        "{err}"
+    );
+    assert!(err.contains("The record cannot be adjudicated"), "{err}");
+    // An unbalanced quote is reported as one, where it opens.
+    let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    r.refused(422, "/rows/2/value");
+    assert!(r.text.contains("quote"), "{}", r.text);
+    assert_eq!(
+        r.json["title"], "The sheet cannot be imported",
+        "{}",
+        r.text
+    );
+    // The template: match labels that are not ids, and no stock row for a game without a stock.
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/games/malilla/sheet-template"),
+    )
+    .await;
+    let rows = csv_rows(&r.text);
+    for row in &rows[1..] {
+        assert!(row[0].parse::<i64>().is_err(), "label {}", row[0]);
+        assert_ne!(row[4], "stock", "{}", r.text);
+    }
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/games/briscola/sheet-template"),
+    )
+    .await;
+    assert!(
+        csv_rows(&r.text).iter().any(|r| r[4] == "stock"),
+        "{}",
+        r.text
+    );
+}
+
+/// What the sheet template offers (`undealt_fields`) is what the games' fixtures record.
+#[test]
+fn each_game_names_the_undealt_fields_its_fixtures_use() {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(id);
+        let mut used = std::collections::BTreeSet::new();
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let f: Value =
+                serde_json::from_slice(&std::fs::read(file.unwrap().path()).unwrap()).unwrap();
+            if f.get("expected_status").is_some() {
+                continue;
+            }
+            let records = f["record"]["hands"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![f["record"].clone()]);
+            for r in records {
+                for field in ["face_up", "stock"] {
+                    if r[field].as_array().is_some_and(|a| !a.is_empty()) {
+                        used.insert(field);
+                    }
+                }
+            }
+        }
+        let named: std::collections::BTreeSet<&str> =
+            game.undealt_fields().iter().copied().collect();
+        assert_eq!(named, used, "{id}");
+    }
+}
+
+// ---- 15. the spec states what the server checks --------------------------------------------------
+
+#[actix_web::test]
+async fn names_cursors_and_idempotency_keys_are_refused_as_the_spec_says() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    let name = &spec["components"]["schemas"]["Name"];
+    assert_eq!(name["maxLength"], 100);
+    // 101 characters, the last a space: over the spec's maxLength, so refused (it was trimmed first).
+    let long = format!("{} ", "x".repeat(100));
+    send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": long}).to_string(),
+        ),
+    )
+    .await
+    .refused(422, "/name");
+    let hands = &spec["paths"]["/v1/clubs/{club}/matches/{match}/hands"]["get"]["parameters"];
+    let cursor = hands
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "cursor")
+        .unwrap();
+    assert_eq!(cursor["schema"]["pattern"], "^[0-9]{0,18}$");
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/matches/1/hands?cursor=x"),
+    )
+    .await;
+    r.refused(400, "/query/cursor");
+}

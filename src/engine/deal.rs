@@ -119,17 +119,20 @@ fn first_place(record: &HandRecord, card: Card) -> String {
 
 /// The whole pack was dealt (a missing card would be a wrong total).
 pub fn check_whole_pack<H: Holding>(dealt: &Dealt<H>, pack: &Pack) -> Result<(), Vec<FieldError>> {
+    // Every card was counted against its copies in the pack as it was dealt, so the same total
+    // means the whole pack; the missing cards are only listed for the refusal.
+    if dealt.all.len() == pack.len() {
+        return Ok(());
+    }
     let list: Vec<_> = pack
         .cards
         .iter()
         .flat_map(|c| {
             let missing = pack.count(c).saturating_sub(dealt.all.count(c));
-            std::iter::repeat_n(c.to_string(), missing as usize)
+            std::iter::repeat_n(c, missing as usize)
         })
+        .map(|c| c.to_string())
         .collect();
-    if list.is_empty() {
-        return Ok(());
-    }
     Err(vec![FieldError::new(
         "/deal".into(),
         format!(

@@ -134,6 +134,16 @@ impl RecordError {
         }
     }
 
+    /// A `correct` before any card is played (README C11): nobody is entitled to correct yet.
+    pub fn correct_before_play(index: usize, action: &Action) -> RecordError {
+        RecordError::on(
+            "invalid_correct",
+            index,
+            action,
+            "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
+        )
+    }
+
     /// The record stops before the hand is decided (`seat`: who was due to act, if known). The
     /// replay driver sets `action_index` to where the next action was due (README C5).
     pub fn incomplete_hand(seat: Option<Seat>, detail: String) -> RecordError {

@@ -448,12 +448,7 @@ impl HandState for Hand {
             }
             // README C11: no trick is in progress, so nobody is entitled to correct.
             (_, ActionKind::Correct(_)) => {
-                return Err(RecordError::on(
-                    "invalid_correct",
-                    index,
-                    action,
-                    "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
-                ));
+                return Err(RecordError::correct_before_play(index, action));
             }
             _ => {}
         }

@@ -602,10 +602,9 @@ impl HandState for Hand {
                 Ok(())
             }
             // README C11: no card is on the table, so nobody is entitled to correct.
-            (Phase::Trump, ActionKind::Correct(_)) => Err(error(
-                "invalid_correct",
-                "no card has been played yet: only a card of the trick in progress can be corrected (README C3, C11)".into(),
-            )),
+            (Phase::Trump, ActionKind::Correct(_)) => {
+                Err(RecordError::correct_before_play(index, action))
+            }
             // README C12: the seat is checked before the verb.
             (Phase::Trump, _) if seat != self.maker => Err(error(
                 "out_of_turn",

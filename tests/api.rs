@@ -428,3 +428,110 @@ fn committed_openapi_matches_the_code() {
         "openapi/openapi.json differs from the code: run `UPDATE_OPENAPI=1 cargo test --test api committed_openapi` and commit it"
     );
 }
+
+/// A fixture's record cut after its first `actions` actions.
+fn fixture_cut(path: &str, actions: usize) -> Value {
+    let text =
+        std::fs::read_to_string(format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut record = serde_json::from_str::<Value>(&text).unwrap()["record"].take();
+    record["actions"].as_array_mut().unwrap().truncate(actions);
+    record
+}
+
+/// The legal-actions view of `record`, with every seat's hand as a sorted list of cards (the
+/// order is the engine's; what is held is the point). `hand` must be the first seat to act's.
+async fn hands_at(game: &str, record: &Value) -> Vec<(String, Vec<String>)> {
+    let (s, _, body) = post(&format!("/v1/games/{game}/legal-actions"), record).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let hands = body["hands"].as_object().expect("hands by seat");
+    if let Some(first) = body["to_act"][0].as_str() {
+        assert_eq!(
+            body["hand"], hands[first],
+            "hand is the first seat to act's"
+        );
+    }
+    hands
+        .iter()
+        .map(|(seat, cards)| {
+            let mut cards: Vec<String> = serde_json::from_value(cards.clone()).unwrap();
+            assert_eq!(body["hand_sizes"][seat], json!(cards.len()), "{seat}");
+            cards.sort();
+            (seat.clone(), cards)
+        })
+        .collect()
+}
+
+fn held(seats: &[(&str, &str)]) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<_> = seats
+        .iter()
+        .map(|(seat, cards)| {
+            let mut cards: Vec<String> = cards.split_whitespace().map(String::from).collect();
+            cards.sort();
+            (seat.to_string(), cards)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Issue 13: the view shows every seat's cards, cards moved between hands included. Stubs &
+/// Spoils fixture 01 (dealer S, Color Card 7S, not part of S's hand: SS-1). Gallery W 4C, N 2S,
+/// E 3S; T1 S AS, W 4S, N 3D, E 8D, S keeps AS as stub and takes W's 4S as spoil.
+#[actix_web::test]
+async fn legal_actions_show_every_hand_after_a_spoil() {
+    let record = fixture_cut("stubs-and-spoils/01-black-12-tricks.json", 8);
+    assert_eq!(record["actions"][7], json!({"seat": "S", "spoil": "4S"}));
+    assert_eq!(
+        hands_at("stubs-and-spoils", &record).await,
+        held(&[
+            ("N", "AH KH QH JH TH 9H 8H 4D 5C 6C 7C"),
+            ("E", "AD KD QD JD TD 9D 2H 3H 8C 9C TC"),
+            ("S", "KS QS JS TS 9S 8S 4H 5H 2D 2C 3C 4S"),
+            ("W", "6S 5S 7H 6H 5D 6D 7D JC QC KC AC"),
+        ])
+    );
+    // After the last spoil (T12, S takes 6D) E holds nothing and the hand is over. S dealt 12
+    // playing cards, played all 12 (AS KS 2C 4H 5H 3C 8S, the 4H he took in T7, 2D 9S QS JS) and
+    // took six spoils (4S 9D 4H TD 8H 6D): he holds TS and the five spoils not played again.
+    let record = fixture_cut("stubs-and-spoils/01-black-12-tricks.json", usize::MAX);
+    let hands = hands_at("stubs-and-spoils", &record).await;
+    let of = |seat: &str| hands.iter().find(|(s, _)| s == seat).unwrap().clone();
+    assert_eq!(of("S"), held(&[("S", "TS 4S 9D TD 8H 6D")])[0]);
+    assert_eq!(of("E"), held(&[("E", "")])[0]);
+}
+
+/// Issue 13: Briscola fixture 24 (two players; stock QH QS ...). T1 P1 AH, P2 AS -> P1 wins and
+/// the record states the draws: after P1 draws QH, P2 has not drawn QS yet; after P2's draw both
+/// hold three cards again. Fixture 02 (the same deal) states no draws: they are taken from the
+/// stock at once when the trick is complete.
+#[actix_web::test]
+async fn legal_actions_show_every_hand_after_a_draw() {
+    let path = "briscola/24-explicit-draws-checked-against-the-stock.json";
+    assert_eq!(
+        hands_at("briscola", &fixture_cut(path, 3)).await,
+        held(&[("P1", "3H KH QH"), ("P2", "3S KS")])
+    );
+    let drawn = held(&[("P1", "3H KH QH"), ("P2", "3S KS QS")]);
+    assert_eq!(hands_at("briscola", &fixture_cut(path, 4)).await, drawn);
+    let record = fixture_cut("briscola/02-two-players-hand.json", 2);
+    assert_eq!(hands_at("briscola", &record).await, drawn);
+}
+
+/// Court Piece §1: trump is named after only the first packet of five is dealt, so each seat holds
+/// the first five cards listed for it (fixture 01, dealer W, N the trump maker); once trump is
+/// named, all thirteen.
+#[actix_web::test]
+async fn legal_actions_show_only_the_first_packets_before_trump() {
+    let path = "court-piece/01-normal-hand-no-court-same-dealer.json";
+    assert_eq!(
+        hands_at("court-piece", &fixture_cut(path, 0)).await,
+        held(&[
+            ("N", "AS 7S 4S 2S KH"),
+            ("E", "KS TS 3S QH 9H"),
+            ("S", "QS 9S 6S JH 8H"),
+            ("W", "JS 8S 5S AH 7H"),
+        ])
+    );
+    let after_trump = hands_at("court-piece", &fixture_cut(path, 1)).await;
+    assert!(after_trump.iter().all(|(_, cards)| cards.len() == 13));
+}

@@ -490,6 +490,46 @@ async fn checks(desk: &Desk) {
         "JD"
     );
 
+    // Issue 13: every seat's cards exactly as the API's `hands`, where cards move between hands:
+    // right after a spoil (Stubs & Spoils fixture 01's last action: S takes 6D, and the hand is
+    // over) and right after a stated draw (Briscola fixture 24's fourth action: P2 draws QS, P1
+    // to act; the third: P1 has drawn QH, P2 not yet).
+    for (game, name, step) in [
+        ("stubs-and-spoils", "01-black-12-tricks", None),
+        (
+            "briscola",
+            "24-explicit-draws-checked-against-the-stock",
+            Some(4),
+        ),
+        (
+            "briscola",
+            "24-explicit-draws-checked-against-the-stock",
+            Some(3),
+        ),
+    ] {
+        let (_, _, record) = all.iter().find(|(g, n, _)| g == game && n == name).unwrap();
+        let mut cut = record.clone();
+        let actions = cut["actions"].as_array_mut().unwrap();
+        let step = step.unwrap_or(actions.len());
+        actions.truncate(step);
+        let (status, view) = desk
+            .call(&format!("/v1/games/{game}/legal-actions"), Some(&cut), None)
+            .await;
+        assert_eq!(status, 200, "{view}");
+        desk.open(&format!("?game={game}&example={name}&step={step}"))
+            .await;
+        for (seat, cards) in view["hands"].as_object().unwrap() {
+            let shown = desk
+                .js(&format!(
+                    "return [...document.querySelectorAll('#table .seat[data-seat={seat}] .hand-cards [data-card]')].map((c) => c.dataset.card)"
+                ))
+                .await;
+            assert_eq!(&shown, cards, "{game}/{name} step {step}: {seat}'s cards");
+        }
+        desk.no_console_errors(&format!("{game}/{name} hands"))
+            .await;
+    }
+
     // A record error: the page names the same code the API does.
     let (_, _, record) = all
         .iter()

@@ -522,9 +522,15 @@ pub struct TableView {
     pub mode: Option<Mode>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub special_suit: Option<Suit>,
-    /// The cards held by the (first) seat to act.
+    /// The cards held by the (first) seat to act: its entry in `hands` (kept for compatibility).
     pub hand: Vec<Card>,
-    /// How many cards each seat holds.
+    /// The cards every seat holds now, by seat, in the same order as `hand`: cards taken in (a
+    /// spoil, a widow, a draw from the stock) included, cards played or discarded left out. While
+    /// only part of the deal has been dealt (the first round of Twenty-Nine, the first packet of
+    /// Court Piece), only that part.
+    #[schema(value_type = BTreeMap<String, Vec<Card>>)]
+    pub hands: BTreeMap<Seat, Vec<Card>>,
+    /// How many cards each seat holds (the length of its entry in `hands`).
     #[schema(value_type = BTreeMap<String, u32>)]
     pub hand_sizes: BTreeMap<Seat, u32>,
     #[schema(inline)]
@@ -543,11 +549,7 @@ impl TableView {
         play: &TrickPlay<H>,
         match_state: &MatchState,
     ) -> TableView {
-        let hand = to_act
-            .first()
-            .map(|s| play.hand(*s).to_vec())
-            .unwrap_or_default();
-        TableView {
+        let mut view = TableView {
             phase,
             to_act,
             trick_number: Some(play.trick.number),
@@ -555,17 +557,34 @@ impl TableView {
             trump: None,
             mode: None,
             special_suit: None,
-            hand,
-            hand_sizes: play
-                .table
-                .seats()
-                .map(|s| (s, play.hand(s).len()))
-                .collect(),
+            hand: Vec::new(),
+            hands: BTreeMap::new(),
+            hand_sizes: BTreeMap::new(),
             tally: PerSide::default(),
             irregularities: Vec::new(),
             match_state: match_state.clone(),
             legal: Vec::new(),
-        }
+        };
+        view.set_hands(play.table.seats().map(|s| (s, play.hand(s).to_vec())));
+        view
+    }
+
+    /// Sets what every seat holds, and `hand` and `hand_sizes` with it. `new` takes the hands of
+    /// the `TrickPlay`; a game whose seats hold less than that so far (part of the deal, cards
+    /// not yet drawn) states them here.
+    pub fn set_hands(&mut self, hands: impl IntoIterator<Item = (Seat, Vec<Card>)>) {
+        self.hands = hands.into_iter().collect();
+        self.hand_sizes = self
+            .hands
+            .iter()
+            .map(|(&s, cards)| (s, cards.len() as u32))
+            .collect();
+        self.hand = self
+            .to_act
+            .first()
+            .and_then(|s| self.hands.get(s))
+            .cloned()
+            .unwrap_or_default();
     }
 
     /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using

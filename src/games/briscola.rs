@@ -480,9 +480,16 @@ impl HandState for Hand {
                 kind: ActionKind::Draw(card),
             });
             if drawing {
-                // The card is in the hand already (a round not stated is drawn at once), but the
-                // seat has not drawn it yet.
-                view.hand.retain(|&c| c != card);
+                // The cards still due are in the hands already (a round not stated is drawn at
+                // once), but their seats have not drawn them yet.
+                let mut hands = std::mem::take(&mut view.hands);
+                for (seat, card) in &round.due[round.stated..] {
+                    let held = hands.entry(*seat).or_default();
+                    if let Some(at) = held.iter().position(|c| c == card) {
+                        held.remove(at);
+                    }
+                }
+                view.set_hands(hands);
                 return view;
             }
         }

@@ -159,15 +159,15 @@ impl Game for CourtPiece {
         // The engine hands over the dealer as the table names him; the deal keeps its keys.
         let dealer = record.dealer;
         let maker = Table::FOUR.left(dealer);
-        let first_packet = record
-            .deal
-            .iter()
-            .find(|(s, _)| Table::FOUR.resolve(**s) == Some(maker))
-            .map(|(_, cards)| CardSet::of(&cards[..FIRST_PACKET]))
-            .unwrap_or_default();
+        // §1: the first five cards listed for each seat are the packet dealt before trump.
+        let mut first_packets = [CardSet::EMPTY; 4];
+        for (seat, cards) in &record.deal {
+            let at = Table::FOUR.resolve(*seat).expect("checked by check_cards");
+            first_packets[at.pos()] = CardSet::of(&cards[..FIRST_PACKET]);
+        }
         Ok(Box::new(Hand {
             maker,
-            first_packet,
+            first_packets,
             // §1: the trump maker leads.
             play: TrickPlay::new(Table::FOUR, dealt.hands, maker),
             phase: Phase::Trump,
@@ -225,8 +225,9 @@ struct Revoke {
 
 struct Hand {
     maker: Seat,
-    /// The trump maker's first five cards: all he sees before naming trump.
-    first_packet: CardSet,
+    /// Each seat's first five cards, by seat position: all it holds while trump is named (the
+    /// trump maker's are all he sees).
+    first_packets: [CardSet; 4],
     play: TrickPlay,
     phase: Phase,
     first_seven: Option<Side>,
@@ -691,10 +692,11 @@ impl HandState for Hand {
         match self.phase {
             Phase::Trump => {
                 // §1: only the first packet has been dealt when trump is named.
-                view.hand = self.first_packet.iter().collect();
-                for n in view.hand_sizes.values_mut() {
-                    *n = FIRST_PACKET as u32;
-                }
+                view.set_hands(
+                    Table::FOUR
+                        .seats()
+                        .map(|s| (s, self.first_packets[s.pos()].iter().collect())),
+                );
                 view.legal.extend(Suit::ALL.map(|suit| Action {
                     seat: self.maker,
                     kind: ActionKind::Trump(suit),

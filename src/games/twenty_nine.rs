@@ -210,6 +210,13 @@ struct Hand {
 }
 
 impl Hand {
+    /// §2.1: until the auction and the trump are done, each seat holds only its first round.
+    fn first_round_hands(&self) -> impl Iterator<Item = (Seat, Vec<Card>)> + '_ {
+        Table::FOUR
+            .seats()
+            .map(|s| (s, self.first_round[s.pos()].iter().collect()))
+    }
+
     fn contract(&self) -> &Contract {
         self.adj
             .contract
@@ -620,11 +627,7 @@ impl HandState for Hand {
             Phase::Auction { turn, high, .. } => {
                 // Before the auction ends each player holds only the first four cards.
                 view.trick_number = None;
-                view.hand = self.first_round[turn.pos()].iter().collect();
-                view.hand_sizes = Table::FOUR
-                    .seats()
-                    .map(|s| (s, FIRST_ROUND as u32))
-                    .collect();
+                view.set_hands(self.first_round_hands());
                 let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
                 view.legal.push(Action {
                     seat: turn,
@@ -638,11 +641,7 @@ impl HandState for Hand {
             Phase::Trump { forced, shown } => {
                 let declarer = self.contract().declarer;
                 view.trick_number = None;
-                view.hand = self.first_round[declarer.pos()].iter().collect();
-                view.hand_sizes = Table::FOUR
-                    .seats()
-                    .map(|s| (s, FIRST_ROUND as u32))
-                    .collect();
+                view.set_hands(self.first_round_hands());
                 view.legal.extend(Suit::ALL.map(|suit| Action {
                     seat: declarer,
                     kind: ActionKind::Trump(suit),

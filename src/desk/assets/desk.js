@@ -256,32 +256,6 @@ function describe(action) {
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const byAction = (list, k) => (list ?? []).filter((x) => x?.action_index === k);
 
-/**
- * What each seat holds after `k` actions, as well as the desk can tell: the engine's own hand for
- * the seat when it was last to act (draws and returns included), less the cards it has played
- * since; before that, the deal less the cards played.
- */
-function holding(seat, k) {
-  const actions = S.record.actions ?? [];
-  let from = 0, cards = [...(S.record.deal?.[seat] ?? [])];
-  for (let j = k; j >= 0; j--) {
-    const v = S.views[j];
-    if (v && !v.error && v.to_act?.[0] === seat && Array.isArray(v.hand)) {
-      from = j;
-      cards = [...v.hand];
-      break;
-    }
-  }
-  for (let j = from; j < k; j++) {
-    const a = actions[j];
-    if (a?.seat !== seat) continue;
-    const [, val] = verbOf(a);
-    const i = cards.indexOf(val);
-    if (i >= 0) cards.splice(i, 1);
-  }
-  return cards;
-}
-
 // ---------- rendering ----------
 
 function render() {
@@ -362,15 +336,16 @@ function renderTable() {
   const legalCards = new Set((v?.legal ?? []).map((a) => verbOf(a)[1]).filter(isCard));
   const declarer = S.adj?.contract?.declarer;
   const seatBoxes = seats().map((seat) => {
-    const cards = S.record.deal ? holding(seat, k) : [];
-    const size = v && !v.error ? v.hand_sizes?.[seat] : undefined;
+    // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
+    // record has no position, only its deal as written.
+    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[seat]) ?? [];
     const acting = toAct.includes(seat);
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seat}` },
       h("h4", {}, seat, S.record.players?.[seat] ? ` · ${S.record.players[seat]}` : "",
         seat === S.record.dealer ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
-        h("span", { class: "count" }, plural(size ?? cards.length, "card"))),
+        h("span", { class: "count" }, plural(cards.length, "card"))),
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},
         note: acting && legalCards.has(c) ? "a legal play" : undefined,

@@ -693,6 +693,7 @@ fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldErr
 /// A hand set up for replay, with the table its seats are named by.
 struct Prepared<'a> {
     state: Box<dyn HandState>,
+    table: Table,
     /// The record's actions, seats as the table names them (`P1` is `N` at a four-seat table).
     actions: Cow<'a, [Action]>,
 }
@@ -708,14 +709,68 @@ impl Prepared<'_> {
 
     fn run(mut self) -> Adjudication {
         let error = self.replay().err();
-        let mut adjudication = self.state.finish(error);
-        // README C5 / contract: an incomplete hand names where the next action was due.
-        if let Some(e) = &mut adjudication.record_error
-            && e.code == "incomplete_hand"
-        {
-            e.action_index = Some(self.actions.len());
-        }
-        adjudication
+        rule(self.state, error, self.actions.len())
+    }
+}
+
+/// The ruling on a hand whose record held `actions` actions (README C5 / the contract: an
+/// incomplete hand names where the next action was due).
+fn rule(state: Box<dyn HandState>, error: Option<RecordError>, actions: usize) -> Adjudication {
+    let mut adjudication = state.finish(error);
+    if let Some(e) = &mut adjudication.record_error
+        && e.code == "incomplete_hand"
+    {
+        e.action_index = Some(actions);
+    }
+    adjudication
+}
+
+/// A hand replayed step by step: the driver keeps the game's state between actions, so a client
+/// walking a hand (the conformance kit, a what-if) does not replay the record at every step.
+pub struct Replay {
+    state: Box<dyn HandState>,
+    table: Table,
+    /// Actions applied so far: the index of the next one.
+    applied: usize,
+}
+
+impl Replay {
+    /// Sets up `record`'s hand and applies its actions. A record error among them is a refusal:
+    /// the position does not exist.
+    pub fn start(game: &dyn Game, record: &HandRecord) -> Result<Replay, Vec<FieldError>> {
+        let mut hand = prepare(game, record, None, None)?;
+        hand.replay().map_err(|e| {
+            vec![FieldError::new(
+                e.pointer,
+                format!("{} ({})", e.detail, e.code),
+            )]
+        })?;
+        Ok(Replay {
+            applied: hand.actions.len(),
+            state: hand.state,
+            table: hand.table,
+        })
+    }
+
+    /// The table as the next player to act sees it, with every legal action.
+    pub fn view(&self) -> TableView {
+        self.state.view()
+    }
+
+    /// Applies the next action (its seat as the record may name it: `P1` is `N` at four seats).
+    /// A record error ends the replay: pass it to `finish`.
+    pub fn apply(&mut self, action: Action) -> Result<(), RecordError> {
+        let action = Action {
+            seat: self.table.resolve(action.seat).unwrap_or(action.seat),
+            ..action
+        };
+        self.applied += 1;
+        self.state.apply(self.applied - 1, &action)
+    }
+
+    /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
+    pub fn finish(self, error: Option<RecordError>) -> Adjudication {
+        rule(self.state, error, self.applied)
     }
 }
 
@@ -843,7 +898,11 @@ fn prepare<'a>(
         Some(r) => Cow::Owned(r.actions),
         None => Cow::Borrowed(&record.actions[..]),
     };
-    Ok(Prepared { state, actions })
+    Ok(Prepared {
+        state,
+        table,
+        actions,
+    })
 }
 
 /// Replays a whole hand and rules on it.
@@ -854,14 +913,7 @@ pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, 
 /// Replays a partial record and reports the table and the legal next actions.
 /// A record error in the partial record is a refusal (the position does not exist).
 pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, Vec<FieldError>> {
-    let mut hand = prepare(game, record, None, None)?;
-    hand.replay().map_err(|e| {
-        vec![FieldError::new(
-            e.pointer,
-            format!("{} ({})", e.detail, e.code),
-        )]
-    })?;
-    Ok(hand.state.view())
+    Ok(Replay::start(game, record)?.view())
 }
 
 /// Every hand of a match, adjudicated in order with the match state folded from hand to hand.

@@ -189,3 +189,32 @@ proptest! {
         }
     }
 }
+
+/// Step by step (`engine::Replay`), four passes of the only upcard the stock lists turn an upcard
+/// the record does not have: the hand is incomplete, not a panic (a whole record like this is
+/// refused at `/stock`, fixture-checked elsewhere). Found by the conformance kit.
+#[test]
+fn an_upcard_missing_from_the_stock_step_by_step_is_an_incomplete_hand() {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/bacon/01-declarers-three-tricks-score-1.json"
+    ))
+    .unwrap();
+    let fixture: Value = serde_json::from_slice(&text).unwrap();
+    let mut record: HandRecord = serde_json::from_value(fixture["record"].clone()).unwrap();
+    record.actions.clear();
+    record.stock.truncate(1);
+    let game = arbiter::games::find("bacon").unwrap();
+    let mut replay = engine::Replay::start(game, &record).unwrap();
+    for seat in [Seat::E, Seat::S, Seat::W, Seat::N] {
+        replay
+            .apply(Action {
+                seat,
+                kind: ActionKind::Pass(Yes),
+            })
+            .unwrap();
+    }
+    let a = replay.finish(None);
+    let e = a.record_error.expect("the record lacks upcard 2");
+    assert_eq!((e.code, e.action_index), ("incomplete_hand", Some(4)));
+}

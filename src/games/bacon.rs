@@ -250,7 +250,7 @@ struct Hand {
     redeal_same: bool,
     penalty: bool,
     acquitted: bool,
-    /// The auction turned this many upcards' worth of passes beyond the stock (only `start`'s scan).
+    /// The auction turned this many upcards' worth of passes beyond the stock.
     missing_upcard: Option<usize>,
     /// The offending side and action of the first established revoke, when the penalty applies
     /// (§5, README C7).
@@ -754,6 +754,18 @@ impl HandState for Hand {
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         if let Some(e) = error {
             self.adj.record_error(e);
+            return self.adj;
+        }
+        if let Some(n) = self.missing_upcard {
+            // A record replayed whole is refused in `start` for this; one replayed step by step
+            // (`engine::Replay`) only finds out here: the stock lacks the upcard turned.
+            self.adj.record_error(RecordError::incomplete_hand(
+                None,
+                format!(
+                    "all four players passed upcard {n}, but the stock lists no upcard {}",
+                    n + 1
+                ),
+            ));
             return self.adj;
         }
         let dealer = self.adj.dealer;

@@ -3,7 +3,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, BonusStatus, GameInfo, Outcome, ScoreSource, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, ScoreSource, Side};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -200,24 +200,6 @@ fn numbered_seats_are_the_compass_seats_in_every_fixture() {
     assert!(checked > 50, "{checked} fixtures checked");
 }
 
-/// The codes `a` reports that its game does not declare in `GameInfo` (contract clause 11).
-fn undeclared_codes(info: &GameInfo, a: &Adjudication) -> Vec<&'static str> {
-    let irregularities = a
-        .irregularities
-        .iter()
-        .map(|i| (i.code, info.irregularities));
-    let errors = a.record_error.iter().map(|e| (e.code, info.record_errors));
-    let events = a.events.iter().map(|e| (e.code, info.events));
-    let bonuses = a.bonuses.iter().map(|b| (b.code, info.score_codes));
-    irregularities
-        .chain(errors)
-        .chain(events)
-        .chain(bonuses)
-        .filter(|(code, declared)| !declared.contains(code))
-        .map(|(code, _)| code)
-        .collect()
-}
-
 /// Every game's fixture records, as JSON values (refused ones included).
 fn fixture_records() -> Vec<(String, Value)> {
     common::fixtures()
@@ -262,7 +244,7 @@ proptest! {
         }
         if let Ok(r) = parse_json::<HandRecord>(&serde_json::to_vec(&v).unwrap()) {
             if let Ok(a) = engine::adjudicate(g, &r) {
-                let undeclared = undeclared_codes(g.info(), &a);
+                let undeclared = common::undeclared_codes(g.info(), &a);
                 prop_assert!(undeclared.is_empty(), "{}: codes not in GameInfo: {:?}", game, undeclared);
             }
             let mut prefix = r.clone();

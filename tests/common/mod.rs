@@ -3,6 +3,7 @@
 
 pub mod random;
 
+use arbiter::engine::{Adjudication, GameInfo};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -108,4 +109,22 @@ pub fn sheet_rows(label: &str, number: usize, r: &Value) -> Vec<String> {
         ));
     }
     rows
+}
+
+/// The codes `a` reports that its game does not declare in `GameInfo` (contract clause 11).
+pub fn undeclared_codes(info: &GameInfo, a: &Adjudication) -> Vec<&'static str> {
+    let irregularities = a
+        .irregularities
+        .iter()
+        .map(|i| (i.code, info.irregularities));
+    let errors = a.record_error.iter().map(|e| (e.code, info.record_errors));
+    let events = a.events.iter().map(|e| (e.code, info.events));
+    let bonuses = a.bonuses.iter().map(|b| (b.code, info.score_codes));
+    irregularities
+        .chain(errors)
+        .chain(events)
+        .chain(bonuses)
+        .filter(|(code, declared)| !declared.contains(code))
+        .map(|(code, _)| code)
+        .collect()
 }

@@ -1,0 +1,305 @@
+//! The director's ruling on one hand: the one contract every game answers with
+//! (`docs/records.md`, "The adjudication"), and the helpers that score a hand one way.
+
+use super::{
+    CorrectedRevoke, IgnoredAction, Irregularity, MatchState, PerSide, RecordError, Seat, Side,
+    TrickReport,
+};
+use crate::cards::{Card, Suit};
+use crate::record::Bid;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Played out and scored (0–0 included).
+    Scored,
+    /// An incorrect play lost the game for the offenders' side (Malilla).
+    GameLost,
+    /// A dealing irregularity: no play, no score; the deal passes on.
+    Misdeal,
+    /// No play and no score because the rules say so (Bacon's acquitted hand, Hasenpfeffer's four
+    /// passes with the joker in the widow).
+    Void,
+    /// The record contradicts the deal or the turn order: no score, match unchanged.
+    RecordError,
+}
+
+/// Stubs & Spoils' two modes, fixed by the Color Card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Black,
+    Red,
+}
+
+/// A bonus outside the trick count (Malilla's trump-card bonus, Pitch's high, low, jack and game).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Bonus {
+    pub code: &'static str,
+    pub side: Side,
+    pub card: Option<Card>,
+    pub points: i32,
+    pub status: BonusStatus,
+}
+
+/// Whether a bonus counts. One vocabulary for every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BonusStatus {
+    /// In this hand's `hand_score` (and in `score_items` with source `bonus`).
+    Scored,
+    /// Earned but not counted: the rules withhold it (a game already decided, a side that cannot
+    /// score it).
+    NotScored,
+    /// Not yet decided: its fate depends on how the hand ends (only before the hand is over).
+    Held,
+}
+
+/// Who contracted for the hand, for what, and whether they made it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Contract {
+    /// The seat whose bid, pick-up, acceptance or trump choice stands.
+    pub declarer: Seat,
+    pub side: Side,
+    /// The winning bid as called, where there is an auction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<Bid>,
+    /// What the declarers must reach, after any adjustment (Twenty-Nine's royals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<i32>,
+    /// Whether the declarer plays alone, his partner sitting out: always stated in a game that has
+    /// going alone (Bacon), absent in the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alone: Option<bool>,
+    /// Made or failed; `null` until the hand is scored, or when the record stops early.
+    pub made: Option<bool>,
+}
+
+impl Contract {
+    pub fn new(declarer: Seat, side: Side) -> Contract {
+        Contract {
+            declarer,
+            side,
+            bid: None,
+            target: None,
+            alone: None,
+            made: None,
+        }
+    }
+}
+
+/// Something the rules made happen that is neither a trick nor an irregularity: a trump revealed,
+/// an upcard turned, a stake raised, cards drawn from the stock. In record order.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Event {
+    /// Stable code, e.g. `trump_revealed`, `upcard_turned`, `stake_raised`, `drew`.
+    pub code: &'static str,
+    /// The action that caused it, if one did.
+    pub action_index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trick: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<Card>,
+    /// One sentence a director can read out.
+    pub detail: String,
+}
+
+/// What one side took in the hand.
+#[derive(Clone, Copy, Debug, Default, Serialize, ToSchema)]
+pub struct Tally {
+    pub tricks: u32,
+    /// Card points plus trick points, where the game counts points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
+    /// Stubs in front of the side's players (Stubs & Spoils).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stubs_won: Option<i32>,
+    /// Stubs after revoke transfers: what is scored (Stubs & Spoils).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stubs: Option<i32>,
+}
+
+/// Where a part of the hand score comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreSource {
+    /// What the play itself earned: tricks, card points, the hand won.
+    Tricks,
+    /// A contract made or failed (the bid's value, a set).
+    Contract,
+    /// A bonus (also listed in `bonuses` with status `scored`).
+    Bonus,
+    /// A penalty for an irregularity (also in that irregularity's `effect`).
+    Penalty,
+    /// Declared combinations (Tresette's melds).
+    Meld,
+}
+
+/// One part of the hand score: `hand_score` is the sum of these, side by side.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ScoreItem {
+    pub side: Side,
+    pub points: i32,
+    pub source: ScoreSource,
+    /// Stable code of what was scored: the irregularity's code for a penalty, the bonus's code for a
+    /// bonus, else the game's own (listed in `GameInfo.score_codes`).
+    pub code: &'static str,
+    /// The action that earned or cost it, where one did (a penalty: the irregularity's action).
+    pub action_index: Option<usize>,
+}
+
+/// A director's ruling on one hand.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Adjudication {
+    pub game: &'static str,
+    pub dealer: Seat,
+    pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    /// Stubs & Spoils: the Color Card's suit (trump in black mode, trojan in red mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special_suit: Option<Suit>,
+    pub tricks: Vec<TrickReport>,
+    pub irregularities: Vec<Irregularity>,
+    pub corrected_revokes: Vec<CorrectedRevoke>,
+    pub record_error: Option<RecordError>,
+    pub ignored_actions: Vec<IgnoredAction>,
+    pub bonuses: Vec<Bonus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Contract>,
+    /// The side that won the hand, in games whose rules name one; `null` otherwise, for a tie, or
+    /// when the hand is not scored.
+    pub hand_winner: Option<Side>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+    #[schema(inline)]
+    pub tally: PerSide<Tally>,
+    /// What the hand adds to the match score, per side: everything included (tricks, contract,
+    /// bonuses, penalties, melds), so `match_after.scores = match_before.scores + hand_score`
+    /// (Briscola's tie-breaker hands: see its doc). `null` when the record has an error.
+    #[schema(inline)]
+    pub hand_score: Option<PerSide<i32>>,
+    /// The parts of `hand_score`; per side they add up to it. Empty when the record has an error.
+    pub score_items: Vec<ScoreItem>,
+    pub match_before: MatchState,
+    pub match_after: MatchState,
+}
+
+impl Adjudication {
+    pub fn new(
+        game: &'static str,
+        dealer: Seat,
+        before: &MatchState,
+        tricks: usize,
+    ) -> Adjudication {
+        Adjudication {
+            game,
+            dealer,
+            outcome: Outcome::Scored,
+            trump: None,
+            mode: None,
+            special_suit: None,
+            tricks: Vec::with_capacity(tricks),
+            irregularities: Vec::new(),
+            corrected_revokes: Vec::new(),
+            record_error: None,
+            ignored_actions: Vec::new(),
+            bonuses: Vec::new(),
+            contract: None,
+            hand_winner: None,
+            events: Vec::new(),
+            tally: PerSide::default(),
+            hand_score: None,
+            score_items: Vec::new(),
+            match_before: before.clone(),
+            match_after: before.clone(),
+        }
+    }
+
+    /// README C5: a record error leaves no score and the match as it was.
+    pub fn record_error(&mut self, error: RecordError) {
+        self.outcome = Outcome::RecordError;
+        self.record_error = Some(error);
+        self.hand_score = None;
+        self.score_items.clear();
+        self.hand_winner = None;
+        self.bonuses.clear();
+        for i in &mut self.irregularities {
+            i.effect.points = PerSide::over([]);
+        }
+        if let Some(c) = &mut self.contract {
+            c.made = None;
+        }
+        self.match_after = self.match_before.clone();
+    }
+
+    /// Adds a part of the hand score.
+    pub fn score(
+        &mut self,
+        side: Side,
+        points: i32,
+        source: ScoreSource,
+        code: &'static str,
+        action_index: Option<usize>,
+    ) {
+        self.score_items.push(ScoreItem {
+            side,
+            points,
+            source,
+            code,
+            action_index,
+        });
+    }
+
+    /// Scores `points` to `side` as the penalty of irregularity `irregularity` (its index in
+    /// `irregularities`): a score item, and the number in the irregularity's effect.
+    pub fn penalize(&mut self, irregularity: usize, side: Side, points: i32) {
+        let i = &mut self.irregularities[irregularity];
+        i.effect.points[side] += points;
+        let (code, at) = (i.code, i.action_index);
+        self.score(side, points, ScoreSource::Penalty, code, at);
+    }
+
+    /// Records a bonus; a `scored` one is also a part of the hand score.
+    pub fn bonus(&mut self, bonus: Bonus) {
+        if bonus.status == BonusStatus::Scored {
+            self.score(
+                bonus.side,
+                bonus.points,
+                ScoreSource::Bonus,
+                bonus.code,
+                None,
+            );
+        }
+        self.bonuses.push(bonus);
+    }
+
+    /// The hand score: the score items added up per side, every side of the match included.
+    pub fn total(&self) -> PerSide<i32> {
+        let mut total = PerSide::over(self.match_before.scores.sides());
+        for item in &self.score_items {
+            total[item.side] += item.points;
+        }
+        total
+    }
+
+    /// Scores the hand (one way for every game): `hand_score` is the total of the score items, the
+    /// match scores grow by it and the hand is counted. Returns the hand score.
+    pub fn settle(&mut self) -> PerSide<i32> {
+        let total = self.total();
+        self.hand_score = Some(total);
+        let m = &mut self.match_after;
+        for side in total.sides() {
+            m.scores[side] += total[side];
+        }
+        m.hands_played += 1;
+        total
+    }
+}

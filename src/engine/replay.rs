@@ -1,0 +1,325 @@
+//! The replay driver: prepares a record for its game (options, seats as the table names them, the
+//! match state) and feeds it the actions, whole or step by step, hand by hand through a match.
+
+use super::{
+    Adjudication, FieldError, Game, HandState, MatchState, Options, RecordError, Seat, Table,
+    TableView,
+};
+use crate::record::{Action, HandRecord, MatchRecord};
+use serde::Serialize;
+use std::borrow::Cow;
+use utoipa::ToSchema;
+
+/// A record naming its game must be sent to that game.
+fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldError> {
+    match named {
+        Some(id) if id != game.info().id => Err(FieldError::new(
+            "/game".into(),
+            format!(
+                "this record is for '{id}' but was sent to '{}'",
+                game.info().id
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A hand set up for replay, with the table its seats are named by.
+struct Prepared<'a> {
+    state: Box<dyn HandState>,
+    table: Table,
+    /// The record's actions, seats as the table names them (`P1` is `N` at a four-seat table).
+    actions: Cow<'a, [Action]>,
+}
+
+impl Prepared<'_> {
+    /// Applies every action.
+    fn replay(&mut self) -> Result<(), RecordError> {
+        for (i, a) in self.actions.iter().enumerate() {
+            self.state.apply(i, a)?;
+        }
+        Ok(())
+    }
+
+    fn run(mut self) -> Adjudication {
+        let error = self.replay().err();
+        rule(self.state, error, self.actions.len())
+    }
+}
+
+/// The ruling on a hand whose record held `actions` actions (README C5 / the contract: an
+/// incomplete hand names where the next action was due).
+fn rule(state: Box<dyn HandState>, error: Option<RecordError>, actions: usize) -> Adjudication {
+    let mut adjudication = state.finish(error);
+    if let Some(e) = &mut adjudication.record_error
+        && e.code == "incomplete_hand"
+    {
+        e.action_index = Some(actions);
+    }
+    adjudication
+}
+
+/// A hand replayed step by step: the driver keeps the game's state between actions, so a client
+/// walking a hand (the conformance kit, a what-if) does not replay the record at every step.
+pub struct Replay {
+    state: Box<dyn HandState>,
+    table: Table,
+    /// Actions applied so far: the index of the next one.
+    applied: usize,
+}
+
+impl Replay {
+    /// Sets up `record`'s hand and applies its actions. A record error among them is a refusal:
+    /// the position does not exist.
+    pub fn start(game: &dyn Game, record: &HandRecord) -> Result<Replay, Vec<FieldError>> {
+        let mut hand = prepare(game, record, None, None)?;
+        hand.replay().map_err(|e| {
+            vec![FieldError::new(
+                e.pointer,
+                format!("{} ({})", e.detail, e.code),
+            )]
+        })?;
+        Ok(Replay {
+            applied: hand.actions.len(),
+            state: hand.state,
+            table: hand.table,
+        })
+    }
+
+    /// The table as the next player to act sees it, with every legal action.
+    pub fn view(&self) -> TableView {
+        self.state.view()
+    }
+
+    /// Applies the next action (its seat as the record may name it: `P1` is `N` at four seats).
+    /// A record error ends the replay: pass it to `finish`.
+    pub fn apply(&mut self, action: Action) -> Result<(), RecordError> {
+        let action = Action {
+            seat: self.table.resolve(action.seat).unwrap_or(action.seat),
+            ..action
+        };
+        self.applied += 1;
+        self.state.apply(self.applied - 1, &action)
+    }
+
+    /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
+    pub fn finish(self, error: Option<RecordError>) -> Adjudication {
+        rule(self.state, error, self.applied)
+    }
+}
+
+fn prepare<'a>(
+    game: &dyn Game,
+    record: &'a HandRecord,
+    options: Option<&Options>,
+    before: Option<&MatchState>,
+) -> Result<Prepared<'a>, Vec<FieldError>> {
+    let info = game.info();
+    let mut errors = Vec::new();
+    if let Err(e) = check_game_id(&record.game, game) {
+        errors.push(e);
+    }
+    let options = match (
+        options,
+        Options::resolve(info.options, &record.options, "/options"),
+    ) {
+        (None, Ok(o)) => Some(o),
+        (Some(m), Ok(o)) if record.options.is_empty() || *m == o => Some(m.clone()),
+        (Some(_), Ok(_)) => {
+            errors.push(FieldError::new(
+                "/options".into(),
+                "a hand of a match may repeat the match's options but not change them".into(),
+            ));
+            None
+        }
+        (_, Err(e)) => {
+            errors.extend(e);
+            None
+        }
+    };
+    let table = options.as_ref().map(|o| game.table(o));
+    if let Some(table) = table
+        && let Some(a) = record
+            .actions
+            .iter()
+            .position(|a| table.resolve(a.seat).is_none())
+    {
+        errors.push(FieldError::new(
+            format!("/actions/{a}/seat"),
+            format!(
+                "no seat {} at this table: expected {}",
+                record.actions[a].seat,
+                table.names()
+            ),
+        ));
+    }
+    if let Some(a) = record
+        .actions
+        .iter()
+        .position(|a| !info.verbs.contains(&a.kind.verb()))
+    {
+        errors.push(FieldError::new(
+            format!("/actions/{a}/{}", record.actions[a].kind.verb()),
+            format!(
+                "'{}' is not an action in {}: expected one of {}",
+                record.actions[a].kind.verb(),
+                info.name,
+                info.verbs.join(", ")
+            ),
+        ));
+    }
+    let before = match (before, &record.match_state) {
+        (Some(m), None) => m.clone(),
+        (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
+        (Some(_), Some(_)) => {
+            errors.push(FieldError::new(
+                "/match_state".into(),
+                "a hand of a match may not carry a different match state".into(),
+            ));
+            MatchState::default()
+        }
+        (None, state) => {
+            let mut state = state.clone().unwrap_or_default();
+            let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
+            state.next_dealer = state.next_dealer.map(named);
+            if let Err(e) = state.check(game, named(record.dealer), "/match_state") {
+                errors.extend(e);
+            }
+            state
+        }
+    };
+    let (options, table) = match (options, table) {
+        (Some(o), Some(t)) if errors.is_empty() => (o, t),
+        _ => return Err(errors),
+    };
+    let scores = before.scores.restrict(table.sides()).map_err(|side| {
+        vec![FieldError::new(
+            format!("/match_state/scores/{side}"),
+            format!(
+                "{side} does not score at this table: expected {}",
+                table
+                    .sides()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )]
+    })?;
+    // Games see the dealer and the acting seats as their table names them (`P1` is `N` at a
+    // four-seat table). The deal keeps its keys: `deal::check_cards` refuses a seat given twice.
+    let named = |s: Seat| table.resolve(s).unwrap_or(s);
+    let renamed = (named(record.dealer) != record.dealer
+        || record.actions.iter().any(|a| named(a.seat) != a.seat))
+    .then(|| {
+        let mut r = record.clone();
+        r.dealer = named(r.dealer);
+        for a in &mut r.actions {
+            a.seat = named(a.seat);
+        }
+        r
+    });
+    let seen = renamed.as_ref().unwrap_or(record);
+    let state = game.start(
+        seen,
+        &options,
+        &MatchState {
+            next_dealer: Some(seen.dealer),
+            scores,
+            ..before
+        },
+    )?;
+    let actions = match renamed {
+        Some(r) => Cow::Owned(r.actions),
+        None => Cow::Borrowed(&record.actions[..]),
+    };
+    Ok(Prepared {
+        state,
+        table,
+        actions,
+    })
+}
+
+/// Replays a whole hand and rules on it.
+pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, Vec<FieldError>> {
+    Ok(prepare(game, record, None, None)?.run())
+}
+
+/// Replays a partial record and reports the table and the legal next actions.
+/// A record error in the partial record is a refusal (the position does not exist).
+pub fn legal_actions(game: &dyn Game, record: &HandRecord) -> Result<TableView, Vec<FieldError>> {
+    Ok(Replay::start(game, record)?.view())
+}
+
+/// Every hand of a match, adjudicated in order with the match state folded from hand to hand.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchReport {
+    pub hands: Vec<Adjudication>,
+    /// The match after the last hand.
+    #[serde(rename = "final")]
+    pub final_state: MatchState,
+}
+
+/// Adjudicates the next hand of a game whose match state is `state` (`played` hands so far), under
+/// the match's options: the hand must come before the game ends and be dealt by the next dealer.
+/// Pointers are relative to the hand record.
+pub fn adjudicate_next(
+    game: &dyn Game,
+    options: &Options,
+    state: &MatchState,
+    record: &HandRecord,
+    played: usize,
+) -> Result<Adjudication, Vec<FieldError>> {
+    if state.game_over {
+        return Err(vec![FieldError::new(
+            String::new(),
+            format!("the game ended at hand {played}; no more hands can be played"),
+        )]);
+    }
+    let table = game.table(options);
+    if let Some(d) = state.next_dealer
+        && table.resolve(d) != table.resolve(record.dealer)
+    {
+        return Err(vec![FieldError::new(
+            "/dealer".into(),
+            format!("{d} deals this hand, not {}", record.dealer),
+        )]);
+    }
+    Ok(prepare(game, record, Some(options), Some(state))?.run())
+}
+
+/// Adjudicates a sequence of hands as one game.
+pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport, Vec<FieldError>> {
+    check_game_id(&m.game, game).map_err(|e| vec![e])?;
+    let options = Options::resolve(game.info().options, &m.options, "/options")?;
+    let table = game.table(&options);
+    let resolve = |seat: Seat| table.resolve(seat).unwrap_or(seat);
+    let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
+    let mut state = m.match_state.clone().unwrap_or_default();
+    state.next_dealer = state.next_dealer.map(resolve);
+    state
+        .check(game, first_dealer, "/match_state")
+        .map_err(|e| {
+            e.into_iter()
+                .map(|f| {
+                    if f.pointer == "/dealer" {
+                        f.under("/hands/0")
+                    } else {
+                        f
+                    }
+                })
+                .collect::<Vec<_>>()
+        })?;
+    let mut hands = Vec::with_capacity(m.hands.len());
+    for (i, record) in m.hands.iter().enumerate() {
+        let adjudication = adjudicate_next(game, &options, &state, record, i).map_err(|e| {
+            let base = format!("/hands/{i}");
+            e.into_iter().map(|f| f.under(&base)).collect::<Vec<_>>()
+        })?;
+        state = adjudication.match_after.clone();
+        hands.push(adjudication);
+    }
+    Ok(MatchReport {
+        hands,
+        final_state: state,
+    })
+}

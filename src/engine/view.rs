@@ -1,0 +1,129 @@
+//! What a player at the table sees before the next action, with every legal action.
+
+use super::{
+    Fault, Irregularity, MatchState, Mode, PerSide, PlayedCard, Seat, Tally, Trick, TrickPlay,
+};
+use crate::cards::{Card, Holding, Suit};
+use crate::record::Action;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// What a player at the table could see before the next action, and every legal next action.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TableView {
+    /// `gallery`, `play`, `spoil` or `over`.
+    pub phase: &'static str,
+    /// Seats that may act now (several while gallery discards are made in any order).
+    pub to_act: Vec<Seat>,
+    pub trick_number: Option<u8>,
+    /// The cards of the trick in progress.
+    pub trick: Vec<PlayedCard>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special_suit: Option<Suit>,
+    /// The cards held by the (first) seat to act: its entry in `hands` (kept for compatibility).
+    pub hand: Vec<Card>,
+    /// The cards every seat holds now, by seat, in the same order as `hand`: cards taken in (a
+    /// spoil, a widow, a draw from the stock) included, cards played or discarded left out. While
+    /// only part of the deal has been dealt (the first round of Twenty-Nine, the first packet of
+    /// Court Piece), only that part.
+    #[schema(value_type = BTreeMap<String, Vec<Card>>)]
+    pub hands: BTreeMap<Seat, Vec<Card>>,
+    /// How many cards each seat holds (the length of its entry in `hands`).
+    #[schema(value_type = BTreeMap<String, u32>)]
+    pub hand_sizes: BTreeMap<Seat, u32>,
+    #[schema(inline)]
+    pub tally: PerSide<Tally>,
+    /// Irregularities established so far.
+    pub irregularities: Vec<Irregularity>,
+    pub match_state: MatchState,
+    /// Every legal next action, computed by the adjudicator's own legality checks.
+    pub legal: Vec<Action>,
+}
+
+impl TableView {
+    pub fn new<H: Holding>(
+        phase: &'static str,
+        to_act: Vec<Seat>,
+        play: &TrickPlay<H>,
+        match_state: &MatchState,
+    ) -> TableView {
+        let mut view = TableView {
+            phase,
+            to_act,
+            trick_number: Some(play.trick.number),
+            trick: play.trick.plays().to_vec(),
+            trump: None,
+            mode: None,
+            special_suit: None,
+            hand: Vec::new(),
+            hands: BTreeMap::new(),
+            hand_sizes: BTreeMap::new(),
+            tally: PerSide::default(),
+            irregularities: Vec::new(),
+            match_state: match_state.clone(),
+            legal: Vec::new(),
+        };
+        view.set_hands(play.table.seats().map(|s| (s, play.hand(s).to_vec())));
+        view
+    }
+
+    /// Sets what every seat holds, and `hand` and `hand_sizes` with it. `new` takes the hands of
+    /// the `TrickPlay`; a game whose seats hold less than that so far (part of the deal, cards
+    /// not yet drawn) states them here.
+    pub fn set_hands(&mut self, hands: impl IntoIterator<Item = (Seat, Vec<Card>)>) {
+        self.hands = hands.into_iter().collect();
+        self.hand_sizes = self
+            .hands
+            .iter()
+            .map(|(&s, cards)| (s, cards.len() as u32))
+            .collect();
+        self.hand = self
+            .to_act
+            .first()
+            .and_then(|s| self.hands.get(s))
+            .cloned()
+            .unwrap_or_default();
+    }
+
+    /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
+    /// the game's legality judge (`None` = legal).
+    pub fn add_plays<H: Holding>(
+        &mut self,
+        play: &TrickPlay<H>,
+        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
+    ) {
+        if let Some(seat) = play.to_play() {
+            let hand = play.hand(seat);
+            for card in hand
+                .distinct()
+                .iter()
+                .filter(|&c| judge(&play.trick, hand, c).is_none())
+            {
+                self.legal.push(Action {
+                    seat,
+                    kind: crate::record::ActionKind::Play(card),
+                });
+            }
+        }
+        for (seat, before) in play.correctable() {
+            let current = play.trick.plays()[before.len()].card;
+            let mut hand = play.hand(seat);
+            hand.insert(current);
+            for card in hand
+                .distinct()
+                .iter()
+                .filter(|&c| c != current && judge(&before, hand, c).is_none())
+            {
+                self.legal.push(Action {
+                    seat,
+                    kind: crate::record::ActionKind::Correct(card),
+                });
+            }
+        }
+    }
+}

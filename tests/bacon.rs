@@ -6,7 +6,7 @@ mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Seat, Side};
+use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, Table};
 use arbiter::record::{Action, ActionKind, HandRecord, Yes};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
@@ -70,7 +70,7 @@ proptest! {
         }
         prop_assert_eq!(a.outcome, Outcome::Scored);
         let c = a.contract.clone().expect("a pick-up stood");
-        prop_assert_eq!(c.side, c.declarer.side());
+        prop_assert_eq!(c.side, Table::FOUR.side(c.declarer));
         // The trump is the suit of the upcard taken; its taker is the declarer's left.
         let taken = a.events.iter().find(|e| e.code == "upcard_taken").expect("the upcard is taken");
         prop_assert_eq!(a.trump, taken.cards[0].suit());

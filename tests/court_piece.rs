@@ -71,7 +71,7 @@ fn adjudicate(record: &HandRecord) -> Adjudication {
 fn check_scoring(a: &Adjudication) {
     assert_eq!(a.outcome, Outcome::Scored, "{:?}", a.record_error);
     assert!(a.irregularities.is_empty() && a.ignored_actions.is_empty());
-    let side_of = |i: usize| a.tricks[i].winner.unwrap().side();
+    let side_of = |i: usize| Table::FOUR.side(a.tricks[i].winner.unwrap());
     let n = a.tricks.len();
     let first_seven = (n >= 7 && (0..7).all(|i| side_of(i) == side_of(0))).then(|| side_of(0));
     let (winner, courts) = match first_seven {
@@ -124,7 +124,7 @@ fn check_scoring(a: &Adjudication) {
         "the score items add up to the hand score"
     );
     let dealer = a.dealer;
-    let next = if winner == dealer.side() {
+    let next = if winner == Table::FOUR.side(dealer) {
         Table::FOUR.left(dealer)
     } else if score[winner] == 0 {
         dealer
@@ -223,11 +223,11 @@ proptest! {
             prop_assert_eq!(r.tricks.len(), t + 1, "the hand ends with the revoke's trick");
             let score = r.hand_score.unwrap();
             let streak = i32::from(r.bonuses.iter().any(|b| b.code == "streak"));
-            prop_assert_eq!(score[seat.side().other()], 1 + streak);
-            prop_assert_eq!(score[seat.side()], 0);
-            prop_assert_eq!(r.hand_winner, Some(seat.side().other()));
+            prop_assert_eq!(score[Table::FOUR.side(seat).other()], 1 + streak);
+            prop_assert_eq!(score[Table::FOUR.side(seat)], 0);
+            prop_assert_eq!(r.hand_winner, Some(Table::FOUR.side(seat).other()));
             let effect = &r.irregularities[0].effect;
-            prop_assert_eq!(effect.points[seat.side().other()], 1, "the forfeit's court, as a number");
+            prop_assert_eq!(effect.points[Table::FOUR.side(seat).other()], 1, "the forfeit's court, as a number");
             prop_assert_eq!(effect.decides, Some(engine::Decides::Hand));
         }
     }

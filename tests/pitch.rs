@@ -3,7 +3,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, Rank, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Side};
+use arbiter::engine::{self, Adjudication, Outcome, Side, Table};
 use arbiter::record::{ActionKind, Bid, HandRecord};
 mod common;
 
@@ -75,8 +75,8 @@ proptest! {
         prop_assert_eq!(count("game"), usize::from(ns.points != ew.points));
         // High to the player's side, Low to the capturer's side (PI-1).
         let trumps: Vec<(Card, Side, Side)> = a.tricks.iter().flat_map(|t| {
-            let winner = t.winner.unwrap().side();
-            t.plays.plays().iter().filter(|p| p.card.suit() == Some(trump)).map(move |p| (p.card, p.seat.side(), winner))
+            let winner = Table::FOUR.side(t.winner.unwrap());
+            t.plays.plays().iter().filter(|p| p.card.suit() == Some(trump)).map(move |p| (p.card, Table::FOUR.side(p.seat), winner))
         }).collect();
         let high = trumps.iter().max_by_key(|t| t.0.rank()).unwrap();
         let low = trumps.iter().min_by_key(|t| t.0.rank()).unwrap();

@@ -4,7 +4,7 @@
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine::{self, Adjudication, Outcome, ScoreSource, Side};
+use arbiter::engine::{self, Adjudication, Outcome, ScoreSource, Side, Table};
 use arbiter::record::{ActionKind, HandRecord};
 mod common;
 
@@ -123,7 +123,7 @@ proptest! {
         prop_assert_eq!(a.irregularities.len(), 1);
         prop_assert_eq!(a.irregularities[0].code, "false_information");
         prop_assert_eq!(a.irregularities[0].action_index, Some(i));
-        let liar = record.actions[i].seat.side();
+        let liar = Table::FOUR.side(record.actions[i].seat);
         let score = a.hand_score.unwrap();
         prop_assert_eq!(score[liar.other()], a.tally[liar.other()].points.unwrap() + melds(&a, liar.other()) + 1);
     }
@@ -203,10 +203,12 @@ fn revoke_penalty_replaces_card_points() {
                 .filter(|i| i.code == "revoke")
                 .collect();
             assert!(!revokes.is_empty());
-            if revokes.iter().all(|i| i.seat.side() == last.seat.side())
+            if revokes
+                .iter()
+                .all(|i| Table::FOUR.side(i.seat) == Table::FOUR.side(last.seat))
                 && b.irregularities.len() == revokes.len()
             {
-                let offenders = last.seat.side();
+                let offenders = Table::FOUR.side(last.seat);
                 let score = b.hand_score.unwrap();
                 let others = offenders.other();
                 assert_eq!(

@@ -6,7 +6,7 @@ mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Seat, Side};
+use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, Table};
 use arbiter::record::{ActionKind, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
@@ -84,11 +84,11 @@ proptest! {
         let ends: Vec<_> = a.events.iter().filter(|e| e.code == "hand_won" || e.code == "hand_tied").collect();
         prop_assert_eq!(ends.len(), 1);
         if let Some(seat) = ends[0].seat {
-            prop_assert!(score[seat.side()] > 0);
+            prop_assert!(score[Table::FOUR.side(seat)] > 0);
         } else {
             prop_assert_eq!(scored, 0);
         }
-        prop_assert_eq!(a.hand_winner, ends[0].seat.map(Seat::side));
+        prop_assert_eq!(a.hand_winner, ends[0].seat.map(|s| Table::FOUR.side(s)));
         // With no penalty, the hand's one score item is the stake won.
         prop_assert_eq!(a.score_items.len(), usize::from(scored > 0));
         prop_assert!(a.score_items.iter().all(|t| Some(t.side) == a.hand_winner && t.points == scored));
@@ -108,7 +108,7 @@ proptest! {
         // followed by the same side's raise (a raise answering a call accepts it too) is no corruption.
         let accept_then_raise = matches!(record.actions[i].kind, ActionKind::Accept(_))
             && record.actions.get(i + 1).is_some_and(|n| {
-                matches!(n.kind, ActionKind::Raise(_)) && n.seat.side() == record.actions[i].seat.side()
+                matches!(n.kind, ActionKind::Raise(_)) && Table::FOUR.side(n.seat) == Table::FOUR.side(record.actions[i].seat)
             });
         let optional = is_eleven_decision(&record, i)
             || accept_then_raise

@@ -6,7 +6,7 @@ mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, CardSet, Rank, Suit, packs};
-use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, TableView};
+use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, Table, TableView};
 use arbiter::record::{ActionKind, Bid, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
@@ -142,7 +142,7 @@ proptest! {
         prop_assert!(royals.len() <= 1);
         let expected_target = match royals.first() {
             None => bid as i32,
-            Some(e) if e.seat.unwrap().side() == c.side => (bid as i32 - 4).max(15),
+            Some(e) if Table::FOUR.side(e.seat.unwrap()) == c.side => (bid as i32 - 4).max(15),
             Some(_) => (bid as i32 + 4).min(28),
         };
         prop_assert_eq!(c.target, Some(expected_target));

@@ -26,15 +26,6 @@ impl Seat {
     fn numbered(pos: usize) -> Seat {
         Seat(NUMBERED + pos as u8)
     }
-
-    /// The partnership of a four-player seat: N–S or E–W.
-    pub const fn side(self) -> Side {
-        if self.pos().is_multiple_of(2) {
-            Side::NS
-        } else {
-            Side::EW
-        }
-    }
 }
 
 impl fmt::Display for Seat {
@@ -174,7 +165,7 @@ impl Table {
     /// The side `seat` scores for.
     pub fn side(self, seat: Seat) -> Side {
         match (self.partnerships, self.size) {
-            (true, 4) => seat.side(),
+            (true, 4) => Side::BOTH[seat.pos() % 2],
             (true, _) => Side::pair(seat.pos() % (self.size / 2)),
             (false, _) => Side::player(seat.pos()),
         }
@@ -430,7 +421,7 @@ mod tests {
         let t = Table::FOUR;
         assert_eq!(t.left(Seat::W), Seat::N);
         assert_eq!(t.right(Seat::N), Seat::W);
-        assert_eq!(Seat::E.side(), Side::EW);
+        assert_eq!(t.side(Seat::E), Side::EW);
         assert_eq!(t.resolve("P3".parse().unwrap()), Some(Seat::S));
         let three = Table::solo(3);
         assert_eq!(three.side("P2".parse().unwrap()).to_string(), "P2");

@@ -349,7 +349,7 @@ impl Hand {
         let taker = self.taker(declarer);
         let leader = Table::FOUR.left(declarer);
         self.adj.trump = Some(trump);
-        let mut contract = Contract::new(declarer, declarer.side());
+        let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
         contract.alone = Some(alone);
         self.adj.contract = Some(contract);
         let mut play = TrickPlay::new(Table::FOUR, self.play.hands, leader);
@@ -510,14 +510,14 @@ impl Hand {
             .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
-            let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
+            let consequence = self.revoke_consequence(Table::FOUR.side(e.seat), e.action_index);
             let mut irregularity = e.irregularity(consequence);
             if self.decided_by.decided().map(|(_, at)| at) == irregularity.action_index {
                 irregularity.effect.decides = Some(Decides::Hand);
             }
             self.adj.irregularities.push(irregularity);
         }
-        self.adj.tally[winner.side()].tricks += 1;
+        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));
         // README C9: a deciding revoke ends the hand as surely as the fifth trick.
         if self.adj.tricks.len() == TRICKS || self.decided_by.decided().is_some() {

@@ -267,7 +267,7 @@ impl Hand {
         };
         let upcard_suit = self.upcard.suit_unchecked();
         if accept {
-            self.adj.contract = Some(Contract::new(seat, seat.side()));
+            self.adj.contract = Some(Contract::new(seat, Table::FOUR.side(seat)));
             self.fix_trump(upcard_suit);
         } else if declined + 1 == 4 {
             // §1, CO-c: all four declined; the bottom card fixes trump and nobody has accepted.
@@ -316,7 +316,7 @@ impl Hand {
             .expect("a complete trick");
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
-            let consequence = self.revoke_consequence(e.seat.side(), e.action_index);
+            let consequence = self.revoke_consequence(Table::FOUR.side(e.seat), e.action_index);
             let mut irregularity = e.irregularity(consequence);
             if self.decided.decided().map(|(_, at)| at) == irregularity.action_index {
                 irregularity.effect.decides = Some(Decides::Hand);
@@ -324,7 +324,7 @@ impl Hand {
             self.adj.irregularities.push(irregularity);
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
-        let tally = &mut self.adj.tally[winner.side()];
+        let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
         tally.tricks += 1;
         *tally.points.get_or_insert(0) += points;
         let mut report = TrickReport::new(trick, winner);
@@ -347,7 +347,10 @@ impl Hand {
             return consequence;
         }
         let units = 1 + self.carried();
-        let mark = if self.acceptor().is_some_and(|s| s.side() == offenders) {
+        let mark = if self
+            .acceptor()
+            .is_some_and(|s| Table::FOUR.side(s) == offenders)
+        {
             format!(
                 "; having accepted trump, {} also take a mark",
                 offenders.spoken()
@@ -367,7 +370,7 @@ impl Hand {
     /// erased net of marks.
     fn score(&mut self, winner: Option<Side>) {
         let dealer = self.adj.dealer;
-        let acceptors = self.acceptor().map(|s| s.side());
+        let acceptors = self.acceptor().map(|s| Table::FOUR.side(s));
         let carried = self.carried();
         let decided = self.decided.decided();
         let adj = &mut self.adj;

@@ -274,7 +274,7 @@ impl Hand {
             .expect("a complete trick");
         let last_action = trick.action_index(trick.len() - 1);
         let (trick, established) = self.play.close_trick(winner);
-        self.adj.tally[winner.side()].tricks += 1;
+        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));
         let first_new = self.revokes.len();
         self.revokes
@@ -315,14 +315,14 @@ impl Hand {
             return;
         }
         let n = self.adj.tricks.len();
-        if self.playing_on && Some(winner.side()) != self.first_seven {
+        if self.playing_on && Some(Table::FOUR.side(winner)) != self.first_seven {
             let side = self.first_seven.expect("playing on after the first seven");
             self.event(
                 "play_on_failed",
                 Some(last_action),
                 format!(
                     "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
-                    winner.side().spoken(),
+                    Table::FOUR.side(winner).spoken(),
                     side.spoken()
                 ),
             );
@@ -465,7 +465,7 @@ impl Hand {
     }
 
     fn consequence(&self, i: usize, r: &Revoke) -> String {
-        let side = r.at.seat.side();
+        let side = Table::FOUR.side(r.at.seat);
         match (self.forfeit, r.discovered) {
             (Some(f), Some(how)) if f == i => {
                 let how = match how {
@@ -502,7 +502,7 @@ impl Hand {
         };
         let winner = if let Some(f) = self.forfeit {
             // §5, CP-5: one court to the non-revoking side, whatever happened before.
-            let winner = self.revokes[f].at.seat.side().other();
+            let winner = Table::FOUR.side(self.revokes[f].at.seat).other();
             if let Some(side) = self.first_seven {
                 self.adj
                     .bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::NotScored));
@@ -553,7 +553,7 @@ impl Hand {
         }
         let score = self.adj.settle();
         // §4.3, CP-1.
-        let next_dealer = if winner == dealer.side() {
+        let next_dealer = if winner == Table::FOUR.side(dealer) {
             Table::FOUR.left(dealer)
         } else if score[winner] == 0 {
             dealer
@@ -642,7 +642,7 @@ impl HandState for Hand {
                 "unexpected_action",
                 "a card is due to the trick".into(),
             )),
-            (Phase::PlayOn(side), ActionKind::PlayOn(on)) if seat.side() == side => {
+            (Phase::PlayOn(side), ActionKind::PlayOn(on)) if Table::FOUR.side(seat) == side => {
                 if on {
                     self.playing_on = true;
                     self.phase = Phase::Play;

@@ -325,7 +325,7 @@ impl HasenpfefferHand {
         for e in established {
             self.revoke_established(e);
         }
-        self.adj.tally[winner.side()].tricks += 1;
+        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
         self.adj.tricks.push(TrickReport::new(trick, winner));
         if self.adj.tricks.len() == TRICKS {
             self.play.stop();
@@ -335,8 +335,8 @@ impl HasenpfefferHand {
 
     /// §5 DEFAULT: the first established revoke decides the contract (C7); later ones are reported.
     fn revoke_established(&mut self, e: Established) {
-        let side = e.seat.side();
-        let declarers = self.high.expect("play follows the auction").0.side();
+        let side = Table::FOUR.side(e.seat);
+        let declarers = Table::FOUR.side(self.high.expect("play follows the auction").0);
         let consequence = if !self.penalties {
             "reported only: the option revoke_penalty is none".to_string()
         } else if let Some(consequence) = self.revoke.offence(side, e.action_index) {
@@ -392,7 +392,7 @@ impl HandState for HasenpfefferHand {
                     ActionKind::Trump(suit) if seat == declarer => {
                         self.trump = suit;
                         self.adj.trump = Some(suit);
-                        let mut contract = Contract::new(declarer, declarer.side());
+                        let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
                         contract.bid = Some(Bid::Number(bid));
                         contract.target = Some(bid as i32);
                         self.adj.contract = Some(contract);
@@ -554,7 +554,10 @@ impl HandState for HasenpfefferHand {
             return adj;
         }
         let (declarer, bid) = high.expect("a played hand has a contract");
-        let (declarers, defenders) = (declarer.side(), declarer.side().other());
+        let (declarers, defenders) = (
+            Table::FOUR.side(declarer),
+            Table::FOUR.side(declarer).other(),
+        );
         let c = bid as i32;
         let taken = adj.tally[declarers].tricks as i32;
         let defended = adj.tally[defenders].tricks as i32;

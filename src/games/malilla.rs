@@ -128,7 +128,7 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
     let strength = |c: Card| trump_or_led(c, led, Some(trump), &ORDER);
     let w = trick.plays()[trick.winner_by(strength)?];
-    if w.seat.side() == seat.side() {
+    if Table::FOUR.side(w.seat) == Table::FOUR.side(seat) {
         return None; // partner's card: no obligation (MA-5)
     }
     let top = strength(w.card);
@@ -206,7 +206,7 @@ impl Game for Malilla {
         // unless it would bring the dealer's side to 35: then held until the hand result is known.
         let points = card_points(trump_card);
         if points > 0 {
-            let side = dealer.side();
+            let side = Table::FOUR.side(dealer);
             let held = before.scores[side] + points >= GAME;
             if held {
                 hand.abeyance = Some(hand.adj.bonuses.len());
@@ -255,7 +255,7 @@ impl MalillaHand {
 
     /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
     fn foul(&mut self, e: Established) {
-        let (side, index) = (e.seat.side(), e.action_index);
+        let (side, index) = (Table::FOUR.side(e.seat), e.action_index);
         let decides = self.foul.is_none().then_some(Decides::Game);
         let consequence = match self.foul {
             None => {
@@ -298,7 +298,7 @@ impl MalillaHand {
             .map(|p| card_points(p.card))
             .sum::<i32>()
             + 1;
-        let tally = &mut self.adj.tally[winner.side()];
+        let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
         tally.tricks += 1;
         *tally.points.get_or_insert(0) += points;
         let mut report = TrickReport::new(trick, winner);

@@ -282,7 +282,7 @@ impl PitchHand {
             return Ok(());
         }
         let (pitcher, bid) = high.expect("the dealer's call leaves a bid standing");
-        let mut contract = Contract::new(pitcher, pitcher.side());
+        let mut contract = Contract::new(pitcher, Table::FOUR.side(pitcher));
         contract.bid = Some(bid);
         // §4: the points to reach (a smudge: all four, and all six tricks besides).
         contract.target = Some(bid_value(bid).min(4));
@@ -305,14 +305,14 @@ impl PitchHand {
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             self.revokes
-                .push((e.seat.side(), self.adj.irregularities.len()));
+                .push((Table::FOUR.side(e.seat), self.adj.irregularities.len()));
             // The consequence is settled when the hand is scored.
             self.adj.irregularities.push(e.irregularity(
                 "the penalty (pitch.md §5) is applied when the hand is scored".into(),
             ));
         }
         let points: i32 = trick.plays().iter().map(|p| game_points(p.card)).sum();
-        let tally = &mut self.adj.tally[winner.side()];
+        let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
         tally.tricks += 1;
         *tally.points.get_or_insert(0) += points;
         let mut report = TrickReport::new(trick, winner);
@@ -341,15 +341,15 @@ impl PitchHand {
         let mut out = Vec::new();
         // PI-4: the trumps in play are those dealt; the pitcher's lead makes at least one.
         if let Some(&(card, player, _)) = trumps.iter().max_by_key(|t| t.0.rank_unchecked()) {
-            out.push(("high", player.side(), Some(card)));
+            out.push(("high", Table::FOUR.side(player), Some(card)));
         }
         if let Some(&(card, player, winner)) = trumps.iter().min_by_key(|t| t.0.rank_unchecked()) {
-            let side = if self.low_to_holder { player } else { winner }.side();
+            let side = Table::FOUR.side(if self.low_to_holder { player } else { winner });
             out.push(("low", side, Some(card)));
         }
         let jack = Card::new(Rank::Jack, trump);
         if let Some(&(_, _, winner)) = trumps.iter().find(|t| t.0 == jack) {
-            out.push(("jack", winner.side(), Some(jack)));
+            out.push(("jack", Table::FOUR.side(winner), Some(jack)));
         }
         let (ns, ew) = (
             self.adj.tally[Side::NS].points.unwrap_or(0),
@@ -371,7 +371,7 @@ impl PitchHand {
     /// §4 and §5: the hand's score as played — each point a bonus, a made smudge's fifth point, a
     /// set — then each revoke's penalty as the change it makes to that, side by side.
     fn score(&mut self, pitcher: Seat, bid: Bid) {
-        let ps = pitcher.side();
+        let ps = Table::FOUR.side(pitcher);
         let os = ps.other();
         let earned = self.points();
         let mut points = PerSide::<i32>::default();

@@ -230,13 +230,13 @@ impl Hand {
         };
         let (trick, established) = self.play.close_trick(next);
         for e in established {
-            let side = e.seat.side();
+            let side = Table::FOUR.side(e.seat);
             self.revokes.push((side, self.adj.irregularities.len()));
             // The consequence: the stub transfer is known at the end of the hand.
             self.adj.irregularities.push(e.irregularity(String::new()));
         }
-        self.stubs[winner.side()] += 1;
-        self.adj.tally[winner.side()].tricks += 1;
+        self.stubs[Table::FOUR.side(winner)] += 1;
+        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
         let mut report = TrickReport::new(trick, winner);
         report.stub = Some(PlayedCard::new(winner, stub));
         self.adj.tricks.push(report);
@@ -591,7 +591,7 @@ mod tests {
             play: TrickPlay::new(Table::FOUR, [CardSet::EMPTY; MAX_PLAYS], Seat::S),
             phase: Phase::Over,
             stubs,
-            revokes: vec![(offender.side(), 0)],
+            revokes: vec![(Table::FOUR.side(offender), 0)],
             penalty: true,
             adj,
         }

@@ -512,7 +512,7 @@ impl TresetteHand {
             self.adj.irregularities.push(e.irregularity(String::new()));
             self.revokes.push(self.adj.irregularities.len() - 1);
         }
-        let side = winner.side();
+        let side = Table::FOUR.side(winner);
         for p in trick.plays() {
             self.captured[side].add(p.card);
         }
@@ -681,7 +681,7 @@ impl TresetteHand {
 
     /// An untrue `count` or `holding` (§3, TR-g).
     fn untrue(&mut self, index: usize, seat: Seat, explanation: String) {
-        let side = seat.side();
+        let side = Table::FOUR.side(seat);
         let consequence = if self.rules.false_information_penalty {
             format!(
                 "{} score 1 point, added to any other penalty (tresette.md §5 DEFAULT, TR-e)",
@@ -853,7 +853,7 @@ impl TresetteHand {
             .filter(|&s| {
                 self.revokes
                     .iter()
-                    .any(|&i| self.adj.irregularities[i].seat.side() == s)
+                    .any(|&i| Table::FOUR.side(self.adj.irregularities[i].seat) == s)
             })
             .collect();
         let penalised = |s: Side| self.rules.revoke_penalty && revoking.contains(&s);
@@ -876,7 +876,7 @@ impl TresetteHand {
                     .revokes
                     .iter()
                     .copied()
-                    .find(|&i| self.adj.irregularities[i].seat.side() == *offenders)
+                    .find(|&i| Table::FOUR.side(self.adj.irregularities[i].seat) == *offenders)
                     .expect("a revoke by the offenders");
                 self.adj.penalize(first, offenders.other(), HAND_POINTS);
             }
@@ -904,7 +904,7 @@ impl TresetteHand {
             };
             let won = self.won[p] > 0;
             let valid = won || self.rules.melds_score_without_trick;
-            let side = seat.side();
+            let side = Table::FOUR.side(seat);
             if !won && valid {
                 let held = self.held(seat);
                 self.adj.events.push(Event {

@@ -422,7 +422,7 @@ impl Hand {
         fault: Fault,
         default: bool,
     ) {
-        let offenders = seat.side();
+        let offenders = Table::FOUR.side(seat);
         let gainers = offenders.other();
         let (moved, consequence) = if default && !self.default_penalty {
             (
@@ -478,8 +478,8 @@ impl Hand {
         match (self.stage, self.pending) {
             (Stage::Dealing { .. }, _) => seat == self.mao,
             (Stage::Over, _) => false,
-            (_, Some(p)) => p.caller.side() != seat.side(),
-            (Stage::Eleven, None) if matches!(self.kind, Kind::Eleven { leading } if seat.side() == leading) => {
+            (_, Some(p)) => Table::FOUR.side(p.caller) != Table::FOUR.side(seat),
+            (Stage::Eleven, None) if matches!(self.kind, Kind::Eleven { leading } if Table::FOUR.side(seat) == leading) => {
                 true
             }
             _ => self.play.to_play() == Some(seat),
@@ -740,7 +740,7 @@ impl Hand {
                 "{seat} raised the stake at a score of eleven, where no raise is allowed; the call is void (TU-c)"
             ));
         }
-        let side = seat.side();
+        let side = Table::FOUR.side(seat);
         // Answering a raise accepts it first, so the answer always alternates (TR-7).
         if !answering && let Some((last, by)) = self.last_accepted {
             if self.chain_only {
@@ -770,7 +770,7 @@ impl Hand {
         let seat = action.seat;
         self.require_dealt(index, action)?;
         let answering = match self.pending {
-            Some(p) if p.caller.side() != seat.side() => true,
+            Some(p) if Table::FOUR.side(p.caller) != Table::FOUR.side(seat) => true,
             Some(p) => {
                 return Err(RecordError::on(
                     "out_of_turn",
@@ -814,7 +814,7 @@ impl Hand {
                 if let Some(p) = self.pending {
                     // Raising answers the call: its stake is taken as accepted (TR-7).
                     self.stake = p.offered;
-                    self.last_accepted = Some((p.caller.side(), p.caller));
+                    self.last_accepted = Some((Table::FOUR.side(p.caller), p.caller));
                 }
                 let offered = next_step(self.stake);
                 self.pending = Some(Pending {
@@ -842,7 +842,7 @@ impl Hand {
         let seat = action.seat;
         let run = matches!(action.kind, ActionKind::Run(_));
         if let (Stage::Eleven, Kind::Eleven { leading }) = (self.stage, self.kind) {
-            if seat.side() != leading {
+            if Table::FOUR.side(seat) != leading {
                 return Err(RecordError::on(
                     "out_of_turn",
                     index,
@@ -896,7 +896,7 @@ impl Hand {
                 "no raise awaits an answer (a void raise is not answered, TU-h)".into(),
             ));
         };
-        if p.caller.side() == seat.side() {
+        if Table::FOUR.side(p.caller) == Table::FOUR.side(seat) {
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
@@ -910,7 +910,7 @@ impl Hand {
         }
         self.pending = None;
         if run {
-            let side = p.caller.side();
+            let side = Table::FOUR.side(p.caller);
             self.event(
                 "ran_away",
                 Some(index),
@@ -939,7 +939,7 @@ impl Hand {
             });
         } else {
             self.stake = p.offered;
-            self.last_accepted = Some((p.caller.side(), p.caller));
+            self.last_accepted = Some((Table::FOUR.side(p.caller), p.caller));
             self.event(
                 "stake_accepted",
                 Some(index),
@@ -1058,16 +1058,18 @@ impl Hand {
             None => (None, trick.leader),
             Some(&first) => {
                 let seat = plays[first].seat;
-                let one_side = best.iter().all(|&i| plays[i].seat.side() == seat.side());
+                let one_side = best
+                    .iter()
+                    .all(|&i| Table::FOUR.side(plays[i].seat) == Table::FOUR.side(seat));
                 (one_side.then_some(seat), seat)
             }
         };
         let (trick, _) = self.play.close_trick(next);
         self.face_down = CardSet::EMPTY;
         if let Some(w) = winner {
-            self.adj.tally[w.side()].tricks += 1;
+            self.adj.tally[Table::FOUR.side(w)].tricks += 1;
         }
-        self.results.push(winner.map(Seat::side));
+        self.results.push(winner.map(|w| Table::FOUR.side(w)));
         self.adj.tricks.push(TrickReport::ruled(trick, winner));
         match hand_result(&self.results) {
             None => {}
@@ -1079,7 +1081,7 @@ impl Hand {
                     .tricks
                     .iter()
                     .rev()
-                    .find_map(|t| t.winner.filter(|w| w.side() == side))
+                    .find_map(|t| t.winner.filter(|&w| Table::FOUR.side(w) == side))
                     .unwrap_or(next);
                 let tentos = self.stake;
                 self.end(Ending::Won {
@@ -1180,7 +1182,7 @@ impl HandState for Hand {
                 let answerers: Vec<Seat> = self
                     .table
                     .seats()
-                    .filter(|s| s.side() != caller.side())
+                    .filter(|&s| Table::FOUR.side(s) != Table::FOUR.side(caller))
                     .collect();
                 let mut legal = Vec::new();
                 for &s in &answerers {
@@ -1196,7 +1198,11 @@ impl HandState for Hand {
                 let mut legal = Vec::new();
                 let mut to_act = Vec::new();
                 if let (Stage::Eleven, Kind::Eleven { leading }) = (stage, self.kind) {
-                    for s in self.table.seats().filter(|s| s.side() == leading) {
+                    for s in self
+                        .table
+                        .seats()
+                        .filter(|&s| Table::FOUR.side(s) == leading)
+                    {
                         to_act.push(s);
                         legal.push(seat_action(s, ActionKind::Accept(Yes)));
                         legal.push(seat_action(s, ActionKind::Run(Yes)));

@@ -233,7 +233,7 @@ impl Hand {
     }
 
     fn end_auction(&mut self, declarer: Seat, bid: u8, forced: bool) {
-        let mut contract = Contract::new(declarer, declarer.side());
+        let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
         contract.bid = Some(Bid::Number(bid));
         contract.target = Some(bid as i32);
         self.adj.contract = Some(contract);
@@ -418,7 +418,7 @@ impl Hand {
         for e in established {
             // TN-b: a declarers' revoke decides whatever else happens, so it decides the hand as
             // soon as it is established (README C9); the first one of this trick if several.
-            if self.penalty && self.decided.is_none() && e.seat.side() == declarers {
+            if self.penalty && self.decided.is_none() && Table::FOUR.side(e.seat) == declarers {
                 self.decided = Some(self.adj.irregularities.len());
             }
             self.revokes.push((e.seat, self.adj.irregularities.len()));
@@ -435,7 +435,7 @@ impl Hand {
             });
         }
         let points: i32 = trick.plays().iter().map(|p| card_points(p.card)).sum();
-        let tally = &mut self.adj.tally[winner.side()];
+        let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
         tally.tricks += 1;
         *tally.points.get_or_insert(0) += points;
         let mut report = TrickReport::new(trick, winner);
@@ -478,7 +478,7 @@ impl Hand {
             ));
         }
         let won_by = last.winner.expect("every Twenty-Nine trick has a winner");
-        if won_by.side() != seat.side() {
+        if Table::FOUR.side(won_by) != Table::FOUR.side(seat) {
             return Some(format!(
                 "trick {} was won by {won_by}, not by {seat}'s side",
                 last.number
@@ -523,13 +523,13 @@ impl Hand {
             _ => MIN_BID,
         };
         // TN-e: clamped once to 15..28.
-        let target = if seat.side() == declarers {
+        let target = if Table::FOUR.side(seat) == declarers {
             bid.saturating_sub(ROYALS).max(MIN_BID)
         } else {
             (bid + ROYALS).min(MAX_BID)
         };
         contract.target = Some(target as i32);
-        let who = if seat.side() == declarers {
+        let who = if Table::FOUR.side(seat) == declarers {
             "a declarer"
         } else {
             "a defender"
@@ -717,7 +717,7 @@ impl HandState for Hand {
         let declarers = self.declarers();
         let deciding = self.deciding_revoke();
         for &(seat, at) in &self.revokes {
-            let offenders = seat.side();
+            let offenders = Table::FOUR.side(seat);
             let role = if offenders == declarers {
                 "declarers"
             } else {
@@ -744,7 +744,7 @@ impl HandState for Hand {
         // §5 DEFAULT: a deciding revoke fixes that point whatever the cards: it is the penalty.
         let made = match deciding {
             Some((seat, at)) => {
-                let made = seat.side() != declarers;
+                let made = Table::FOUR.side(seat) != declarers;
                 adj.penalize(at, declarers, if made { 1 } else { -1 });
                 adj.irregularities[at].effect.decides = Some(Decides::Hand);
                 made

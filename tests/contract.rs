@@ -32,20 +32,8 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
     let mut out = Vec::new();
     let mut fail = |s: String| out.push(s);
     let declared = |list: &[&str], code: &str| list.contains(&code);
-    for i in &a.irregularities {
-        if !declared(info.irregularities, i.code) {
-            fail(format!("irregularity code {} is not declared", i.code));
-        }
-    }
-    for e in &a.events {
-        if !declared(info.events, e.code) {
-            fail(format!("event code {} is not declared", e.code));
-        }
-    }
-    for b in &a.bonuses {
-        if !declared(info.score_codes, b.code) {
-            fail(format!("bonus code {} is not declared", b.code));
-        }
+    for code in common::undeclared_codes(info, a) {
+        fail(format!("code {code} is not declared in GameInfo"));
     }
     // The sides of the match: every per-side value covers exactly these.
     let sides: Vec<Side> = a.match_before.scores.sides().collect();
@@ -55,9 +43,6 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
         }
     }
     if let Some(e) = &a.record_error {
-        if !declared(info.record_errors, e.code) {
-            fail(format!("record error code {} is not declared", e.code));
-        }
         if a.outcome != Outcome::RecordError || a.hand_score.is_some() {
             fail("a record error leaves the hand unscored".into());
         }

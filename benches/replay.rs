@@ -1,5 +1,5 @@
-//! Replay throughput per game over its fixtures: in-engine (record already parsed) and end to end
-//! (JSON text in, JSON text out). Criterion prints the time per pass and hands per second
+//! Replay throughput per game over its fixtures: in-engine (record already read in the game's
+//! verbs) and end to end (JSON text in, JSON text out). Criterion prints the time per pass and hands per second
 //! ("thrpt", elements = hands); `cargo bench --bench replay -- --quick` for a short run.
 
 use arbiter::api::problem::parse_json;
@@ -41,10 +41,11 @@ fn replay(c: &mut Criterion) {
         }
         let mut group = c.benchmark_group(id);
         group.throughput(Throughput::Elements(hands.len() as u64));
+        let read: Vec<_> = hands.iter().map(|(_, r)| game.read(r).unwrap()).collect();
         group.bench_function("in-engine", |b| {
             b.iter(|| {
-                for (_, r) in &hands {
-                    black_box(engine::adjudicate(*game, black_box(r)).unwrap());
+                for r in &read {
+                    black_box(black_box(r).adjudicate().unwrap());
                 }
             })
         });

@@ -4,7 +4,10 @@
 pub mod api;
 pub mod cards;
 pub mod desk;
+pub mod details;
 pub mod engine;
 pub mod games;
+pub mod input;
 pub mod league;
 pub mod record;
+pub mod seat;

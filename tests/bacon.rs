@@ -7,7 +7,7 @@ mod common;
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
 use arbiter::engine::{self, Adjudication, Outcome, Seat, Side, Table};
-use arbiter::record::{Action, ActionKind, HandRecord, Yes};
+use arbiter::record::{Action, HandRecord, Yes};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -112,11 +112,11 @@ proptest! {
         }
         let mut seat = left(record.dealer);
         for _ in 0..16 {
-            record.actions.push(Action { seat, kind: ActionKind::Pass(Yes) });
+            record.actions.push(Action::new(seat, "pass", Yes));
             seat = left(seat);
         }
         if extra {
-            record.actions.push(Action { seat, kind: ActionKind::Pass(Yes) });
+            record.actions.push(Action::new(seat, "pass", Yes));
         }
         let a = adjudicate(&record).expect("accepted");
         if extra {
@@ -139,26 +139,28 @@ proptest! {
     fn corrupted_records_never_score_cleanly(seed in any::<u64>(), how in 0usize..4, at in any::<prop::sample::Index>()) {
         let mut record = random_legal_hand(seed);
         // BA-b: a veto decision of `false` may be left out, so removing one is no corruption.
-        let optional = |a: &Action| matches!(a.kind, ActionKind::VetoPickUp(false) | ActionKind::VetoAlone(false));
+        let optional = |a: &Action| a.kind.of("veto_pick_up") == Some(false) || a.kind.of("veto_alone") == Some(false);
         let i = at.index(record.actions.len());
         if how == 2 && optional(&record.actions[i]) {
             return Ok(());
         }
-        let original = record.actions[i];
+        let original = record.actions[i].clone();
         // The stub's last card is never an upcard, so nobody ever holds it.
         let foreign = *record.stock.last().unwrap();
         match how {
             // A card not held, or the opposite decision.
             0 => {
-                record.actions[i].kind = match original.kind {
-                    ActionKind::Play(_) => ActionKind::Play(foreign),
-                    ActionKind::Discard(_) => ActionKind::Discard(foreign),
-                    ActionKind::Pass(_) => ActionKind::PickUp(false),
-                    // Not `PickUp(!alone)`: a vetoed pick-up is a pass whether alone or not.
-                    ActionKind::PickUp(_) => ActionKind::Pass(Yes),
-                    ActionKind::VetoPickUp(v) => ActionKind::VetoPickUp(!v),
-                    ActionKind::VetoAlone(v) => ActionKind::VetoAlone(!v),
-                    k => k,
+                let seat = original.seat;
+                let verb = original.kind.verb.as_str();
+                record.actions[i] = match verb {
+                    "play" | "discard" => Action::new(seat, verb, foreign),
+                    "pass" => Action::new(seat, "pick_up", false),
+                    // Not `pick_up: !alone`: a vetoed pick-up is a pass whether alone or not.
+                    "pick_up" => Action::new(seat, "pass", Yes),
+                    "veto_pick_up" | "veto_alone" => {
+                        Action::new(seat, verb, !original.kind.of::<bool>(verb).unwrap())
+                    }
+                    _ => original.clone(),
                 };
             }
             // The wrong seat acts.
@@ -167,7 +169,7 @@ proptest! {
                 record.actions[i].seat = seats[(seed % 3) as usize];
             }
             2 => { record.actions.remove(i); }
-            _ => record.actions.insert(i, original),
+            _ => record.actions.insert(i, original.clone()),
         }
         match adjudicate(&record) {
             Err(e) => prop_assert!(!e.is_empty()),
@@ -207,12 +209,7 @@ fn an_upcard_missing_from_the_stock_step_by_step_is_an_incomplete_hand() {
     let game = arbiter::games::find("bacon").unwrap();
     let mut replay = engine::Replay::start(game, &record).unwrap();
     for seat in [Seat::E, Seat::S, Seat::W, Seat::N] {
-        replay
-            .apply(Action {
-                seat,
-                kind: ActionKind::Pass(Yes),
-            })
-            .unwrap();
+        replay.apply(Action::new(seat, "pass", Yes)).unwrap();
     }
     let a = replay.finish(None);
     let e = a.record_error.expect("the record lacks upcard 2");

@@ -6,7 +6,7 @@ mod common;
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
 use arbiter::engine::{self, Adjudication, Outcome};
-use arbiter::record::{ActionKind, HandRecord};
+use arbiter::record::{Action, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
 use serde_json::json;
@@ -116,12 +116,12 @@ proptest! {
     fn corrupted_records_never_score_cleanly(seed in any::<u64>(), players in 2usize..=4, how in 0usize..4, at in any::<prop::sample::Index>()) {
         let mut record = random_legal_hand(players, seed);
         let i = at.index(record.actions.len());
-        let original = record.actions[i];
+        let original = record.actions[i].clone();
         match how {
             // A card another seat was dealt: it never reaches this seat's hand.
             0 => {
                 let foreign = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
-                record.actions[i].kind = ActionKind::Play(foreign);
+                record.actions[i].kind = Action::new(record.actions[i].seat, "play", foreign).kind;
             }
             // The wrong seat plays.
             1 => {
@@ -163,7 +163,7 @@ fn a_two_hand_match_ends_with_the_higher_total() {
     assert_eq!(f.scores[p1] + f.scores[p2], 240);
     if f.scores[p1] == f.scores[p2] {
         assert!(!f.game_over);
-        assert_eq!(f.contenders, vec![p1, p2]);
+        assert_eq!(f.details["contenders"], json!([p1, p2]));
     } else {
         assert!(f.game_over);
         assert_eq!(
@@ -224,27 +224,19 @@ fn legal_actions_offer_the_next_draw() {
     let card = |s: &str| -> Card { s.parse().unwrap() };
     let view = engine::legal_actions(g, &record).unwrap();
     assert_eq!((view.phase, view.to_act.clone()), ("play", vec![p1]));
-    assert!(view.legal.contains(&arbiter::record::Action {
-        seat: p1,
-        kind: ActionKind::Draw(card("QH"))
-    }));
     assert!(
         view.legal
-            .iter()
-            .any(|a| matches!(a.kind, ActionKind::Play(_)))
+            .contains(&arbiter::record::Action::new(p1, "draw", card("QH")))
     );
-    record.actions.push(arbiter::record::Action {
-        seat: p1,
-        kind: ActionKind::Draw(card("QH")),
-    });
+    assert!(view.legal.iter().any(|a| a.kind.verb == "play"));
+    record
+        .actions
+        .push(arbiter::record::Action::new(p1, "draw", card("QH")));
     let view = engine::legal_actions(g, &record).unwrap();
     assert_eq!((view.phase, view.to_act.clone()), ("draw", vec![p2]));
     assert_eq!(
         view.legal,
-        vec![arbiter::record::Action {
-            seat: p2,
-            kind: ActionKind::Draw(card("QS"))
-        }]
+        vec![arbiter::record::Action::new(p2, "draw", card("QS"))]
     );
     assert!(!view.hand.contains(&card("QS")), "not drawn yet");
 }

@@ -142,7 +142,7 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
         }
     }
     // What the hand adds to the match (a Briscola tie-breaker is scored on its own: its doc).
-    let tie_breaker = info.id == "briscola" && !a.match_before.contenders.is_empty();
+    let tie_breaker = info.id == "briscola" && a.match_before.details.contains_key("contenders");
     if !tie_breaker {
         for &s in &sides {
             let moved = a.match_after.scores[s] - a.match_before.scores[s];

@@ -6,7 +6,7 @@ mod common;
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, Suit, packs};
 use arbiter::engine::{self, Adjudication, BonusStatus, Outcome, Seat, Side, Table};
-use arbiter::record::{ActionKind, HandRecord};
+use arbiter::record::{Action, HandRecord};
 use common::random::{Rng, play_out, shuffled};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -91,8 +91,15 @@ fn check_scoring(a: &Adjudication) {
         }
     };
     let (before, after) = (&a.match_before, &a.match_after);
-    let mut count = match before.streak {
-        Some(s) if s.side == winner => s.count + 1,
+    let streak = |m: &arbiter::engine::MatchState| -> Option<(Side, u32)> {
+        let s = m.details.get("streak")?;
+        Some((
+            serde_json::from_value(s["side"].clone()).unwrap(),
+            s["count"].as_u64()? as u32,
+        ))
+    };
+    let mut count = match streak(before) {
+        Some((side, n)) if side == winner => n + 1,
         _ => 1,
     };
     let streak_court = i32::from(count == 7);
@@ -100,8 +107,8 @@ fn check_scoring(a: &Adjudication) {
         count = 0;
     }
     assert_eq!(a.hand_winner, Some(winner));
-    let after_streak = after.streak.expect("a streak after every scored hand");
-    assert_eq!((after_streak.side, after_streak.count), (winner, count));
+    let after_streak = streak(after).expect("a streak after every scored hand");
+    assert_eq!(after_streak, (winner, count));
     let score = a.hand_score.expect("scored");
     assert_eq!(score[winner], courts + streak_court);
     assert_eq!(score[winner.other()], 0);
@@ -172,14 +179,14 @@ proptest! {
         let mut rng = Rng(seed | 1);
         let mut record = play_out(parse(&random_deal(&mut rng, json!({}))), &mut rng);
         let plays: Vec<usize> = (0..record.actions.len())
-            .filter(|&i| matches!(record.actions[i].kind, ActionKind::Play(_)))
+            .filter(|&i| record.actions[i].kind.verb == "play")
             .collect();
         let i = plays[at.index(plays.len())];
-        let original = record.actions[i];
+        let original = record.actions[i].clone();
         match how {
             0 => {
                 let foreign = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
-                record.actions[i].kind = ActionKind::Play(foreign);
+                record.actions[i].kind = Action::new(record.actions[i].seat, "play", foreign).kind;
             }
             1 => {
                 let seats: Vec<_> = record.deal.keys().copied().filter(|s| *s != original.seat).collect();
@@ -213,7 +220,7 @@ proptest! {
         let mut cut = record.clone();
         let index = a.tricks[t].plays.action_index(pos);
         let seat = cut.actions[index].seat;
-        cut.actions[index].kind = ActionKind::Play(card);
+        cut.actions[index].kind = Action::new(cut.actions[index].seat, "play", card).kind;
         let r = adjudicate(&cut);
         // Either the revoke forfeits the hand at the end of its trick, or the swap broke a card
         // later in the same trick (played twice) before it was complete.
@@ -268,7 +275,7 @@ fn claims_are_offered_only_for_an_undiscovered_revoke() {
             .unwrap()
             .legal
             .iter()
-            .filter(|a| matches!(a.kind, ActionKind::ClaimRevoke(_)))
+            .filter(|a| a.kind.verb == "claim_revoke")
             .count()
     };
     assert_eq!(
@@ -304,10 +311,7 @@ fn a_revoke_may_be_claimed_while_its_trick_is_in_progress() {
         let claims: Vec<_> = view
             .legal
             .iter()
-            .filter_map(|a| match a.kind {
-                ActionKind::ClaimRevoke(s) => Some(s),
-                _ => None,
-            })
+            .filter_map(|a| a.kind.of::<Seat>("claim_revoke"))
             .collect();
         assert_eq!(
             claims,

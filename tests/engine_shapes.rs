@@ -6,13 +6,22 @@
 
 use arbiter::cards::{Card, CardCounts, Holding, Pack, packs};
 use arbiter::engine::{
-    self, Adjudication, FieldError, Game, GameInfo, HandState, MatchState, Options, RankOrder,
-    RecordError, ScoreSource, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    self, Adjudication, FieldError, GameInfo, HandState, MatchState, NoDetails, Options, RankOrder,
+    RecordError, Rules, ScoreSource, Table, TableView, Trick, TrickPlay, TrickReport, deal,
     must_follow_suit, trump_or_led,
 };
-use arbiter::record::{Action, ActionKind, HandRecord};
+use arbiter::record::{Action, HandRecord, Verbs};
 use proptest::prelude::*;
 use serde_json::json;
+
+arbiter::verbs! {
+    /// The plain game's verbs.
+    #[derive(Copy)]
+    enum Verb in "Plain" {
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick.",
+    }
+}
 
 /// A plain trick game over `pack` at `seats` seats, each for himself.
 struct Plain {
@@ -43,7 +52,7 @@ fn info(id: &'static str) -> &'static GameInfo {
         ],
         events: &[],
         score_codes: &["tricks"],
-        verbs: &["play", "correct"],
+        verbs: Verb::VERBS,
     }))
 }
 
@@ -58,7 +67,11 @@ fn judge(table: Table) -> impl Fn(&Trick, CardCounts, Card) -> Option<engine::Fa
     move |trick, hand, card| must_follow_suit(table, "test §3", trick, hand, card)
 }
 
-impl Game for Plain {
+impl Rules for Plain {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         self.info
     }
@@ -69,13 +82,13 @@ impl Game for Plain {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         _: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let table = Table::solo(self.seats);
         let pack = (self.pack)();
-        let dealt = deal::check_holdings::<CardCounts>(record, table, &pack)?;
+        let dealt = deal::check_holdings::<CardCounts, _>(record, table, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let tricks = pack.len() as usize / self.seats;
         Ok(Box::new(PlainHand {
@@ -92,21 +105,18 @@ struct PlainHand {
     adj: Adjudication,
 }
 
-impl HandState for PlainHand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for PlainHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if self.adj.tricks.len() == self.tricks {
             return Err(RecordError::after_end(index, action, "the hand is over"));
         }
         let table = self.play.table;
         match action.kind {
-            ActionKind::Play(card) => {
+            Verb::Play(card) => {
                 self.play
                     .play_judged(index, action.seat, card, judge(table))?;
             }
-            ActionKind::Correct(card) => {
-                self.play.correct(index, action.seat, card, judge(table))?
-            }
-            _ => return Err(RecordError::unexpected(index, action, "a card".into())),
+            Verb::Correct(card) => self.play.correct(index, action.seat, card, judge(table))?,
         }
         if self.play.is_complete() {
             let led = self.play.trick.led().and_then(|c| c.suit());
@@ -207,7 +217,7 @@ fn play_out(game: &Plain, mut record: HandRecord, seed: u64) -> HandRecord {
         let plays: Vec<Action> = view
             .legal
             .into_iter()
-            .filter(|a| matches!(a.kind, ActionKind::Play(_)))
+            .filter(|a| a.kind.verb == "play")
             .collect();
         if plays.is_empty() {
             return record;
@@ -217,7 +227,7 @@ fn play_out(game: &Plain, mut record: HandRecord, seed: u64) -> HandRecord {
             .wrapping_add(1442695040888963407);
         record
             .actions
-            .push(plays[(pick >> 33) as usize % plays.len()]);
+            .push(plays[(pick >> 33) as usize % plays.len()].clone());
     }
 }
 

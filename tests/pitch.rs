@@ -4,7 +4,7 @@
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, Rank, packs};
 use arbiter::engine::{self, Adjudication, Outcome, Side, Table};
-use arbiter::record::{ActionKind, Bid, HandRecord};
+use arbiter::record::{Action, Bid, HandRecord};
 mod common;
 
 use common::random::{Rng, play_out, shuffled};
@@ -60,7 +60,7 @@ proptest! {
         prop_assert_eq!(a.outcome, Outcome::Scored, "{:?}", a.record_error);
         prop_assert!(a.irregularities.is_empty());
         prop_assert_eq!(a.tricks.len(), 6);
-        let (ns, ew) = (a.tally[Side::NS], a.tally[Side::EW]);
+        let (ns, ew) = (&a.tally[Side::NS], &a.tally[Side::EW]);
         prop_assert_eq!(ns.tricks + ew.tricks, 6);
         let dealt: Vec<Card> = record.deal.values().flatten().copied().collect();
         let total: i32 = dealt.iter().map(|&c| game_points(c)).sum();
@@ -87,7 +87,7 @@ proptest! {
         let contract = a.contract.clone().expect("a pitcher");
         let ps = contract.side;
         let points = |side: Side| a.bonuses.iter().filter(|b| b.side == side).count() as i32;
-        let bid = contract.bid.unwrap();
+        let bid: Bid = serde_json::from_value(contract.bid.unwrap()).unwrap();
         let made = match bid {
             Bid::Smudge => points(ps) == 4 && a.tally[ps].tricks == 6,
             Bid::Number(n) => points(ps) >= n as i32,
@@ -117,14 +117,14 @@ proptest! {
     fn corrupted_records_never_score_cleanly(seed in any::<u64>(), how in 0usize..5, at in any::<prop::sample::Index>()) {
         let mut record = random_legal_hand(seed);
         let i = at.index(record.actions.len());
-        let original = record.actions[i];
+        let original = record.actions[i].clone();
         match how {
             // A card this seat was never dealt.
             0 => {
                 let foreign = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
-                record.actions[i].kind = match original.kind {
-                    ActionKind::Play(_) => ActionKind::Play(foreign),
-                    _ => ActionKind::Bid(Bid::Number(7)),
+                record.actions[i] = match original.kind.verb.as_str() {
+                    "play" => Action::new(original.seat, "play", foreign),
+                    _ => Action::new(original.seat, "bid", Bid::Number(7)),
                 };
             }
             // The wrong seat acts.
@@ -137,7 +137,7 @@ proptest! {
             // A bid Pitch does not have, in place of any call.
             _ => {
                 let j = i % 4;
-                record.actions[j].kind = ActionKind::Bid(Bid::Number(if seed % 2 == 0 { 1 } else { 5 }));
+                record.actions[j].kind = Action::new(record.actions[j].seat, "bid", Bid::Number(if seed % 2 == 0 { 1 } else { 5 })).kind;
             }
         }
         let a = adjudicate(&record);

@@ -5,7 +5,7 @@
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
 use arbiter::engine::{self, Adjudication, Outcome, ScoreSource, Side, Table};
-use arbiter::record::{ActionKind, HandRecord};
+use arbiter::record::{Action, HandRecord};
 mod common;
 
 use common::random::{Rng, play_out, shuffled};
@@ -62,7 +62,7 @@ proptest! {
         prop_assert_eq!(a.outcome, Outcome::Scored, "{:?}", a.record_error);
         prop_assert!(a.irregularities.is_empty(), "{:?}", a.irregularities);
         prop_assert_eq!(a.tricks.len(), 10);
-        let (ns, ew) = (a.tally[Side::NS], a.tally[Side::EW]);
+        let (ns, ew) = (&a.tally[Side::NS], &a.tally[Side::EW]);
         prop_assert_eq!(ns.tricks + ew.tricks, 10);
         // TR-b: aces 4 + thirds 6 + last trick 1.
         prop_assert_eq!(ns.points.unwrap() + ew.points.unwrap(), 11);
@@ -78,8 +78,8 @@ proptest! {
         // A meld scores at its holder's Good play, only when he himself won a trick (or by option).
         for t in a.score_items.iter().filter(|t| t.source == ScoreSource::Meld) {
             prop_assert!(matches!(t.points, 3 | 4));
-            let holder = record.actions[t.action_index.unwrap()];
-            prop_assert!(matches!(holder.kind, ActionKind::GoodPlay(true)));
+            let holder = &record.actions[t.action_index.unwrap()];
+            prop_assert_eq!(holder.kind.of("good_play"), Some(true));
             prop_assert!(no_trick || a.tricks.iter().any(|tr| tr.winner == Some(holder.seat)));
         }
         prop_assert_eq!(a.match_after.next_dealer, Some(game().table(&engine::Options::resolve(game().info().options, &record.options, "").unwrap()).next(record.dealer)));
@@ -89,14 +89,14 @@ proptest! {
     #[test]
     fn corrupted_plays_never_score_cleanly(seed in any::<u64>(), how in 0usize..4, at in any::<prop::sample::Index>()) {
         let mut record = random_hand(seed, json!({}));
-        let plays: Vec<usize> = record.actions.iter().enumerate().filter(|(_, a)| matches!(a.kind, ActionKind::Play(_))).map(|(i, _)| i).collect();
+        let plays: Vec<usize> = record.actions.iter().enumerate().filter(|(_, a)| a.kind.verb == "play").map(|(i, _)| i).collect();
         let i = plays[at.index(plays.len())];
-        let original = record.actions[i];
+        let original = record.actions[i].clone();
         match how {
             // A card held by the next seat round the table.
             0 => {
                 let other = record.deal.keys().copied().find(|s| *s != original.seat).unwrap();
-                record.actions[i].kind = ActionKind::Play(record.deal[&other][0]);
+                record.actions[i].kind = Action::new(record.actions[i].seat, "play", record.deal[&other][0]).kind;
             }
             1 => {
                 let seats: Vec<_> = record.deal.keys().copied().filter(|s| *s != original.seat).collect();
@@ -114,11 +114,11 @@ proptest! {
     #[test]
     fn untrue_table_talk_is_false_information(seed in any::<u64>(), at in any::<prop::sample::Index>()) {
         let mut record = random_hand(seed, json!({}));
-        let talk: Vec<usize> = record.actions.iter().enumerate().filter(|(_, a)| matches!(a.kind, ActionKind::Count(_))).map(|(i, _)| i).collect();
+        let talk: Vec<usize> = record.actions.iter().enumerate().filter(|(_, a)| a.kind.verb == "count").map(|(i, _)| i).collect();
         prop_assume!(!talk.is_empty());
         let i = talk[at.index(talk.len())];
-        let ActionKind::Count(n) = record.actions[i].kind else { unreachable!() };
-        record.actions[i].kind = ActionKind::Count(n + 1);
+        let n: u8 = record.actions[i].kind.of("count").unwrap();
+        record.actions[i].kind = Action::new(record.actions[i].seat, "count", n + 1).kind;
         let a = adjudicate(&record);
         prop_assert_eq!(a.irregularities.len(), 1);
         prop_assert_eq!(a.irregularities[0].code, "false_information");
@@ -135,7 +135,7 @@ fn random_hands_use_every_verb() {
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..40 {
         for a in random_hand(seed, json!({})).actions {
-            seen.insert(a.kind.verb());
+            seen.insert(a.kind.verb);
         }
     }
     for verb in [
@@ -186,11 +186,11 @@ fn revoke_penalty_replaces_card_points() {
             let mut bad = record.clone();
             for act in &mut bad.actions {
                 if act.seat == last.seat {
-                    act.kind = match act.kind {
-                        ActionKind::Play(c) if c == last.card => ActionKind::Play(other),
-                        ActionKind::Play(c) if c == other => ActionKind::Play(last.card),
-                        k => k,
-                    };
+                    match act.kind.of::<Card>("play") {
+                        Some(c) if c == last.card => *act = Action::new(act.seat, "play", other),
+                        Some(c) if c == other => *act = Action::new(act.seat, "play", last.card),
+                        _ => {}
+                    }
                 }
             }
             let b = adjudicate(&bad);
@@ -240,9 +240,14 @@ fn fixture_record(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Hand
 fn announcements(view: &engine::TableView) -> Vec<(String, String)> {
     view.legal
         .iter()
-        .filter_map(|a| match a.kind {
-            ActionKind::Announce(m) => Some((a.seat.to_string(), m.to_string())),
-            _ => None,
+        .filter_map(|a| {
+            let melds: Vec<String> = a.kind.of("announce")?;
+            let said = if melds.is_empty() {
+                "no meld".to_string()
+            } else {
+                melds.join(", ")
+            };
+            Some((a.seat.to_string(), said))
         })
         .collect()
 }
@@ -262,7 +267,7 @@ fn announcement_after_a_first_trick_won_last_is_offered() {
         [("S".to_string(), "napoleon".to_string())]
     );
     let mut announced = record.clone();
-    announced.actions.push(view.legal[0]);
+    announced.actions.push(view.legal[0].clone());
     let a = adjudicate(&announced);
     assert_eq!(a.outcome, Outcome::Scored);
     assert!(a.irregularities.is_empty());

@@ -4,8 +4,8 @@ pub mod league;
 pub mod problem;
 
 use crate::engine::{
-    self, Adjudication, Bonus, BonusStatus, Contract, CorrectedRevoke, Decides, Effect, Event,
-    FieldError, Game, GameInfo, IgnoredAction, Irregularity, MatchReport, MatchState, Mode,
+    self, Adjudication, Bonus, BonusStatus, Camp, Contract, CorrectedRevoke, Decides, Effect,
+    Event, FieldError, Game, GameInfo, IgnoredAction, Irregularity, MatchReport, MatchState,
     OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, ScoreItem, ScoreSource, Seat, Side,
     TableView, Tally, TrickReport,
 };
@@ -16,9 +16,10 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use problem::{Problem, json_body, parse_json};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use utoipa::OpenApi;
+use utoipa::{OpenApi, ToSchema};
 use utoipa_swagger_ui::SwaggerUi;
 
 #[derive(OpenApi)]
@@ -42,12 +43,12 @@ use utoipa_swagger_ui::SwaggerUi;
         league::export_sheet, league::import_sheet, league::sheet_template,
         crate::desk::examples
     ),
-    modifiers(&BearerAuth, &CreatedLocation),
+    modifiers(&BearerAuth, &CreatedLocation, &OwnSchemas),
     components(schemas(
-        cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Mode,
+        cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Camp,
         TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
         ScoreItem, ScoreSource, Contract, Event, Tally, MatchReport,
-        TableView, GameInfo, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
+        TableView, GameInfo, GameDescription, SchemaRefs, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \
@@ -76,6 +77,39 @@ impl utoipa::Modify for BearerAuth {
                         .build(),
                 ),
             );
+    }
+}
+
+/// Each game's own schemas: its actions (its verbs and their values), a record in them, its
+/// adjudication details and what it carries in the match state (`GET /v1/games/{game}` names them).
+struct OwnSchemas;
+
+impl utoipa::Modify for OwnSchemas {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Ref};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        for game in games::all() {
+            let names = SchemaRefs::of(*game);
+            let own = game.schemas();
+            let name = |r: &str| r.trim_start_matches("#/components/schemas/").to_string();
+            components.schemas.insert(name(&names.action), own.action);
+            let actions = ArrayBuilder::new()
+                .items(Ref::new(&names.action))
+                .max_items(Some(crate::record::MAX_ACTIONS));
+            let record = AllOfBuilder::new()
+                .description(Some(format!(
+                    "A recorded hand of {}: its actions in the game's own verbs.",
+                    game.info().name
+                )))
+                .item(Ref::from_schema_name("HandRecord"))
+                .item(ObjectBuilder::new().property("actions", actions));
+            components
+                .schemas
+                .insert(name(&names.record), record.into());
+            components.schemas.insert(own.details.0, own.details.1);
+            components.schemas.insert(own.carried.0, own.carried.1);
+            components.schemas.extend(own.nested);
+        }
     }
 }
 
@@ -257,10 +291,57 @@ async fn health() -> web::Json<Health> {
     })
 }
 
+/// A game as `GET /v1/games` describes it: what it declares, and where its own schemas are.
+#[derive(Serialize, ToSchema)]
+pub struct GameDescription {
+    #[serde(flatten)]
+    pub info: &'static GameInfo,
+    pub schemas: SchemaRefs,
+}
+
+/// References to a game's own schemas in this document.
+#[derive(Serialize, ToSchema)]
+pub struct SchemaRefs {
+    /// One action of a record: the game's verbs and their values.
+    pub action: String,
+    /// A recorded hand in the game's verbs.
+    pub record: String,
+    /// The fields the game adds to its adjudications (and table views) beside the common ones.
+    pub details: String,
+    /// The fields the game carries in the match state beside the common ones.
+    pub carried: String,
+}
+
+impl SchemaRefs {
+    fn of(game: &dyn Game) -> SchemaRefs {
+        let camel: String = game
+            .info()
+            .id
+            .split('-')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect();
+        let own = game.schemas();
+        let at = |name: &str| format!("#/components/schemas/{name}");
+        SchemaRefs {
+            action: at(&format!("{camel}Action")),
+            record: at(&format!("{camel}Record")),
+            details: at(&own.details.0),
+            carried: at(&own.carried.0),
+        }
+    }
+}
+
+fn describe(game: &dyn Game) -> GameDescription {
+    GameDescription {
+        info: game.info(),
+        schemas: SchemaRefs::of(game),
+    }
+}
+
 /// Every game arbiter adjudicates, with its options and rules.
-#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameInfo>)))]
-async fn list_games() -> web::Json<Vec<&'static GameInfo>> {
-    web::Json(games::all().iter().map(|g| g.info()).collect())
+#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameDescription>)))]
+async fn list_games() -> web::Json<Vec<GameDescription>> {
+    web::Json(games::all().iter().map(|g| describe(*g)).collect())
 }
 
 pub(crate) fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
@@ -278,12 +359,12 @@ pub(crate) fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
     get, path = "/v1/games/{game}", tag = "games",
     params(("game" = GameId, Path)),
     responses(
-        (status = 200, body = GameInfo),
+        (status = 200, body = GameDescription),
         (status = 404, body = Problem, content_type = "application/problem+json")
     )
 )]
-async fn get_game(path: web::Path<String>) -> Result<web::Json<&'static GameInfo>, Problem> {
-    Ok(web::Json(game(&path)?.info()))
+async fn get_game(path: web::Path<String>) -> Result<web::Json<GameDescription>, Problem> {
+    Ok(web::Json(describe(game(&path)?)))
 }
 
 /// Problems a posted record can answer with (the three stateless POSTs share them).
@@ -337,8 +418,7 @@ async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
     game: &dyn Game,
 ) -> Result<T, Problem> {
     let bytes = json_body(req, body).await?;
-    crate::record::for_game(game.info(), || parse_json(&bytes))
-        .map_err(|p| p.about_record().offering_seats(game.info().seats))
+    parse_json(&bytes).map_err(|p| p.about_record().offering_seats(game.info().seats))
 }
 
 /// Adjudicates one recorded hand. Nothing is stored.

@@ -1,7 +1,7 @@
 //! RFC 9457 problem details, and reading a JSON body into a typed request with JSON pointers on
 //! every error.
 
-use crate::engine::FieldError;
+use crate::input::{FieldError, escape, pointer_of};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
@@ -401,24 +401,6 @@ fn strip_position(msg: &str) -> String {
         Some(i) => msg[..i].to_string(),
         None => msg.to_string(),
     }
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for seg in path.iter() {
-        match seg {
-            Segment::Seq { index } => out.push_str(&format!("/{index}")),
-            Segment::Map { key } => out.push_str(&format!("/{}", escape(key))),
-            Segment::Enum { variant } => out.push_str(&format!("/{}", escape(variant))),
-            Segment::Unknown => {}
-        }
-    }
-    out
 }
 
 fn validation_errors(errors: &ValidationErrors, base: &str) -> Vec<FieldError> {

@@ -6,7 +6,7 @@ use super::{
     TrickReport,
 };
 use crate::cards::{Card, Suit};
-use crate::record::Bid;
+use crate::details::Details;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -25,14 +25,6 @@ pub enum Outcome {
     Void,
     /// The record contradicts the deal or the turn order: no score, match unchanged.
     RecordError,
-}
-
-/// Stubs & Spoils' two modes, fixed by the Color Card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    Black,
-    Red,
 }
 
 /// A bonus outside the trick count (Malilla's trump-card bonus, Pitch's high, low, jack and game).
@@ -64,9 +56,9 @@ pub struct Contract {
     /// The seat whose bid, pick-up, acceptance or trump choice stands.
     pub declarer: Seat,
     pub side: Side,
-    /// The winning bid as called, where there is an auction.
+    /// The winning bid as called, where there is an auction (its form is the game's bid's).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bid: Option<Bid>,
+    pub bid: Option<serde_json::Value>,
     /// What the declarers must reach, after any adjustment (Twenty-Nine's royals).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
@@ -110,18 +102,28 @@ pub struct Event {
 }
 
 /// What one side took in the hand.
-#[derive(Clone, Copy, Debug, Default, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
 pub struct Tally {
     pub tricks: u32,
     /// Card points plus trick points, where the game counts points.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<i32>,
-    /// Stubs in front of the side's players (Stubs & Spoils).
+    /// The game's own counts (Stubs & Spoils' `stubs_won` and `stubs`).
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub details: Details,
+}
+
+/// One camp of a hand, where the camps are not the fixed sides: a declarer and his partners
+/// against the defenders, an ally made known by play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Camp {
+    /// The camp's part in the hand, in the game's words (`declarer`, `defenders`).
+    pub role: &'static str,
+    pub seats: Vec<Seat>,
+    /// The action that made the camp known (an ally revealed by his card), where one did.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stubs_won: Option<i32>,
-    /// Stubs after revoke transfers: what is scored (Stubs & Spoils).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stubs: Option<i32>,
+    pub revealed_at: Option<usize>,
 }
 
 /// Where a part of the hand score comes from.
@@ -161,11 +163,11 @@ pub struct Adjudication {
     pub outcome: Outcome,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trump: Option<Suit>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<Mode>,
-    /// Stubs & Spoils: the Color Card's suit (trump in black mode, trojan in red mode).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub special_suit: Option<Suit>,
+    /// The game's own findings (Stubs & Spoils' `mode` and `special_suit`); its details schema
+    /// names them.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub details: Details,
     pub tricks: Vec<TrickReport>,
     pub irregularities: Vec<Irregularity>,
     pub corrected_revokes: Vec<CorrectedRevoke>,
@@ -174,6 +176,10 @@ pub struct Adjudication {
     pub bonuses: Vec<Bonus>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contract: Option<Contract>,
+    /// The hand's camps, in games where they are not the fixed sides (declarer against three):
+    /// each player still scores his own points.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub camps: Vec<Camp>,
     /// The side that won the hand, in games whose rules name one; `null` otherwise, for a tie, or
     /// when the hand is not scored.
     pub hand_winner: Option<Side>,
@@ -204,8 +210,7 @@ impl Adjudication {
             dealer,
             outcome: Outcome::Scored,
             trump: None,
-            mode: None,
-            special_suit: None,
+            details: Details::new(),
             tricks: Vec::with_capacity(tricks),
             irregularities: Vec::new(),
             corrected_revokes: Vec::new(),
@@ -213,6 +218,7 @@ impl Adjudication {
             ignored_actions: Vec::new(),
             bonuses: Vec::new(),
             contract: None,
+            camps: Vec::new(),
             hand_winner: None,
             events: Vec::new(),
             tally: PerSide::default(),

@@ -2,10 +2,10 @@
 //! a pointer), because no adjudication can start from a deal that is not the game's pack.
 
 use super::FieldError;
-use super::seat::{Seat, Table};
 use super::trick::MAX_PLAYS;
 use crate::cards::{Card, CardSet, Holding, Pack};
-use crate::record::HandRecord;
+use crate::record::{HandRecord, Verbs};
+use crate::seat::{Seat, Table};
 
 /// The dealt cards of every seat, once checked: sets of distinct cards, or multisets (`CardCounts`)
 /// for a pack with copies.
@@ -15,8 +15,8 @@ pub struct Dealt<H: Holding = CardSet> {
 }
 
 /// Every seat of `table` present and no other, every card from `pack` (a pack of distinct cards).
-pub fn check_cards(
-    record: &HandRecord,
+pub fn check_cards<V: Verbs>(
+    record: &HandRecord<V>,
     table: Table,
     pack: &Pack,
 ) -> Result<Dealt, Vec<FieldError>> {
@@ -25,8 +25,8 @@ pub fn check_cards(
 
 /// Every seat of `table` present and no other, every card from `pack`, no card more often than the
 /// pack has it.
-pub fn check_holdings<H: Holding>(
-    record: &HandRecord,
+pub fn check_holdings<H: Holding, V: Verbs>(
+    record: &HandRecord<V>,
     table: Table,
     pack: &Pack,
 ) -> Result<Dealt<H>, Vec<FieldError>> {
@@ -104,7 +104,7 @@ pub fn check_holdings<H: Holding>(
 }
 
 /// Pointer to the first place `card` is dealt (only needed to explain a duplicate).
-fn first_place(record: &HandRecord, card: Card) -> String {
+fn first_place<V: Verbs>(record: &HandRecord<V>, card: Card) -> String {
     record
         .deal
         .iter()
@@ -145,7 +145,11 @@ pub fn check_whole_pack<H: Holding>(dealt: &Dealt<H>, pack: &Pack) -> Result<(),
 }
 
 /// Each seat was dealt exactly `n` cards.
-pub fn check_counts(record: &HandRecord, table: Table, n: usize) -> Result<(), Vec<FieldError>> {
+pub fn check_counts<V: Verbs>(
+    record: &HandRecord<V>,
+    table: Table,
+    n: usize,
+) -> Result<(), Vec<FieldError>> {
     let errors: Vec<_> = record
         .deal
         .iter()
@@ -165,8 +169,8 @@ pub fn check_counts(record: &HandRecord, table: Table, n: usize) -> Result<(), V
 }
 
 /// Exactly one face-up card, and it was dealt to `dealer`.
-pub fn dealer_face_up<H: Holding>(
-    record: &HandRecord,
+pub fn dealer_face_up<H: Holding, V: Verbs>(
+    record: &HandRecord<V>,
     dealt: &Dealt<H>,
     dealer: Seat,
     what: &str,
@@ -186,7 +190,10 @@ pub fn dealer_face_up<H: Holding>(
 
 /// The game turns no card up and keeps none back: `face_up` and `stock` must be empty. `why` says
 /// what the game does with the pack instead.
-pub fn check_nothing_undealt(record: &HandRecord, why: &str) -> Result<(), Vec<FieldError>> {
+pub fn check_nothing_undealt<V: Verbs>(
+    record: &HandRecord<V>,
+    why: &str,
+) -> Result<(), Vec<FieldError>> {
     refuse_fields(
         [("face_up", &record.face_up), ("stock", &record.stock)],
         why,
@@ -195,7 +202,7 @@ pub fn check_nothing_undealt(record: &HandRecord, why: &str) -> Result<(), Vec<F
 
 /// The game deals every card to the seats, a face-up one included (Malilla's trump card, the
 /// Stubs & Spoils Color Card): `stock` must be empty. `why` says where the pack goes instead.
-pub fn check_no_stock(record: &HandRecord, why: &str) -> Result<(), Vec<FieldError>> {
+pub fn check_no_stock<V: Verbs>(record: &HandRecord<V>, why: &str) -> Result<(), Vec<FieldError>> {
     refuse_fields([("stock", &record.stock)], why)
 }
 

@@ -1,13 +1,18 @@
-//! One game's rules as the engine sees them: what it declares (`GameInfo`), how it starts a
-//! hand (`Game`) and how a hand takes its actions (`HandState`).
+//! One game's rules as the engine sees them: what it declares (`GameInfo`), its own verbs and
+//! details, how it starts a hand (`Rules`) and how a hand takes its actions (`HandState`). `Game`
+//! is the same game behind a pointer, for the registry, the API and the league, which hold records
+//! in the game-agnostic form and have them read in the game's own verbs at the edge.
 
-use super::{
-    Adjudication, FieldError, MatchState, OptionSpec, Options, PerSide, RecordError, Side, Table,
-    TableView,
-};
-use crate::record::{Action, HandRecord};
+use super::replay::{self, Recorded};
+use super::{Adjudication, FieldError, MatchState, OptionSpec, Options, RecordError, TableView};
+use crate::details::Details;
+use crate::record::{Action, HandRecord, Verbs};
+use crate::seat::{PerSide, Side, Table};
 use serde::Serialize;
-use utoipa::ToSchema;
+use serde::de::DeserializeOwned;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
+use utoipa::{PartialSchema, ToSchema};
 
 /// Describes a game for `GET /v1/games`.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,25 +43,27 @@ pub struct GameInfo {
     /// Codes of the parts of its hand score (`score_items[].code`) and of its bonuses.
     #[schema(value_type = Vec<String>)]
     pub score_codes: &'static [&'static str],
-    /// Verbs a record of this game may use.
+    /// Verbs a record of this game may use (its action schema gives their values).
     #[schema(value_type = Vec<String>)]
     pub verbs: &'static [&'static str],
 }
 
-/// One game's rules.
-pub trait Game: Send + Sync {
+/// One game's rules, in its own verbs.
+pub trait Rules: Send + Sync + 'static {
+    /// What a record of this game can say: its verbs and their values (`verbs!`).
+    type Verb: Verbs;
+    /// The fields this game adds to the adjudication (`Adjudication.details`), for its schema.
+    type Details: ToSchema;
+    /// The fields this game carries in the match state from hand to hand (`MatchState.details`);
+    /// a match state given with any other field is refused.
+    type Carried: ToSchema + DeserializeOwned;
+
     fn info(&self) -> &'static GameInfo;
 
     /// The table this game is played at under `options` (players, direction of play): four
     /// players in partnerships, clockwise, unless the game says otherwise.
     fn table(&self, _options: &Options) -> Table {
         Table::FOUR
-    }
-
-    /// The game-specific fields of `MatchState` this game carries between hands (`contenders`,
-    /// `pending_ties`, `streak`); a request that sets any other is refused.
-    fn match_fields(&self) -> &'static [&'static str] {
-        &[]
     }
 
     /// The record's fields for cards not dealt to a seat that this game uses (`face_up`, `stock`);
@@ -76,20 +83,108 @@ pub trait Game: Send + Sync {
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Self::Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>>;
+    ) -> Result<Box<dyn HandState<Self::Verb>>, Vec<FieldError>>;
 }
 
 /// A hand being replayed, one action at a time.
-pub trait HandState {
+pub trait HandState<V> {
     /// Applies action `index`. A record error stops the replay.
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
+    fn apply(&mut self, index: usize, action: &Action<V>) -> Result<(), RecordError>;
 
     /// The table as the next player to act sees it, with every legal action.
     fn view(&self) -> TableView;
 
     /// Ends the replay (after the last action, or at a record error) and rules on the hand.
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
+}
+
+/// A game behind a pointer: what the registry holds. Every `Rules` is one.
+pub trait Game: Send + Sync {
+    fn info(&self) -> &'static GameInfo;
+
+    /// See `Rules::table`.
+    fn table(&self, options: &Options) -> Table;
+
+    /// See `Rules::undealt_fields`.
+    fn undealt_fields(&self) -> &'static [&'static str];
+
+    /// See `Rules::already_won`.
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side>;
+
+    /// Checks the game's own fields of a match state given in a request (pointers under `base`).
+    fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>>;
+
+    /// Reads `record` in this game's verbs: a verb the game does not have, or a value that is not
+    /// what the verb takes, is refused with a pointer to it.
+    fn read<'a>(&'a self, record: &HandRecord) -> Result<Box<dyn Recorded + 'a>, Vec<FieldError>>;
+
+    /// The schemas of this game's actions, details and carried match state.
+    fn schemas(&self) -> GameSchemas;
+
+    /// How a value of `verb` is written in a spreadsheet cell.
+    fn placeholder(&self, verb: &str) -> &'static str;
+}
+
+/// The schemas a game owns, for the OpenAPI document.
+pub struct GameSchemas {
+    pub action: RefOr<Schema>,
+    pub details: (String, RefOr<Schema>),
+    pub carried: (String, RefOr<Schema>),
+    /// The schemas these refer to (`Streak`, `Mode`).
+    pub nested: Vec<(String, RefOr<Schema>)>,
+}
+
+impl<R: Rules> Game for R {
+    fn info(&self) -> &'static GameInfo {
+        Rules::info(self)
+    }
+
+    fn table(&self, options: &Options) -> Table {
+        Rules::table(self, options)
+    }
+
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        Rules::undealt_fields(self)
+    }
+
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {
+        Rules::already_won(self, scores)
+    }
+
+    fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>> {
+        crate::details::read::<R::Carried>(details, base).map(drop)
+    }
+
+    fn read<'a>(&'a self, record: &HandRecord) -> Result<Box<dyn Recorded + 'a>, Vec<FieldError>> {
+        Ok(Box::new(replay::Read {
+            rules: self,
+            record: record.read::<R::Verb>()?,
+        }))
+    }
+
+    fn schemas(&self) -> GameSchemas {
+        let mut nested = Vec::new();
+        R::Verb::nested_schemas(&mut nested);
+        R::Details::schemas(&mut nested);
+        R::Carried::schemas(&mut nested);
+        GameSchemas {
+            nested,
+            action: <Action<R::Verb> as utoipa::PartialSchema>::schema(),
+            details: (
+                R::Details::name().into_owned(),
+                <R::Details as PartialSchema>::schema(),
+            ),
+            carried: (
+                R::Carried::name().into_owned(),
+                <R::Carried as PartialSchema>::schema(),
+            ),
+        }
+    }
+
+    fn placeholder(&self, verb: &str) -> &'static str {
+        R::Verb::placeholder(verb)
+    }
 }

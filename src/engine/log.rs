@@ -2,9 +2,9 @@
 //! record errors (the record contradicts the deal or the turn order: replay stops), corrected revokes
 //! and actions ignored after a hand was decided (`shared/rules/README.md`, "Legality outcomes", C2–C6).
 
-use super::seat::{PerSide, Seat, Side};
 use crate::cards::Card;
-use crate::record::{Action, ActionKind};
+use crate::record::{Action, Verbs};
+use crate::seat::{PerSide, Seat, Side};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -111,20 +111,25 @@ impl RecordError {
 
 impl RecordError {
     /// An error about action `index`, at its verb.
-    pub fn on(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
+    pub fn on<V: Verbs>(
+        code: &'static str,
+        index: usize,
+        action: &Action<V>,
+        detail: String,
+    ) -> RecordError {
         RecordError::at(code, index, action.seat, action.kind.verb(), detail)
     }
 
     /// Action `index` does not fit the phase of the hand (`detail` says what was due instead).
-    pub fn unexpected(index: usize, action: &Action, detail: String) -> RecordError {
+    pub fn unexpected<V: Verbs>(index: usize, action: &Action<V>, detail: String) -> RecordError {
         RecordError::on("unexpected_action", index, action, detail)
     }
 
     /// Action `index` comes after the hand ended (`detail` says how it ended). A `correct` there is
     /// `invalid_correct` (README C2: its trick is complete); anything else `action_after_end`.
-    pub fn after_end(index: usize, action: &Action, detail: &str) -> RecordError {
-        match action.kind {
-            ActionKind::Correct(_) => RecordError::on(
+    pub fn after_end<V: Verbs>(index: usize, action: &Action<V>, detail: &str) -> RecordError {
+        match action.kind.verb() {
+            "correct" => RecordError::on(
                 "invalid_correct",
                 index,
                 action,
@@ -135,7 +140,7 @@ impl RecordError {
     }
 
     /// A `correct` before any card is played (README C11): nobody is entitled to correct yet.
-    pub fn correct_before_play(index: usize, action: &Action) -> RecordError {
+    pub fn correct_before_play<V: Verbs>(index: usize, action: &Action<V>) -> RecordError {
         RecordError::on(
             "invalid_correct",
             index,
@@ -162,10 +167,15 @@ impl RecordError {
     /// due): a `correct` is `invalid_correct` (README C11: no card of the seat's own is open to
     /// correction), an action by another seat `out_of_turn` whatever its verb (C12: the seat is
     /// checked first), else `unexpected_action`.
-    pub fn out_of_phase(index: usize, action: &Action, due: Seat, expected: &str) -> RecordError {
+    pub fn out_of_phase<V: Verbs>(
+        index: usize,
+        action: &Action<V>,
+        due: Seat,
+        expected: &str,
+    ) -> RecordError {
         let seat = action.seat;
-        match action.kind {
-            ActionKind::Correct(_) => RecordError::on(
+        match action.kind.verb() {
+            "correct" => RecordError::on(
                 "invalid_correct",
                 index,
                 action,

@@ -3,9 +3,9 @@
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
 use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
-use super::seat::{Seat, Table};
 use super::trick::{MAX_PLAYS, Trick};
 use crate::cards::{Card, CardSet, Holding};
+use crate::seat::{Seat, Table};
 
 /// Hands, the trick in progress and its not-yet-established faults. Hands are sets of distinct cards
 /// unless the game's pack has copies (`CardCounts`).

@@ -2,10 +2,10 @@
 //! match state) and feeds it the actions, whole or step by step, hand by hand through a match.
 
 use super::{
-    Adjudication, FieldError, Game, HandState, MatchState, Options, RecordError, Seat, Table,
-    TableView,
+    Adjudication, FieldError, Game, HandState, MatchState, Options, RecordError, Rules, Seat,
+    Table, TableView,
 };
-use crate::record::{Action, HandRecord, MatchRecord};
+use crate::record::{Action, HandRecord, MatchRecord, Verbs};
 use serde::Serialize;
 use std::borrow::Cow;
 use utoipa::ToSchema;
@@ -25,14 +25,14 @@ fn check_game_id(named: &Option<String>, game: &dyn Game) -> Result<(), FieldErr
 }
 
 /// A hand set up for replay, with the table its seats are named by.
-struct Prepared<'a> {
-    state: Box<dyn HandState>,
+struct Prepared<'a, V: Verbs> {
+    state: Box<dyn HandState<V>>,
     table: Table,
     /// The record's actions, seats as the table names them (`P1` is `N` at a four-seat table).
-    actions: Cow<'a, [Action]>,
+    actions: Cow<'a, [Action<V>]>,
 }
 
-impl Prepared<'_> {
+impl<V: Verbs> Prepared<'_, V> {
     /// Applies every action.
     fn replay(&mut self) -> Result<(), RecordError> {
         for (i, a) in self.actions.iter().enumerate() {
@@ -43,14 +43,14 @@ impl Prepared<'_> {
 
     fn run(mut self) -> Adjudication {
         let error = self.replay().err();
-        rule(self.state, error, self.actions.len())
+        rule(self.state.finish(error), self.actions.len())
     }
 }
 
 /// The ruling on a hand whose record held `actions` actions (README C5 / the contract: an
 /// incomplete hand names where the next action was due).
-fn rule(state: Box<dyn HandState>, error: Option<RecordError>, actions: usize) -> Adjudication {
-    let mut adjudication = state.finish(error);
+fn rule(adjudication: Adjudication, actions: usize) -> Adjudication {
+    let mut adjudication = adjudication;
     if let Some(e) = &mut adjudication.record_error
         && e.code == "incomplete_hand"
     {
@@ -59,10 +59,95 @@ fn rule(state: Box<dyn HandState>, error: Option<RecordError>, actions: usize) -
     adjudication
 }
 
+/// A record read in its game's verbs (`Game::read`), ready to be ruled on.
+pub trait Recorded {
+    /// Replays the whole hand and rules on it.
+    fn adjudicate(&self) -> Result<Adjudication, Vec<FieldError>>;
+
+    /// Rules on this hand as the next of a match (see `adjudicate_next`).
+    fn adjudicate_next(
+        &self,
+        options: &Options,
+        state: &MatchState,
+    ) -> Result<Adjudication, Vec<FieldError>>;
+
+    /// Sets up the hand and applies its actions, to be continued step by step.
+    fn replay(&self) -> Result<Replay, Vec<FieldError>>;
+}
+
+/// A record of the game `R`, read in its verbs.
+pub(super) struct Read<'a, R: Rules> {
+    pub rules: &'a R,
+    pub record: HandRecord<R::Verb>,
+}
+
+impl<R: Rules> Recorded for Read<'_, R> {
+    fn adjudicate(&self) -> Result<Adjudication, Vec<FieldError>> {
+        Ok(prepare(self.rules, &self.record, None, None)?.run())
+    }
+
+    fn adjudicate_next(
+        &self,
+        options: &Options,
+        state: &MatchState,
+    ) -> Result<Adjudication, Vec<FieldError>> {
+        Ok(prepare(self.rules, &self.record, Some(options), Some(state))?.run())
+    }
+
+    fn replay(&self) -> Result<Replay, Vec<FieldError>> {
+        let mut hand = prepare(self.rules, &self.record, None, None)?;
+        hand.replay().map_err(|e| {
+            vec![FieldError::new(
+                e.pointer,
+                format!("{} ({})", e.detail, e.code),
+            )]
+        })?;
+        Ok(Replay {
+            applied: hand.actions.len(),
+            state: Box::new(Typed(hand.state)),
+            table: hand.table,
+        })
+    }
+}
+
+/// A hand of some game being replayed, taking actions as sent (read in the game's verbs here).
+trait Step {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
+    fn view(&self) -> TableView;
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
+}
+
+/// A game's hand taking actions as sent.
+struct Typed<V>(Box<dyn HandState<V>>);
+
+impl<V: Verbs> Step for Typed<V> {
+    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        match action.read::<V>(index) {
+            Ok(action) => self.0.apply(index, &action),
+            // An action the game has no verb for does not fit any point of its hand.
+            Err(e) => Err(RecordError {
+                code: "unexpected_action",
+                action_index: Some(index),
+                seat: Some(action.seat),
+                pointer: e.pointer,
+                detail: e.detail,
+            }),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        self.0.view()
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.0.finish(error)
+    }
+}
+
 /// A hand replayed step by step: the driver keeps the game's state between actions, so a client
 /// walking a hand (the conformance kit, a what-if) does not replay the record at every step.
 pub struct Replay {
-    state: Box<dyn HandState>,
+    state: Box<dyn Step>,
     table: Table,
     /// Actions applied so far: the index of the next one.
     applied: usize,
@@ -72,18 +157,7 @@ impl Replay {
     /// Sets up `record`'s hand and applies its actions. A record error among them is a refusal:
     /// the position does not exist.
     pub fn start(game: &dyn Game, record: &HandRecord) -> Result<Replay, Vec<FieldError>> {
-        let mut hand = prepare(game, record, None, None)?;
-        hand.replay().map_err(|e| {
-            vec![FieldError::new(
-                e.pointer,
-                format!("{} ({})", e.detail, e.code),
-            )]
-        })?;
-        Ok(Replay {
-            applied: hand.actions.len(),
-            state: hand.state,
-            table: hand.table,
-        })
+        game.read(record)?.replay()
     }
 
     /// The table as the next player to act sees it, with every legal action.
@@ -104,17 +178,17 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
-        rule(self.state, error, self.applied)
+        rule(self.state.finish(error), self.applied)
     }
 }
 
-fn prepare<'a>(
-    game: &dyn Game,
-    record: &'a HandRecord,
+fn prepare<'a, R: Rules>(
+    game: &R,
+    record: &'a HandRecord<R::Verb>,
     options: Option<&Options>,
     before: Option<&MatchState>,
-) -> Result<Prepared<'a>, Vec<FieldError>> {
-    let info = game.info();
+) -> Result<Prepared<'a, R::Verb>, Vec<FieldError>> {
+    let info = Rules::info(game);
     let mut errors = Vec::new();
     if let Err(e) = check_game_id(&record.game, game) {
         errors.push(e);
@@ -137,7 +211,7 @@ fn prepare<'a>(
             None
         }
     };
-    let table = options.as_ref().map(|o| game.table(o));
+    let table = options.as_ref().map(|o| Rules::table(game, o));
     if let Some(table) = table
         && let Some(a) = record
             .actions
@@ -150,21 +224,6 @@ fn prepare<'a>(
                 "no seat {} at this table: expected {}",
                 record.actions[a].seat,
                 table.names()
-            ),
-        ));
-    }
-    if let Some(a) = record
-        .actions
-        .iter()
-        .position(|a| !info.verbs.contains(&a.kind.verb()))
-    {
-        errors.push(FieldError::new(
-            format!("/actions/{a}/{}", record.actions[a].kind.verb()),
-            format!(
-                "'{}' is not an action in {}: expected one of {}",
-                record.actions[a].kind.verb(),
-                info.name,
-                info.verbs.join(", ")
             ),
         ));
     }
@@ -182,7 +241,7 @@ fn prepare<'a>(
             let mut state = state.clone().unwrap_or_default();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
             state.next_dealer = state.next_dealer.map(named);
-            if let Err(e) = state.check(game, named(record.dealer), "/match_state") {
+            if let Err(e) = check_match_state(game, &state, named(record.dealer), "/match_state") {
                 errors.extend(e);
             }
             state
@@ -241,7 +300,7 @@ fn prepare<'a>(
 
 /// Replays a whole hand and rules on it.
 pub fn adjudicate(game: &dyn Game, record: &HandRecord) -> Result<Adjudication, Vec<FieldError>> {
-    Ok(prepare(game, record, None, None)?.run())
+    game.read(record)?.adjudicate()
 }
 
 /// Replays a partial record and reports the table and the legal next actions.
@@ -284,7 +343,7 @@ pub fn adjudicate_next(
             format!("{d} deals this hand, not {}", record.dealer),
         )]);
     }
-    Ok(prepare(game, record, Some(options), Some(state))?.run())
+    game.read(record)?.adjudicate_next(options, state)
 }
 
 /// Adjudicates a sequence of hands as one game.
@@ -296,19 +355,17 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
     state.next_dealer = state.next_dealer.map(resolve);
-    state
-        .check(game, first_dealer, "/match_state")
-        .map_err(|e| {
-            e.into_iter()
-                .map(|f| {
-                    if f.pointer == "/dealer" {
-                        f.under("/hands/0")
-                    } else {
-                        f
-                    }
-                })
-                .collect::<Vec<_>>()
-        })?;
+    check_match_state(game, &state, first_dealer, "/match_state").map_err(|e| {
+        e.into_iter()
+            .map(|f| {
+                if f.pointer == "/dealer" {
+                    f.under("/hands/0")
+                } else {
+                    f
+                }
+            })
+            .collect::<Vec<_>>()
+    })?;
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
         let adjudication = adjudicate_next(game, &options, &state, record, i).map_err(|e| {
@@ -322,4 +379,65 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
         hands,
         final_state: state,
     })
+}
+
+/// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
+const SCORE_LIMIT: i32 = 1_000_000;
+
+/// Checks a match state given in a request, for a hand dealt by `dealer` in `game`.
+fn check_match_state(
+    game: &dyn Game,
+    state: &MatchState,
+    dealer: Seat,
+    base: &str,
+) -> Result<(), Vec<FieldError>> {
+    let mut errors = Vec::new();
+    // A field of the game's own that it does not keep would be carried along unread.
+    if let Err(e) = game.check_carried(&state.details, base) {
+        errors.extend(e);
+    }
+    for side in state.scores.sides() {
+        if !(-SCORE_LIMIT..=SCORE_LIMIT).contains(&state.scores[side]) {
+            errors.push(FieldError::new(
+                format!("{base}/scores/{side}"),
+                format!("scores are limited to ±{SCORE_LIMIT}"),
+            ));
+        }
+    }
+    // Every game counts the hand it scores (`hands_played + 1`): keep that addition safe.
+    if state.hands_played > SCORE_LIMIT as u32 {
+        errors.push(FieldError::new(
+            format!("{base}/hands_played"),
+            format!("hands played are limited to {SCORE_LIMIT}"),
+        ));
+    }
+    if let Some(side) = game.already_won(&state.scores) {
+        errors.push(FieldError::new(
+            format!("{base}/scores/{side}"),
+            format!(
+                "{side} has {} and the game is won at {}: the game is over, start a new match",
+                state.scores[side],
+                game.info().game_target
+            ),
+        ));
+    }
+    if state.game_over || state.winner.is_some() {
+        errors.push(FieldError::new(
+            format!("{base}/game_over"),
+            "the game is already over: start a new match".into(),
+        ));
+    }
+    if let Some(d) = state.next_dealer
+        && d != dealer
+    {
+        errors.push(FieldError::new(
+            "/dealer".into(),
+            format!("the match state says {d} deals this hand, but the record names {dealer}"),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }

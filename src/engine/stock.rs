@@ -2,8 +2,8 @@
 //! then any card that lies face up under the stock (an upcard), which the last draw takes.
 
 use super::play::TrickPlay;
-use super::seat::Seat;
 use crate::cards::Card;
+use crate::seat::Seat;
 
 /// The cards still to draw.
 #[derive(Clone, Debug)]

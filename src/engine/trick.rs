@@ -1,8 +1,8 @@
 //! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
 
 use super::log::Fault;
-use super::seat::{Seat, Table};
 use crate::cards::{Card, CardClass, Holding, Rank, Suit};
+use crate::seat::{Seat, Table};
 use serde::Serialize;
 use utoipa::ToSchema;
 

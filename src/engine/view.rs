@@ -1,10 +1,9 @@
 //! What a player at the table sees before the next action, with every legal action.
 
-use super::{
-    Fault, Irregularity, MatchState, Mode, PerSide, PlayedCard, Seat, Tally, Trick, TrickPlay,
-};
+use super::{Fault, Irregularity, MatchState, PerSide, PlayedCard, Seat, Tally, Trick, TrickPlay};
 use crate::cards::{Card, Holding, Suit};
-use crate::record::Action;
+use crate::details::Details;
+use crate::record::{Action, Verbs};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -12,19 +11,19 @@ use utoipa::ToSchema;
 /// What a player at the table could see before the next action, and every legal next action.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TableView {
-    /// `gallery`, `play`, `spoil` or `over`.
+    /// The phase of the hand, in the game's words (`auction`, `play`, `spoil`, ...; `over` at the end).
     pub phase: &'static str,
     /// Seats that may act now (several while gallery discards are made in any order).
     pub to_act: Vec<Seat>,
     pub trick_number: Option<u8>,
-    /// The cards of the trick in progress.
+    /// The cards of the trick in progress (empty in a game whose unit is a turn).
     pub trick: Vec<PlayedCard>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trump: Option<Suit>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<Mode>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub special_suit: Option<Suit>,
+    /// The game's own state of the hand (Stubs & Spoils' `mode` and `special_suit`).
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub details: Details,
     /// The cards held by the (first) seat to act: its entry in `hands` (kept for compatibility).
     pub hand: Vec<Card>,
     /// The cards every seat holds now, by seat, in the same order as `hand`: cards taken in (a
@@ -46,20 +45,38 @@ pub struct TableView {
 }
 
 impl TableView {
+    /// The view of a trick game: the trick in progress and every seat's cards from `play`.
     pub fn new<H: Holding>(
         phase: &'static str,
         to_act: Vec<Seat>,
         play: &TrickPlay<H>,
         match_state: &MatchState,
     ) -> TableView {
+        let mut view = TableView::turns(
+            phase,
+            to_act,
+            play.table.seats().map(|s| (s, play.hand(s).to_vec())),
+            match_state,
+        );
+        view.trick_number = Some(play.trick.number);
+        view.trick = play.trick.plays().to_vec();
+        view
+    }
+
+    /// The view of a game whose unit is a turn, not a trick (a climbing game): what every seat holds.
+    pub fn turns(
+        phase: &'static str,
+        to_act: Vec<Seat>,
+        hands: impl IntoIterator<Item = (Seat, Vec<Card>)>,
+        match_state: &MatchState,
+    ) -> TableView {
         let mut view = TableView {
             phase,
             to_act,
-            trick_number: Some(play.trick.number),
-            trick: play.trick.plays().to_vec(),
+            trick_number: None,
+            trick: Vec::new(),
             trump: None,
-            mode: None,
-            special_suit: None,
+            details: Details::new(),
             hand: Vec::new(),
             hands: BTreeMap::new(),
             hand_sizes: BTreeMap::new(),
@@ -68,8 +85,13 @@ impl TableView {
             match_state: match_state.clone(),
             legal: Vec::new(),
         };
-        view.set_hands(play.table.seats().map(|s| (s, play.hand(s).to_vec())));
+        view.set_hands(hands);
         view
+    }
+
+    /// Offers `kind` to `seat` as a legal next action.
+    pub fn offer<V: Verbs>(&mut self, seat: Seat, kind: V) {
+        self.legal.push(Action { seat, kind }.any());
     }
 
     /// Sets what every seat holds, and `hand` and `hand_sizes` with it. `new` takes the hands of
@@ -104,10 +126,7 @@ impl TableView {
                 .iter()
                 .filter(|&c| judge(&play.trick, hand, c).is_none())
             {
-                self.legal.push(Action {
-                    seat,
-                    kind: crate::record::ActionKind::Play(card),
-                });
+                self.legal.push(Action::new(seat, "play", card));
             }
         }
         for (seat, before) in play.correctable() {
@@ -119,10 +138,7 @@ impl TableView {
                 .iter()
                 .filter(|&c| c != current && judge(&before, hand, c).is_none())
             {
-                self.legal.push(Action {
-                    seat,
-                    kind: crate::record::ActionKind::Correct(card),
-                });
+                self.legal.push(Action::new(seat, "correct", card));
             }
         }
     }

@@ -6,13 +6,28 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Decides, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Decides, Event, Fault, FieldError, FirstDecides, GameInfo, HandState,
+    MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal,
 };
-use crate::record::{Action, ActionKind, HandRecord, Yes};
+use crate::record::{Action, HandRecord, Yes};
 
 pub struct Bacon;
+
+crate::verbs! {
+    /// What a record of Bacon can say.
+    #[derive(Copy)]
+    pub enum Verb in "Bacon" {
+        Pass(Yes) = "pass": "A pass on the upcard or in the second round of naming trump (value `true`).",
+        PickUp(bool) = "pick_up": "\"Pick it up\": the upcard's suit becomes trump; the value is whether the caller goes alone (`true`) or not (`false`).",
+        VetoPickUp(bool) = "veto_pick_up": "The picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
+        VetoAlone(bool) = "veto_alone": "The loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
+        Discard(Card) = "discard": "The dealer's discard after picking up the upcard.",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "bacon",
@@ -59,15 +74,7 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "bacon.md",
     irregularities: &["revoke"],
-    verbs: &[
-        "pass",
-        "pick_up",
-        "veto_pick_up",
-        "veto_alone",
-        "discard",
-        "play",
-        "correct",
-    ],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -128,7 +135,11 @@ fn partner(seat: Seat) -> Seat {
     Table::FOUR.left(Table::FOUR.left(seat))
 }
 
-impl Game for Bacon {
+impl Rules for Bacon {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -139,10 +150,10 @@ impl Game for Bacon {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -402,7 +413,7 @@ impl Hand {
     }
 
     /// A `veto_pick_up` or `veto_alone` while a pick-up awaits the partner's decisions (§2.2, §3).
-    fn veto(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn veto(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let Phase::Veto {
             upcard,
             caller,
@@ -417,7 +428,7 @@ impl Hand {
         };
         let seat = action.seat;
         let p = partner(caller);
-        if let ActionKind::VetoAlone(_) = action.kind
+        if let Verb::VetoAlone(_) = action.kind
             && (!alone || alone_decided)
         {
             // BA-c: whoever records it, there is no alone to veto here.
@@ -443,16 +454,14 @@ impl Hand {
         }
         let card = self.stock[upcard];
         match action.kind {
-            ActionKind::VetoPickUp(_) if pick_decided || alone_decided => {
-                Err(RecordError::unexpected(
-                    index,
-                    action,
-                    format!(
-                        "{p} has already decided on {caller}'s pick-up (veto_pick_up comes once, before veto_alone)"
-                    ),
-                ))
-            }
-            ActionKind::VetoPickUp(true) => {
+            Verb::VetoPickUp(_) if pick_decided || alone_decided => Err(RecordError::unexpected(
+                index,
+                action,
+                format!(
+                    "{p} has already decided on {caller}'s pick-up (veto_pick_up comes once, before veto_alone)"
+                ),
+            )),
+            Verb::VetoPickUp(true) => {
                 self.adj.events.push(Event {
                     code: "pick_up_vetoed",
                     action_index: Some(index),
@@ -466,7 +475,7 @@ impl Hand {
                 self.pass(index, upcard, caller, calls);
                 Ok(())
             }
-            ActionKind::VetoPickUp(false) if alone => {
+            Verb::VetoPickUp(false) if alone => {
                 self.phase = Phase::Veto {
                     upcard,
                     caller,
@@ -478,11 +487,11 @@ impl Hand {
                 };
                 Ok(())
             }
-            ActionKind::VetoPickUp(false) => {
+            Verb::VetoPickUp(false) => {
                 self.stand(picked, upcard, caller, false);
                 Ok(())
             }
-            ActionKind::VetoAlone(veto) => {
+            Verb::VetoAlone(veto) => {
                 if veto {
                     self.adj.events.push(Event {
                         code: "alone_vetoed",
@@ -583,8 +592,8 @@ fn suit_name(suit: Suit) -> &'static str {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         if let Phase::Over = self.phase {
             if let Some(ignored) = self.decided_by.ignores(index, "bacon.md §5") {
@@ -609,27 +618,24 @@ impl HandState for Hand {
             alone,
             ..
         } = self.phase
-            && !matches!(
-                action.kind,
-                ActionKind::VetoPickUp(_) | ActionKind::VetoAlone(_)
-            )
+            && !matches!(action.kind, Verb::VetoPickUp(_) | Verb::VetoAlone(_))
         {
             self.stand(picked, upcard, caller, alone);
         }
         match (self.phase, action.kind) {
-            (Phase::Play, ActionKind::Correct(card)) => {
+            (Phase::Play, Verb::Correct(card)) => {
                 let judge = self.judge();
                 return self.play.correct(index, seat, card, judge);
             }
             // README C11: no trick is in progress, so nobody is entitled to correct.
-            (_, ActionKind::Correct(_)) => {
+            (_, Verb::Correct(_)) => {
                 return Err(RecordError::correct_before_play(index, action));
             }
-            (Phase::Veto { .. }, ActionKind::VetoPickUp(_) | ActionKind::VetoAlone(_)) => {
+            (Phase::Veto { .. }, Verb::VetoPickUp(_) | Verb::VetoAlone(_)) => {
                 return self.veto(index, action);
             }
             // BA-c: a veto of going alone anywhere but right after an alone pick-up that stands.
-            (_, ActionKind::VetoAlone(_)) => {
+            (_, Verb::VetoAlone(_)) => {
                 return Err(RecordError::unexpected(
                     index,
                     action,
@@ -649,7 +655,7 @@ impl HandState for Hand {
             ));
         }
         match (self.phase, action.kind) {
-            (Phase::Auction { upcard, calls, .. }, ActionKind::PickUp(alone)) => {
+            (Phase::Auction { upcard, calls, .. }, Verb::PickUp(alone)) => {
                 self.phase = Phase::Veto {
                     upcard,
                     caller: seat,
@@ -661,11 +667,11 @@ impl HandState for Hand {
                 };
                 Ok(())
             }
-            (Phase::Auction { upcard, calls, .. }, ActionKind::Pass(_)) => {
+            (Phase::Auction { upcard, calls, .. }, Verb::Pass(_)) => {
                 self.pass(index, upcard, seat, calls);
                 Ok(())
             }
-            (Phase::Discard { taker }, ActionKind::Discard(card)) => {
+            (Phase::Discard { taker }, Verb::Discard(card)) => {
                 if !self.play.hand_mut(taker).remove(card) {
                     return Err(RecordError::on(
                         "card_not_held",
@@ -677,7 +683,7 @@ impl HandState for Hand {
                 self.phase = Phase::Play;
                 Ok(())
             }
-            (Phase::Play, ActionKind::Play(card)) => {
+            (Phase::Play, Verb::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
@@ -702,14 +708,14 @@ impl HandState for Hand {
         };
         let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let mut add = |seat: Seat, kind: ActionKind| view.legal.push(Action { seat, kind });
+        let mut add = |seat: Seat, kind: Verb| view.offer(seat, kind);
         match self.phase {
             Phase::Auction { caller, .. } => {
-                add(caller, ActionKind::Pass(Yes));
-                add(caller, ActionKind::PickUp(false));
-                add(caller, ActionKind::PickUp(true));
+                add(caller, Verb::Pass(Yes));
+                add(caller, Verb::PickUp(false));
+                add(caller, Verb::PickUp(true));
             }
             Phase::Veto {
                 upcard,
@@ -722,10 +728,10 @@ impl HandState for Hand {
                 let p = partner(caller);
                 for veto in [true, false] {
                     if !pick_decided && !alone_decided {
-                        add(p, ActionKind::VetoPickUp(veto));
+                        add(p, Verb::VetoPickUp(veto));
                     }
                     if alone && !alone_decided {
-                        add(p, ActionKind::VetoAlone(veto));
+                        add(p, Verb::VetoAlone(veto));
                     }
                 }
                 // BA-b: without a veto the pick-up stands and the taker discards next.
@@ -733,12 +739,12 @@ impl HandState for Hand {
                 let mut hand = self.play.hand(taker);
                 hand.insert(self.stock[upcard]);
                 for card in hand.iter() {
-                    add(taker, ActionKind::Discard(card));
+                    add(taker, Verb::Discard(card));
                 }
             }
             Phase::Discard { taker } => {
                 for card in self.play.hand(taker).iter() {
-                    add(taker, ActionKind::Discard(card));
+                    add(taker, Verb::Discard(card));
                 }
             }
             Phase::Play => view.add_plays(&self.play, self.judge()),

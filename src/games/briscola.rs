@@ -5,14 +5,27 @@
 //! three players) won on total points, a tie settled by tie-breaker hands scored on their own.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::details;
 use crate::engine::{
-    Adjudication, Event, FieldError, Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec,
-    Options, PerSide, PlayedCard, RankOrder, RecordError, ScoreSource, Seat, Side, Stock, Table,
-    TableView, TrickPlay, TrickReport, deal,
+    Adjudication, Event, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
+    OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
+    Side, Stock, Table, TableView, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, ActionKind, HandRecord};
+use crate::record::{Action, HandRecord};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 pub struct Briscola;
+
+crate::verbs! {
+    /// What a record of Briscola can say.
+    #[derive(Copy)]
+    pub enum Verb in "Briscola" {
+        Play(Card) = "play": "A card played to the current trick.",
+        Draw(Card) = "draw": "A card drawn from the stock after a trick, the winner first (optional); checked against the stock order.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "briscola",
@@ -48,7 +61,7 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "briscola.md",
     irregularities: &[],
-    verbs: &["play", "draw", "correct"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "card_not_held",
@@ -103,14 +116,43 @@ fn leaders(sides: impl Iterator<Item = Side>, value: impl Fn(Side) -> i32) -> Ve
     sides.into_iter().filter(|&s| value(s) == top).collect()
 }
 
+/// What Briscola carries from hand to hand besides the scores.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = BriscolaCarried)]
+pub struct Carried {
+    /// The sides still contending in a tie-breaker hand (BR-b): set when the match's hands end
+    /// with the lead tied; such a hand is scored on its own and decides among these sides only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contenders: Vec<Side>,
+}
+
+/// The contenders a match state names (none when it names none).
+#[cfg(test)]
+fn contenders(m: &MatchState) -> Vec<Side> {
+    details::read::<Carried>(&m.details, "/match_state")
+        .map(|c| c.contenders)
+        .unwrap_or_default()
+}
+
+fn set_contenders(m: &mut MatchState, contenders: &[Side]) {
+    m.details.remove("contenders");
+    details::set(
+        &mut m.details,
+        &Carried {
+            contenders: contenders.to_vec(),
+        },
+    );
+}
+
 /// A single leader wins the match; tied leaders contend in a tie-breaker hand (BR-b, BR-3).
 fn decide(m: &mut MatchState, leaders: Vec<Side>) {
     if let [winner] = leaders[..] {
         m.game_over = true;
         m.winner = Some(winner);
-        m.contenders.clear();
+        set_contenders(m, &[]);
     } else {
-        m.contenders = leaders;
+        set_contenders(m, &leaders);
     }
 }
 
@@ -118,22 +160,19 @@ fn decide(m: &mut MatchState, leaders: Vec<Side>) {
 /// or, when it has played the match's hands without naming them, the sides tied for the lead.
 fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldError>> {
     let hands = match_hands(table);
-    if !before.contenders.is_empty() {
-        if let Some(i) = before
-            .contenders
-            .iter()
-            .position(|s| !table.sides().any(|t| t == *s))
-        {
+    let named = details::read::<Carried>(&before.details, "/match_state")?.contenders;
+    if !named.is_empty() {
+        if let Some(i) = named.iter().position(|s| !table.sides().any(|t| t == *s)) {
             return Err(vec![FieldError::new(
                 format!("/match_state/contenders/{i}"),
-                format!("{} does not play at this table", before.contenders[i]),
+                format!("{} does not play at this table", named[i]),
             )]);
         }
         // BR-b: distinct sides, all tied for the highest total (a tie-breaker leaves the totals as
         // they are), else the tie-breakers could never end or could crown a side that trails.
         let top = leaders(table.sides(), |s| before.scores[s]);
-        for (i, side) in before.contenders.iter().enumerate() {
-            let problem = if before.contenders[..i].contains(side) {
+        for (i, side) in named.iter().enumerate() {
+            let problem = if named[..i].contains(side) {
                 format!("{side} is named twice")
             } else if !top.contains(side) {
                 format!(
@@ -148,7 +187,7 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
                 problem,
             )]);
         }
-        if before.contenders.len() < 2 || before.hands_played < hands {
+        if named.len() < 2 || before.hands_played < hands {
             return Err(vec![FieldError::new(
                 "/match_state/contenders".into(),
                 format!(
@@ -156,7 +195,7 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
                 ),
             )]);
         }
-        return Ok(before.contenders.clone());
+        return Ok(named);
     }
     if before.hands_played < hands {
         return Ok(Vec::new());
@@ -174,17 +213,17 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
     Ok(tied)
 }
 
-impl Game for Briscola {
+impl Rules for Briscola {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = Carried;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
 
     fn undealt_fields(&self) -> &'static [&'static str] {
         &["face_up", "stock"]
-    }
-
-    fn match_fields(&self) -> &'static [&'static str] {
-        &["contenders"]
     }
 
     fn table(&self, options: &Options) -> Table {
@@ -197,10 +236,10 @@ impl Game for Briscola {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let table = self.table(options);
         let removed: Card = options
             .choice("removed_two")
@@ -239,8 +278,8 @@ impl Game for Briscola {
         let tricks = pack.len() as usize / table.size;
         let mut adj = Adjudication::new(INFO.id, dealer, before, tricks);
         // A tie-breaker inferred from the scores is stated in the match state it was played in.
-        adj.match_before.contenders.clone_from(&contenders);
-        adj.match_after.contenders.clone_from(&contenders);
+        set_contenders(&mut adj.match_before, &contenders);
+        set_contenders(&mut adj.match_after, &contenders);
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
         for side in table.sides() {
@@ -333,7 +372,7 @@ impl Hand {
     }
 
     /// A `draw` action (BR-e): the next draw of the round, by the seat due, of the stock's card.
-    fn draw(&mut self, index: usize, action: &Action, card: Card) -> Result<(), RecordError> {
+    fn draw(&mut self, index: usize, action: &Action<Verb>, card: Card) -> Result<(), RecordError> {
         let Some(round) = &mut self.draws else {
             let detail = "no draw is due: draws follow a complete trick while the stock lasts";
             return Err(self.misplaced(index, action, detail.into()));
@@ -364,7 +403,7 @@ impl Hand {
 
     /// An action that does not fit the moment: by a seat not due to act, `out_of_turn`; else
     /// `unexpected_action` (README C12).
-    fn misplaced(&self, index: usize, action: &Action, detail: String) -> RecordError {
+    fn misplaced(&self, index: usize, action: &Action<Verb>, detail: String) -> RecordError {
         match self.due() {
             Some(seat) if seat != action.seat => RecordError::on(
                 "out_of_turn",
@@ -413,8 +452,8 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if self.is_over() {
             return Err(RecordError::after_end(
                 index,
@@ -422,7 +461,7 @@ impl HandState for Hand {
                 &format!("every card has been played in the {} tricks", self.tricks),
             ));
         }
-        if let ActionKind::Draw(card) = action.kind {
+        if let Verb::Draw(card) = action.kind {
             return self.draw(index, action, card);
         }
         // A round of draws the record has not stated is taken from the stock (BR-e); one it has
@@ -437,9 +476,9 @@ impl HandState for Hand {
         }
         match action.kind {
             // §3: any card may be played at any time.
-            ActionKind::Play(card) => self.play.play(index, action.seat, card, None)?,
+            Verb::Play(card) => self.play.play(index, action.seat, card, None)?,
             // README C11: nothing can be revoked, so no seat is ever entitled to a correction.
-            ActionKind::Correct(_) => {
+            Verb::Correct(_) => {
                 return Err(RecordError::on(
                     "invalid_correct",
                     index,
@@ -472,13 +511,10 @@ impl HandState for Hand {
             &self.adj.match_after,
         );
         view.trump = Some(self.trump);
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         if let Some(round) = &self.draws {
             let (seat, card) = round.due[round.stated];
-            view.legal.push(Action {
-                seat,
-                kind: ActionKind::Draw(card),
-            });
+            view.offer(seat, Verb::Draw(card));
             if drawing {
                 // The cards still due are in the hands already (a round not stated is drawn at
                 // once), but their seats have not drawn them yet.
@@ -552,25 +588,23 @@ mod tests {
         m.scores[ps[2]] = 100;
         let scores = m.scores;
         decide(&mut m, leaders(table.sides(), |s| scores[s]));
-        assert_eq!(m.contenders, vec![ps[0], ps[1]]);
+        assert_eq!(contenders(&m), vec![ps[0], ps[1]]);
         assert!(!m.game_over);
         m.hands_played = 3;
         assert_eq!(tie_break(table, &m).unwrap(), vec![ps[0], ps[1]]);
         // Inferred from the scores when the state does not name them.
-        let inferred = MatchState {
-            contenders: Vec::new(),
-            ..m.clone()
-        };
+        let mut inferred = m.clone();
+        set_contenders(&mut inferred, &[]);
         assert_eq!(tie_break(table, &inferred).unwrap(), vec![ps[0], ps[1]]);
         // P3's hand score does not matter: P2 beats P1 among the contenders.
         let mut hand = PerSide::over(table.sides());
         hand[ps[0]] = 30;
         hand[ps[1]] = 40;
         hand[ps[2]] = 50;
-        let contenders = m.contenders.clone();
-        decide(&mut m, leaders(contenders.into_iter(), |s| hand[s]));
+        let named = contenders(&m);
+        decide(&mut m, leaders(named.into_iter(), |s| hand[s]));
         assert_eq!((m.game_over, m.winner), (true, Some(ps[1])));
-        assert!(m.contenders.is_empty());
+        assert!(contenders(&m).is_empty());
     }
 
     #[test]

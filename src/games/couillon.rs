@@ -9,14 +9,29 @@
 //! 0–0 (five units left each) and a side wins at 5 (`LINES`); `pending_ties` is the rules' `p`.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::details;
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Event, Fault, FieldError, FirstDecides,
-    Game, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, RankOrder, RecordError,
-    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, RankOrder,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal,
 };
-use crate::record::{Action, ActionKind, HandRecord};
+use crate::record::{Action, HandRecord, Yes};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 pub struct Couillon;
+
+crate::verbs! {
+    /// What a record of Couillon can say.
+    #[derive(Copy)]
+    pub enum Verb in "Couillon" {
+        Accept(Yes) = "accept": "Accepts the upcard's suit as trump (value `true`).",
+        Decline(Yes) = "decline": "Declines the upcard's suit as trump (value `true`).",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "couillon",
@@ -61,7 +76,7 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "couillon.md",
     irregularities: &["revoke"],
-    verbs: &["accept", "decline", "play", "correct"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -141,7 +156,11 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
     Some(Fault::new("revoke", "couillon.md §3", explanation))
 }
 
-impl Game for Couillon {
+impl Rules for Couillon {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = Carried;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -150,16 +169,12 @@ impl Game for Couillon {
         &["stock"]
     }
 
-    fn match_fields(&self) -> &'static [&'static str] {
-        &["pending_ties"]
-    }
-
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = pack(options);
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -179,6 +194,12 @@ impl Game for Couillon {
                     .into(),
             )]);
         };
+        if pending_ties(before) > MAX_PENDING_TIES {
+            return Err(vec![FieldError::new(
+                "/match_state/pending_ties".into(),
+                format!("pending ties are limited to {MAX_PENDING_TIES}"),
+            )]);
+        }
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
         for side in Side::BOTH {
@@ -238,6 +259,36 @@ struct Hand {
     adj: Adjudication,
 }
 
+/// What Couillon carries from hand to hand besides the scores.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CouillonCarried)]
+pub struct Carried {
+    /// Hands tied in a row just before the next hand, whose value the next decided hand carries
+    /// (the rules' `p`, CO-4). Absent = 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schema(maximum = 1_000_000)]
+    pub pending_ties: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Most tied hands in a row a match state may carry: no real game gets near, and it keeps the
+/// arithmetic safe.
+const MAX_PENDING_TIES: u32 = 1_000_000;
+
+/// The tied hands a match state carries (checked when the hand starts).
+fn pending_ties(m: &MatchState) -> u32 {
+    details::read::<Carried>(&m.details, "/match_state").map_or(0, |c| c.pending_ties)
+}
+
+fn set_pending_ties(m: &mut MatchState, pending_ties: u32) {
+    m.details.remove("pending_ties");
+    details::set(&mut m.details, &Carried { pending_ties });
+}
+
 impl Hand {
     fn acceptor(&self) -> Option<Seat> {
         self.adj.contract.as_ref().map(|c| c.declarer)
@@ -245,7 +296,7 @@ impl Hand {
 
     /// Units the next decided hand erases beyond its own (CO-4).
     fn carried(&self) -> i32 {
-        let p = self.adj.match_before.pending_ties as i32;
+        let p = pending_ties(&self.adj.match_before) as i32;
         if self.carry_linear { p } else { p.min(1) }
     }
 
@@ -417,9 +468,9 @@ impl Hand {
         m.next_dealer = Some(Table::FOUR.left(dealer));
         match winner {
             // §4: the tied hand's unit is carried forward.
-            None => m.pending_ties += 1,
+            None => set_pending_ties(m, pending_ties(m) + 1),
             Some(winner) => {
-                m.pending_ties = 0;
+                set_pending_ties(m, 0);
                 // Only the hand winner erases, so only it can finish the game.
                 if m.scores[winner] >= LINES {
                     m.game_over = true;
@@ -430,8 +481,8 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         if let Phase::Over = self.phase {
             if let Some(ignored) = self.decided.ignores(index, "couillon.md §5") {
@@ -445,12 +496,12 @@ impl HandState for Hand {
             ));
         }
         match (self.phase, action.kind) {
-            (Phase::Play, ActionKind::Correct(card)) => {
+            (Phase::Play, Verb::Correct(card)) => {
                 let judge = self.judge();
                 return self.play.correct(index, seat, card, judge);
             }
             // README C11: no trick is in progress, so nobody is entitled to correct.
-            (_, ActionKind::Correct(_)) => {
+            (_, Verb::Correct(_)) => {
                 return Err(RecordError::correct_before_play(index, action));
             }
             _ => {}
@@ -466,10 +517,10 @@ impl HandState for Hand {
             ));
         }
         match (self.phase, action.kind) {
-            (Phase::Trump { .. }, ActionKind::Accept(_) | ActionKind::Decline(_)) => {
-                self.decide(index, seat, matches!(action.kind, ActionKind::Accept(_)));
+            (Phase::Trump { .. }, Verb::Accept(_) | Verb::Decline(_)) => {
+                self.decide(index, seat, matches!(action.kind, Verb::Accept(_)));
             }
-            (Phase::Play, ActionKind::Play(card)) => {
+            (Phase::Play, Verb::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.play.is_complete() {
                     self.close_trick();
@@ -494,21 +545,13 @@ impl HandState for Hand {
         };
         let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
             Phase::Trump { turn, .. } => {
                 view.trick_number = None;
-                view.legal = vec![
-                    Action {
-                        seat: turn,
-                        kind: ActionKind::Accept(crate::record::Yes),
-                    },
-                    Action {
-                        seat: turn,
-                        kind: ActionKind::Decline(crate::record::Yes),
-                    },
-                ];
+                view.offer(turn, Verb::Accept(Yes));
+                view.offer(turn, Verb::Decline(Yes));
             }
             Phase::Play => view.add_plays(&self.play, self.judge()),
             Phase::Over => {}

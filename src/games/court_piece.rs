@@ -5,15 +5,30 @@
 //! goes to the losing side; the match lasts as long as the players agree.
 
 use crate::cards::{Card, CardSet, Suit, packs};
+use crate::details;
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError, Game,
-    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options,
-    RankOrder, RecordError, Seat, Side, Streak, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal, must_follow_suit,
+    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError,
+    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
+    OptionSpec, Options, RankOrder, RecordError, Rules, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal, must_follow_suit,
 };
-use crate::record::{Action, ActionKind, HandRecord};
+use crate::record::{Action, HandRecord, Verbs};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 pub struct CourtPiece;
+
+crate::verbs! {
+    /// What a record of Court Piece can say.
+    #[derive(Copy)]
+    pub enum Verb in "Court Piece" {
+        Trump(Suit) = "trump": "The trump maker names trump after seeing his first five cards.",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+        PlayOn(bool) = "play_on": "The side that took the first seven tricks plays on for all thirteen (`true`) or ends the hand (`false`).",
+        ClaimRevoke(Seat) = "claim_revoke": "A claim that the named seat revoked: discovers that seat's established revokes not yet discovered.",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "court-piece",
@@ -65,7 +80,7 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "court-piece.md",
     irregularities: &["revoke"],
-    verbs: &["trump", "play", "correct", "play_on", "claim_revoke"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -86,6 +101,25 @@ const ALL_THIRTEEN: &str = "all_thirteen";
 /// §4.2: the court for the seventh hand won in a row.
 const STREAK: &str = "streak";
 
+/// What Court Piece carries from hand to hand besides the scores.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CourtPieceCarried)]
+pub struct Carried {
+    /// Consecutive hands won by one side (§4.2's seven-hand streak); absent before the first hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streak: Option<Streak>,
+}
+
+/// A run of consecutive hands won by one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Streak {
+    pub side: Side,
+    /// Hands in the run still counting towards the next streak reward.
+    pub count: u32,
+}
+
 const TRICKS: usize = 13;
 /// §1: the trump maker names trump after seeing this many of his cards.
 const FIRST_PACKET: usize = 5;
@@ -104,21 +138,21 @@ fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     must_follow_suit(Table::FOUR, "court-piece.md §3", trick, hand, card)
 }
 
-impl Game for CourtPiece {
+impl Rules for CourtPiece {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = Carried;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
 
-    fn match_fields(&self) -> &'static [&'static str] {
-        &["streak"]
-    }
-
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, TRICKS)?;
@@ -129,7 +163,8 @@ impl Game for CourtPiece {
         )
         .err()
         .unwrap_or_default();
-        if let Some(streak) = before.streak {
+        let carried: Carried = details::read(&before.details, "/match_state")?;
+        if let Some(streak) = carried.streak {
             if !Side::BOTH.contains(&streak.side) {
                 errors.push(FieldError::new(
                     "/match_state/streak/side".into(),
@@ -539,7 +574,9 @@ impl Hand {
         // Every court of the hand so far is the winner's (first seven, all thirteen, forfeit).
         let hand_courts = !self.adj.score_items.is_empty();
         // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
-        let mut count = match self.adj.match_before.streak {
+        let before: Carried =
+            details::read(&self.adj.match_before.details, "/match_state").unwrap_or_default();
+        let mut count = match before.streak {
             Some(s) if s.side == winner => s.count + 1,
             _ => 1,
         };
@@ -561,10 +598,15 @@ impl Hand {
             Table::FOUR.left(Table::FOUR.left(dealer))
         };
         let m = &mut self.adj.match_after;
-        m.streak = Some(Streak {
-            side: winner,
-            count,
-        });
+        details::set(
+            &mut m.details,
+            &Carried {
+                streak: Some(Streak {
+                    side: winner,
+                    count,
+                }),
+            },
+        );
         m.next_dealer = Some(next_dealer);
         // §4.4: most courts wins the agreed match; equal is a draw.
         if self.match_hands > 0 && m.hands_played >= self.match_hands {
@@ -579,31 +621,31 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let verb = action.kind.verb();
         let error = |code, detail: String| RecordError::at(code, index, seat, verb, detail);
         if let Some(reason) = self.ignored_after_end()
             && (self.phase == Phase::Over(Ending::Forfeited)
-                || !matches!(action.kind, ActionKind::ClaimRevoke(_)))
+                || !matches!(action.kind, Verb::ClaimRevoke(_)))
         {
             self.ignore(index, reason);
             return Ok(());
         }
         match (self.phase, action.kind) {
             // A revoke may be claimed until the record ends, unless the hand is already forfeited.
-            (_, ActionKind::ClaimRevoke(accused)) => {
+            (_, Verb::ClaimRevoke(accused)) => {
                 self.claim(index, seat, accused);
                 Ok(())
             }
-            (Phase::Trump, ActionKind::Trump(suit)) if seat == self.maker => {
+            (Phase::Trump, Verb::Trump(suit)) if seat == self.maker => {
                 self.adj.trump = Some(suit);
                 self.phase = Phase::Play;
                 Ok(())
             }
             // README C11: no card is on the table, so nobody is entitled to correct.
-            (Phase::Trump, ActionKind::Correct(_)) => {
+            (Phase::Trump, Verb::Correct(_)) => {
                 Err(RecordError::correct_before_play(index, action))
             }
             // README C12: the seat is checked before the verb.
@@ -621,7 +663,7 @@ impl HandState for Hand {
                     self.maker
                 ),
             )),
-            (Phase::Play, ActionKind::Play(card)) => {
+            (Phase::Play, Verb::Play(card)) => {
                 let fault = judge(&self.play.trick, self.play.hand(seat), card);
                 self.play.play(index, seat, card, fault)?;
                 if self.play.is_complete() {
@@ -629,7 +671,7 @@ impl HandState for Hand {
                 }
                 Ok(())
             }
-            (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, Verb::Correct(card)) => self.play.correct(index, seat, card, judge),
             (Phase::Play, _) if self.play.to_play().is_some_and(|due| due != seat) => Err(error(
                 "out_of_turn",
                 format!(
@@ -642,7 +684,7 @@ impl HandState for Hand {
                 "unexpected_action",
                 "a card is due to the trick".into(),
             )),
-            (Phase::PlayOn(side), ActionKind::PlayOn(on)) if Table::FOUR.side(seat) == side => {
+            (Phase::PlayOn(side), Verb::PlayOn(on)) if Table::FOUR.side(seat) == side => {
                 if on {
                     self.playing_on = true;
                     self.phase = Phase::Play;
@@ -656,7 +698,7 @@ impl HandState for Hand {
                 }
                 Ok(())
             }
-            (Phase::PlayOn(side), ActionKind::PlayOn(_)) => Err(error(
+            (Phase::PlayOn(side), Verb::PlayOn(_)) => Err(error(
                 "out_of_turn",
                 format!(
                     "only {}, who took the first seven tricks, decide whether to play on",
@@ -687,7 +729,7 @@ impl HandState for Hand {
         };
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.irregularities();
         match self.phase {
             Phase::Trump => {
@@ -697,19 +739,15 @@ impl HandState for Hand {
                         .seats()
                         .map(|s| (s, self.first_packets[s.pos()].iter().collect())),
                 );
-                view.legal.extend(Suit::ALL.map(|suit| Action {
-                    seat: self.maker,
-                    kind: ActionKind::Trump(suit),
-                }));
+                for suit in Suit::ALL {
+                    view.offer(self.maker, Verb::Trump(suit));
+                }
             }
             Phase::Play => view.add_plays(&self.play, judge),
             Phase::PlayOn(_) => {
                 for seat in to_act {
                     for on in [true, false] {
-                        view.legal.push(Action {
-                            seat,
-                            kind: ActionKind::PlayOn(on),
-                        });
+                        view.offer(seat, Verb::PlayOn(on));
                     }
                 }
             }
@@ -730,8 +768,9 @@ impl HandState for Hand {
                 for seat in Table::FOUR.seats() {
                     let claim = Action {
                         seat,
-                        kind: ActionKind::ClaimRevoke(accused),
-                    };
+                        kind: Verb::ClaimRevoke(accused),
+                    }
+                    .any();
                     if !view.legal.contains(&claim) {
                         view.legal.push(claim);
                     }

@@ -6,13 +6,26 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, Game, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, RankOrder, RecordError,
-    ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
+    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
+    RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+use crate::record::{Action, Bid, HandRecord, Yes};
 
 pub struct Hasenpfeffer;
+
+crate::verbs! {
+    /// What a record of Hasenpfeffer can say.
+    #[derive(Copy)]
+    pub enum Verb in "Hasenpfeffer" {
+        Pass(Yes) = "pass": "A pass in the auction (value `true`).",
+        Bid(Bid) = "bid": "A bid: the number of tricks the bidder's side undertakes to take.",
+        Trump(Suit) = "trump": "The high bidder names trump.",
+        Discard(Card) = "discard": "The high bidder's discard after taking the widow.",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "hasenpfeffer",
@@ -35,7 +48,7 @@ static INFO: GameInfo = GameInfo {
     }],
     rules: "hasenpfeffer.md",
     irregularities: &["revoke"],
-    verbs: &["pass", "bid", "trump", "discard", "play", "correct"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -142,7 +155,11 @@ fn judge(trump: Suit, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault>
     ))
 }
 
-impl Game for Hasenpfeffer {
+impl Rules for Hasenpfeffer {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -153,10 +170,10 @@ impl Game for Hasenpfeffer {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::euchre24_joker();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -238,15 +255,15 @@ impl HasenpfefferHand {
     }
 
     /// An action that does not fit the phase (README C11, C12), `expected` saying what is due.
-    fn out_of_phase(&self, index: usize, action: &Action, expected: &str) -> RecordError {
+    fn out_of_phase(&self, index: usize, action: &Action<Verb>, expected: &str) -> RecordError {
         RecordError::out_of_phase(index, action, self.due().unwrap_or(action.seat), expected)
     }
 
-    fn bid(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn bid(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match action.kind {
-            ActionKind::Pass(Yes) if seat == self.turn => {}
-            ActionKind::Bid(bid) if seat == self.turn => {
+            Verb::Pass(Yes) if seat == self.turn => {}
+            Verb::Bid(bid) if seat == self.turn => {
                 let current = self.high.map_or(0, |(_, b)| b);
                 match bid {
                     Bid::Number(n) if n > current && n <= MAX_BID => self.high = Some((seat, n)),
@@ -350,8 +367,8 @@ impl HasenpfefferHand {
     }
 }
 
-impl HandState for HasenpfefferHand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for HasenpfefferHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match self.phase {
             Phase::Bidding => self.bid(index, action),
@@ -359,16 +376,16 @@ impl HandState for HasenpfefferHand {
                 let (holder, _) = self.high.expect("forced bid set");
                 match action.kind {
                     // The record may show the forced bid; it must be the holder's 3.
-                    ActionKind::Bid(Bid::Number(FORCED_BID)) if seat == holder => {
+                    Verb::Bid(Bid::Number(FORCED_BID)) if seat == holder => {
                         self.phase = Phase::Trump;
                         Ok(())
                     }
-                    ActionKind::Trump(_) if seat == holder => {
+                    Verb::Trump(_) if seat == holder => {
                         self.phase = Phase::Trump;
                         self.apply(index, action)
                     }
                     // The one round of bidding is over: the holder's only call is the forced 3.
-                    ActionKind::Bid(_) | ActionKind::Pass(_) if seat == holder => {
+                    Verb::Bid(_) | Verb::Pass(_) if seat == holder => {
                         Err(RecordError::on(
                             "illegal_bid",
                             index,
@@ -389,11 +406,11 @@ impl HandState for HasenpfefferHand {
             Phase::Trump => {
                 let (declarer, bid) = self.high.expect("a high bid");
                 match action.kind {
-                    ActionKind::Trump(suit) if seat == declarer => {
+                    Verb::Trump(suit) if seat == declarer => {
                         self.trump = suit;
                         self.adj.trump = Some(suit);
                         let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
-                        contract.bid = Some(Bid::Number(bid));
+                        contract.bid = Some(bid.into());
                         contract.target = Some(bid as i32);
                         self.adj.contract = Some(contract);
                         // §2.4: the high bidder takes the widow, then discards.
@@ -411,7 +428,7 @@ impl HandState for HasenpfefferHand {
             Phase::Discard => {
                 let (declarer, _) = self.high.expect("a high bid");
                 match action.kind {
-                    ActionKind::Discard(card) if seat == declarer => {
+                    Verb::Discard(card) if seat == declarer => {
                         if !self.play.hand_mut(declarer).remove(card) {
                             return Err(RecordError::at(
                                 "card_not_held",
@@ -447,14 +464,14 @@ impl HandState for HasenpfefferHand {
                 }
             }
             Phase::Play => match action.kind {
-                ActionKind::Play(card) => {
+                Verb::Play(card) => {
                     self.play.play_judged(index, seat, card, self.judge())?;
                     if self.play.is_complete() {
                         self.close_trick();
                     }
                     Ok(())
                 }
-                ActionKind::Correct(card) => {
+                Verb::Correct(card) => {
                     let judge = self.judge();
                     self.play.correct(index, seat, card, judge)
                 }
@@ -486,26 +503,26 @@ impl HandState for HasenpfefferHand {
         };
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let kinds: Vec<ActionKind> = match self.phase {
+        let kinds: Vec<Verb> = match self.phase {
             Phase::Bidding => {
                 let current = self.high.map_or(0, |(_, b)| b);
-                std::iter::once(ActionKind::Pass(Yes))
-                    .chain((current + 1..=MAX_BID).map(|n| ActionKind::Bid(Bid::Number(n))))
+                std::iter::once(Verb::Pass(Yes))
+                    .chain((current + 1..=MAX_BID).map(|n| Verb::Bid(Bid::Number(n))))
                     .collect()
             }
             // §2.3: the record may show the forced bid of 3 before the trump.
-            Phase::Forced => std::iter::once(ActionKind::Bid(Bid::Number(FORCED_BID)))
-                .chain(Suit::ALL.into_iter().map(ActionKind::Trump))
+            Phase::Forced => std::iter::once(Verb::Bid(Bid::Number(FORCED_BID)))
+                .chain(Suit::ALL.into_iter().map(Verb::Trump))
                 .collect(),
-            Phase::Trump => Suit::ALL.into_iter().map(ActionKind::Trump).collect(),
+            Phase::Trump => Suit::ALL.into_iter().map(Verb::Trump).collect(),
             // The declarer's hand includes the widow by now.
             Phase::Discard => self
                 .play
                 .hand(to_act[0])
                 .iter()
-                .map(ActionKind::Discard)
+                .map(Verb::Discard)
                 .collect(),
             Phase::Play => {
                 view.add_plays(&self.play, self.judge());
@@ -513,10 +530,9 @@ impl HandState for HasenpfefferHand {
             }
             Phase::Over => Vec::new(),
         };
-        view.legal.extend(kinds.into_iter().map(|kind| Action {
-            seat: to_act[0],
-            kind,
-        }));
+        for kind in kinds {
+            view.offer(to_act[0], kind);
+        }
         view
     }
 

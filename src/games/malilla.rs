@@ -5,14 +5,23 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Fault, FieldError, Game,
-    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options,
-    Outcome, RankOrder, RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Fault, FieldError, GameInfo,
+    HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options,
+    Outcome, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal, trump_or_led,
 };
-use crate::record::{Action, ActionKind, HandRecord};
+use crate::record::{Action, HandRecord};
 
 pub struct Malilla;
+
+crate::verbs! {
+    /// What a record of Malilla can say.
+    #[derive(Copy)]
+    pub enum Verb in "Malilla" {
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "malilla",
@@ -31,7 +40,7 @@ static INFO: GameInfo = GameInfo {
     }],
     rules: "malilla.md",
     irregularities: &["revoke", "illegal_seven", "failed_to_overtake", "misdeal"],
-    verbs: &["play", "correct"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "card_not_held",
@@ -146,7 +155,11 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
     None
 }
 
-impl Game for Malilla {
+impl Rules for Malilla {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -157,10 +170,10 @@ impl Game for Malilla {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = pack();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
@@ -318,8 +331,8 @@ impl MalillaHand {
     }
 }
 
-impl HandState for MalillaHand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for MalillaHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if self.misdeal {
             self.ignore(
                 index,
@@ -351,7 +364,7 @@ impl HandState for MalillaHand {
         }
         let seat = action.seat;
         let result = match action.kind {
-            ActionKind::Play(card) => {
+            Verb::Play(card) => {
                 let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
                 let trick = self.play.trick.number;
                 // MA-8: without the option a foul is complete the moment the card is played.
@@ -375,7 +388,7 @@ impl HandState for MalillaHand {
                     }
                 })
             }
-            ActionKind::Correct(card) => match lost_at {
+            Verb::Correct(card) => match lost_at {
                 Some(at) if !self.allow_correction => {
                     self.ignore(
                         index,
@@ -392,7 +405,6 @@ impl HandState for MalillaHand {
                     self.play.correct(index, seat, card, judge)
                 }
             },
-            _ => unreachable!("verbs are checked against GameInfo before replay"),
         };
         match (result, lost_at) {
             (Ok(()), Some(at)) => {
@@ -426,7 +438,7 @@ impl HandState for MalillaHand {
             &self.adj.match_after,
         );
         view.trump = self.adj.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         if !over {
             // Without the option no foul is ever pending, so no correction is offered.

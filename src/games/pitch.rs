@@ -1,18 +1,29 @@
 //! Pitch, partnership Setback (`shared/rules/pitch.md`): four players in partnerships, six cards
 //! each from a 52-card pack (the other 28 set aside); one round of bidding 2, 3, 4 or smudge from
 //! the dealer's left, the dealer may steal and must bid 2 if all pass; the pitcher's first lead
-//! fixes trump; follow suit or trump; High, Low, Jack and Game, one point each; the pitcher's side
+//! fixes trump; follow suit or trump; High, Low, Jack and Rules, NoDetails, one point each; the pitcher's side
 //! scores its points or is set back its bid; game to 21, won only by a pitching side that made.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, Game, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
+    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, GameInfo, HandState,
+    MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rules,
     ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+use crate::record::{Action, Bid, HandRecord, Yes};
 
 pub struct Pitch;
+
+crate::verbs! {
+    /// What a record of Pitch can say.
+    #[derive(Copy)]
+    pub enum Verb in "Pitch" {
+        Pass(Yes) = "pass": "A pass in the auction (value `true`).",
+        Bid(Bid) = "bid": "A bid: 2, 3 or 4 points, or `smudge` (four points and every trick).",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "pitch",
@@ -56,7 +67,7 @@ static INFO: GameInfo = GameInfo {
     ],
     rules: "pitch.md",
     irregularities: &["revoke"],
-    verbs: &["pass", "bid", "play", "correct"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -145,7 +156,11 @@ fn suit_name(suit: Suit) -> &'static str {
     }
 }
 
-impl Game for Pitch {
+impl Rules for Pitch {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -161,10 +176,10 @@ impl Game for Pitch {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
         deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
         // §1: the 28 undealt cards are set aside unseen; the record carries none.
@@ -283,7 +298,7 @@ impl PitchHand {
         }
         let (pitcher, bid) = high.expect("the dealer's call leaves a bid standing");
         let mut contract = Contract::new(pitcher, Table::FOUR.side(pitcher));
-        contract.bid = Some(bid);
+        contract.bid = Some(serde_json::json!(bid));
         // §4: the points to reach (a smudge: all four, and all six tricks besides).
         contract.target = Some(bid_value(bid).min(4));
         self.adj.contract = Some(contract);
@@ -489,14 +504,14 @@ impl PitchHand {
     }
 }
 
-impl HandState for PitchHand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for PitchHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match (self.phase, action.kind) {
-            (Phase::Auction { to_bid, .. }, ActionKind::Pass(Yes)) if seat == to_bid => {
+            (Phase::Auction { to_bid, .. }, Verb::Pass(Yes)) if seat == to_bid => {
                 self.call(index, seat, None)
             }
-            (Phase::Auction { to_bid, .. }, ActionKind::Bid(bid)) if seat == to_bid => {
+            (Phase::Auction { to_bid, .. }, Verb::Bid(bid)) if seat == to_bid => {
                 self.call(index, seat, Some(bid))
             }
             (Phase::Auction { to_bid, .. }, _) => Err(RecordError::out_of_phase(
@@ -505,7 +520,7 @@ impl HandState for PitchHand {
                 to_bid,
                 &format!("the auction is not over: {to_bid} calls next (pass or bid)"),
             )),
-            (Phase::Play { pitcher, .. }, ActionKind::Play(card)) => {
+            (Phase::Play { pitcher, .. }, Verb::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.trump.is_none() {
                     // §1: the suit of the pitcher's first card is trump.
@@ -529,7 +544,7 @@ impl HandState for PitchHand {
                 }
                 Ok(())
             }
-            (Phase::Play { .. }, ActionKind::Correct(card)) => {
+            (Phase::Play { .. }, Verb::Correct(card)) => {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
@@ -555,21 +570,17 @@ impl HandState for PitchHand {
         };
         let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.trump;
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
             Phase::Auction { to_bid, high } => {
                 let (may_pass, bids) = self.open_calls(to_bid, high);
                 if may_pass {
-                    view.legal.push(Action {
-                        seat: to_bid,
-                        kind: ActionKind::Pass(Yes),
-                    });
+                    view.offer(to_bid, Verb::Pass(Yes));
                 }
-                view.legal.extend(bids.into_iter().map(|bid| Action {
-                    seat: to_bid,
-                    kind: ActionKind::Bid(bid),
-                }));
+                for bid in bids {
+                    view.offer(to_bid, Verb::Bid(bid));
+                }
             }
             Phase::Play { .. } => view.add_plays(&self.play, self.judge()),
             Phase::Over { .. } => {}

@@ -5,14 +5,31 @@
 //! that leaves somebody without a card (12–15 tricks); the stub difference scores; game to 21.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::details;
 use crate::engine::{
-    Adjudication, Fault, FieldError, Game, GameInfo, HandState, MatchState, Mode, OptionKind,
-    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, ScoreSource, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit, trump_or_led,
+    Adjudication, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
+    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource,
+    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    trump_or_led,
 };
-use crate::record::{Action, ActionKind, HandRecord};
+use crate::record::{Action, HandRecord};
+use serde::Serialize;
+use serde_json::json;
+use utoipa::ToSchema;
 
 pub struct StubsAndSpoils;
+
+crate::verbs! {
+    /// What a record of Stubs & Spoils can say.
+    #[derive(Copy)]
+    pub enum Verb in "Stubs & Spoils" {
+        Discard(Card) = "discard": "The gallery discard of a non-dealer.",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+        Stub(Card) = "stub": "(Optional) the stub the table placed in front of the trick winner; checked against the rules.",
+        Spoil(Card) = "spoil": "The card the spoil taker takes from the trick.",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "stubs-and-spoils",
@@ -34,7 +51,7 @@ static INFO: GameInfo = GameInfo {
     }],
     rules: "stubs-and-spoils.md",
     irregularities: &["revoke"],
-    verbs: &["discard", "play", "correct", "stub", "spoil"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "card_not_held",
@@ -52,6 +69,24 @@ static INFO: GameInfo = GameInfo {
 
 const GAME: i32 = 21;
 const DEALT: usize = 13;
+/// Stubs & Spoils' two modes, fixed by the Color Card (§1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Black,
+    Red,
+}
+
+/// What Stubs & Spoils adds to the adjudication and the table view; each side's tally adds
+/// `stubs_won` (stubs in front of its players) and `stubs` (after revoke transfers: what is scored).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[schema(as = StubsAndSpoilsDetails)]
+pub struct Details {
+    pub mode: Mode,
+    /// The Color Card's suit: trump in black mode, trojan in red mode.
+    pub special_suit: Suit,
+}
+
 /// §5 default: stubs moved per established revoke.
 const REVOKE_STUBS: i32 = 2;
 
@@ -93,7 +128,11 @@ fn red_strength(card: Card, led: Suit, trojan: Suit) -> u16 {
     group << 8 | RED.strength(card.rank_unchecked()) as u16
 }
 
-impl Game for StubsAndSpoils {
+impl Rules for StubsAndSpoils {
+    type Verb = Verb;
+    type Details = Details;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -104,10 +143,10 @@ impl Game for StubsAndSpoils {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -127,8 +166,13 @@ impl Game for StubsAndSpoils {
             Mode::Black
         };
         let mut adj = Adjudication::new(INFO.id, dealer, before, 15);
-        adj.mode = Some(mode);
-        adj.special_suit = Some(special);
+        details::set(
+            &mut adj.details,
+            &Details {
+                mode,
+                special_suit: special,
+            },
+        );
         if mode == Mode::Black {
             adj.trump = Some(special);
         }
@@ -378,14 +422,14 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
         let due = self.due();
         // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
         // judged by C3 instead, a stated stub names the winner it lies in front of).
-        let turn_free = matches!(action.kind, ActionKind::Correct(_) | ActionKind::Stub(_));
+        let turn_free = matches!(action.kind, Verb::Correct(_) | Verb::Stub(_));
         if !turn_free && !due.is_empty() && !due.contains(&seat) {
             let due: Vec<String> = due.iter().map(|s| s.to_string()).collect();
             return Err(RecordError::on(
@@ -396,7 +440,7 @@ impl HandState for Hand {
             ));
         }
         match (self.phase, action.kind) {
-            (Phase::Gallery { mut discarded }, ActionKind::Discard(card)) => {
+            (Phase::Gallery { mut discarded }, Verb::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;
                 let all = Table::FOUR
                     .seats()
@@ -412,7 +456,7 @@ impl HandState for Hand {
             (Phase::Gallery { .. }, _) => Err(unexpected(
                 "each of the three non-dealers discards one card to the gallery before the first lead (§2)",
             )),
-            (Phase::Play, ActionKind::Play(card)) => {
+            (Phase::Play, Verb::Play(card)) => {
                 let fault = judge(&self.play.trick, self.play.hand(seat), card);
                 self.play.play(index, seat, card, fault)?;
                 if self.play.is_complete() {
@@ -420,9 +464,9 @@ impl HandState for Hand {
                 }
                 Ok(())
             }
-            (Phase::Play, ActionKind::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, Verb::Correct(card)) => self.play.correct(index, seat, card, judge),
             (Phase::Play, _) => Err(unexpected("a card is due to the trick")),
-            (Phase::Spoil { report, .. }, ActionKind::Stub(card)) => {
+            (Phase::Spoil { report, .. }, Verb::Stub(card)) => {
                 let Phase::Spoil { stub_stated, .. } = &mut self.phase else {
                     unreachable!()
                 };
@@ -447,9 +491,9 @@ impl HandState for Hand {
                 }
                 Ok(())
             }
-            (Phase::Spoil { .. }, ActionKind::Spoil(card)) => self.spoil(index, seat, card),
+            (Phase::Spoil { .. }, Verb::Spoil(card)) => self.spoil(index, seat, card),
             // README C2: the trick is complete, nothing in it can be corrected.
-            (Phase::Spoil { report, .. }, ActionKind::Correct(_)) => Err(RecordError::on(
+            (Phase::Spoil { report, .. }, Verb::Correct(_)) => Err(RecordError::on(
                 "invalid_correct",
                 index,
                 action,
@@ -479,18 +523,15 @@ impl HandState for Hand {
         let to_act = self.due();
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
-        view.mode = self.adj.mode;
-        view.special_suit = self.adj.special_suit;
-        view.tally = self.adj.tally;
+        view.details = self.adj.details.clone();
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
             Phase::Gallery { .. } => {
                 for seat in to_act {
-                    view.legal
-                        .extend(self.play.hand(seat).iter().map(|card| Action {
-                            seat,
-                            kind: ActionKind::Discard(card),
-                        }));
+                    for card in self.play.hand(seat).iter() {
+                        view.offer(seat, Verb::Discard(card));
+                    }
                 }
             }
             Phase::Play => view.add_plays(&self.play, judge),
@@ -502,10 +543,9 @@ impl HandState for Hand {
             } => {
                 view.trick = self.adj.tricks[report].plays.plays().to_vec();
                 view.trick_number = Some(report as u8 + 1);
-                view.legal.extend(candidates.iter().map(|card| Action {
-                    seat: taker,
-                    kind: ActionKind::Spoil(card),
-                }));
+                for card in candidates.iter() {
+                    view.offer(taker, Verb::Spoil(card));
+                }
             }
             Phase::Over => {}
         }
@@ -539,7 +579,10 @@ impl HandState for Hand {
             return self.adj;
         }
         for side in Side::BOTH {
-            self.adj.tally[side].stubs_won = Some(self.stubs[side]);
+            details::set(
+                &mut self.adj.tally[side].details,
+                &json!({"stubs_won": self.stubs[side]}),
+            );
         }
         // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
         if let Some((side, points)) = self.result() {
@@ -548,7 +591,10 @@ impl HandState for Hand {
         }
         self.apply_revoke_penalties();
         for side in Side::BOTH {
-            self.adj.tally[side].stubs = Some(self.stubs[side]);
+            details::set(
+                &mut self.adj.tally[side].details,
+                &json!({"stubs": self.stubs[side]}),
+            );
         }
         self.adj.hand_winner = self.result().map(|(side, _)| side);
         let mut adj = self.adj;

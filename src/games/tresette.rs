@@ -6,14 +6,181 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Effect, Event, Fault, FieldError, Game, GameInfo, HandState, IgnoredAction,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError,
-    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    Adjudication, Effect, Event, Fault, FieldError, GameInfo, HandState, IgnoredAction,
+    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal, must_follow_suit,
 };
-use crate::record::{Action, ActionKind, HandRecord, MeldName, Melds, Yes};
+use crate::record::{Action, HandRecord, Verbs, Yes};
+use serde::de::{self, Visitor};
+use std::fmt;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema};
+use utoipa::{PartialSchema, ToSchema};
 
 pub struct Tresette;
+
+/// One meld a Tresette declarer can announce (`tresette.md` §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeldName {
+    FourAces,
+    FourTwos,
+    FourThrees,
+    ThreeAces,
+    ThreeTwos,
+    ThreeThrees,
+    /// 3-2-A of one suit; a hand can hold several.
+    Napoleon,
+}
+
+impl MeldName {
+    const ALL: [MeldName; 7] = [
+        MeldName::FourAces,
+        MeldName::FourTwos,
+        MeldName::FourThrees,
+        MeldName::ThreeAces,
+        MeldName::ThreeTwos,
+        MeldName::ThreeThrees,
+        MeldName::Napoleon,
+    ];
+
+    pub fn name(self) -> &'static str {
+        [
+            "four_aces",
+            "four_twos",
+            "four_threes",
+            "three_aces",
+            "three_twos",
+            "three_threes",
+            "napoleon",
+        ][self as usize]
+    }
+}
+
+/// The melds one Tresette player announces, as he says them ("three aces and a nap"): a list of
+/// meld names, `napoleon` repeated once per nap. Order does not matter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Melds {
+    /// Bit per of-a-kind meld (`MeldName as u8`).
+    of_a_kind: u8,
+    naps: u8,
+}
+
+impl Melds {
+    /// Most naps a hand can hold: one per suit.
+    const MAX_NAPS: u8 = 4;
+
+    /// These melds and `meld`; `None` when that cannot be said (an of-a-kind meld twice, a fifth nap).
+    pub fn with(self, meld: MeldName) -> Option<Melds> {
+        match meld {
+            MeldName::Napoleon if self.naps < Self::MAX_NAPS => Some(Melds {
+                naps: self.naps + 1,
+                ..self
+            }),
+            MeldName::Napoleon => None,
+            m if self.of_a_kind >> m as u8 & 1 == 1 => None,
+            m => Some(Melds {
+                of_a_kind: self.of_a_kind | 1 << m as u8,
+                ..self
+            }),
+        }
+    }
+
+    /// Every meld named, `Napoleon` once per nap, in the order of `MeldName`.
+    pub fn iter(self) -> impl Iterator<Item = MeldName> {
+        MeldName::ALL[..6]
+            .iter()
+            .copied()
+            .filter(move |m| self.of_a_kind >> *m as u8 & 1 == 1)
+            .chain((0..self.naps).map(|_| MeldName::Napoleon))
+    }
+
+    pub fn is_empty(self) -> bool {
+        self == Melds::default()
+    }
+}
+
+impl fmt::Display for Melds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("no meld");
+        }
+        let names: Vec<_> = self.iter().map(MeldName::name).collect();
+        f.write_str(&names.join(", "))
+    }
+}
+
+impl serde::Serialize for Melds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(MeldName::name))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Melds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Melds;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of meld names")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Melds, A::Error> {
+                let mut melds = Melds::default();
+                while let Some(name) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+                    let meld = MeldName::ALL
+                        .into_iter()
+                        .find(|m| m.name() == name)
+                        .ok_or_else(|| {
+                            de::Error::custom(format!(
+                                "'{name}' is not a meld: expected {}",
+                                MeldName::ALL.map(MeldName::name).join(", ")
+                            ))
+                        })?;
+                    melds = melds.with(meld).ok_or_else(|| {
+                        de::Error::custom(format!(
+                            "'{name}' is named too often (an of-a-kind meld once, at most four naps)"
+                        ))
+                    })?;
+                }
+                Ok(melds)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+impl PartialSchema for Melds {
+    fn schema() -> RefOr<Schema> {
+        utoipa::openapi::schema::ArrayBuilder::new()
+            .items(
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(MeldName::ALL.map(MeldName::name))),
+            )
+            .max_items(Some(10))
+            .into()
+    }
+}
+
+impl ToSchema for Melds {}
+
+impl crate::record::Placeholder for Melds {
+    const PLACEHOLDER: &'static str = "<melds as JSON, e.g. [\"napoleon\"]>";
+}
+
+crate::verbs! {
+    /// What a record of Tresette can say.
+    #[derive(Copy)]
+    pub enum Verb in "Tresette" {
+        GoodPlay(bool) = "good_play": "Before the first lead, whether the seat says \"Good play\" (holds a meld).",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+        Announce(Melds) = "announce": "The melds a declarer announces after his first won trick (checked against his dealt hand).",
+        AskBest(Yes) = "ask_best": "Table talk: the leader asks his partner to play his best card of the suit led (value `true`).",
+        Count(u8) = "count": "Table talk: a player following to a trick states how many cards of the suit led he holds.",
+        Holding(u8) = "holding": "Table talk: the seat states that it holds exactly this many (2, 1 or 0) cards in some suit.",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "tresette",
@@ -74,15 +241,7 @@ static INFO: GameInfo = GameInfo {
         "announce_mismatch",
         "improper_table_talk",
     ],
-    verbs: &[
-        "good_play",
-        "play",
-        "correct",
-        "announce",
-        "ask_best",
-        "count",
-        "holding",
-    ],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -296,15 +455,20 @@ impl Captured {
     }
 }
 
+/// The club's choices among the rule file's variants, from the options.
 #[derive(Clone, Copy, Debug)]
-struct Rules {
+struct Variants {
     melds_score_without_trick: bool,
     card_in_one_meld_only: bool,
     revoke_penalty: bool,
     false_information_penalty: bool,
 }
 
-impl Game for Tresette {
+impl Rules for Tresette {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -320,10 +484,10 @@ impl Game for Tresette {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let table = self.table(options);
         let pack = pack();
         let dealt = deal::check_cards(record, table, &pack)?;
@@ -334,7 +498,7 @@ impl Game for Tresette {
         )?;
         deal::check_whole_pack(&dealt, &pack)?;
         deal::check_counts(record, table, TRICKS as usize)?;
-        let rules = Rules {
+        let rules = Variants {
             melds_score_without_trick: options.flag("melds_score_without_trick"),
             card_in_one_meld_only: options.flag("card_in_one_meld_only"),
             revoke_penalty: options.choice("revoke_penalty") == "default",
@@ -383,7 +547,7 @@ struct Talk {
 
 struct TresetteHand {
     table: Table,
-    rules: Rules,
+    rules: Variants,
     /// The seats in the order they say Good play, from the first player (§2.2, TR-a).
     order: [Seat; 4],
     /// Position in `order` of the first seat that may still say Good play.
@@ -608,21 +772,21 @@ impl TresetteHand {
     }
 
     /// §2 item 4, §3: table talk is limited to what §2 allows and must be true.
-    fn talk(&mut self, index: usize, seat: Seat, kind: ActionKind) {
+    fn talk(&mut self, index: usize, seat: Seat, kind: Verb) {
         let trick = self.play.trick;
         let led = trick.led();
         let hand = self.play.hand(seat);
         let p = seat.pos();
         let improper = match kind {
-            ActionKind::AskBest(Yes) if seat == trick.leader => {
+            Verb::AskBest(Yes) if seat == trick.leader => {
                 self.talk.asked_best = true;
                 None
             }
-            ActionKind::AskBest(Yes) => Some(format!(
+            Verb::AskBest(Yes) => Some(format!(
                 "only the leader may ask his partner to play his best, and {} leads trick {}",
                 trick.leader, trick.number
             )),
-            ActionKind::Count(n) => match led {
+            Verb::Count(n) => match led {
                 Some(card) if seat != trick.leader => {
                     self.talk.counted[p] = true;
                     let suit = card.suit_unchecked();
@@ -645,7 +809,7 @@ impl TresetteHand {
                 )),
                 None => Some("no trick is being played: a count is of the suit led".into()),
             },
-            ActionKind::Holding(n) if n <= 2 => {
+            Verb::Holding(n) if n <= 2 => {
                 self.talk.holding[p] = true;
                 if !Suit::ALL
                     .into_iter()
@@ -662,7 +826,7 @@ impl TresetteHand {
                 }
                 None
             }
-            ActionKind::Holding(n) => Some(format!(
+            Verb::Holding(n) => Some(format!(
                 "{seat} declared {n} cards in a suit: only two, one or none may be declared"
             )),
             _ => unreachable!("only table talk comes here"),
@@ -702,20 +866,20 @@ impl TresetteHand {
     }
 }
 
-impl HandState for TresetteHand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for TresetteHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         if self.is_over() {
             return match action.kind {
                 // TR-h: table talk after the tenth trick has no effect and is no irregularity.
-                ActionKind::AskBest(_) | ActionKind::Count(_) | ActionKind::Holding(_) => {
+                Verb::AskBest(_) | Verb::Count(_) | Verb::Holding(_) => {
                     self.adj.ignored_actions.push(IgnoredAction {
                         action_index: index,
                         reason: "table talk after the tenth trick has no effect (TR-h)".into(),
                     });
                     Ok(())
                 }
-                ActionKind::Announce(melds) if self.may_announce(seat) => {
+                Verb::Announce(melds) if self.may_announce(seat) => {
                     self.announce(index, seat, melds)
                 }
                 // README C12: anything else after the hand is action_after_end (a correct:
@@ -728,8 +892,8 @@ impl HandState for TresetteHand {
             };
         }
         match action.kind {
-            ActionKind::GoodPlay(says) => self.good_play(index, seat, says),
-            ActionKind::Play(card) => {
+            Verb::GoodPlay(says) => self.good_play(index, seat, says),
+            Verb::Play(card) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 // TR-i: the moment to announce passes with the next card.
                 self.announce_due = None;
@@ -738,16 +902,15 @@ impl HandState for TresetteHand {
                 }
                 Ok(())
             }
-            ActionKind::Correct(card) => {
+            Verb::Correct(card) => {
                 let judge = self.judge();
                 self.play.correct(index, seat, card, judge)
             }
-            ActionKind::Announce(melds) => self.announce(index, seat, melds),
-            kind @ (ActionKind::AskBest(_) | ActionKind::Count(_) | ActionKind::Holding(_)) => {
+            Verb::Announce(melds) => self.announce(index, seat, melds),
+            kind @ (Verb::AskBest(_) | Verb::Count(_) | Verb::Holding(_)) => {
                 self.talk(index, seat, kind);
                 Ok(())
             }
-            _ => unreachable!("verbs are checked against GameInfo before replay"),
         }
     }
 
@@ -779,17 +942,17 @@ impl HandState for TresetteHand {
             "play"
         };
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let mut offer = |seat: Seat, kind: ActionKind| view.legal.push(Action { seat, kind });
+        let mut offer = |seat: Seat, kind: Verb| view.offer(seat, kind);
         if declaring {
             for says in [true, false] {
-                offer(to_act[0], ActionKind::GoodPlay(says));
+                offer(to_act[0], Verb::GoodPlay(says));
             }
             return view;
         }
         for seat in announcing {
-            offer(seat, ActionKind::Announce(announced_as(self.held(seat))));
+            offer(seat, Verb::Announce(announced_as(self.held(seat))));
         }
         if over {
             return view;
@@ -797,12 +960,12 @@ impl HandState for TresetteHand {
         let trick = self.play.trick;
         if let (Some(card), Some(seat)) = (trick.led(), self.play.to_play()) {
             if trick.len() == 1 && !self.talk.asked_best {
-                offer(trick.leader, ActionKind::AskBest(Yes));
+                offer(trick.leader, Verb::AskBest(Yes));
             }
             let hand = self.play.hand(seat);
             if !self.talk.counted[seat.pos()] {
                 let n = hand.of_suit(card.suit_unchecked()).len() as u8;
-                offer(seat, ActionKind::Count(n));
+                offer(seat, Verb::Count(n));
             }
             if !self.talk.holding[seat.pos()] {
                 for n in 0..=2u8 {
@@ -810,7 +973,7 @@ impl HandState for TresetteHand {
                         .into_iter()
                         .any(|s| hand.of_suit(s).len() == u32::from(n))
                     {
-                        offer(seat, ActionKind::Holding(n));
+                        offer(seat, Verb::Holding(n));
                     }
                 }
             }

@@ -6,13 +6,46 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, ScoreSource,
-    Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
+    Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState, Irregularity,
+    MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules,
+    ScoreSource, Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, ActionKind, Bid, HandRecord, Shuffle, Yes};
+use crate::record::{Action, HandRecord, Yes};
+use utoipa::ToSchema;
 
 pub struct Truco;
+
+/// One shuffle of the pack (Truco allows a single riffle and no wash or strip shuffle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Shuffle {
+    Riffle,
+    Wash,
+    Strip,
+}
+
+impl crate::record::Placeholder for Shuffle {
+    const PLACEHOLDER: &'static str = "<riffle, wash or strip>";
+}
+
+crate::verbs! {
+    /// What a record of Truco can say.
+    #[derive(Copy)]
+    pub enum Verb in "Truco" {
+        Shuffle(Shuffle) = "shuffle": "Procedure data: one shuffle by the dealer, `riffle`, `wash` or `strip`.",
+        Cut(u8) = "cut": "Procedure data: one cut by the dealer's left-hand opponent, into this many piles.",
+        Keep(Yes) = "keep": "The mão keeps the packet just dealt to him (value `true`).",
+        PassToPartner(Yes) = "pass_to_partner": "The mão passes the packet just dealt to him to his partner (value `true`).",
+        Reject(Yes) = "reject": "The mão rejects the packet just dealt to him; it is turned face up, dead (value `true`).",
+        Accept(Yes) = "accept": "Accepts the raised stake, or the score-of-eleven hand: play it (value `true`).",
+        Run(Yes) = "run": "Refuses the stake offered and concedes the hand: runs away from a raise, or from the score-of-eleven hand (value `true`).",
+        Raise(Yes) = "raise": "Raises the stake to its next step: truco, retruco, nine, queda (value `true`).",
+        Play(Card) = "play": "A card played to the current trick.",
+        PlayFaceDown(Card) = "play_face_down": "A card played face down to the current trick; it cannot win it.",
+        Disclosure(Yes) = "disclosure": "The seat disclosed the content of its hand by words or by showing cards (value `true`).",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "truco",
@@ -71,20 +104,7 @@ static INFO: GameInfo = GameInfo {
         "illegal_raise",
         "face_down_first_trick",
     ],
-    verbs: &[
-        "shuffle",
-        "cut",
-        "keep",
-        "pass_to_partner",
-        "reject",
-        "accept",
-        "run",
-        "raise",
-        "play",
-        "play_face_down",
-        "disclosure",
-        "correct",
-    ],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -192,7 +212,11 @@ fn hand_result(tricks: &[Option<Side>]) -> Option<Option<Side>> {
     (tricks.len() == 3).then_some(None)
 }
 
-impl Game for Truco {
+impl Rules for Truco {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
@@ -207,10 +231,10 @@ impl Game for Truco {
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let table = Table::FOUR.counterclockwise();
         let pack = packs::latin40();
         let mut dealt = deal::check_cards(record, table, &pack)?;
@@ -488,7 +512,7 @@ impl Hand {
 
     /// An action that does not fit the phase: `unexpected_action` from a seat due to act, else
     /// `out_of_turn` (README C12).
-    fn misplaced(&self, index: usize, action: &Action, detail: String) -> RecordError {
+    fn misplaced(&self, index: usize, action: &Action<Verb>, detail: String) -> RecordError {
         if self.is_due(action.seat) {
             return RecordError::unexpected(index, action, detail);
         }
@@ -511,7 +535,7 @@ impl Hand {
     }
 
     /// Shuffles and cuts (§5 `bad_procedure`), recorded before the deal.
-    fn procedure(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn procedure(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if !self.procedure_open {
             return Err(self.misplaced(
                 index,
@@ -522,7 +546,7 @@ impl Hand {
         let seat = action.seat;
         let dealer = self.adj.dealer;
         match action.kind {
-            ActionKind::Shuffle(kind) => {
+            Verb::Shuffle(kind) => {
                 if seat != dealer {
                     return Err(RecordError::on(
                         "out_of_turn",
@@ -557,7 +581,7 @@ impl Hand {
                     );
                 }
             }
-            ActionKind::Cut(piles) => {
+            Verb::Cut(piles) => {
                 let cutter = self.table.left(dealer);
                 if seat != cutter {
                     return Err(RecordError::on(
@@ -597,14 +621,14 @@ impl Hand {
     }
 
     /// §3.1: the mão's decision on the packet just dealt to him.
-    fn packet(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn packet(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let Stage::Dealing { rejects, passed } = self.stage else {
             let before_first_card = self.adj.tricks.is_empty() && self.play.trick.is_empty();
             if self.kind != Kind::Normal
                 && before_first_card
                 && seat == self.mao
-                && !matches!(action.kind, ActionKind::Keep(_))
+                && !matches!(action.kind, Verb::Keep(_))
             {
                 // §4: no passing or rejecting at a score of eleven; TU-c: nothing else changes.
                 self.penalize(
@@ -616,7 +640,7 @@ impl Hand {
                         "truco.md §4, §5",
                         format!(
                             "{seat} tried to {} at a score of eleven, where the deal is plain",
-                            if matches!(action.kind, ActionKind::Reject(_)) {
+                            if matches!(action.kind, Verb::Reject(_)) {
                                 "reject his cards"
                             } else {
                                 "pass his cards"
@@ -644,7 +668,7 @@ impl Hand {
         self.procedure_open = false;
         let listed = self.rejected.len() as u8;
         match action.kind {
-            ActionKind::Keep(_) => {
+            Verb::Keep(_) => {
                 if rejects < listed {
                     return Err(RecordError::on(
                         "rejected_packets_mismatch",
@@ -657,7 +681,7 @@ impl Hand {
                 }
                 self.stage = Stage::Play;
             }
-            ActionKind::PassToPartner(_) if passed => {
+            Verb::PassToPartner(_) if passed => {
                 self.penalize(
                     index,
                     seat,
@@ -672,7 +696,7 @@ impl Hand {
                     false,
                 );
             }
-            ActionKind::PassToPartner(_) => {
+            Verb::PassToPartner(_) => {
                 let partner = self.partner(seat);
                 let cards = self.partner_packet.clone();
                 self.event(
@@ -689,7 +713,7 @@ impl Hand {
                     passed: true,
                 };
             }
-            ActionKind::Reject(_) if rejects >= MAX_REJECTS => {
+            Verb::Reject(_) if rejects >= MAX_REJECTS => {
                 self.penalize(
                     index,
                     seat,
@@ -702,7 +726,7 @@ impl Hand {
                     false,
                 );
             }
-            ActionKind::Reject(_) => {
+            Verb::Reject(_) => {
                 let Some(cards) = self.rejected.get(rejects as usize).copied() else {
                     return Err(RecordError::on(
                         "rejected_packets_mismatch",
@@ -766,7 +790,7 @@ impl Hand {
         ))
     }
 
-    fn raise(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn raise(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         self.require_dealt(index, action)?;
         let answering = match self.pending {
@@ -838,9 +862,9 @@ impl Hand {
     }
 
     /// `accept` / `run`: the answer to a raise, or the score-of-eleven decision.
-    fn answer(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn answer(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
-        let run = matches!(action.kind, ActionKind::Run(_));
+        let run = matches!(action.kind, Verb::Run(_));
         if let (Stage::Eleven, Kind::Eleven { leading }) = (self.stage, self.kind) {
             if Table::FOUR.side(seat) != leading {
                 return Err(RecordError::on(
@@ -955,7 +979,7 @@ impl Hand {
         Ok(())
     }
 
-    fn require_dealt(&self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn require_dealt(&self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         match self.stage {
             Stage::Dealing { .. } => Err(self.misplaced(
                 index,
@@ -972,7 +996,7 @@ impl Hand {
     fn play_card(
         &mut self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         card: Card,
         face_down: bool,
     ) -> Result<(), RecordError> {
@@ -1116,8 +1140,8 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if let Stage::Over = self.stage {
             return Err(RecordError::after_end(
                 index,
@@ -1126,20 +1150,16 @@ impl HandState for Hand {
             ));
         }
         match action.kind {
-            ActionKind::Shuffle(_) | ActionKind::Cut(_) => self.procedure(index, action),
-            ActionKind::Keep(_) | ActionKind::PassToPartner(_) | ActionKind::Reject(_) => {
-                self.packet(index, action)
-            }
-            ActionKind::Raise(Yes) => self.raise(index, action),
-            ActionKind::Accept(_) | ActionKind::Run(_) => self.answer(index, action),
-            ActionKind::Play(card) => self.play_card(index, action, card, false),
-            ActionKind::PlayFaceDown(card) => self.play_card(index, action, card, true),
+            Verb::Shuffle(_) | Verb::Cut(_) => self.procedure(index, action),
+            Verb::Keep(_) | Verb::PassToPartner(_) | Verb::Reject(_) => self.packet(index, action),
+            Verb::Raise(Yes) => self.raise(index, action),
+            Verb::Accept(_) | Verb::Run(_) => self.answer(index, action),
+            Verb::Play(card) => self.play_card(index, action, card, false),
+            Verb::PlayFaceDown(card) => self.play_card(index, action, card, true),
             // README C11: no card can be wrong in Truco (§3.2: any card may be played), so no seat is
             // ever entitled to a correction.
-            ActionKind::Correct(card) => {
-                self.play.correct(index, action.seat, card, |_, _, _| None)
-            }
-            ActionKind::Disclosure(Yes) => {
+            Verb::Correct(card) => self.play.correct(index, action.seat, card, |_, _, _| None),
+            Verb::Disclosure(Yes) => {
                 let seat = action.seat;
                 self.penalize(
                     index,
@@ -1150,29 +1170,25 @@ impl HandState for Hand {
                 );
                 Ok(())
             }
-            _ => Err(RecordError::unexpected(
-                index,
-                action,
-                format!("'{}' is not an action in Truco", action.kind.verb()),
-            )),
         }
     }
 
     fn view(&self) -> TableView {
         let seat_action = |seat, kind| Action { seat, kind };
-        let (phase, to_act, legal): (&'static str, Vec<Seat>, Vec<Action>) = match self.stage {
+        let (phase, to_act, legal): (&'static str, Vec<Seat>, Vec<Action<Verb>>) = match self.stage
+        {
             Stage::Dealing { rejects, passed } => {
                 let mao = self.mao;
                 let mut legal = Vec::new();
                 let listed = self.rejected.len() as u8;
                 if rejects < listed.min(MAX_REJECTS) {
-                    legal.push(seat_action(mao, ActionKind::Reject(Yes)));
+                    legal.push(seat_action(mao, Verb::Reject(Yes)));
                 }
                 if !passed {
-                    legal.push(seat_action(mao, ActionKind::PassToPartner(Yes)));
+                    legal.push(seat_action(mao, Verb::PassToPartner(Yes)));
                 }
                 if rejects >= listed {
-                    legal.push(seat_action(mao, ActionKind::Keep(Yes)));
+                    legal.push(seat_action(mao, Verb::Keep(Yes)));
                 }
                 ("deal", vec![mao], legal)
             }
@@ -1186,10 +1202,10 @@ impl HandState for Hand {
                     .collect();
                 let mut legal = Vec::new();
                 for &s in &answerers {
-                    legal.push(seat_action(s, ActionKind::Accept(Yes)));
-                    legal.push(seat_action(s, ActionKind::Run(Yes)));
+                    legal.push(seat_action(s, Verb::Accept(Yes)));
+                    legal.push(seat_action(s, Verb::Run(Yes)));
                     if self.may_raise(s, true) {
-                        legal.push(seat_action(s, ActionKind::Raise(Yes)));
+                        legal.push(seat_action(s, Verb::Raise(Yes)));
                     }
                 }
                 ("answer", answerers, legal)
@@ -1204,8 +1220,8 @@ impl HandState for Hand {
                         .filter(|&s| Table::FOUR.side(s) == leading)
                     {
                         to_act.push(s);
-                        legal.push(seat_action(s, ActionKind::Accept(Yes)));
-                        legal.push(seat_action(s, ActionKind::Run(Yes)));
+                        legal.push(seat_action(s, Verb::Accept(Yes)));
+                        legal.push(seat_action(s, Verb::Run(Yes)));
                     }
                 }
                 if let Some(seat) = self.play.to_play() {
@@ -1213,14 +1229,14 @@ impl HandState for Hand {
                         to_act.push(seat);
                     }
                     if self.may_raise(seat, false) {
-                        legal.push(seat_action(seat, ActionKind::Raise(Yes)));
+                        legal.push(seat_action(seat, Verb::Raise(Yes)));
                     }
                     let hand = self.play.hand(seat);
-                    legal.extend(hand.iter().map(|c| seat_action(seat, ActionKind::Play(c))));
+                    legal.extend(hand.iter().map(|c| seat_action(seat, Verb::Play(c))));
                     if self.play.trick.number > 1 && self.kind != Kind::Iron {
                         legal.extend(
                             hand.iter()
-                                .map(|c| seat_action(seat, ActionKind::PlayFaceDown(c))),
+                                .map(|c| seat_action(seat, Verb::PlayFaceDown(c))),
                         );
                     }
                 }
@@ -1238,16 +1254,16 @@ impl HandState for Hand {
         let mut state = self.adj.match_after.clone();
         state.scores = self.running;
         let mut view = TableView::new(phase, to_act, &self.play, &state);
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        view.legal = legal;
+        view.legal = legal.iter().map(Action::any).collect();
         view
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         if let Some((side, seat)) = self.last_accepted {
             let mut c = Contract::new(seat, side);
-            c.bid = Some(Bid::Number(self.stake as u8));
+            c.bid = Some(self.stake.into());
             self.adj.contract = Some(c);
         }
         if let Some(e) = error {

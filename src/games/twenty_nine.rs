@@ -6,14 +6,27 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, Game, GameInfo, HandState,
-    IgnoredAction, Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, RankOrder,
-    RecordError, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, GameInfo, HandState,
+    IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit,
 };
-use crate::record::{Action, ActionKind, Bid, HandRecord, Yes};
+use crate::record::{Action, Bid, HandRecord, Verbs, Yes};
 
 pub struct TwentyNine;
+
+crate::verbs! {
+    /// What a record of Twenty-Nine can say.
+    #[derive(Copy)]
+    pub enum Verb in "Twenty-Nine" {
+        Bid(Bid) = "bid": "A bid: the points (15 to 28) the bidder's side undertakes to take.",
+        Pass(Yes) = "pass": "A pass in the auction (value `true`).",
+        Trump(Suit) = "trump": "The high bidder's secret trump suit (revealed the first time a player cannot follow suit).",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+        Royals(Yes) = "royals": "The seat shows the King and Queen of trumps after his side won a trick (value `true`).",
+    }
+}
 
 static INFO: GameInfo = GameInfo {
     id: "twenty-nine",
@@ -37,7 +50,7 @@ static INFO: GameInfo = GameInfo {
     }],
     rules: "twenty-nine.md",
     irregularities: &["revoke"],
-    verbs: &["bid", "pass", "trump", "play", "correct", "royals"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[
         "out_of_turn",
         "unexpected_action",
@@ -122,17 +135,21 @@ fn winner(trick: &Trick, trump: Suit, trumps_from: Option<usize>) -> usize {
         .expect("the led card always ranks")
 }
 
-impl Game for TwentyNine {
+impl Rules for TwentyNine {
+    type Verb = Verb;
+    type Details = NoDetails;
+    type Carried = NoDetails;
+
     fn info(&self) -> &'static GameInfo {
         &INFO
     }
 
     fn start(
         &self,
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
-    ) -> Result<Box<dyn HandState>, Vec<FieldError>> {
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::piquet32();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
@@ -234,7 +251,7 @@ impl Hand {
 
     fn end_auction(&mut self, declarer: Seat, bid: u8, forced: bool) {
         let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
-        contract.bid = Some(Bid::Number(bid));
+        contract.bid = Some(bid.into());
         contract.target = Some(bid as i32);
         self.adj.contract = Some(contract);
         self.phase = Phase::Trump {
@@ -246,13 +263,13 @@ impl Hand {
     fn auction(
         &mut self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         turn: Seat,
         mut passed: [bool; 4],
         high: Option<(Seat, u8)>,
     ) -> Result<(), RecordError> {
         let seat = action.seat;
-        if seat != turn || !matches!(action.kind, ActionKind::Bid(_) | ActionKind::Pass(_)) {
+        if seat != turn || !matches!(action.kind, Verb::Bid(_) | Verb::Pass(_)) {
             return Err(RecordError::out_of_phase(
                 index,
                 action,
@@ -261,7 +278,7 @@ impl Hand {
             ));
         }
         let mut high = high;
-        if let ActionKind::Bid(bid) = action.kind {
+        if let Verb::Bid(bid) = action.kind {
             let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
             match bid {
                 Bid::Number(n) if (lowest..=MAX_BID).contains(&n) => high = Some((seat, n)),
@@ -322,7 +339,7 @@ impl Hand {
     fn choose_trump(
         &mut self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         forced: bool,
         shown: bool,
     ) -> Result<(), RecordError> {
@@ -330,32 +347,30 @@ impl Hand {
         let verb = action.kind.verb();
         let declarer = self.contract().declarer;
         match action.kind {
-            ActionKind::Trump(suit) if seat == declarer => {
+            Verb::Trump(suit) if seat == declarer => {
                 self.trump = suit;
                 self.adj.trump = Some(suit);
                 self.phase = Phase::Play;
                 Ok(())
             }
             // TN-d: the record may show the dealer's compulsory 15, once.
-            ActionKind::Bid(Bid::Number(MIN_BID)) if forced && !shown && seat == declarer => {
+            Verb::Bid(Bid::Number(MIN_BID)) if forced && !shown && seat == declarer => {
                 self.phase = Phase::Trump {
                     forced,
                     shown: true,
                 };
                 Ok(())
             }
-            ActionKind::Bid(_) | ActionKind::Pass(_) if forced && seat == declarer => {
-                Err(RecordError::at(
-                    "illegal_bid",
-                    index,
-                    seat,
-                    verb,
-                    format!(
-                        "the first three players passed, so {seat} (the dealer) is compelled to bid {MIN_BID}; \
+            Verb::Bid(_) | Verb::Pass(_) if forced && seat == declarer => Err(RecordError::at(
+                "illegal_bid",
+                index,
+                seat,
+                verb,
+                format!(
+                    "the first three players passed, so {seat} (the dealer) is compelled to bid {MIN_BID}; \
                          he can neither pass nor bid more, and the auction is over (§3, TN-d)"
-                    ),
-                ))
-            }
+                ),
+            )),
             _ => Err(RecordError::out_of_phase(
                 index,
                 action,
@@ -518,10 +533,11 @@ impl Hand {
             .contract
             .as_mut()
             .expect("set when the auction ends");
-        let bid = match contract.bid {
-            Some(Bid::Number(n)) => n,
-            _ => MIN_BID,
-        };
+        let bid = contract
+            .bid
+            .as_ref()
+            .and_then(|b| b.as_u64())
+            .map_or(MIN_BID, |n| n as u8);
         // TN-e: clamped once to 15..28.
         let target = if Table::FOUR.side(seat) == declarers {
             bid.saturating_sub(ROYALS).max(MIN_BID)
@@ -561,20 +577,20 @@ impl Hand {
     }
 }
 
-impl HandState for Hand {
-    fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match (self.phase, action.kind) {
             (Phase::Auction { turn, passed, high }, _) => {
                 self.auction(index, action, turn, passed, high)
             }
             (Phase::Trump { forced, shown }, _) => self.choose_trump(index, action, forced, shown),
-            (Phase::Play, ActionKind::Play(card)) => self.play_card(index, seat, card),
-            (Phase::Play, ActionKind::Correct(card)) => {
+            (Phase::Play, Verb::Play(card)) => self.play_card(index, seat, card),
+            (Phase::Play, Verb::Correct(card)) => {
                 // TN-e: a correction never undoes a reveal; `trumps_from` stays as it is.
                 self.play.correct(index, seat, card, judge)
             }
-            (Phase::Play, ActionKind::Royals(Yes)) => self.show_royals(index, seat),
+            (Phase::Play, Verb::Royals(Yes)) => self.show_royals(index, seat),
             (Phase::Play, _) => Err(RecordError::out_of_phase(
                 index,
                 action,
@@ -621,7 +637,7 @@ impl HandState for Hand {
             Phase::Over => ("over", vec![]),
         };
         let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
-        view.tally = self.adj.tally;
+        view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
             Phase::Auction { turn, high, .. } => {
@@ -629,29 +645,21 @@ impl HandState for Hand {
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
                 let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
-                view.legal.push(Action {
-                    seat: turn,
-                    kind: ActionKind::Pass(Yes),
-                });
-                view.legal.extend((lowest..=MAX_BID).map(|n| Action {
-                    seat: turn,
-                    kind: ActionKind::Bid(Bid::Number(n)),
-                }));
+                view.offer(turn, Verb::Pass(Yes));
+                for n in lowest..=MAX_BID {
+                    view.offer(turn, Verb::Bid(Bid::Number(n)));
+                }
             }
             Phase::Trump { forced, shown } => {
                 let declarer = self.contract().declarer;
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
-                view.legal.extend(Suit::ALL.map(|suit| Action {
-                    seat: declarer,
-                    kind: ActionKind::Trump(suit),
-                }));
+                for suit in Suit::ALL {
+                    view.offer(declarer, Verb::Trump(suit));
+                }
                 // TN-d: the record may show the dealer's compulsory 15, once.
                 if forced && !shown {
-                    view.legal.push(Action {
-                        seat: declarer,
-                        kind: ActionKind::Bid(Bid::Number(MIN_BID)),
-                    });
+                    view.offer(declarer, Verb::Bid(Bid::Number(MIN_BID)));
                 }
             }
             Phase::Play => {
@@ -668,10 +676,7 @@ impl HandState for Hand {
                 }
                 view.add_plays(&self.play, judge);
                 for seat in self.royals_holders() {
-                    view.legal.push(Action {
-                        seat,
-                        kind: ActionKind::Royals(Yes),
-                    });
+                    view.offer(seat, Verb::Royals(Yes));
                 }
             }
             Phase::Over => {

@@ -7,7 +7,7 @@ use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
 use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
-use crate::record::{Action, ActionKind, HandRecord, MAX_ACTIONS};
+use crate::record::{Action, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -86,7 +86,7 @@ impl HandDraft {
                 .as_ref()
                 .map(|(c, _)| c.clone())
                 .unwrap_or_default(),
-            actions: self.actions.iter().map(|(a, _)| *a).collect(),
+            actions: self.actions.iter().map(|(a, _)| a.clone()).collect(),
             match_state: None,
         }
     }
@@ -633,7 +633,7 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
         }
         for a in &h.actions {
             let json = serde_json::to_value(a).expect("an action serializes");
-            line(a.seat, a.kind.verb(), &cell_text(&json[a.kind.verb()]));
+            line(a.seat, &a.kind.verb, &cell_text(&json[&a.kind.verb]));
         }
     }
     (w.into_inner().expect("writing to memory"), rows)
@@ -674,15 +674,8 @@ pub fn sheet_template(game: &dyn Game) -> String {
         }
     }
     for verb in game.info().verbs {
-        w.write_record([
-            LABEL,
-            "1",
-            dealer,
-            &seats[1],
-            verb,
-            ActionKind::placeholder(verb),
-        ])
-        .expect("writing to memory");
+        w.write_record([LABEL, "1", dealer, &seats[1], verb, game.placeholder(verb)])
+            .expect("writing to memory");
     }
     finish(w)
 }

@@ -1,181 +1,296 @@
 //! One recorded action: `{"seat": "N", "<verb>": value}`.
 
 use crate::cards::{Card, Suit};
-use crate::engine::{GameInfo, Seat};
+use crate::input::{self, FieldError};
+use crate::seat::Seat;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use std::fmt;
+use std::marker::PhantomData;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Action {
+/// One recorded action: the seat that acted and what it did, in its game's own verbs (`V`, an
+/// enum declared by the game with `verbs!`), or not yet read by a game (`AnyVerb`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action<V = AnyVerb> {
     pub seat: Seat,
-    pub kind: ActionKind,
+    pub kind: V,
 }
 
+/// A game's verbs and what each carries: one enum per game, declared with `verbs!`. Records read
+/// and write an action as `{"seat": ..., "<verb>": value}`.
+pub trait Verbs: Sized + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The game's name (for messages); `None` for `AnyVerb`, which takes every verb.
+    const GAME: Option<&'static str>;
+    /// The verbs, in the order the game documents them.
+    const VERBS: &'static [&'static str];
+
+    fn verb(&self) -> &str;
+
+    /// Reads the value of `verb` (one of `VERBS`, or any for `AnyVerb`) from `map`.
+    fn read<'de, A: MapAccess<'de>>(verb: &str, map: &mut A) -> Result<Self, A::Error>;
+
+    fn write<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+
+    /// Each verb, its description and the schema of its value.
+    fn schemas() -> Vec<(&'static str, &'static str, RefOr<Schema>)>;
+
+    /// How a value of `verb` is written in a spreadsheet cell.
+    fn placeholder(verb: &str) -> &'static str;
+
+    /// The schemas the verbs' values refer to.
+    fn nested_schemas(out: &mut Vec<(String, RefOr<Schema>)>);
+}
+
+/// Declares a game's verbs: an enum with one variant per verb and the type of its value.
+#[macro_export]
 macro_rules! verbs {
-    ($( $variant:ident($ty:ty) = $verb:literal : $doc:literal ),* $(,)?) => {
-        /// What a seat did. Each verb's meaning is in `docs/records.md` and the game's rule file.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum ActionKind {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident in $game:literal {
+        $( $variant:ident($ty:ty) = $verb:literal : $doc:literal ),* $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        $vis enum $name {
             $( #[doc = $doc] $variant($ty), )*
         }
 
-        impl ActionKind {
-            pub const VERBS: &'static [&'static str] = &[$($verb),*];
+        impl $crate::record::Verbs for $name {
+            const GAME: Option<&'static str> = Some($game);
+            const VERBS: &'static [&'static str] = &[$($verb),*];
 
-            pub fn verb(&self) -> &'static str {
-                match self { $( ActionKind::$variant(_) => $verb, )* }
+            fn verb(&self) -> &str {
+                match self { $( $name::$variant(_) => $verb, )* }
             }
 
-            fn read<'de, A: MapAccess<'de>>(verb: &str, map: &mut A) -> Result<Option<ActionKind>, A::Error> {
-                Ok(Some(match verb {
-                    $( $verb => ActionKind::$variant(map.next_value()?), )*
-                    _ => return Ok(None),
-                }))
+            fn read<'de, A: serde::de::MapAccess<'de>>(verb: &str, map: &mut A) -> Result<Self, A::Error> {
+                Ok(match verb {
+                    $( $verb => $name::$variant(map.next_value()?), )*
+                    _ => unreachable!("`Action` reads only the verbs in `VERBS`"),
+                })
             }
 
-            fn write<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-                match self { $( ActionKind::$variant(v) => map.serialize_entry($verb, v), )* }
+            fn write<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+                match self { $( $name::$variant(v) => map.serialize_entry($verb, v), )* }
             }
 
-            /// What a value of `verb` looks like, for the spreadsheet template.
-            pub fn placeholder(verb: &str) -> &'static str {
+            fn schemas() -> Vec<(&'static str, &'static str, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)> {
+                vec![$( ($verb, $doc, <$ty as utoipa::PartialSchema>::schema()) ),*]
+            }
+
+            fn placeholder(verb: &str) -> &'static str {
                 match verb {
-                    $( $verb => <$ty as Placeholder>::PLACEHOLDER, )*
+                    $( $verb => <$ty as $crate::record::Placeholder>::PLACEHOLDER, )*
                     _ => "<value>",
                 }
             }
 
-            fn schemas() -> Vec<(&'static str, &'static str, RefOr<Schema>)> {
-                vec![$( ($verb, $doc, <$ty as PartialSchema>::schema()) ),*]
+            fn nested_schemas(out: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+                $( <$ty as utoipa::ToSchema>::schemas(out); )*
             }
         }
     };
 }
 
-verbs! {
-    Play(Card) = "play": "A card played to the current trick.",
-    Pass(Yes) = "pass": "A pass in an auction or on an offer (value `true`).",
-    Bid(Bid) = "bid": "A bid: a number (tricks or points) or a named bid such as Pitch's `smudge`.",
-    Trump(Suit) = "trump": "The suit named as trump.",
-    Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
-    Draw(Card) = "draw": "A card drawn from the stock (Briscola, optional: after each trick, the winner first); checked against the stock order.",
-    Discard(Card) = "discard": "A discard (Stubs & Spoils: the gallery discard of a non-dealer).",
-    Spoil(Card) = "spoil": "Stubs & Spoils: the card the spoil taker takes from the trick.",
-    Stub(Card) = "stub": "Stubs & Spoils (optional): the stub the table placed in front of the trick winner; checked against the rules.",
-    Decline(Yes) = "decline": "Declines the trump on offer, e.g. Couillon's upcard suit (value `true`).",
-    PickUp(bool) = "pick_up": "Bacon: \"pick it up\", making the upcard's suit trump; the value is whether the caller goes alone (`true`) or not (`false`).",
-    VetoPickUp(bool) = "veto_pick_up": "Bacon: the picker's partner vetoes the pick-up (`true`: it counts as a pass) or lets it stand (`false`).",
-    VetoAlone(bool) = "veto_alone": "Bacon: the loner's partner vetoes going alone (`true`: an ordinary pick-up) or lets it stand (`false`).",
-    Royals(Yes) = "royals": "Twenty-Nine: the seat shows the King and Queen of trumps after his side won a trick (value `true`).",
-    PlayOn(bool) = "play_on": "Court Piece: the side that took the first seven tricks plays on for all thirteen (`true`) or ends the hand (`false`).",
-    ClaimRevoke(Seat) = "claim_revoke": "A claim that the named seat revoked: discovers that seat's established revokes not yet discovered.",
-    GoodPlay(bool) = "good_play": "Tresette: before the first lead, whether the seat says \"Good play\" (holds a meld).",
-    Announce(Melds) = "announce": "Tresette: the melds a declarer announces after his first won trick (checked against his dealt hand).",
-    AskBest(Yes) = "ask_best": "Tresette table talk: the leader asks his partner to play his best card of the suit led (value `true`).",
-    Count(u8) = "count": "Tresette table talk: a player following to a trick states how many cards of the suit led he holds.",
-    Holding(u8) = "holding": "Tresette table talk: the seat states that it holds exactly this many (2, 1 or 0) cards in some suit.",
-    Keep(Yes) = "keep": "Truco: the mão keeps the packet just dealt to him (value `true`).",
-    PassToPartner(Yes) = "pass_to_partner": "Truco: the mão passes the packet just dealt to him to his partner (value `true`).",
-    Reject(Yes) = "reject": "Truco: the mão rejects the packet just dealt to him; it is turned face up, dead (value `true`).",
-    Raise(Yes) = "raise": "A call raising the stake to its next step (Truco: truco, retruco, nine, queda; value `true`).",
-    Accept(Yes) = "accept": "Accepts what is on offer (value `true`): Couillon's upcard suit as trump; Truco's raised stake, or the score-of-eleven hand (play it).",
-    Run(Yes) = "run": "Refuses the stake offered and concedes the hand (Truco: run away from a raise, or from the score-of-eleven hand).",
-    PlayFaceDown(Card) = "play_face_down": "Truco: a card played face down to the current trick; it cannot win it.",
-    Disclosure(Yes) = "disclosure": "Truco: the seat disclosed the content of its hand by words or by showing cards (value `true`).",
-    Shuffle(Shuffle) = "shuffle": "Truco procedure data: one shuffle by the dealer, `riffle`, `wash` or `strip`.",
-    Cut(u8) = "cut": "Truco procedure data: one cut by the dealer's left-hand opponent, into this many piles.",
+/// A verb as sent, not yet read by a game: its name and its value. A game reads it into its own
+/// verbs with `Action::read`, which refuses a verb it does not have with a pointer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnyVerb {
+    pub verb: String,
+    pub value: serde_json::Value,
 }
 
-thread_local! {
-    /// The game whose record is being read, while `for_game` runs: its name and verbs.
-    static GAME: std::cell::Cell<Option<(&'static str, &'static [&'static str])>> =
-        const { std::cell::Cell::new(None) };
-}
-
-/// Runs `parse` (reading a record of `game`) so that an action with a verb the game does not have
-/// is refused at that verb with the game's own verbs listed, not every game's.
-pub fn for_game<T>(game: &GameInfo, parse: impl FnOnce() -> T) -> T {
-    let before = GAME.replace(Some((game.name, game.verbs)));
-    let out = parse();
-    GAME.set(before);
-    out
-}
-
-/// The verbs a record may use here: the game's while `for_game` runs, else every game's.
-fn allowed() -> (Option<&'static str>, &'static [&'static str]) {
-    match GAME.get() {
-        Some((game, verbs)) => (Some(game), verbs),
-        None => (None, ActionKind::VERBS),
+impl AnyVerb {
+    /// The value, read as `T`, if this is `verb` (`None` for another verb or another value).
+    pub fn of<T: serde::de::DeserializeOwned>(&self, verb: &str) -> Option<T> {
+        (self.verb == verb)
+            .then(|| T::deserialize(&self.value).ok())
+            .flatten()
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Action {
+impl Verbs for AnyVerb {
+    const GAME: Option<&'static str> = None;
+    const VERBS: &'static [&'static str] = &[];
+
+    fn verb(&self) -> &str {
+        &self.verb
+    }
+
+    fn read<'de, A: MapAccess<'de>>(verb: &str, map: &mut A) -> Result<Self, A::Error> {
+        Ok(AnyVerb {
+            verb: verb.to_string(),
+            value: map.next_value()?,
+        })
+    }
+
+    fn write<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        map.serialize_entry(&self.verb, &self.value)
+    }
+
+    fn schemas() -> Vec<(&'static str, &'static str, RefOr<Schema>)> {
+        Vec::new()
+    }
+
+    fn placeholder(_: &str) -> &'static str {
+        "<value>"
+    }
+
+    fn nested_schemas(_: &mut Vec<(String, RefOr<Schema>)>) {}
+}
+
+impl PartialSchema for AnyVerb {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .description(Some(
+                "A verb and its value; the game's action schema names them.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for AnyVerb {}
+
+impl<V: Verbs> Action<V> {
+    /// This action as sent on the wire, not tied to its game's types.
+    pub fn any(&self) -> Action {
+        let value = serde_json::to_value(self).expect("an action is JSON");
+        serde_json::from_value(value).expect("an action reads back")
+    }
+}
+
+impl Action {
+    /// An action of `verb` with `value`.
+    pub fn new(seat: Seat, verb: &str, value: impl serde::Serialize) -> Action {
+        Action {
+            seat,
+            kind: AnyVerb {
+                verb: verb.to_string(),
+                value: serde_json::to_value(value).expect("a verb's value is JSON"),
+            },
+        }
+    }
+
+    /// Reads this action (`index` in its record) in the verbs of its game. The error names the
+    /// verb or the part of its value that is wrong (`/actions/3/bid/level`) and what was expected.
+    pub fn read<V: Verbs>(&self, index: usize) -> Result<Action<V>, FieldError> {
+        let verb = self.kind.verb.as_str();
+        if !V::VERBS.contains(&verb) {
+            return Err(FieldError::new(
+                format!("/actions/{index}/{}", input::escape(verb)),
+                unknown_verb::<V>(verb),
+            ));
+        }
+        let entry = std::iter::once((verb, &self.kind.value));
+        let map = de::value::MapDeserializer::<_, serde_json::Error>::new(entry);
+        let kind = serde_path_to_error::deserialize::<_, OneVerb<V>>(map).map_err(|e| {
+            FieldError::new(
+                format!("/actions/{index}{}", input::pointer_of(e.path())),
+                e.into_inner().to_string(),
+            )
+        })?;
+        Ok(Action {
+            seat: self.seat,
+            kind: kind.0,
+        })
+    }
+}
+
+/// One verb and its value, read from a one-entry map (`Action::read`).
+struct OneVerb<V>(V);
+
+impl<'de, V: Verbs> serde::Deserialize<'de> for OneVerb<V> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Action;
+        struct Visit<V>(PhantomData<V>);
+        impl<'de, V: Verbs> Visitor<'de> for Visit<V> {
+            type Value = OneVerb<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("one verb and its value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneVerb<V>, A::Error> {
+                let verb: std::borrow::Cow<'de, str> = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("no verb"))?;
+                Ok(OneVerb(V::read(&verb, &mut map)?))
+            }
+        }
+        d.deserialize_map(Visit(PhantomData))
+    }
+}
+
+/// "'x' is not an action in <game>: expected one of ...".
+fn unknown_verb<V: Verbs>(verb: &str) -> String {
+    match V::GAME {
+        Some(game) => format!(
+            "'{verb}' is not an action in {game}: expected one of {}",
+            V::VERBS.join(", ")
+        ),
+        None => format!("unknown verb '{verb}'"),
+    }
+}
+
+impl<V: Verbs> Action<V> {
+    fn parse_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Action<V>, A::Error> {
+        let mut seat = None;
+        let mut kind: Option<V> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "seat" {
+                seat = Some(map.next_value::<Seat>()?);
+                continue;
+            }
+            if let Some(k) = &kind {
+                return Err(de::Error::custom(format!(
+                    "an action has exactly one verb, but this one has '{}' and '{key}'",
+                    k.verb()
+                )));
+            }
+            if V::GAME.is_some() && !V::VERBS.contains(&&*key) {
+                return map.next_value_seed(Refuse(unknown_verb::<V>(&key), PhantomData));
+            }
+            kind = Some(V::read(&key, &mut map)?);
+        }
+        let seat = seat.ok_or_else(|| de::Error::missing_field("seat"))?;
+        let kind = kind.ok_or_else(|| {
+            de::Error::custom(match V::GAME {
+                Some(_) => format!(
+                    "the action has no verb: expected one of {}",
+                    V::VERBS.join(", ")
+                ),
+                None => "the action has no verb: expected {\"seat\": ..., \"<verb>\": ...}".into(),
+            })
+        })?;
+        Ok(Action { seat, kind })
+    }
+}
+
+impl<'de, V: Verbs> serde::Deserialize<'de> for Action<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<V>(PhantomData<V>);
+        impl<'de, V: Verbs> Visitor<'de> for Visit<V> {
+            type Value = Action<V>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an action object: {\"seat\": ..., \"<verb>\": ...}")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Action, A::Error> {
-                let mut seat = None;
-                let mut kind: Option<ActionKind> = None;
-                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    if key == "seat" {
-                        seat = Some(map.next_value::<Seat>()?);
-                        continue;
-                    }
-                    if let Some(k) = kind {
-                        return Err(de::Error::custom(format!(
-                            "an action has exactly one verb, but this one has '{}' and '{key}'",
-                            k.verb()
-                        )));
-                    }
-                    let (game, verbs) = allowed();
-                    kind = match verbs.contains(&&*key) {
-                        true => ActionKind::read(&key, &mut map)?,
-                        false => None,
-                    };
-                    if kind.is_none() {
-                        let what = match game {
-                            Some(game) => format!("'{key}' is not an action in {game}"),
-                            None => format!("unknown verb '{key}'"),
-                        };
-                        let expected = verbs.join(", ");
-                        return map.next_value_seed(Refuse(format!(
-                            "{what}: expected one of {expected}"
-                        )));
-                    }
-                }
-                let seat = seat.ok_or_else(|| de::Error::missing_field("seat"))?;
-                let kind = kind.ok_or_else(|| {
-                    de::Error::custom(format!(
-                        "the action has no verb: expected one of {}",
-                        allowed().1.join(", ")
-                    ))
-                })?;
-                Ok(Action { seat, kind })
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Action<V>, A::Error> {
+                Action::parse_map(map)
             }
         }
-        d.deserialize_map(V)
+        d.deserialize_map(Visit(PhantomData))
     }
 }
 
 /// Refuses the value of an action's verb, so that the error's pointer names the verb.
-struct Refuse(String);
+struct Refuse<T>(String, PhantomData<T>);
 
-impl<'de> de::DeserializeSeed<'de> for Refuse {
-    type Value = Action;
-    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<Action, D::Error> {
+impl<'de, T> de::DeserializeSeed<'de> for Refuse<T> {
+    type Value = T;
+    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<T, D::Error> {
         Err(de::Error::custom(self.0))
     }
 }
 
-impl serde::Serialize for Action {
+impl<V: Verbs> serde::Serialize for Action<V> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("seat", &self.seat)?;
@@ -184,12 +299,26 @@ impl serde::Serialize for Action {
     }
 }
 
-impl PartialSchema for Action {
+impl<V: Verbs> PartialSchema for Action<V> {
     fn schema() -> RefOr<Schema> {
-        let mut one_of = OneOfBuilder::new().description(Some(
-            "An action: the seat that acted and exactly one verb with its value.",
-        ));
-        for (verb, doc, schema) in ActionKind::schemas() {
+        if V::GAME.is_none() {
+            return ObjectBuilder::new()
+                .description(Some(
+                    "An action: the seat that acted and exactly one verb with its value. Each \
+                     game's verbs and their values are in its own schema (`GET /v1/games/{game}`, \
+                     `schemas.action`).",
+                ))
+                .property("seat", Seat::schema())
+                .required("seat")
+                .min_properties(Some(2))
+                .max_properties(Some(2))
+                .into();
+        }
+        let mut one_of = OneOfBuilder::new().description(Some(format!(
+            "An action in {}: the seat that acted and exactly one verb with its value.",
+            V::GAME.unwrap_or_default()
+        )));
+        for (verb, doc, schema) in V::schemas() {
             one_of = one_of.item(
                 ObjectBuilder::new()
                     .title(Some(verb))
@@ -226,8 +355,6 @@ placeholders! {
     bool => "<true or false>",
     u8 => "<number>",
     Bid => "<bid>",
-    Melds => "<melds as JSON, e.g. [\"napoleon\"]>",
-    Shuffle => "<riffle, wash or strip>",
 }
 
 /// The value of a verb that needs none: `true`.
@@ -251,6 +378,8 @@ impl<'de> serde::Deserialize<'de> for Yes {
     }
 }
 
+impl ToSchema for Yes {}
+
 impl PartialSchema for Yes {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
@@ -258,15 +387,6 @@ impl PartialSchema for Yes {
             .enum_values(Some([true]))
             .into()
     }
-}
-
-/// One shuffle of the pack (Truco allows a single riffle and no wash or strip shuffle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Shuffle {
-    Riffle,
-    Wash,
-    Strip,
 }
 
 /// A bid: a number, or a bid the game names (`smudge`).
@@ -349,193 +469,73 @@ impl PartialSchema for Bid {
 
 impl ToSchema for Bid {}
 
-/// One meld a Tresette declarer can announce (`tresette.md` §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MeldName {
-    FourAces,
-    FourTwos,
-    FourThrees,
-    ThreeAces,
-    ThreeTwos,
-    ThreeThrees,
-    /// 3-2-A of one suit; a hand can hold several.
-    Napoleon,
-}
-
-impl MeldName {
-    const ALL: [MeldName; 7] = [
-        MeldName::FourAces,
-        MeldName::FourTwos,
-        MeldName::FourThrees,
-        MeldName::ThreeAces,
-        MeldName::ThreeTwos,
-        MeldName::ThreeThrees,
-        MeldName::Napoleon,
-    ];
-
-    pub fn name(self) -> &'static str {
-        [
-            "four_aces",
-            "four_twos",
-            "four_threes",
-            "three_aces",
-            "three_twos",
-            "three_threes",
-            "napoleon",
-        ][self as usize]
-    }
-}
-
-/// The melds one Tresette player announces, as he says them ("three aces and a nap"): a list of
-/// meld names, `napoleon` repeated once per nap. Order does not matter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Melds {
-    /// Bit per of-a-kind meld (`MeldName as u8`).
-    of_a_kind: u8,
-    naps: u8,
-}
-
-impl Melds {
-    /// Most naps a hand can hold: one per suit.
-    const MAX_NAPS: u8 = 4;
-
-    /// These melds and `meld`; `None` when that cannot be said (an of-a-kind meld twice, a fifth nap).
-    pub fn with(self, meld: MeldName) -> Option<Melds> {
-        match meld {
-            MeldName::Napoleon if self.naps < Self::MAX_NAPS => Some(Melds {
-                naps: self.naps + 1,
-                ..self
-            }),
-            MeldName::Napoleon => None,
-            m if self.of_a_kind >> m as u8 & 1 == 1 => None,
-            m => Some(Melds {
-                of_a_kind: self.of_a_kind | 1 << m as u8,
-                ..self
-            }),
-        }
-    }
-
-    /// Every meld named, `Napoleon` once per nap, in the order of `MeldName`.
-    pub fn iter(self) -> impl Iterator<Item = MeldName> {
-        MeldName::ALL[..6]
-            .iter()
-            .copied()
-            .filter(move |m| self.of_a_kind >> *m as u8 & 1 == 1)
-            .chain((0..self.naps).map(|_| MeldName::Napoleon))
-    }
-
-    pub fn is_empty(self) -> bool {
-        self == Melds::default()
-    }
-}
-
-impl fmt::Display for Melds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("no meld");
-        }
-        let names: Vec<_> = self.iter().map(MeldName::name).collect();
-        f.write_str(&names.join(", "))
-    }
-}
-
-impl serde::Serialize for Melds {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter().map(MeldName::name))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Melds {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Melds;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a list of meld names")
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Melds, A::Error> {
-                let mut melds = Melds::default();
-                while let Some(name) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
-                    let meld = MeldName::ALL
-                        .into_iter()
-                        .find(|m| m.name() == name)
-                        .ok_or_else(|| {
-                            de::Error::custom(format!(
-                                "'{name}' is not a meld: expected {}",
-                                MeldName::ALL.map(MeldName::name).join(", ")
-                            ))
-                        })?;
-                    melds = melds.with(meld).ok_or_else(|| {
-                        de::Error::custom(format!(
-                            "'{name}' is named too often (an of-a-kind meld once, at most four naps)"
-                        ))
-                    })?;
-                }
-                Ok(melds)
-            }
-        }
-        d.deserialize_seq(V)
-    }
-}
-
-impl PartialSchema for Melds {
-    fn schema() -> RefOr<Schema> {
-        utoipa::openapi::schema::ArrayBuilder::new()
-            .items(
-                ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .enum_values(Some(MeldName::ALL.map(MeldName::name))),
-            )
-            .max_items(Some(10))
-            .into()
-    }
-}
-
-impl ToSchema for Melds {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, ToSchema)]
+    struct Numbers(Vec<u8>);
+
+    impl Placeholder for Numbers {
+        const PLACEHOLDER: &'static str = "<numbers>";
+    }
+
+    crate::verbs! {
+        /// A test game's verbs.
+        enum Verb in "Test" {
+            Play(Card) = "play": "A card.",
+            Bid(Numbers) = "bid": "Numbers.",
+        }
+    }
+
     #[test]
     fn reads_and_writes_one_verb() {
-        let a: Action = serde_json::from_str(r#"{"play": "10h", "seat": "E"}"#).unwrap();
+        let a: Action<Verb> = serde_json::from_str(r#"{"play": "10h", "seat": "E"}"#).unwrap();
         assert_eq!(a.seat, Seat::E);
-        assert_eq!(a.kind, ActionKind::Play("TH".parse().unwrap()));
+        assert_eq!(a.kind, Verb::Play("TH".parse().unwrap()));
         assert_eq!(
             serde_json::to_string(&a).unwrap(),
             r#"{"seat":"E","play":"TH"}"#
         );
+        assert_eq!(a.any(), Action::new(Seat::E, "play", "TH"));
     }
 
     #[test]
-    fn melds_read_in_any_order_and_refuse_repeats() {
-        let a: Melds = serde_json::from_str(r#"["napoleon", "three_aces", "napoleon"]"#).unwrap();
-        let b: Melds = serde_json::from_str(r#"["napoleon", "napoleon", "three_aces"]"#).unwrap();
-        assert_eq!(a, b);
-        assert_eq!(
-            serde_json::to_string(&a).unwrap(),
-            r#"["three_aces","napoleon","napoleon"]"#
+    fn reads_an_action_as_sent_in_the_game_verbs_with_pointers() {
+        let any: Action = serde_json::from_str(r#"{"seat": "E", "bid": [1, "x"]}"#).unwrap();
+        let e = any.read::<Verb>(3).unwrap_err();
+        assert_eq!(e.pointer, "/actions/3/bid/1");
+        let any: Action = serde_json::from_str(r#"{"seat": "E", "cut": 3}"#).unwrap();
+        let e = any.read::<Verb>(0).unwrap_err();
+        assert_eq!(e.pointer, "/actions/0/cut");
+        assert!(
+            e.detail
+                .contains("'cut' is not an action in Test: expected one of play, bid"),
+            "{}",
+            e.detail
         );
-        assert!(serde_json::from_str::<Melds>(r#"["three_aces", "three_aces"]"#).is_err());
-        assert!(serde_json::from_str::<Melds>(r#"["five_kings"]"#).is_err());
-        let five = r#"["napoleon","napoleon","napoleon","napoleon","napoleon"]"#;
-        assert!(serde_json::from_str::<Melds>(five).is_err());
-        assert!(serde_json::from_str::<Melds>("[]").unwrap().is_empty());
+        let any: Action = serde_json::from_str(r#"{"seat": "E", "bid": [1, 2]}"#).unwrap();
+        assert_eq!(
+            any.read::<Verb>(0).unwrap().kind,
+            Verb::Bid(Numbers(vec![1, 2]))
+        );
     }
 
     #[test]
     fn refuses_two_verbs_no_verb_and_unknown_verbs() {
         for (json, why) in [
             (
-                r#"{"seat": "E", "play": "TH", "spoil": "TH"}"#,
+                r#"{"seat": "E", "play": "TH", "bid": [1]}"#,
                 "exactly one verb",
             ),
             (r#"{"seat": "E"}"#, "no verb"),
-            (r#"{"seat": "E", "dance": 1}"#, "unknown verb 'dance'"),
+            (
+                r#"{"seat": "E", "dance": 1}"#,
+                "'dance' is not an action in Test",
+            ),
             (r#"{"play": "TH"}"#, "seat"),
         ] {
-            let e = serde_json::from_str::<Action>(json)
+            let e = serde_json::from_str::<Action<Verb>>(json)
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(why), "{json}: {e}");

@@ -2,11 +2,14 @@
 //! table. Parsing checks shape and notation; the game checks the deal and replays the actions.
 
 mod action;
+mod match_state;
 
-pub use action::{Action, ActionKind, Bid, MeldName, Melds, Shuffle, Yes, for_game};
+pub use action::{Action, AnyVerb, Bid, Placeholder, Verbs, Yes};
+pub use match_state::MatchState;
 
 use crate::cards::Card;
-use crate::engine::{MatchState, Seat};
+use crate::input::FieldError;
+use crate::seat::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -33,9 +36,13 @@ pub const NAME_PATTERN: &str = concat!(
     "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
 );
 
-/// One recorded hand.
+/// One recorded hand, its actions in the verbs of its game (`V`) or not yet read by a game
+/// (`AnyVerb`, the default: see `HandRecord::read`).
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema, Validate)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    bound(deserialize = "V: Verbs", serialize = "V: Verbs")
+)]
 #[schema(example = json!({
     "game": "malilla", "dealer": "S",
     "deal": {"N": ["7S", "AS", "KS", "QS", "JS", "6S", "5S", "4S", "3S", "2S"],
@@ -45,7 +52,7 @@ pub const NAME_PATTERN: &str = concat!(
     "face_up": ["2D"],
     "actions": [{"seat": "W", "play": "7C"}]
 }))]
-pub struct HandRecord {
+pub struct HandRecord<V: Verbs = AnyVerb> {
     /// The game id; when given it must equal the game in the path.
     pub game: Option<String>,
     /// Named variants of the game (see `GET /v1/games/{game}`); absent options take their defaults.
@@ -73,14 +80,44 @@ pub struct HandRecord {
     #[validate(length(max = 64))]
     #[schema(max_items = 64)]
     pub stock: Vec<Card>,
-    /// The table's actions in order; each names its seat and exactly one verb.
+    /// The table's actions in order; each names its seat and exactly one verb of the game (its
+    /// action schema: `GET /v1/games/{game}`, `schemas.action`).
     #[serde(default)]
     #[validate(length(max = 2000))]
-    #[schema(max_items = 2000)]
-    pub actions: Vec<Action>,
+    #[schema(max_items = 2000, value_type = Vec<Action>)]
+    pub actions: Vec<Action<V>>,
     /// The match before this hand; a new game when absent.
     #[serde(default)]
     pub match_state: Option<MatchState>,
+}
+
+impl HandRecord {
+    /// This record in the verbs of its game: a verb the game does not have, or a value the verb
+    /// does not take, is refused with a pointer to it.
+    pub fn read<V: Verbs>(&self) -> Result<HandRecord<V>, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let mut actions = Vec::with_capacity(self.actions.len());
+        for (i, a) in self.actions.iter().enumerate() {
+            match a.read(i) {
+                Ok(a) => actions.push(a),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(HandRecord {
+            game: self.game.clone(),
+            options: self.options.clone(),
+            players: self.players.clone(),
+            dealer: self.dealer,
+            deal: self.deal.clone(),
+            face_up: self.face_up.clone(),
+            stock: self.stock.clone(),
+            actions,
+            match_state: self.match_state.clone(),
+        })
+    }
 }
 
 fn names_are_short(players: &BTreeMap<Seat, String>) -> Result<(), validator::ValidationError> {

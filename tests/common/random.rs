@@ -4,7 +4,7 @@
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
 use arbiter::engine;
-use arbiter::record::{Action, ActionKind, HandRecord};
+use arbiter::record::{Action, HandRecord};
 use serde_json::json;
 
 /// A small deterministic generator: proptest supplies the seed, and shrinks it.
@@ -63,7 +63,7 @@ pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
         let plays: Vec<&Action> = view
             .legal
             .iter()
-            .filter(|a| !matches!(a.kind, ActionKind::Correct(_)))
+            .filter(|a| a.kind.verb != "correct")
             .collect();
         if plays.is_empty() {
             assert_eq!(
@@ -72,6 +72,6 @@ pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
             );
             return record;
         }
-        record.actions.push(*plays[rng.below(plays.len())]);
+        record.actions.push(plays[rng.below(plays.len())].clone());
     }
 }

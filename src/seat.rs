@@ -305,20 +305,20 @@ pub struct PerSide<T> {
     present: u16,
 }
 
-impl<T: Default + Copy> Default for PerSide<T> {
+impl<T: Default> Default for PerSide<T> {
     fn default() -> Self {
         PerSide {
-            values: [T::default(); SIDES],
+            values: std::array::from_fn(|_| T::default()),
             present: 0b11,
         }
     }
 }
 
-impl<T: Default + Copy> PerSide<T> {
+impl<T: Default> PerSide<T> {
     /// Default values for each of `sides`.
     pub fn over(sides: impl IntoIterator<Item = Side>) -> PerSide<T> {
         let mut out = PerSide {
-            values: [T::default(); SIDES],
+            values: std::array::from_fn(|_| T::default()),
             present: 0,
         };
         for s in sides {
@@ -335,13 +335,13 @@ impl<T: Default + Copy> PerSide<T> {
     }
 }
 
-impl<T: Default + Copy + PartialEq> PerSide<T> {
+impl<T: Default + Clone + PartialEq> PerSide<T> {
     /// The same values over `sides`; `Err(side)` names a side outside them with a value.
     pub fn restrict(&self, sides: impl IntoIterator<Item = Side>) -> Result<PerSide<T>, Side> {
         let mut out = PerSide::over(sides);
         for s in self.sides() {
             if out.present >> s.0 & 1 == 1 {
-                out.values[s.index()] = self.values[s.index()];
+                out.values[s.index()] = self.values[s.index()].clone();
             } else if self.values[s.index()] != T::default() {
                 return Err(s);
             }
@@ -373,13 +373,13 @@ impl<T> std::ops::IndexMut<Side> for PerSide<T> {
     }
 }
 
-impl<T: serde::Serialize + Default + Copy> serde::Serialize for PerSide<T> {
+impl<T: serde::Serialize + Default> serde::Serialize for PerSide<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_map(self.sides().map(|side| (side, &self.values[side.index()])))
     }
 }
 
-impl<'de, T: serde::Deserialize<'de> + Default + Copy> serde::Deserialize<'de> for PerSide<T> {
+impl<'de, T: serde::Deserialize<'de> + Default> serde::Deserialize<'de> for PerSide<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map = std::collections::BTreeMap::<Side, T>::deserialize(d)?;
         // Exactly the sides given: a game's table fills in (or refuses) the others.

@@ -1,0 +1,63 @@
+//! Game-owned details: the fields a game adds to the common adjudication, tally, table view and
+//! match state (Stubs & Spoils' mode, Court Piece's streak, ...). In the engine's types they are one
+//! JSON object the game owns; on the wire its fields sit beside the common ones, so that records and
+//! results read as they always have. Each game declares their types (`Rules::Details`,
+//! `Rules::Carried`), which also give its schemas.
+
+use crate::input::{FieldError, pointer_of};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A game's own fields, by name.
+pub type Details = serde_json::Map<String, serde_json::Value>;
+
+/// Writes the fields of `value` (a struct) into `details`, replacing fields of the same name.
+pub fn set<T: Serialize>(details: &mut Details, value: &T) {
+    match serde_json::to_value(value).expect("details are JSON") {
+        serde_json::Value::Object(fields) => details.extend(fields),
+        other => unreachable!("details are a struct, not {other}"),
+    }
+}
+
+/// Reads `details` as the game's type `T`, refusing every field it does not have, or a wrong
+/// value, with a pointer under `base` (`/match_state/streak/count`).
+pub fn read<T: DeserializeOwned>(details: &Details, base: &str) -> Result<T, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    let mut unknown: Vec<&str> = Vec::new();
+    loop {
+        let map = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
+            details
+                .iter()
+                .filter(|(k, _)| !unknown.contains(&k.as_str()))
+                .map(|(k, v)| (k.as_str(), v)),
+        );
+        let e = match serde_path_to_error::deserialize(map) {
+            Ok(value) if errors.is_empty() => return Ok(value),
+            Ok(_) => return Err(errors),
+            Err(e) => e,
+        };
+        let pointer = format!("{base}{}", pointer_of(e.path()));
+        let message = e.into_inner().to_string();
+        // The path ends at an unknown field: read on without it, so that every such field is named.
+        let field = message
+            .strip_prefix("unknown field `")
+            .and_then(|m| m.split('`').next())
+            .and_then(|f| details.keys().find(|k| *k == f));
+        match field {
+            Some(field) => {
+                errors.push(FieldError::new(pointer, message));
+                unknown.push(field);
+            }
+            None => {
+                errors.push(FieldError::new(pointer, message));
+                return Err(errors);
+            }
+        }
+    }
+}
+
+/// The details of a game that has none: any field is refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoDetails {}

@@ -1,0 +1,57 @@
+//! What is wrong with a request's input, before any adjudication: a JSON pointer to the value and
+//! what was expected (RFC 9457 problem details carry these as `errors`).
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A problem with one part of a request, refused before any adjudication (HTTP 4xx).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    /// JSON pointer (RFC 6901) to the offending value.
+    pub pointer: String,
+    /// What is wrong and what was expected.
+    pub detail: String,
+    /// In a CSV upload: the 1-based line of the offending cell (the header is line 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<u64>,
+    /// In a CSV upload: the 1-based column of the offending cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+}
+
+impl FieldError {
+    pub fn new(pointer: String, detail: String) -> FieldError {
+        FieldError {
+            pointer,
+            detail,
+            row: None,
+            column: None,
+        }
+    }
+
+    /// Prefixes the pointer with `base` (an error inside a nested document).
+    pub fn under(mut self, base: &str) -> FieldError {
+        self.pointer = format!("{base}{}", self.pointer);
+        self
+    }
+}
+
+/// Escapes one token of a JSON pointer (RFC 6901).
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// The JSON pointer of a path where deserializing failed.
+pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => out.push_str(&format!("/{}", escape(key))),
+            Segment::Enum { variant } => out.push_str(&format!("/{}", escape(variant))),
+            Segment::Unknown => {}
+        }
+    }
+    out
+}

@@ -54,7 +54,8 @@ pub struct CountQuery {
 }
 
 impl Placeholder for CountQuery {
-    const PLACEHOLDER: &'static str = "{\"asker\": \"<seat>\", \"asked\": \"<seat>\", \"answer\": <number>}";
+    const PLACEHOLDER: &'static str =
+        "{\"asker\": \"<seat>\", \"asked\": \"<seat>\", \"answer\": <number>}";
 }
 
 /// What Big Two adds to the adjudication.
@@ -180,7 +181,7 @@ fn power(card: Card) -> u32 {
 /// The kinds of combination (BT-1), five-card hands from weakest to best (§3 4.6 … 4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
-enum Kind {
+enum Shape {
     Single,
     Pair,
     Triple,
@@ -192,18 +193,18 @@ enum Kind {
     RoyalFlush,
 }
 
-impl Kind {
+impl Shape {
     fn name(self) -> &'static str {
         match self {
-            Kind::Single => "single",
-            Kind::Pair => "pair",
-            Kind::Triple => "triple",
-            Kind::Straight => "straight",
-            Kind::Flush => "flush",
-            Kind::FullHouse => "full house",
-            Kind::FourOfAKind => "four of a kind",
-            Kind::StraightFlush => "straight flush",
-            Kind::RoyalFlush => "royal flush",
+            Shape::Single => "single",
+            Shape::Pair => "pair",
+            Shape::Triple => "triple",
+            Shape::Straight => "straight",
+            Shape::Flush => "flush",
+            Shape::FullHouse => "full house",
+            Shape::FourOfAKind => "four of a kind",
+            Shape::StraightFlush => "straight flush",
+            Shape::RoyalFlush => "royal flush",
         }
     }
 }
@@ -211,7 +212,7 @@ impl Kind {
 /// A valid combination and its strength, comparable with any valid combination of as many cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Combination {
-    kind: Kind,
+    shape: Shape,
     strength: u32,
 }
 
@@ -221,23 +222,20 @@ fn classify(cards: &[Card]) -> Option<Combination> {
         .iter()
         .all(|c| c.rank_unchecked() == cards[0].rank_unchecked());
     let rank = cards.first().map(|c| rank_power(c.rank_unchecked()))?;
-    let top_suit = cards
-        .iter()
-        .map(|c| suit_power(c.suit_unchecked()))
-        .max()?;
-    let (kind, strength) = match cards.len() {
-        1 => (Kind::Single, power(cards[0])),
+    let top_suit = cards.iter().map(|c| suit_power(c.suit_unchecked())).max()?;
+    let (shape, strength) = match cards.len() {
+        1 => (Shape::Single, power(cards[0])),
         // BT-5: equal ranks are decided by the higher-suited card of the pair.
-        2 if same_rank => (Kind::Pair, rank * 4 + top_suit),
-        3 if same_rank => (Kind::Triple, rank),
+        2 if same_rank => (Shape::Pair, rank * 4 + top_suit),
+        3 if same_rank => (Shape::Triple, rank),
         5 => five(cards)?,
         _ => return None,
     };
-    Some(Combination { kind, strength })
+    Some(Combination { shape, strength })
 }
 
-/// A five-card hand: its kind and, within the kind, its strength (§3 4, BT-3, BT-4).
-fn five(cards: &[Card]) -> Option<(Kind, u32)> {
+/// A five-card hand: its shape and, within the shape, its strength (§3 4, BT-3, BT-4).
+fn five(cards: &[Card]) -> Option<(Shape, u32)> {
     let flush = cards
         .iter()
         .all(|c| c.suit_unchecked() == cards[0].suit_unchecked());
@@ -259,9 +257,9 @@ fn five(cards: &[Card]) -> Option<(Kind, u32)> {
         // Straights by top card, then its suit.
         let run = top << 2 | suit_power(top_card.suit_unchecked());
         return Some(match (flush, top) {
-            (true, 14) => (Kind::RoyalFlush, suit_power(top_card.suit_unchecked())),
-            (true, _) => (Kind::StraightFlush, run),
-            (false, _) => (Kind::Straight, run),
+            (true, 14) => (Shape::RoyalFlush, suit_power(top_card.suit_unchecked())),
+            (true, _) => (Shape::StraightFlush, run),
+            (false, _) => (Shape::Straight, run),
         });
     }
     // Runs of equal ranks, longest first.
@@ -273,25 +271,31 @@ fn five(cards: &[Card]) -> Option<(Kind, u32)> {
             None => counts.push((1, r)),
         }
     }
-    counts.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    counts.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
     match counts[..] {
-        [(4, r), _] => Some((Kind::FourOfAKind, rank_power(r))),
-        [(3, r), (2, _)] => Some((Kind::FullHouse, rank_power(r))),
+        [(4, r), _] => Some((Shape::FourOfAKind, rank_power(r))),
+        [(3, r), (2, _)] => Some((Shape::FullHouse, rank_power(r))),
         _ if flush => {
             // BT-4: by suit, then the highest card in Big Two order, then the next, …
-            let mut ranks: Vec<u32> = cards.iter().map(|c| rank_power(c.rank_unchecked())).collect();
+            let mut ranks: Vec<u32> = cards
+                .iter()
+                .map(|c| rank_power(c.rank_unchecked()))
+                .collect();
             ranks.sort_unstable_by(|a, b| b.cmp(a));
             let by_rank = ranks.iter().fold(0, |acc, r| acc << 4 | r);
-            Some((Kind::Flush, suit_power(cards[0].suit_unchecked()) << 20 | by_rank))
+            Some((
+                Shape::Flush,
+                suit_power(cards[0].suit_unchecked()) << 20 | by_rank,
+            ))
         }
         _ => None,
     }
 }
 
 impl Combination {
-    /// The strength across kinds of five cards (a flush beats any straight, …): kind first.
+    /// The strength across five-card shapes (a flush beats any straight, …): shape first.
     fn rank(self) -> u64 {
-        (self.kind as u64) << 32 | self.strength as u64
+        (self.shape as u64) << 32 | self.strength as u64
     }
 }
 
@@ -311,7 +315,7 @@ struct Standing {
     seat: Seat,
     cards: Vec<Card>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<Kind>,
+    shape: Option<Shape>,
     #[serde(skip)]
     combination: Option<Combination>,
 }
@@ -495,7 +499,12 @@ impl Hand {
         }
     }
 
-    fn play(&mut self, index: usize, action: &Action<Verb>, cards: &[Card]) -> Result<(), RecordError> {
+    fn play(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        cards: &[Card],
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         if cards.is_empty() {
             return Err(RecordError::unexpected(
@@ -509,7 +518,10 @@ impl Hand {
             let fault = if !self.dealt[seat.pos()].contains(card) {
                 Some(("card_not_held", format!("{seat} was not dealt {card}")))
             } else if cards[..j].contains(&card) {
-                Some(("unexpected_action", format!("{card} is named twice in one play")))
+                Some((
+                    "unexpected_action",
+                    format!("{card} is named twice in one play"),
+                ))
             } else if !self.hands[seat.pos()].contains(card) {
                 Some(("card_played_twice", format!("{seat} already played {card}")))
             } else {
@@ -534,7 +546,7 @@ impl Hand {
                 "its cards stand as the combination to beat, and its player as the last who played (BT-d)",
             );
         }
-        let what = combination.map_or("an invalid combination", |c| c.kind.name());
+        let what = combination.map_or("an invalid combination", |c| c.shape.name());
         self.adj.events.push(Event {
             code: "played",
             action_index: Some(index),
@@ -550,7 +562,7 @@ impl Hand {
         self.current = Some(Standing {
             seat,
             cards: cards.to_vec(),
-            kind: combination.map(|c| c.kind),
+            shape: combination.map(|c| c.shape),
             combination,
         });
         self.passes = 0;
@@ -607,19 +619,34 @@ impl Hand {
         };
         let names = self.table.names();
         let Some(asker) = self.table.resolve(q.asker) else {
-            return Err(at("asker", format!("no seat {} at this table: expected {names}", q.asker)));
+            return Err(at(
+                "asker",
+                format!("no seat {} at this table: expected {names}", q.asker),
+            ));
         };
         let Some(asked) = self.table.resolve(q.asked) else {
-            return Err(at("asked", format!("no seat {} at this table: expected {names}", q.asked)));
+            return Err(at(
+                "asked",
+                format!("no seat {} at this table: expected {names}", q.asked),
+            ));
         };
         if asker != action.seat {
-            return Err(at("asker", format!("the asker is the action's seat, {}", action.seat)));
+            return Err(at(
+                "asker",
+                format!("the asker is the action's seat, {}", action.seat),
+            ));
         }
         if asked == asker {
-            return Err(at("asked", "a player asks another player how many cards he holds".into()));
+            return Err(at(
+                "asked",
+                "a player asks another player how many cards he holds".into(),
+            ));
         }
         let Some(answer) = whole_number(&q.answer) else {
-            return Err(at("answer", format!("{} is not a whole number of cards (BT-f)", q.answer)));
+            return Err(at(
+                "answer",
+                format!("{} is not a whole number of cards (BT-f)", q.answer),
+            ));
         };
         let held = self.hands[asked.pos()].len();
         self.adj.events.push(Event {
@@ -628,7 +655,9 @@ impl Hand {
             trick: None,
             seat: Some(asker),
             cards: Vec::new(),
-            detail: format!("{asker} asks {asked} how many cards he holds: {answer} (he holds {held})"),
+            detail: format!(
+                "{asker} asks {asked} how many cards he holds: {answer} (he holds {held})"
+            ),
         });
         if answer != i128::from(held) {
             self.offence(
@@ -643,7 +672,14 @@ impl Hand {
     }
 
     /// Logs an irregularity; its penalty is scored at the end of the hand (§5 DEFAULT).
-    fn offence(&mut self, code: &'static str, index: usize, seat: Seat, explanation: String, why: &str) {
+    fn offence(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        explanation: String,
+        why: &str,
+    ) {
         let consequence = if self.penalties {
             format!("{PENALTY} penalty points to {seat} at the end of the hand (§5 DEFAULT); {why}")
         } else {
@@ -675,11 +711,17 @@ impl Hand {
         };
         let mut out = Vec::new();
         for size in sizes {
-            subsets(&hand, size, &mut Vec::with_capacity(size), 0, &mut |cards| {
-                if self.judge(cards).is_none() {
-                    out.push(cards.to_vec());
-                }
-            });
+            subsets(
+                &hand,
+                size,
+                &mut Vec::with_capacity(size),
+                0,
+                &mut |cards| {
+                    if self.judge(cards).is_none() {
+                        out.push(cards.to_vec());
+                    }
+                },
+            );
         }
         out
     }
@@ -697,8 +739,13 @@ impl Hand {
         let table = self.table;
         for seat in table.seats().filter(|&s| s != out) {
             let points = Self::card_points(self.hands[seat.pos()].len());
-            self.adj
-                .score(table.side(seat), points, ScoreSource::Tricks, "cards_left", None);
+            self.adj.score(
+                table.side(seat),
+                points,
+                ScoreSource::Tricks,
+                "cards_left",
+                None,
+            );
         }
         if self.penalties {
             for i in 0..self.adj.irregularities.len() {
@@ -714,7 +761,11 @@ impl Hand {
         // §4, BT-b: the game ends when a total reaches the target; the lowest total wins, ties
         // share the win (`winners`; `winner` only when one side has it alone).
         if table.sides().any(|s| m.scores[s] >= target) {
-            let low = table.sides().map(|s| m.scores[s]).min().expect("a table has seats");
+            let low = table
+                .sides()
+                .map(|s| m.scores[s])
+                .min()
+                .expect("a table has seats");
             let winners: Vec<Side> = table.sides().filter(|&s| m.scores[s] == low).collect();
             m.game_over = true;
             m.winner = match winners[..] {
@@ -748,16 +799,29 @@ fn whole_number(value: &serde_json::Value) -> Option<i128> {
     n.as_i64()
         .map(i128::from)
         .or(n.as_u64().map(i128::from))
-        .or(n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i128))
+        .or(n
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+            .map(|f| f as i128))
 }
 
 /// The cards of a play as a director says them: "3D 3S".
 fn names(cards: &[Card]) -> String {
-    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Calls `each` with every `size`-card subset of `cards` (in order) extending `chosen`.
-fn subsets(cards: &[Card], size: usize, chosen: &mut Vec<Card>, from: usize, each: &mut impl FnMut(&[Card])) {
+fn subsets(
+    cards: &[Card],
+    size: usize,
+    chosen: &mut Vec<Card>,
+    from: usize,
+    each: &mut impl FnMut(&[Card]),
+) {
     if chosen.len() == size {
         each(chosen);
         return;
@@ -783,24 +847,20 @@ impl HandState<Verb> for Hand {
         }
         match &action.kind {
             // BT-c: a query takes no turn.
-            Verb::CountQuery(q) => return self.count_query(index, action, q),
+            Verb::CountQuery(q) => self.count_query(index, action, q),
             // BT-f, README C11: nothing in Big Two can be corrected.
-            Verb::Correct(_) => {
-                return Err(RecordError::on(
-                    "invalid_correct",
-                    index,
-                    action,
-                    "Big Two has no correction: every play stands (BT-d, BT-f, README C11)".into(),
-                ));
-            }
-            _ if action.seat != self.to_act => {
-                return Err(RecordError::on(
-                    "out_of_turn",
-                    index,
-                    action,
-                    format!("it is {}'s turn (§2, §3)", self.to_act),
-                ));
-            }
+            Verb::Correct(_) => Err(RecordError::on(
+                "invalid_correct",
+                index,
+                action,
+                "Big Two has no correction: every play stands (BT-d, BT-f, README C11)".into(),
+            )),
+            _ if action.seat != self.to_act => Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("it is {}'s turn (§2, §3)", self.to_act),
+            )),
             Verb::Play(Cards(cards)) => self.play(index, action, cards),
             Verb::Pass(_) => self.pass(index, action),
         }
@@ -848,12 +908,109 @@ impl HandState<Verb> for Hand {
         let Some(out) = self.out else {
             let error = RecordError::incomplete_hand(
                 Some(self.to_act),
-                format!("the record stops before anyone has gone out; {} is to act", self.to_act),
+                format!(
+                    "the record stops before anyone has gone out; {} is to act",
+                    self.to_act
+                ),
             );
             self.adj.record_error(error);
             return self.adj;
         };
         self.score(out);
         self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    fn shape(s: &str) -> Option<Shape> {
+        classify(&cards(s)).map(|c| c.shape)
+    }
+
+    /// Whether `a` beats `b` (two valid combinations of as many cards).
+    fn beats(a: &str, b: &str) -> bool {
+        classify(&cards(a)).unwrap().rank() > classify(&cards(b)).unwrap().rank()
+    }
+
+    #[test]
+    fn the_order_of_ranks_and_suits() {
+        assert!(beats("2D", "AS"));
+        assert!(beats("3S", "3H") && beats("3H", "3C") && beats("3C", "3D"));
+        assert!(beats("4D", "3S"));
+        // BT-5: the pair with the higher-suited card.
+        assert!(beats("7S 7D", "7H 7C"));
+        assert!(beats("2D 2C", "AS AH"));
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(shape("5D"), Some(Shape::Single));
+        assert_eq!(shape("5D 6D"), None);
+        assert_eq!(shape("5D 5C 5S 5H"), None);
+        assert_eq!(shape("AS 2D 3H 4C 5S"), Some(Shape::Straight));
+        assert_eq!(shape("2D 3H 4C 5S 6S"), Some(Shape::Straight));
+        assert_eq!(shape("TS JH QC KS AS"), Some(Shape::Straight));
+        // BT-3: no wrapping.
+        assert_eq!(shape("JS QH KC AS 2S"), None);
+        assert_eq!(shape("QS KH AC 2S 3S"), None);
+        assert_eq!(shape("KS AH 2C 3S 4S"), None);
+        assert_eq!(shape("TH JH QH KH AH"), Some(Shape::RoyalFlush));
+        assert_eq!(shape("AH 2H 3H 4H 5H"), Some(Shape::StraightFlush));
+        assert_eq!(shape("9C 9D 9S 9H 3D"), Some(Shape::FourOfAKind));
+        assert_eq!(shape("9C 9D 9S 3H 3D"), Some(Shape::FullHouse));
+        assert_eq!(shape("9C 9D 9S 3H 4D"), None);
+        assert_eq!(shape("9C 9D 3S 3H 4D"), None);
+        assert_eq!(shape("2C 5C 8C JC KC"), Some(Shape::Flush));
+    }
+
+    #[test]
+    fn five_card_hands_rank_by_shape_then_within() {
+        let ladder = [
+            "AS 2D 3H 4C 5S", // straight, top 5
+            "2D 3H 4C 5S 6D", // straight, top 6 (diamond)
+            "2S 3H 4C 5S 6C", // straight, top 6 (club)
+            "TS JH QC KS AD", // straight, top A
+            "3D 5D 7D 9D JD", // flush, diamonds
+            "3D 5D 7D 9D 2D", // flush, diamonds, a 2 on top (BT-4)
+            "3C 5C 7C 9C JC", // clubs beat diamonds, whatever the cards
+            "4S 5S 7S 9S JS", // spades
+            "3D 3C 3H 2S 2D", // full house, threes
+            "2D 2C 2H 3S 3H", // full house, twos
+            "4D 4C 4H 4S 3S", // four fours
+            "2D 2C 2H 2S 3C", // four twos
+            "AD 2D 3D 4D 5D", // straight flush, top 5
+            "9S TS JS QS KS", // straight flush, top K
+            "TD JD QD KD AD", // royal flush, diamonds
+            "TS JS QS KS AS", // royal flush, spades
+        ];
+        for pair in ladder.windows(2) {
+            assert!(beats(pair[1], pair[0]), "{} beats {}", pair[1], pair[0]);
+        }
+    }
+
+    #[test]
+    fn card_points() {
+        assert_eq!(Hand::card_points(1), 1);
+        assert_eq!(Hand::card_points(9), 9);
+        assert_eq!(Hand::card_points(10), 20);
+        assert_eq!(Hand::card_points(12), 24);
+        assert_eq!(Hand::card_points(13), 39);
+    }
+
+    #[test]
+    fn whole_numbers() {
+        let n = |v: serde_json::Value| whole_number(&v);
+        assert_eq!(n(serde_json::json!(5)), Some(5));
+        assert_eq!(n(serde_json::json!(5.0)), Some(5));
+        assert_eq!(n(serde_json::json!(-1)), Some(-1));
+        assert_eq!(n(serde_json::json!(5.5)), None);
+        assert_eq!(n(serde_json::json!("5")), None);
+        assert_eq!(n(serde_json::json!(null)), None);
     }
 }

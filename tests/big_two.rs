@@ -74,10 +74,18 @@ fn check(record: &Value, a: &Adjudication) -> usize {
     assert!(a.tricks.is_empty(), "a climbing game has no tricks");
     let v = serde_json::to_value(a).unwrap();
     let left = v["cards_left"].as_object().unwrap();
-    let out: Vec<&String> = left.iter().filter(|(_, n)| n.as_u64() == Some(0)).map(|(s, _)| s).collect();
+    let out: Vec<&String> = left
+        .iter()
+        .filter(|(_, n)| n.as_u64() == Some(0))
+        .map(|(s, _)| s)
+        .collect();
     assert_eq!(out.len(), 1, "exactly one player goes out: {left:?}");
     assert_eq!(v["went_out"], json!(out[0]));
-    assert_eq!(v["hand_winner"], json!(side(out[0])), "the player out wins the hand");
+    assert_eq!(
+        v["hand_winner"],
+        json!(side(out[0])),
+        "the player out wins the hand"
+    );
     // Every action is reported as an event, in order.
     let actions = record["actions"].as_array().unwrap();
     assert_eq!(a.events.len(), actions.len());
@@ -88,7 +96,11 @@ fn check(record: &Value, a: &Adjudication) -> usize {
     }
     let score = &v["hand_score"];
     for (seat, n) in left {
-        let cards = if seat == out[0] { 0 } else { card_points(n.as_u64().unwrap()) };
+        let cards = if seat == out[0] {
+            0
+        } else {
+            card_points(n.as_u64().unwrap())
+        };
         let expected = cards + penalties.get(seat).copied().unwrap_or(0);
         assert_eq!(score[side(seat)], json!(expected), "{seat}: {n} cards left");
     }

@@ -1,6 +1,7 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
 mod bacon;
+mod big_two;
 mod briscola;
 mod couillon;
 mod court_piece;
@@ -28,6 +29,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &court_piece::CourtPiece,
         &tresette::Tresette,
         &truco::Truco,
+        &big_two::BigTwo,
     ]
 }
 

@@ -198,7 +198,42 @@ pub struct Adjudication {
     pub match_after: MatchState,
 }
 
+/// How a hand stands when its record ends (`Adjudication::conclude`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Decided: played out, or ended early by the rules (a misdeal, a foul, a concession).
+    Over,
+    /// Not decided: `due` is the seat to act, where one is known; `detail` says where play stopped.
+    Open { due: Option<Seat>, detail: String },
+}
+
 impl Adjudication {
+    /// The one way every hand finishes (README C5): a record error leaves the hand unscored and the
+    /// match as it was; a record that stops before the hand is decided is `incomplete_hand`;
+    /// otherwise `score` rules on the hand.
+    pub fn conclude(
+        mut self,
+        error: Option<RecordError>,
+        ending: Ending,
+        score: impl FnOnce(Adjudication) -> Adjudication,
+    ) -> Adjudication {
+        match (error, ending) {
+            (Some(e), _) => self.record_error(e),
+            (None, Ending::Open { due, detail }) => {
+                self.record_error(RecordError::incomplete_hand(due, detail))
+            }
+            (None, Ending::Over) => return score(self),
+        }
+        self
+    }
+
+    /// Whether action `index` committed an established irregularity.
+    pub fn faulted(&self, index: usize) -> bool {
+        self.irregularities
+            .iter()
+            .any(|i| i.action_index == Some(index))
+    }
+
     pub fn new(
         game: &'static str,
         dealer: Seat,

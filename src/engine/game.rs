@@ -89,16 +89,51 @@ pub trait Rules: Send + Sync + 'static {
     ) -> Result<Box<dyn HandState<Self::Verb>>, Vec<FieldError>>;
 }
 
-/// A hand being replayed, one action at a time.
+/// A hand being replayed, one action at a time. `apply` is the one judge: the legal actions a
+/// position offers are the `candidates` that `apply` takes on a `fork` of the hand without a
+/// record error and without an irregularity at that action (`faulted`).
 pub trait HandState<V> {
     /// Applies action `index`. A record error stops the replay.
     fn apply(&mut self, index: usize, action: &Action<V>) -> Result<(), RecordError>;
 
-    /// The table as the next player to act sees it, with every legal action.
+    /// The table as the next player to act sees it (the engine adds the legal actions).
     fn view(&self) -> TableView;
 
-    /// Ends the replay (after the last action, or at a record error) and rules on the hand.
+    /// Every action worth trying now, legal or not: the cards of the seat to play, every call of
+    /// an auction, every choice of a decision. Empty when the hand is over.
+    fn candidates(&self) -> Vec<Action<V>> {
+        Vec::new()
+    }
+
+    /// A copy of the hand to try a candidate on. `None` while a game still lists its legal
+    /// actions in its own `view` (being moved to `candidates`, issue 10).
+    fn fork(&self) -> Option<Box<dyn HandState<V>>> {
+        None
+    }
+
+    /// Whether action `index` committed an irregularity (established, or pending correction).
+    fn faulted(&self, _index: usize) -> bool {
+        false
+    }
+
+    /// Ends the replay (after the last action, or at a record error) and rules on the hand: with
+    /// `Adjudication::conclude`, the one way every game finishes.
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
+}
+
+/// The legal actions of a hand whose next action is `index`: its candidates that `apply` takes
+/// without a record error or an irregularity (`None`: the game's view lists them itself).
+pub fn legal<V: Verbs>(hand: &dyn HandState<V>, index: usize) -> Option<Vec<Action<V>>> {
+    hand.fork()?;
+    Some(
+        hand.candidates()
+            .into_iter()
+            .filter(|a| {
+                let mut trial = hand.fork().expect("the game forks");
+                trial.apply(index, a).is_ok() && !trial.faulted(index)
+            })
+            .collect(),
+    )
 }
 
 /// A game behind a pointer: what the registry holds. Every `Rules` is one.

@@ -14,7 +14,8 @@ mod trick;
 mod view;
 
 pub use adjudication::{
-    Adjudication, Bonus, BonusStatus, Camp, Contract, Event, Outcome, ScoreItem, ScoreSource, Tally,
+    Adjudication, Bonus, BonusStatus, Camp, Contract, Ending, Event, Outcome, ScoreItem,
+    ScoreSource, Tally,
 };
 pub use game::{Game, GameInfo, GameSchemas, HandState, Rules};
 pub use replay::{

@@ -5,6 +5,7 @@
 use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
 use super::trick::{MAX_PLAYS, Trick};
 use crate::cards::{Card, CardSet, Holding};
+use crate::record::Action;
 use crate::seat::{Seat, Table};
 
 /// Hands, the trick in progress and its not-yet-established faults. Hands are sets of distinct cards
@@ -262,6 +263,36 @@ impl<H: Holding> TrickPlay<H> {
         self.trick.replace(pos, card, index);
         self.pending[pos] = fault;
         Ok(())
+    }
+
+    /// Whether action `index` put a card with a fault not yet established on the trick in progress.
+    pub fn faulted(&self, index: usize) -> bool {
+        (0..self.trick.len())
+            .any(|pos| self.pending[pos].is_some() && self.trick.action_index(pos) == index)
+    }
+
+    /// The card actions worth trying now, legal or not (`HandState::candidates`): each distinct card
+    /// of the seat to play, as `play`; each card a seat entitled to correct could put instead of
+    /// its own, as `correct`.
+    pub fn candidates<V>(&self, play: fn(Card) -> V, correct: fn(Card) -> V) -> Vec<Action<V>> {
+        let mut out = Vec::new();
+        if let Some(seat) = self.to_play() {
+            let hand = self.hand(seat).distinct();
+            out.extend(hand.iter().map(|c| Action {
+                seat,
+                kind: play(c),
+            }));
+        }
+        for (seat, before) in self.correctable() {
+            let current = self.trick.plays()[before.len()].card;
+            let mut hand = self.hand(seat).distinct();
+            hand.insert(current);
+            out.extend(hand.iter().filter(|&c| c != current).map(|c| Action {
+                seat,
+                kind: correct(c),
+            }));
+        }
+        out
     }
 
     /// Seats that may `correct` now, with the trick before their card (for legal-action queries).

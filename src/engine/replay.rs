@@ -113,7 +113,8 @@ impl<R: Rules> Recorded for Read<'_, R> {
 /// A hand of some game being replayed, taking actions as sent (read in the game's verbs here).
 trait Step {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
-    fn view(&self) -> TableView;
+    /// The view with the legal actions, `index` being the next action's.
+    fn view(&self, index: usize) -> TableView;
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
@@ -135,8 +136,12 @@ impl<V: Verbs> Step for Typed<V> {
         }
     }
 
-    fn view(&self) -> TableView {
-        self.0.view()
+    fn view(&self, index: usize) -> TableView {
+        let mut view = self.0.view();
+        if let Some(legal) = super::game::legal(self.0.as_ref(), index) {
+            view.legal = legal.iter().map(Action::any).collect();
+        }
+        view
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -162,7 +167,7 @@ impl Replay {
 
     /// The table as the next player to act sees it, with every legal action.
     pub fn view(&self) -> TableView {
-        self.state.view()
+        self.state.view(self.applied)
     }
 
     /// Applies the next action (its seat as the record may name it: `P1` is `N` at four seats).

@@ -5,10 +5,10 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Fault, FieldError, GameInfo,
-    HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options,
-    Outcome, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
-    TrickPlay, TrickReport, deal, trump_or_led,
+    Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
+    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
+    OptionSpec, Options, Outcome, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table,
+    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
 };
 use crate::record::{Action, HandRecord};
 
@@ -240,6 +240,7 @@ impl Rules for Malilla {
     }
 }
 
+#[derive(Clone)]
 struct MalillaHand {
     trump: Suit,
     play: TrickPlay,
@@ -264,6 +265,11 @@ impl MalillaHand {
 
     fn is_over(&self) -> bool {
         self.adj.tricks.len() == TRICKS as usize
+    }
+
+    /// No more play: a misdeal, a foul that lost the game, or the tenth trick.
+    fn decided(&self) -> bool {
+        self.misdeal || self.foul.is_some() || self.is_over()
     }
 
     /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
@@ -425,7 +431,7 @@ impl HandState<Verb> for MalillaHand {
     }
 
     fn view(&self) -> TableView {
-        let over = self.misdeal || self.foul.is_some() || self.is_over();
+        let over = self.decided();
         let to_act: Vec<Seat> = if over {
             vec![]
         } else {
@@ -440,15 +446,36 @@ impl HandState<Verb> for MalillaHand {
         view.trump = self.adj.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if !over {
-            // Without the option no foul is ever pending, so no correction is offered.
-            view.add_plays(&self.play, self.judge());
-        }
         view
     }
 
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        if self.decided() {
+            return Vec::new();
+        }
+        self.play.candidates(Verb::Play, Verb::Correct)
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        let complete = self.is_over();
+        let ending = if self.decided() {
+            Ending::Over
+        } else {
+            Ending::Open {
+                due: self.play.to_play(),
+                detail: format!(
+                    "the record stops in trick {} of {TRICKS} with no incorrect play",
+                    self.play.trick.number
+                ),
+            }
+        };
         let MalillaHand {
             mut play,
             foul,
@@ -457,96 +484,91 @@ impl HandState<Verb> for MalillaHand {
             mut adj,
             ..
         } = *self;
-        let dealer = adj.dealer;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
         // C8: the deal passes left after every hand (a record error leaves the match as it was).
-        adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
-        if misdeal {
-            // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
-            adj.irregularities.push(Irregularity {
-                code: "misdeal",
-                action_index: None,
-                trick: None,
-                seat: dealer,
-                card: None,
-                rule: "malilla.md §5, MA-13",
-                explanation: format!(
-                    "{dealer} dealt the 40 cards with a wrong number of cards to some seat"
-                ),
-                consequence: format!(
-                    "no play and no score; the deal passes to {}",
-                    Table::FOUR.left(dealer)
-                ),
-                effect: Effect::default(),
-            });
-            adj.hand_score = Some(adj.total());
-            return adj;
-        }
-        if let Some((side, _)) = foul {
-            adj.outcome = Outcome::GameLost;
-            // MA-9: a bonus credited at the deal stays (it is all the hand scores); a held one never counts.
-            if let Some(b) = abeyance {
-                adj.bonuses[b].status = BonusStatus::NotScored;
-            }
-            adj.settle();
-            let m = &mut adj.match_after;
-            m.game_over = true;
-            m.winner = Some(side.other());
-            return adj;
-        }
-        if let Some(e) = error {
-            adj.record_error(e);
-            return adj;
-        }
-        if !complete {
-            adj.record_error(RecordError::incomplete_hand(
-                play.to_play(),
-                format!(
-                    "the record stops in trick {} of {TRICKS} with no incorrect play",
-                    play.trick.number
-                ),
-            ));
-            return adj;
-        }
-        // §4: the side with more than 35 of the 70 points wins the hand and scores the excess;
-        // 35–35 scores nothing.
-        let before = adj.match_before.scores;
-        let mut game_won = None;
-        for side in Side::BOTH {
-            let points = adj.tally[side].points.unwrap_or(0);
-            if points > HALF {
-                adj.hand_winner = Some(side);
-                adj.score(
-                    side,
-                    points - HALF,
-                    ScoreSource::Tricks,
-                    "hand_result",
-                    None,
-                );
-                // §4 order (1): the hand result, on top of a bonus credited at the deal.
-                if before[side] + adj.total()[side] >= GAME {
-                    game_won = Some(side);
-                }
-            }
-        }
-        // (2) a held bonus counts only if the hand result did not already end the game (MA-4).
+        adj.match_after.next_dealer = Some(Table::FOUR.left(adj.dealer));
+        adj.conclude(error, ending, |adj| score(adj, misdeal, foul, abeyance))
+    }
+}
+
+/// Rules on a decided hand: a misdeal, a game lost by a foul, or the ten tricks played (§4, §5).
+fn score(
+    mut adj: Adjudication,
+    misdeal: bool,
+    foul: Option<(Side, usize)>,
+    abeyance: Option<usize>,
+) -> Adjudication {
+    let dealer = adj.dealer;
+    if misdeal {
+        // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
+        adj.irregularities.push(Irregularity {
+            code: "misdeal",
+            action_index: None,
+            trick: None,
+            seat: dealer,
+            card: None,
+            rule: "malilla.md §5, MA-13",
+            explanation: format!(
+                "{dealer} dealt the 40 cards with a wrong number of cards to some seat"
+            ),
+            consequence: format!(
+                "no play and no score; the deal passes to {}",
+                Table::FOUR.left(dealer)
+            ),
+            effect: Effect::default(),
+        });
+        adj.hand_score = Some(adj.total());
+        return adj;
+    }
+    if let Some((side, _)) = foul {
+        adj.outcome = Outcome::GameLost;
+        // MA-9: a bonus credited at the deal stays (it is all the hand scores); a held one never counts.
         if let Some(b) = abeyance {
-            let mut bonus = adj.bonuses.remove(b);
-            bonus.status = if game_won.is_some() {
-                BonusStatus::NotScored
-            } else {
-                BonusStatus::Scored
-            };
-            adj.bonus(bonus);
+            adj.bonuses[b].status = BonusStatus::NotScored;
         }
         adj.settle();
         let m = &mut adj.match_after;
-        let scores = m.scores;
-        if let Some(side) = game_won.or_else(|| Side::BOTH.into_iter().find(|&s| scores[s] >= GAME))
-        {
-            m.game_over = true;
-            m.winner = Some(side);
-        }
-        adj
+        m.game_over = true;
+        m.winner = Some(side.other());
+        return adj;
     }
+    // §4: the side with more than 35 of the 70 points wins the hand and scores the excess;
+    // 35–35 scores nothing.
+    let before = adj.match_before.scores;
+    let mut game_won = None;
+    for side in Side::BOTH {
+        let points = adj.tally[side].points.unwrap_or(0);
+        if points > HALF {
+            adj.hand_winner = Some(side);
+            adj.score(
+                side,
+                points - HALF,
+                ScoreSource::Tricks,
+                "hand_result",
+                None,
+            );
+            // §4 order (1): the hand result, on top of a bonus credited at the deal.
+            if before[side] + adj.total()[side] >= GAME {
+                game_won = Some(side);
+            }
+        }
+    }
+    // (2) a held bonus counts only if the hand result did not already end the game (MA-4).
+    if let Some(b) = abeyance {
+        let mut bonus = adj.bonuses.remove(b);
+        bonus.status = if game_won.is_some() {
+            BonusStatus::NotScored
+        } else {
+            BonusStatus::Scored
+        };
+        adj.bonus(bonus);
+    }
+    adj.settle();
+    let m = &mut adj.match_after;
+    let scores = m.scores;
+    if let Some(side) = game_won.or_else(|| Side::BOTH.into_iter().find(|&s| scores[s] >= GAME)) {
+        m.game_over = true;
+        m.winner = Some(side);
+    }
+    adj
 }

@@ -535,3 +535,21 @@ async fn legal_actions_show_only_the_first_packets_before_trump() {
     let after_trump = hands_at("court-piece", &fixture_cut(path, 1)).await;
     assert!(after_trump.iter().all(|(_, cards)| cards.len() == 13));
 }
+
+/// Each game's own schemas have names of their own: two games' `Details` would overwrite each
+/// other in the OpenAPI document (only the shared `NoDetails` may repeat).
+#[test]
+fn game_schema_names_are_unique() {
+    let mut seen = std::collections::BTreeMap::new();
+    for game in arbiter::games::all() {
+        let own = game.schemas();
+        for name in [own.details.0, own.carried.0] {
+            if name == "NoDetails" {
+                continue;
+            }
+            if let Some(other) = seen.insert(name.clone(), game.info().id) {
+                panic!("{name} is both {other}'s and {}'s", game.info().id);
+            }
+        }
+    }
+}

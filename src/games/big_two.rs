@@ -60,6 +60,7 @@ impl Placeholder for CountQuery {
 
 /// What Big Two adds to the adjudication.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = BigTwoDetails)]
 pub struct Details {
     /// The seat that went out (no cards left); absent when no one did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +76,7 @@ pub struct Details {
 /// every side tied for the lowest total: ties share the win, §4).
 #[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = BigTwoCarried)]
 pub struct Carried {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub winners: Vec<Side>,

@@ -6,6 +6,8 @@ mod briscola;
 mod couillon;
 mod court_piece;
 mod hasenpfeffer;
+#[allow(dead_code)]
+mod imperial_tarot;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;

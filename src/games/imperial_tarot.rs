@@ -1,0 +1,1492 @@
+//! Imperial Tarot (`shared/rules/imperial-tarot.md`): four players each for himself, one declarer
+//! against three defenders each hand; the 78-card tarot pack, a second trump suit (the Imperial
+//! suit) interleaved with the trumps, the Fool's excuse, an auction of levels and multipliers, the
+//! People (a stock of six), Sparrow, Slam and handfuls, and Penalty Play when all pass.
+
+use crate::cards::{Card, CardClass, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::{
+    Adjudication, Bonus, BonusStatus, Contract, Decides, Established, Event, Fault, FieldError,
+    Irregularity, MatchState, OptionKind, OptionSpec, Options, RecordError, ScoreSource, Seat,
+    Table, Trick, TrickPlay, TrickReport, deal,
+};
+use crate::record::HandRecord;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub struct ImperialTarot;
+
+const TABLE: Table = Table::solo(4);
+const TRICKS: usize = 18;
+const HAND: usize = 18;
+const PEOPLE: usize = 6;
+
+/// §3: the five levels; level k needs 45 + 10k and is worth 10k (IT-2, IT-3, IT-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Skirmish = 1,
+    Battle = 2,
+    War = 3,
+    /// The fourth level, its name lost (IT-2: "Revolution").
+    Level4 = 4,
+    Regicide = 5,
+}
+
+impl Level {
+    fn k(self) -> i32 {
+        self as i32
+    }
+}
+
+/// §3: With the People ×1 < Without ×2 < Against ×4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Multiplier {
+    With,
+    Without,
+    Against,
+}
+
+impl Multiplier {
+    fn factor(self) -> i32 {
+        match self {
+            Multiplier::With => 1,
+            Multiplier::Without => 2,
+            Multiplier::Against => 4,
+        }
+    }
+}
+
+/// §3, IT-9: a handful of trumps shown with the bid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Handful {
+    #[default]
+    None,
+    Unit,
+    Regiment,
+    Army,
+}
+
+impl Handful {
+    /// Trumps to show and the bonus paid by each other player.
+    fn size_and_value(self) -> (usize, i32) {
+        match self {
+            Handful::None => (0, 0),
+            Handful::Unit => (10, 20),
+            Handful::Regiment => (13, 30),
+            Handful::Army => (15, 40),
+        }
+    }
+}
+
+/// A bid (§2 step 2): the Imperial suit, level, multiplier and declarations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TarotBid {
+    pub imperial_suit: Suit,
+    pub level: Level,
+    pub multiplier: Multiplier,
+    /// Sparrow announced: the declarer will win the last trick with the Magician.
+    #[serde(default)]
+    pub sparrow: bool,
+    /// Slam announced: the declarer will win every trick.
+    #[serde(default)]
+    pub slam: bool,
+    #[serde(default)]
+    pub handful: Handful,
+    /// The trumps shown for the handful: exactly 10, 13 or 15 of `T1`..`T21` held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 21)]
+    pub shown_trumps: Vec<Card>,
+}
+
+/// Eldest's choice when nobody after him bid (§3, IT-7, IT-h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Choice {
+    PlaySkirmish,
+    PenaltyPlay,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EldestChoice {
+    pub choice: Choice,
+    /// With `play_skirmish` after Eldest passed: his Skirmish (suit, multiplier, declarations).
+    /// Ignored when his own bid stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bid: Option<TarotBid>,
+}
+
+/// How the options of the record shape this hand's rules.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    /// IT-1: Honours (Magician, World, Fool) 10, or 5 under `honour_value = 5`.
+    honour: i32,
+    /// IT-3 `target = margin`.
+    margin: bool,
+    /// IT-9 `handful_only_if_made`.
+    handful_only_if_made: bool,
+    /// IT-12 `imperial_discardable`.
+    imperial_discardable: bool,
+    /// README "Penalties": `revoke_penalty = none` reports the §5 irregularities without effect.
+    penalties: bool,
+}
+
+impl Rules {
+    fn of(options: &Options) -> Rules {
+        Rules {
+            honour: options.count("honour_value") as i32,
+            margin: options.choice("target") == "margin",
+            handful_only_if_made: options.flag("handful_only_if_made"),
+            imperial_discardable: options.flag("imperial_discardable"),
+            penalties: options.choice("revoke_penalty") == "default",
+        }
+    }
+
+    /// §4.5, IT-1: card points.
+    fn points(&self, card: Card) -> i32 {
+        match card.class() {
+            CardClass::TarotTrump(1 | 21) | CardClass::Fool => self.honour,
+            CardClass::Suited(_, Rank::King) => 5,
+            CardClass::Suited(_, Rank::Queen) => 4,
+            CardClass::Suited(_, Rank::Cavalier) => 3,
+            CardClass::Suited(_, Rank::Jack) => 2,
+            _ => 1,
+        }
+    }
+
+    /// Card points plus one per trick in a whole hand (163 by default).
+    fn hand_total(&self) -> i32 {
+        packs::tarot78()
+            .cards
+            .iter()
+            .map(|c| self.points(c))
+            .sum::<i32>()
+            + TRICKS as i32
+    }
+
+    /// The points the declarer needs for `level` (IT-3): 45 + 10k, or with a margin of 45 + 10k
+    /// over the defenders, half of the hand's total plus that margin, rounded up.
+    fn target(&self, level: Level) -> i32 {
+        let n = 45 + 10 * level.k();
+        if self.margin {
+            (self.hand_total() + n + 1) / 2
+        } else {
+            n
+        }
+    }
+}
+
+/// What a card is in play (§4.1, §4.2): a trump, an Imperial card, a plain suit, or the Fool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Trump,
+    Imperial,
+    Plain(Suit),
+    Fool,
+}
+
+fn kind(card: Card, imperial: Option<Suit>) -> Kind {
+    match card.class() {
+        CardClass::TarotTrump(_) => Kind::Trump,
+        CardClass::Fool => Kind::Fool,
+        CardClass::Suited(s, _) if Some(s) == imperial => Kind::Imperial,
+        _ => Kind::Plain(card.suit_unchecked()),
+    }
+}
+
+/// §1: K Q C J T 9 … 2 A, as 14 down to 1.
+fn rank_value(rank: Rank) -> u16 {
+    match rank {
+        Rank::King => 14,
+        Rank::Queen => 13,
+        Rank::Cavalier => 12,
+        Rank::Jack => 11,
+        Rank::Ace => 1,
+        r => r as u16,
+    }
+}
+
+/// §4.1: trump `Tn` = 2n + 1, Imperial rank r = 2r (A = 1 … Q = 13), the Imperial King 42.
+fn power(card: Card, imperial: Option<Suit>) -> Option<u16> {
+    match (card.class(), kind(card, imperial)) {
+        (CardClass::TarotTrump(n), _) => Some(2 * n as u16 + 1),
+        (CardClass::Suited(_, Rank::King), Kind::Imperial) => Some(42),
+        (CardClass::Suited(_, r), Kind::Imperial) => Some(2 * rank_value(r)),
+        _ => None,
+    }
+}
+
+/// §4.2: the led suit is that of the first card that is not the Fool.
+fn led(trick: &Trick, imperial: Option<Suit>) -> Option<Kind> {
+    trick
+        .plays()
+        .iter()
+        .map(|p| kind(p.card, imperial))
+        .find(|k| *k != Kind::Fool)
+}
+
+/// §4.2, IT-10: follow the led suit; void, play a trump-like card (on a trump lead an Imperial
+/// card, on an Imperial lead a trump); the Fool is always allowed. `None` = legal.
+fn judge(imperial: Option<Suit>, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+    let led = led(trick, imperial)?;
+    let played = kind(card, imperial);
+    if played == Kind::Fool || played == led {
+        return None;
+    }
+    let seat = trick.next_seat(TABLE);
+    let of = |k: Kind| -> CardSet { hand.iter().filter(|&c| kind(c, imperial) == k).collect() };
+    let following = of(led);
+    if !following.is_empty() {
+        return Some(Fault::new(
+            "revoke",
+            "imperial-tarot.md §4.2",
+            format!(
+                "{seat} played {card} to a {} lead while holding {following}",
+                name(led)
+            ),
+        ));
+    }
+    let trumping = match led {
+        Kind::Trump => of(Kind::Imperial),
+        Kind::Imperial => of(Kind::Trump),
+        _ => hand
+            .iter()
+            .filter(|&c| matches!(kind(c, imperial), Kind::Trump | Kind::Imperial))
+            .collect(),
+    };
+    if trumping.is_empty() || trumping.contains(card) {
+        return None;
+    }
+    Some(Fault::new(
+        "failed_to_trump",
+        "imperial-tarot.md §4.2",
+        format!(
+            "{seat}, void in the {} led, played {card} while holding the trump-like {trumping}",
+            name(led)
+        ),
+    ))
+}
+
+fn name(kind: Kind) -> String {
+    match kind {
+        Kind::Trump => "trumps".into(),
+        Kind::Imperial => "Imperial suit".into(),
+        Kind::Plain(s) => format!("suit {s}"),
+        Kind::Fool => "Fool".into(),
+    }
+}
+
+/// §4.3, IT-11: the Magician when the Imperial King is in the trick too; else the highest
+/// trump-like card; else the highest card of the led suit. The Fool never wins.
+fn winner(trick: &Trick, imperial: Option<Suit>) -> usize {
+    let plays = trick.plays();
+    let has = |c: Card| plays.iter().position(|p| p.card == c);
+    if let Some(suit) = imperial
+        && let (Some(magician), Some(_)) = (
+            has(Card::tarot_trump(1).expect("T1")),
+            has(Card::new(Rank::King, suit)),
+        )
+    {
+        return magician;
+    }
+    if let Some(pos) = trick.winner_by(|c| power(c, imperial)) {
+        return pos;
+    }
+    let led = led(trick, imperial);
+    trick
+        .winner_by(|c| match (kind(c, imperial), c.class()) {
+            (k, CardClass::Suited(_, r)) if Some(k) == led => Some(rank_value(r)),
+            _ => None,
+        })
+        .expect("a complete trick has a card of the led suit")
+}
+
+/// Where the People's cards (and, With the People, the discards) count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PeopleTo {
+    Declarer,
+    Defenders,
+    /// Penalty Play: the People counts for nobody (§4.6).
+    SetAside,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Auction,
+    /// Eldest chooses a Skirmish or Penalty Play (§3).
+    Choice,
+    Discard,
+    Play,
+    FoolPayment,
+    Over,
+}
+
+/// The Fool played to a trick: its owner, the trick and its winner (§4.2).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct FoolPlay {
+    pub owner: Seat,
+    pub trick: u8,
+    pub winner: Seat,
+    /// The card the owner gave the winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment: Option<Card>,
+    /// The owner's side had won no card: the Fool itself went to the winner.
+    pub surrendered: bool,
+}
+
+/// §2 step 4: what the declarer may discard: plain cards first, then empty trump-like cards
+/// (IT-a, IT-j), never a king, an honour or another trump-like card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Discardable {
+    Plain,
+    EmptyTrump,
+    Never,
+}
+
+struct TarotHand {
+    rules: Rules,
+    dealer: Seat,
+    eldest: Seat,
+    /// The 18 cards each seat was dealt (the handful is counted in them, IT-e).
+    dealt: [CardSet; 4],
+    people: CardSet,
+    phase: Phase,
+    /// Auction: whose turn, who has passed, the standing bid and whether anyone after Eldest bid.
+    turn: Seat,
+    passed: [bool; 4],
+    standing: Option<(Seat, TarotBid)>,
+    others_bid: bool,
+    contract: Option<(Seat, TarotBid)>,
+    imperial: Option<Suit>,
+    /// The People (Without, Against, Penalty Play) or the discards (With), and whose they are.
+    extra: CardSet,
+    extra_to: PeopleTo,
+    discards: Vec<Card>,
+    /// Discardable plain cards among the declarer's 24 (IT-j's P) and empty trumps discarded.
+    plain_discardable: usize,
+    empty_discarded: usize,
+    play: TrickPlay,
+    won: [CardSet; 4],
+    tricks_won: [u32; 4],
+    fool: Option<FoolPlay>,
+    /// The irregularities under §5 in the order established: index in `adj.irregularities` and
+    /// offender. The first decides (README C7, IT-d).
+    offences: Vec<(usize, Seat)>,
+    hands_per_game: u32,
+    adj: Adjudication,
+}
+
+impl TarotHand {
+    fn penalty_play(&self) -> bool {
+        self.contract.is_none()
+    }
+
+    fn declarer(&self) -> Option<Seat> {
+        self.contract.as_ref().map(|(s, _)| *s)
+    }
+
+    /// The seat whose action is due, if any.
+    fn due(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Auction => Some(self.turn),
+            Phase::Choice => Some(self.eldest),
+            Phase::Discard => self.declarer(),
+            Phase::Play => self.play.to_play(),
+            Phase::FoolPayment => self.fool.map(|f| f.owner),
+            Phase::Over => None,
+        }
+    }
+
+    fn what_is_due(&self) -> String {
+        let seat = self.due().map_or(String::new(), |s| s.to_string());
+        match self.phase {
+            Phase::Auction => format!("{seat} is to bid or pass"),
+            Phase::Choice => format!("{seat} (Eldest) is to choose a Skirmish or Penalty Play"),
+            Phase::Discard => format!(
+                "{seat} is to discard ({} of 6 discarded)",
+                self.discards.len()
+            ),
+            Phase::Play => format!("{seat} is to play to trick {}", self.play.trick.number),
+            Phase::FoolPayment => format!("{seat} is to pay for the Fool with a card"),
+            Phase::Over => "the hand is over".into(),
+        }
+    }
+
+    // ---- the auction (§3) ----
+
+    /// Is `bid` a legal step after the standing bid (IT-g)?
+    fn check_step(&self, bid: &TarotBid) -> Result<(), String> {
+        match &self.standing {
+            None if bid.level != Level::Skirmish => {
+                Err("the first bid of the auction must be a Skirmish (§3)".into())
+            }
+            Some((_, cur))
+                if !(bid.level.k() == cur.level.k() + 1
+                    || (bid.level == cur.level && bid.multiplier > cur.multiplier)) =>
+            {
+                Err(format!(
+                    "a bid must be exactly one level above the standing {:?} {:?}, or the same level with a higher multiplier (§3: no jump bids)",
+                    cur.level, cur.multiplier
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The handful shown with a bid: exactly the size's distinct trumps, held (IT-g).
+    fn check_handful(&self, seat: Seat, bid: &TarotBid) -> Result<(), String> {
+        let (size, _) = bid.handful.size_and_value();
+        let shown: CardSet = bid.shown_trumps.iter().copied().collect();
+        let trumps = shown
+            .iter()
+            .all(|c| matches!(c.class(), CardClass::TarotTrump(_)));
+        let held = shown.minus(self.dealt[seat.pos()]).is_empty();
+        if shown.len() as usize == bid.shown_trumps.len()
+            && bid.shown_trumps.len() == size
+            && trumps
+            && held
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "a {:?} handful is shown with exactly {size} distinct trumps of T1-T21 held by {seat} (§3); shown: {}",
+                bid.handful, shown
+            ))
+        }
+    }
+
+    fn end_of_auction(&mut self) {
+        let passes = self.passed.iter().filter(|&&p| p).count();
+        match self.standing.clone() {
+            Some((bidder, bid)) if passes == 3 => {
+                if bidder == self.eldest && !self.others_bid {
+                    self.phase = Phase::Choice;
+                } else {
+                    self.set_contract(bidder, bid);
+                }
+            }
+            None if passes == 4 => self.phase = Phase::Choice,
+            _ => {
+                let mut next = TABLE.left(self.turn);
+                while self.passed[next.pos()] {
+                    next = TABLE.left(next);
+                }
+                self.turn = next;
+            }
+        }
+    }
+
+    fn set_contract(&mut self, declarer: Seat, bid: TarotBid) {
+        let suit = bid.imperial_suit;
+        self.imperial = Some(suit);
+        self.adj.trump = Some(suit);
+        let mut contract = Contract::new(declarer, TABLE.side(declarer));
+        contract.target = Some(self.rules.target(bid.level));
+        self.adj.contract = Some(contract);
+        match bid.multiplier {
+            Multiplier::With => {
+                self.adj.events.push(Event {
+                    code: "people_exposed",
+                    action_index: None,
+                    trick: None,
+                    seat: Some(declarer),
+                    cards: self.people.iter().collect(),
+                    detail: format!(
+                        "the People is exposed and joins {declarer}'s hand; he discards six (§4.4)"
+                    ),
+                });
+                for c in self.people.iter() {
+                    self.play.hand_mut(declarer).insert(c);
+                }
+                let imperial_discardable = self.rules.imperial_discardable;
+                self.plain_discardable = self
+                    .play
+                    .hand(declarer)
+                    .iter()
+                    .filter(|&c| {
+                        discardable(c, Some(suit), imperial_discardable) == Discardable::Plain
+                    })
+                    .count();
+                self.extra_to = PeopleTo::Declarer;
+                self.phase = Phase::Discard;
+            }
+            Multiplier::Without => {
+                self.extra = self.people;
+                self.extra_to = PeopleTo::Declarer;
+                self.phase = Phase::Play;
+            }
+            Multiplier::Against => {
+                self.extra = self.people;
+                self.extra_to = PeopleTo::Defenders;
+                self.phase = Phase::Play;
+            }
+        }
+        self.contract = Some((declarer, bid));
+    }
+
+    fn set_penalty_play(&mut self) {
+        self.extra = self.people;
+        self.extra_to = PeopleTo::SetAside;
+        self.phase = Phase::Play;
+    }
+}
+
+fn discardable(card: Card, imperial: Option<Suit>, imperial_discardable: bool) -> Discardable {
+    match (card.class(), kind(card, imperial)) {
+        (CardClass::Fool | CardClass::TarotTrump(1 | 21), _) => Discardable::Never,
+        (CardClass::TarotTrump(_), _) => Discardable::EmptyTrump,
+        (CardClass::Suited(_, Rank::King), _) => Discardable::Never,
+        (CardClass::Suited(..), Kind::Imperial) if imperial_discardable => Discardable::Plain,
+        (CardClass::Suited(_, Rank::Jack | Rank::Cavalier | Rank::Queen), Kind::Imperial) => {
+            Discardable::Never
+        }
+        (CardClass::Suited(..), Kind::Imperial) => Discardable::EmptyTrump,
+        _ => Discardable::Plain,
+    }
+}
+
+// ---- actions ----
+
+/// Imperial Tarot's actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verb {
+    Pass(crate::record::Yes),
+    Bid(TarotBid),
+    EldestChoice(EldestChoice),
+    Discard(Card),
+    Play(Card),
+    Correct(Card),
+    FoolPayment(Card),
+}
+
+impl Verb {
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Verb::Pass(_) => "pass",
+            Verb::Bid(_) => "bid",
+            Verb::EldestChoice(_) => "eldest_choice",
+            Verb::Discard(_) => "discard",
+            Verb::Play(_) => "play",
+            Verb::Correct(_) => "correct",
+            Verb::FoolPayment(_) => "fool_payment",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub seat: Seat,
+    pub kind: Verb,
+}
+
+fn error(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
+    RecordError::at(code, index, action.seat, action.kind.verb(), detail)
+}
+
+impl TarotHand {
+    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+        let imperial = self.imperial;
+        move |trick, hand, card| judge(imperial, trick, hand, card)
+    }
+
+    /// README C11, C12: an action that does not fit the phase.
+    fn out_of_phase(&self, index: usize, action: &Action) -> RecordError {
+        let expected = self.what_is_due();
+        match (&action.kind, self.due()) {
+            (Verb::Correct(_), _) => error(
+                "invalid_correct",
+                index,
+                action,
+                format!(
+                    "{} has no card of his own open to correction: {expected}",
+                    action.seat
+                ),
+            ),
+            (_, None) => error(
+                "action_after_end",
+                index,
+                action,
+                format!("{expected}: the hand ended with trick 18"),
+            ),
+            (_, Some(due)) if due != action.seat => error(
+                "out_of_turn",
+                index,
+                action,
+                format!("it is not {}'s turn: {expected}", action.seat),
+            ),
+            _ => error("unexpected_action", index, action, expected),
+        }
+    }
+
+    fn apply_action(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let due = self.due();
+        match (self.phase, &action.kind) {
+            (Phase::Play, Verb::Correct(card)) => {
+                let judge = self.judge();
+                self.play.correct(index, seat, *card, judge)
+            }
+            (_, _) if due != Some(seat) || matches!(action.kind, Verb::Correct(_)) => {
+                Err(self.out_of_phase(index, action))
+            }
+            (Phase::Auction, Verb::Pass(_)) => {
+                self.passed[seat.pos()] = true;
+                self.end_of_auction();
+                Ok(())
+            }
+            (Phase::Auction, Verb::Bid(bid)) => {
+                self.check_step(bid)
+                    .map_err(|d| error("illegal_bid", index, action, d))?;
+                self.check_bid_handful(index, action, bid)?;
+                self.others_bid |= seat != self.eldest;
+                self.standing = Some((seat, bid.clone()));
+                self.end_of_auction();
+                Ok(())
+            }
+            (Phase::Choice, Verb::EldestChoice(choice)) => {
+                self.eldest_choice(index, action, choice)
+            }
+            (Phase::Discard, Verb::Discard(card)) => self.discard(index, action, *card),
+            (Phase::Play, Verb::Play(card)) => {
+                let judge = self.judge();
+                self.play.play_judged(index, seat, *card, judge)?;
+                if self.play.is_complete() {
+                    self.close_trick();
+                }
+                Ok(())
+            }
+            (Phase::FoolPayment, Verb::FoolPayment(card)) => {
+                self.fool_payment(index, action, *card)
+            }
+            _ => Err(self.out_of_phase(index, action)),
+        }
+    }
+
+    fn check_bid_handful(
+        &self,
+        index: usize,
+        action: &Action,
+        bid: &TarotBid,
+    ) -> Result<(), RecordError> {
+        self.check_handful(action.seat, bid)
+            .map_err(|d| error("invalid_handful", index, action, d))
+    }
+
+    fn eldest_choice(
+        &mut self,
+        index: usize,
+        action: &Action,
+        choice: &EldestChoice,
+    ) -> Result<(), RecordError> {
+        match (choice.choice, self.standing.clone(), &choice.bid) {
+            (Choice::PenaltyPlay, _, _) => self.set_penalty_play(),
+            // IT-h: his own bid stands; bid fields given with the choice are ignored.
+            (Choice::PlaySkirmish, Some((eldest, bid)), _) => self.set_contract(eldest, bid),
+            (Choice::PlaySkirmish, None, None) => {
+                return Err(error(
+                    "illegal_bid",
+                    index,
+                    action,
+                    "Eldest passed: play_skirmish names his Skirmish in `bid` (suit, multiplier, declarations; IT-h)".into(),
+                ));
+            }
+            (Choice::PlaySkirmish, None, Some(bid)) => {
+                if bid.level != Level::Skirmish {
+                    return Err(error(
+                        "illegal_bid",
+                        index,
+                        action,
+                        format!(
+                            "Eldest may only choose to play a Skirmish, not {:?} (§3, IT-g)",
+                            bid.level
+                        ),
+                    ));
+                }
+                self.check_bid_handful(index, action, bid)?;
+                self.set_contract(action.seat, bid.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// §4.4, IT-a, IT-j: one of the declarer's six discards.
+    fn discard(&mut self, index: usize, action: &Action, card: Card) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if !self.play.hand_mut(seat).remove(card) {
+            let (code, detail) = if self.discards.contains(&card) {
+                (
+                    "card_played_twice",
+                    format!("{seat} already discarded {card}"),
+                )
+            } else {
+                (
+                    "card_not_held",
+                    format!("{seat} does not hold {card} (with the People)"),
+                )
+            };
+            return Err(error(code, index, action, detail));
+        }
+        self.discards.push(card);
+        self.extra.insert(card);
+        let class = discardable(card, self.imperial, self.rules.imperial_discardable);
+        if class == Discardable::EmptyTrump {
+            self.empty_discarded += 1;
+        }
+        if matches!(kind(card, self.imperial), Kind::Trump | Kind::Imperial) {
+            self.adj.events.push(Event {
+                code: "trumps_shown",
+                action_index: Some(index),
+                trick: None,
+                seat: Some(seat),
+                cards: vec![card],
+                detail: format!(
+                    "{seat} discards {card} face up: a trump-like discard is shown (§4.4)"
+                ),
+            });
+        }
+        let allowed = PEOPLE.saturating_sub(self.plain_discardable);
+        let broken = match class {
+            Discardable::Plain => None,
+            Discardable::EmptyTrump if self.empty_discarded <= allowed => None,
+            Discardable::EmptyTrump => Some(format!(
+                "{seat} discarded the empty trump {card} while holding {} discardable plain cards: at most {allowed} empty trumps may be discarded (IT-j)",
+                self.plain_discardable
+            )),
+            Discardable::Never => Some(format!(
+                "{seat} discarded {card}: kings, honours and trump-like cards other than empty ones are never discarded (§4.4)"
+            )),
+        };
+        let first = !self
+            .adj
+            .irregularities
+            .iter()
+            .any(|i| i.code == "illegal_discard");
+        if let (Some(explanation), true) = (broken, first) {
+            self.offence(Irregularity {
+                code: "illegal_discard",
+                action_index: Some(index),
+                trick: None,
+                seat,
+                card: Some(card),
+                rule: "imperial-tarot.md §4.4",
+                explanation,
+                consequence: String::new(),
+                effect: Default::default(),
+            });
+        }
+        if self.discards.len() == PEOPLE {
+            self.phase = Phase::Play;
+        }
+        Ok(())
+    }
+
+    /// A §5 irregularity is established: the first decides (README C7, IT-d).
+    fn offence(&mut self, mut irregularity: Irregularity) {
+        let first = self.offences.is_empty();
+        let seat = irregularity.seat;
+        irregularity.consequence = match (self.rules.penalties, first, self.declarer()) {
+            (false, _, _) => "none: revoke_penalty = none, the hand is scored on the cards".into(),
+            (true, false, _) => format!(
+                "no further effect: the irregularity at action {} already decided the hand (README C7)",
+                self.adj.irregularities[self.offences[0].0]
+                    .action_index
+                    .unwrap_or_default()
+            ),
+            (true, true, Some(d)) if d == seat => {
+                "by the declarer: the contract fails whatever the points (§5 DEFAULT)".into()
+            }
+            (true, true, Some(_)) => {
+                "by a defender: the contract is made whatever the points (§5 DEFAULT)".into()
+            }
+            (true, true, None) => format!(
+                "Penalty Play: {seat} alone pays each other player the larger of his count and 50 (§5 DEFAULT)"
+            ),
+        };
+        if self.rules.penalties {
+            self.offences.push((self.adj.irregularities.len(), seat));
+        }
+        self.adj.irregularities.push(irregularity);
+    }
+
+    fn close_trick(&mut self) {
+        let pos = winner(&self.play.trick, self.imperial);
+        let winner = self.play.trick.plays()[pos].seat;
+        let (trick, established) = self.play.close_trick(winner);
+        for e in established {
+            self.offence(Established::irregularity(e, String::new()));
+        }
+        let mut points = 0;
+        for p in trick.plays() {
+            if p.card == Card::FOOL {
+                // §4.2: the Fool goes back to its owner's pile.
+                self.won[p.seat.pos()].insert(Card::FOOL);
+                self.fool = Some(FoolPlay {
+                    owner: p.seat,
+                    trick: trick.number,
+                    winner,
+                    payment: None,
+                    surrendered: false,
+                });
+                self.adj.events.push(Event {
+                    code: "fool_excused",
+                    action_index: None,
+                    trick: Some(trick.number),
+                    seat: Some(p.seat),
+                    cards: vec![Card::FOOL],
+                    detail: format!(
+                        "the Fool returns to {}'s pile; {winner} won the trick (§4.2)",
+                        p.seat
+                    ),
+                });
+            } else {
+                self.won[winner.pos()].insert(p.card);
+                points += self.rules.points(p.card);
+            }
+        }
+        self.tricks_won[winner.pos()] += 1;
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
+        if self.adj.tricks.len() == TRICKS {
+            self.play.stop();
+            self.end_of_play();
+        }
+    }
+
+    /// The cards the Fool's owner may pay with: his side's won cards (Penalty Play: his own), the
+    /// People and the discards where they are that side's (IT-13), the Fool itself excluded.
+    fn payable(&self, owner: Seat) -> CardSet {
+        let mut cards = CardSet::EMPTY;
+        let declarer = self.declarer();
+        let mine = |s: Seat| match declarer {
+            None => s == owner,
+            Some(d) => (s == d) == (owner == d),
+        };
+        for s in TABLE.seats().filter(|&s| mine(s)) {
+            cards = cards.iter().chain(self.won[s.pos()].iter()).collect();
+        }
+        let extra_mine = match (self.extra_to, declarer) {
+            (PeopleTo::Declarer, Some(d)) => owner == d,
+            (PeopleTo::Defenders, Some(d)) => owner != d,
+            _ => false,
+        };
+        if extra_mine {
+            cards = cards.iter().chain(self.extra.iter()).collect();
+        }
+        cards.minus(CardSet::of(&[Card::FOOL]))
+    }
+
+    fn end_of_play(&mut self) {
+        self.phase = Phase::Over;
+        let Some(mut fool) = self.fool else {
+            return;
+        };
+        if !self.payable(fool.owner).is_empty() {
+            self.phase = Phase::FoolPayment;
+            return;
+        }
+        self.won[fool.owner.pos()].remove(Card::FOOL);
+        self.won[fool.winner.pos()].insert(Card::FOOL);
+        fool.surrendered = true;
+        self.fool = Some(fool);
+        self.adj.events.push(Event {
+            code: "fool_surrendered",
+            action_index: None,
+            trick: None,
+            seat: Some(fool.owner),
+            cards: vec![Card::FOOL],
+            detail: format!(
+                "{}'s side won no card: the Fool itself goes to {} (§4.2)",
+                fool.owner, fool.winner
+            ),
+        });
+    }
+
+    fn fool_payment(
+        &mut self,
+        index: usize,
+        action: &Action,
+        card: Card,
+    ) -> Result<(), RecordError> {
+        let mut fool = self.fool.expect("a payment is due only for a Fool played");
+        let payable = self.payable(fool.owner);
+        if !payable.contains(card) {
+            return Err(error(
+                "invalid_fool_payment",
+                index,
+                action,
+                format!(
+                    "{} pays for the Fool with a card his side won, not {card} (§4.2, IT-13): one of {payable}",
+                    fool.owner
+                ),
+            ));
+        }
+        match TABLE.seats().find(|s| self.won[s.pos()].contains(card)) {
+            Some(s) => self.won[s.pos()].remove(card),
+            None => self.extra.remove(card),
+        };
+        self.won[fool.winner.pos()].insert(card);
+        fool.payment = Some(card);
+        self.fool = Some(fool);
+        self.phase = Phase::Over;
+        Ok(())
+    }
+}
+
+// ---- the end of the hand ----
+
+impl TarotHand {
+    /// Each seat's count: his won cards, 1 per trick, and the People or discards when his (§4.5).
+    fn counts(&self) -> [i32; 4] {
+        let mut out = [0; 4];
+        for s in TABLE.seats() {
+            let p = s.pos();
+            out[p] = self.won[p]
+                .iter()
+                .map(|c| self.rules.points(c))
+                .sum::<i32>()
+                + self.tricks_won[p] as i32;
+            if self.extra_to == PeopleTo::Declarer && Some(s) == self.declarer() {
+                out[p] += self.extra.iter().map(|c| self.rules.points(c)).sum::<i32>();
+            }
+        }
+        out
+    }
+
+    /// `holder` receives `each` from each other player (pays it when negative): score items, the
+    /// holder first, the others in seat order.
+    fn exchange(&mut self, holder: Seat, each: i32, source: ScoreSource, code: &'static str) {
+        self.adj
+            .score(TABLE.side(holder), 3 * each, source, code, None);
+        for s in TABLE.seats().filter(|&s| s != holder) {
+            self.adj.score(TABLE.side(s), -each, source, code, None);
+        }
+    }
+
+    /// The same as a penalty of irregularity `irregularity` (README: its effect states it).
+    fn exchange_penalty(&mut self, irregularity: usize, holder: Seat, each: i32) {
+        self.adj
+            .penalize(irregularity, TABLE.side(holder), 3 * each);
+        for s in TABLE.seats().filter(|&s| s != holder) {
+            self.adj.penalize(irregularity, TABLE.side(s), -each);
+        }
+        self.adj.irregularities[irregularity].effect.decides = Some(Decides::Hand);
+    }
+
+    /// A bonus paid between `holder` and each other player (§4.5): its net in `bonuses`, each other
+    /// player's share a score item of the same code.
+    fn bonus(
+        &mut self,
+        code: &'static str,
+        holder: Seat,
+        each: i32,
+        card: Option<Card>,
+        scored: bool,
+    ) {
+        self.adj.bonus(Bonus {
+            code,
+            side: TABLE.side(holder),
+            card,
+            points: 3 * each,
+            status: if scored {
+                BonusStatus::Scored
+            } else {
+                BonusStatus::NotScored
+            },
+        });
+        if scored {
+            for s in TABLE.seats().filter(|&s| s != holder) {
+                self.adj
+                    .score(TABLE.side(s), -each, ScoreSource::Bonus, code, None);
+            }
+        }
+    }
+
+    /// §4.5: the Sparrow goes to the winner of trick 18 when he won it with the Magician.
+    fn sparrow(&self) -> Option<Seat> {
+        let last = self.adj.tricks.last()?;
+        let magician = Card::tarot_trump(1).expect("T1");
+        let winner = last.winner?;
+        last.plays
+            .plays()
+            .iter()
+            .any(|p| p.seat == winner && p.card == magician)
+            .then_some(winner)
+    }
+
+    /// §4.5, IT-14: the one player who won every trick he did not play the Fool to.
+    fn slam(&self) -> Option<Seat> {
+        TABLE.seats().find(|&s| {
+            self.adj.tricks.iter().all(|t| {
+                t.winner == Some(s)
+                    || t.plays
+                        .plays()
+                        .iter()
+                        .any(|p| p.seat == s && p.card == Card::FOOL)
+            })
+        })
+    }
+
+    fn score_contract(&mut self, counts: &[i32; 4]) {
+        let (declarer, bid) = self.contract.clone().expect("a contract hand");
+        let k = bid.level.k();
+        // Against the People, the People is the defenders' and in no seat's count.
+        let declared = counts[declarer.pos()];
+        let target = self.rules.target(bid.level);
+        let decided = self.offences.first().copied();
+        let made = decided.map_or(declared >= target, |(_, offender)| offender != declarer);
+        let stake = 10 * k * bid.multiplier.factor();
+        let each = if made { stake } else { -stake };
+        match decided {
+            Some((irregularity, _)) => self.exchange_penalty(irregularity, declarer, each),
+            None => self.exchange(
+                declarer,
+                each,
+                ScoreSource::Contract,
+                if made {
+                    "contract_made"
+                } else {
+                    "contract_failed"
+                },
+            ),
+        }
+        // Bonuses, scored as achieved (§5 DEFAULT, IT-e, IT-i).
+        let magician = Card::tarot_trump(1);
+        let sparrow = self.sparrow();
+        if bid.sparrow {
+            let achieved = sparrow == Some(declarer);
+            self.bonus(
+                "sparrow",
+                declarer,
+                if achieved { 10 } else { -10 },
+                magician,
+                true,
+            );
+        }
+        if let Some(s) = sparrow.filter(|&s| !bid.sparrow || s != declarer) {
+            self.bonus("sparrow", s, 5, magician, true);
+        }
+        let slam = self.slam();
+        if bid.slam {
+            let achieved = slam == Some(declarer);
+            self.bonus(
+                "slam",
+                declarer,
+                if achieved { 200 } else { -200 },
+                None,
+                true,
+            );
+        }
+        if let Some(s) = slam.filter(|&s| !bid.slam || s != declarer) {
+            self.bonus("slam", s, 100, None, true);
+        }
+        let (_, value) = bid.handful.size_and_value();
+        if value > 0 {
+            let scored = made || !self.rules.handful_only_if_made;
+            self.bonus(
+                "handful",
+                declarer,
+                if made { value } else { -value },
+                None,
+                scored,
+            );
+        }
+        if let Some(c) = &mut self.adj.contract {
+            c.made = Some(made);
+        }
+        self.adj.hand_winner = made.then(|| TABLE.side(declarer));
+    }
+
+    fn score_penalty_play(&mut self, counts: &[i32; 4]) {
+        if let Some(&(irregularity, offender)) = self.offences.first() {
+            // §5 DEFAULT, IT-d: the offender alone pays.
+            let each = counts[offender.pos()].max(50);
+            self.exchange_penalty(irregularity, offender, -each);
+            return;
+        }
+        // §4.6, IT-15: every player with the most pays that many to each other player.
+        let most = *counts.iter().max().expect("four seats");
+        let tops = counts.iter().filter(|&&c| c == most).count() as i32;
+        let payers = TABLE.seats().filter(|s| counts[s.pos()] == most);
+        let others = TABLE.seats().filter(|s| counts[s.pos()] != most);
+        for s in payers.chain(others) {
+            let net = if counts[s.pos()] == most {
+                -3 * most + most * (tops - 1)
+            } else {
+                most * tops
+            };
+            self.adj.score(
+                TABLE.side(s),
+                net,
+                ScoreSource::Tricks,
+                "penalty_play",
+                None,
+            );
+        }
+    }
+
+    fn rule(mut self) -> Adjudication {
+        let counts = self.counts();
+        for s in TABLE.seats() {
+            let tally = &mut self.adj.tally[TABLE.side(s)];
+            tally.tricks = self.tricks_won[s.pos()];
+            tally.points = Some(counts[s.pos()]);
+        }
+        if self.penalty_play() {
+            self.score_penalty_play(&counts);
+        } else {
+            self.score_contract(&counts);
+        }
+        self.adj.settle();
+        let m = &mut self.adj.match_after;
+        m.next_dealer = Some(TABLE.left(self.dealer));
+        if m.hands_played >= self.hands_per_game {
+            // §4.7, IT-e: the highest total wins; a tie at the top has no winner.
+            m.game_over = true;
+            let best = m.scores.sides().map(|s| m.scores[s]).max();
+            let mut top = m.scores.sides().filter(|&s| Some(m.scores[s]) == best);
+            m.winner = match (top.next(), top.next()) {
+                (Some(s), None) => Some(s),
+                _ => None,
+            };
+        }
+        self.adj
+    }
+
+    fn finish_hand(mut self, error: Option<RecordError>) -> Adjudication {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        let error = error.or_else(|| {
+            (self.phase != Phase::Over).then(|| {
+                RecordError::incomplete_hand(
+                    self.due(),
+                    format!(
+                        "the record stops before the hand is over: {}",
+                        self.what_is_due()
+                    ),
+                )
+            })
+        });
+        if let Some(e) = error {
+            self.adj.record_error(e);
+            return self.adj;
+        }
+        self.rule()
+    }
+}
+
+// ---- the game ----
+
+static OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "honour_value",
+        kind: OptionKind::Count {
+            min: 5,
+            max: 10,
+            default: 10,
+        },
+        description: "Card points of each Honour (Magician, World, Fool): 10 (a pack of 145), or 5 (130).",
+        rule: "imperial-tarot.md §6 IT-1",
+    },
+    OptionSpec {
+        name: "target",
+        kind: OptionKind::Choice {
+            values: &["absolute", "margin"],
+            default: "absolute",
+        },
+        description: "Level k needs 45 + 10k points (`absolute`), or a margin of 45 + 10k over the defenders (`margin`).",
+        rule: "imperial-tarot.md §6 IT-3",
+    },
+    OptionSpec {
+        name: "handful_only_if_made",
+        kind: OptionKind::Flag { default: false },
+        description: "A handful is received when the contract is made and not paid when it fails.",
+        rule: "imperial-tarot.md §6 IT-9",
+    },
+    OptionSpec {
+        name: "imperial_discardable",
+        kind: OptionKind::Flag { default: false },
+        description: "Imperial cards other than the King are plain cards for the discard rule.",
+        rule: "imperial-tarot.md §6 IT-12",
+    },
+    OptionSpec {
+        name: "hands_per_game",
+        kind: OptionKind::Count {
+            min: 4,
+            max: 100,
+            default: 4,
+        },
+        description: "Hands in a game: a multiple of four.",
+        rule: "imperial-tarot.md §6 IT-16",
+    },
+    OptionSpec {
+        name: "revoke_penalty",
+        kind: OptionKind::Choice {
+            values: &["default", "none"],
+            default: "default",
+        },
+        description: "`default`: §5's penalties for a revoke, a failure to trump and an illegal discard; `none`: reported only, the hand scored on the cards.",
+        rule: "imperial-tarot.md §5",
+    },
+];
+
+fn pack() -> Pack {
+    packs::tarot78()
+}
+
+impl ImperialTarot {
+    /// Option values the option kinds cannot state (IT-1: 5 or 10; IT-16: a multiple of four).
+    fn check_options(options: &Options) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        if !matches!(options.count("honour_value"), 5 | 10) {
+            errors.push(FieldError::new(
+                "/options/honour_value".into(),
+                "expected 10 or 5 (IT-1)".into(),
+            ));
+        }
+        if !options.count("hands_per_game").is_multiple_of(4) {
+            errors.push(FieldError::new(
+                "/options/hands_per_game".into(),
+                "a game is a multiple of four hands (§4.7, IT-16): expected 4, 8, 12, ...".into(),
+            ));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn start_hand(
+        record: &HandRecord,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<TarotHand, Vec<FieldError>> {
+        Self::check_options(options)?;
+        let pack = pack();
+        let mut dealt = deal::check_cards(record, TABLE, &pack)?;
+        let mut errors = deal::check_counts(record, TABLE, HAND)
+            .err()
+            .unwrap_or_default();
+        if record.stock.len() != PEOPLE {
+            errors.push(FieldError::new(
+                "/stock".into(),
+                format!(
+                    "the People (stock) holds exactly {PEOPLE} cards; {} given",
+                    record.stock.len()
+                ),
+            ));
+        }
+        if !record.face_up.is_empty() {
+            errors.push(FieldError::new(
+                "/face_up".into(),
+                "no card is turned up in Imperial Tarot: the six undealt cards are the People, in `stock`; leave face_up out".into(),
+            ));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let hands_per_game = options.count("hands_per_game");
+        if before.hands_played >= hands_per_game {
+            return Err(vec![FieldError::new(
+                "/match_state/hands_played".into(),
+                format!(
+                    "a game is {hands_per_game} hands and {} were played: start a new match",
+                    before.hands_played
+                ),
+            )]);
+        }
+        let dealer = record.dealer;
+        let eldest = TABLE.left(dealer);
+        let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
+        adj.tally = crate::engine::PerSide::over(TABLE.sides());
+        let mut hands = [CardSet::EMPTY; 4];
+        hands.copy_from_slice(&dealt.hands[..4]);
+        Ok(TarotHand {
+            rules: Rules::of(options),
+            dealer,
+            eldest,
+            dealt: hands,
+            people: record.stock.iter().copied().collect(),
+            phase: Phase::Auction,
+            turn: eldest,
+            passed: [false; 4],
+            standing: None,
+            others_bid: false,
+            contract: None,
+            imperial: None,
+            extra: CardSet::EMPTY,
+            extra_to: PeopleTo::SetAside,
+            discards: Vec::new(),
+            plain_discardable: 0,
+            empty_discarded: 0,
+            // IT-f: Eldest leads the first trick in every hand.
+            play: TrickPlay::new(TABLE, dealt.hands, eldest),
+            won: [CardSet::EMPTY; 4],
+            tricks_won: [0; 4],
+            fool: None,
+            offences: Vec::new(),
+            hands_per_game,
+            adj,
+        })
+    }
+}
+
+static INFO: crate::engine::GameInfo = crate::engine::GameInfo {
+    id: "imperial-tarot",
+    name: "Imperial Tarot",
+    players: 4,
+    seats: &["N", "E", "S", "W"],
+    partnerships: false,
+    deck: "78-card tarot (four suits of 14 with the Cavalier, trumps T1-T21, the Fool)",
+    game_target: 0,
+    options: OPTIONS,
+    rules: "imperial-tarot.md",
+    irregularities: &["revoke", "failed_to_trump", "illegal_discard"],
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "illegal_bid",
+        "invalid_handful",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "invalid_fool_payment",
+        "action_after_end",
+        "incomplete_hand",
+    ],
+    events: &[
+        "people_exposed",
+        "trumps_shown",
+        "fool_excused",
+        "fool_surrendered",
+    ],
+    score_codes: &[
+        "contract_made",
+        "contract_failed",
+        "penalty_play",
+        "sparrow",
+        "slam",
+        "handful",
+    ],
+    verbs: &[
+        "pass",
+        "bid",
+        "eldest_choice",
+        "discard",
+        "play",
+        "correct",
+        "fool_payment",
+    ],
+};
+
+#[cfg(test)]
+mod scratch {
+    use super::*;
+    use serde_json::Value;
+
+    fn parse(v: &Value) -> Action {
+        let o = v.as_object().unwrap();
+        let seat: Seat = o["seat"].as_str().unwrap().parse().unwrap();
+        let (k, val) = o.iter().find(|(k, _)| *k != "seat").unwrap();
+        let card = || serde_json::from_value::<Card>(val.clone()).unwrap();
+        let kind = match k.as_str() {
+            "pass" => Verb::Pass(crate::record::Yes),
+            "bid" => Verb::Bid(serde_json::from_value(val.clone()).unwrap()),
+            "eldest_choice" => Verb::EldestChoice(serde_json::from_value(val.clone()).unwrap()),
+            "discard" => Verb::Discard(card()),
+            "play" => Verb::Play(card()),
+            "correct" => Verb::Correct(card()),
+            "fool_payment" => Verb::FoolPayment(card()),
+            _ => panic!("{k}"),
+        };
+        Action { seat, kind }
+    }
+
+    fn subset(e: &Value, a: Option<&Value>, path: &str) -> Result<(), String> {
+        match (e, a) {
+            (Value::Null, None | Some(Value::Null)) => Ok(()),
+            (Value::Object(e), Some(Value::Object(a))) => {
+                for (k, v) in e {
+                    subset(v, a.get(k), &format!("{path}/{k}"))?;
+                }
+                Ok(())
+            }
+            (Value::Array(e), Some(Value::Array(a))) => {
+                if e.len() != a.len() {
+                    return Err(format!(
+                        "{path}: len {} vs {}: {}",
+                        e.len(),
+                        a.len(),
+                        Value::Array(a.clone())
+                    ));
+                }
+                for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                    subset(ev, Some(av), &format!("{path}/{i}"))?;
+                }
+                Ok(())
+            }
+            (e, Some(a)) if e == a => Ok(()),
+            (e, a) => Err(format!("{path}: expected {e}, got {a:?}")),
+        }
+    }
+
+    #[test]
+    fn fixtures() {
+        let mut fails = vec![];
+        let mut paths: Vec<_> = std::fs::read_dir("fixtures/imperial-tarot")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            let f: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let mut rec = f["record"].clone();
+            let actions: Vec<Action> = rec["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(parse)
+                .collect();
+            rec["actions"] = Value::Array(vec![]);
+            let mut before = MatchState::default();
+            if let Some(m) = rec.as_object_mut().unwrap().remove("match_state") {
+                before = serde_json::from_value(m).unwrap();
+            }
+            before.scores = before.scores.restrict(TABLE.sides()).unwrap();
+            let r: HandRecord = serde_json::from_value(rec.clone()).unwrap();
+            let raw = r.options.clone();
+            let answer = match Options::resolve(OPTIONS, &raw, "/options")
+                .and_then(|o| ImperialTarot::start_hand(&r, &o, &before))
+            {
+                Err(e) => serde_json::json!({"errors": e}),
+                Ok(mut h) => {
+                    let mut err = None;
+                    for (i, a) in actions.iter().enumerate() {
+                        if let Err(e) = h.apply_action(i, a) {
+                            err = Some(e);
+                            break;
+                        }
+                    }
+                    let n = actions.len();
+                    let mut adj = h.finish_hand(err);
+                    if let Some(e) = &mut adj.record_error
+                        && e.code == "incomplete_hand"
+                    {
+                        e.action_index = Some(n);
+                    }
+                    serde_json::to_value(&adj).unwrap()
+                }
+            };
+            if let Err(e) = subset(&f["expected"], Some(&answer), "") {
+                fails.push(format!("{}: {e}", p.display()));
+            }
+        }
+        assert!(fails.is_empty(), "{}", fails.join("\n"));
+    }
+}

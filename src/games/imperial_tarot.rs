@@ -937,6 +937,111 @@ impl TarotHand {
     }
 }
 
+// ---- legal actions ----
+
+impl TarotHand {
+    /// Every legal next action but the cards of the play (those come from the play's judge).
+    fn offers(&self) -> Vec<(Seat, Verb)> {
+        let Some(seat) = self.due() else {
+            return Vec::new();
+        };
+        let bid = |imperial_suit, level, multiplier| TarotBid {
+            imperial_suit,
+            level,
+            multiplier,
+            sparrow: false,
+            slam: false,
+            handful: Handful::None,
+            shown_trumps: Vec::new(),
+        };
+        let levels = [
+            Level::Skirmish,
+            Level::Battle,
+            Level::War,
+            Level::Level4,
+            Level::Regicide,
+        ];
+        let multipliers = [Multiplier::With, Multiplier::Without, Multiplier::Against];
+        let every_bid = |level_ok: &dyn Fn(&TarotBid) -> bool| -> Vec<TarotBid> {
+            let mut out = Vec::new();
+            for level in levels {
+                for multiplier in multipliers {
+                    for suit in Suit::ALL {
+                        let b = bid(suit, level, multiplier);
+                        if level_ok(&b) {
+                            out.push(b);
+                        }
+                    }
+                }
+            }
+            out
+        };
+        match self.phase {
+            Phase::Auction => std::iter::once(Verb::Pass(crate::record::Yes))
+                .chain(
+                    every_bid(&|b| self.check_step(b).is_ok())
+                        .into_iter()
+                        .map(Verb::Bid),
+                )
+                .map(|v| (seat, v))
+                .collect(),
+            Phase::Choice => {
+                let skirmish = match self.standing {
+                    Some(_) => vec![None],
+                    None => every_bid(&|b| b.level == Level::Skirmish)
+                        .into_iter()
+                        .map(Some)
+                        .collect(),
+                };
+                skirmish
+                    .into_iter()
+                    .map(|bid| EldestChoice {
+                        choice: Choice::PlaySkirmish,
+                        bid,
+                    })
+                    .chain([EldestChoice {
+                        choice: Choice::PenaltyPlay,
+                        bid: None,
+                    }])
+                    .map(|c| (seat, Verb::EldestChoice(c)))
+                    .collect()
+            }
+            Phase::Discard => {
+                let allowed = PEOPLE.saturating_sub(self.plain_discardable);
+                self.play
+                    .hand(seat)
+                    .iter()
+                    .filter(|&c| {
+                        match discardable(c, self.imperial, self.rules.imperial_discardable) {
+                            Discardable::Plain => true,
+                            Discardable::EmptyTrump => self.empty_discarded < allowed,
+                            Discardable::Never => false,
+                        }
+                    })
+                    .map(|c| (seat, Verb::Discard(c)))
+                    .collect()
+            }
+            Phase::FoolPayment => self
+                .payable(seat)
+                .iter()
+                .map(|c| (seat, Verb::FoolPayment(c)))
+                .collect(),
+            Phase::Play | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::Auction => "auction",
+            Phase::Choice => "eldest_choice",
+            Phase::Discard => "discard",
+            Phase::Play => "play",
+            Phase::FoolPayment => "fool_payment",
+            Phase::Over => "over",
+        }
+    }
+}
+
 // ---- the end of the hand ----
 
 impl TarotHand {
@@ -1488,5 +1593,162 @@ mod scratch {
             }
         }
         assert!(fails.is_empty(), "{}", fails.join("\n"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn trick(cards: &[&str]) -> Trick {
+        let mut t = Trick::new(1, Seat::N);
+        for (i, card) in cards.iter().enumerate() {
+            t.push(TABLE.seat(i), c(card), i);
+        }
+        t
+    }
+
+    fn hand(cards: &[&str]) -> CardSet {
+        cards.iter().map(|s| c(s)).collect()
+    }
+
+    const HEARTS: Option<Suit> = Some(Suit::Hearts);
+
+    /// §4.1: the Imperial King (42) between T20 (41) and T21 (43); the Imperial 8 (16) beats T7 (15).
+    #[test]
+    fn imperial_cards_interleave_with_the_trumps() {
+        assert_eq!(winner(&trick(&["T20", "KH", "2S", "3S"]), HEARTS), 1);
+        assert_eq!(winner(&trick(&["T21", "KH", "2S", "3S"]), HEARTS), 0);
+        assert_eq!(winner(&trick(&["T7", "8H", "7H", "AS"]), HEARTS), 1);
+        assert_eq!(winner(&trick(&["7H", "T7", "AS", "KS"]), HEARTS), 1);
+        assert_eq!(
+            winner(&trick(&["AH", "T1", "2H", "AS"]), HEARTS),
+            2,
+            "2H (4) > T1 (3) > AH (2)"
+        );
+        // Without an Imperial suit (Penalty Play) hearts are plain: any trump beats them.
+        assert_eq!(winner(&trick(&["KH", "T1", "QH", "AS"]), None), 1);
+    }
+
+    /// IT-11: the Magician takes a trick holding the Imperial King, even beside the World.
+    #[test]
+    fn the_magician_beats_the_imperial_king_and_the_world() {
+        assert_eq!(winner(&trick(&["KH", "T21", "T1", "2S"]), HEARTS), 2);
+        assert_eq!(winner(&trick(&["KH", "T21", "T2", "2S"]), HEARTS), 1);
+        assert_eq!(
+            winner(&trick(&["KH", "T21", "T1", "2S"]), None),
+            1,
+            "no Imperial King rule in Penalty Play"
+        );
+    }
+
+    /// §4.2, §4.3: the Fool never wins and does not set the led suit; plain suits rank K Q C J … A.
+    #[test]
+    fn the_fool_neither_wins_nor_leads() {
+        let t = trick(&["FOOL", "2S", "KS", "AD"]);
+        assert_eq!(led(&t, HEARTS), Some(Kind::Plain(Suit::Spades)));
+        assert_eq!(winner(&t, HEARTS), 2);
+        assert_eq!(
+            winner(&trick(&["CS", "JS", "AS", "QD"]), HEARTS),
+            0,
+            "C above J, ace lowest"
+        );
+        let t = trick(&["FOOL"]);
+        assert_eq!(
+            judge(HEARTS, &t, hand(&["T3", "KS"]), c("KS")),
+            None,
+            "after a Fool lead any card"
+        );
+    }
+
+    /// §4.2, IT-10: follow; void, trump with either kind; void in one trump suit, the other.
+    #[test]
+    fn following_and_trumping() {
+        let code = |t: &[&str], h: &[&str], card: &str| {
+            judge(HEARTS, &trick(t), hand(h), c(card)).map(|f| f.code)
+        };
+        assert_eq!(code(&["KS"], &["2S", "T5"], "T5"), Some("revoke"));
+        assert_eq!(
+            code(&["KS"], &["2D", "T5", "3H"], "3H"),
+            None,
+            "an Imperial card trumps"
+        );
+        assert_eq!(code(&["KS"], &["2D", "T5"], "2D"), Some("failed_to_trump"));
+        assert_eq!(
+            code(&["KS"], &["2D", "T5"], "FOOL"),
+            None,
+            "the Fool is always allowed"
+        );
+        assert_eq!(
+            code(&["T9"], &["2D", "3H"], "2D"),
+            Some("failed_to_trump"),
+            "trump lead: Imperial if held"
+        );
+        assert_eq!(code(&["T9"], &["2D", "3H"], "3H"), None);
+        assert_eq!(
+            code(&["T9"], &["T2", "3H"], "3H"),
+            Some("revoke"),
+            "an Imperial card is no trump"
+        );
+        assert_eq!(
+            code(&["5H"], &["2D", "T3"], "2D"),
+            Some("failed_to_trump"),
+            "Imperial lead: a trump if held"
+        );
+        assert_eq!(
+            code(&["5H"], &["2D", "KD"], "2D"),
+            None,
+            "void in both: any card"
+        );
+        assert_eq!(
+            code(&["KS", "T4"], &["2D", "T1"], "2D"),
+            Some("failed_to_trump"),
+            "no need to overtrump, but to trump"
+        );
+    }
+
+    /// IT-j: discard classes.
+    #[test]
+    fn what_may_be_discarded() {
+        let d = |s: &str, x| discardable(c(s), HEARTS, x);
+        assert_eq!(d("2S", false), Discardable::Plain);
+        assert_eq!(d("KS", false), Discardable::Never);
+        assert_eq!(d("T1", false), Discardable::Never);
+        assert_eq!(d("FOOL", false), Discardable::Never);
+        assert_eq!(d("T20", false), Discardable::EmptyTrump);
+        assert_eq!(d("TH", false), Discardable::EmptyTrump);
+        assert_eq!(d("JH", false), Discardable::Never);
+        assert_eq!(d("JH", true), Discardable::Plain, "imperial_discardable");
+        assert_eq!(d("KH", true), Discardable::Never);
+    }
+
+    /// IT-1, IT-3: 145 card points and 18 tricks; the targets, absolute or as a margin.
+    #[test]
+    fn points_and_targets() {
+        let options = |raw: serde_json::Value| {
+            let raw = serde_json::from_value(raw).unwrap();
+            Rules::of(&Options::resolve(OPTIONS, &raw, "/options").unwrap())
+        };
+        let rules = options(serde_json::json!({}));
+        assert_eq!(rules.hand_total(), 163);
+        assert_eq!(
+            [Level::Skirmish, Level::Regicide].map(|l| rules.target(l)),
+            [55, 95]
+        );
+        assert_eq!(
+            options(serde_json::json!({"honour_value": 5})).hand_total(),
+            148
+        );
+        let margin = options(serde_json::json!({"target": "margin"}));
+        assert_eq!(margin.target(Level::Skirmish), 109, "2 x 109 >= 163 + 55");
+        assert_eq!(
+            margin.target(Level::Battle),
+            114,
+            "2 x 114 >= 163 + 65 > 2 x 113"
+        );
     }
 }

@@ -4,12 +4,14 @@
 //! People (a stock of six), Sparrow, Slam and handfuls, and Penalty Play when all pass.
 
 use crate::cards::{Card, CardClass, CardSet, Pack, Rank, Suit, packs};
+use crate::details;
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Decides, Established, Event, Fault, FieldError,
-    Irregularity, MatchState, OptionKind, OptionSpec, Options, RecordError, ScoreSource, Seat,
-    Table, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Camp, Contract, Decides, Established, Event, Fault,
+    FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec,
+    Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal,
 };
-use crate::record::HandRecord;
+use crate::record::{Action, HandRecord, Placeholder, Verbs, Yes};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -121,7 +123,7 @@ pub struct EldestChoice {
 
 /// How the options of the record shape this hand's rules.
 #[derive(Clone, Copy, Debug)]
-struct Rules {
+struct Variants {
     /// IT-1: Honours (Magician, World, Fool) 10, or 5 under `honour_value = 5`.
     honour: i32,
     /// IT-3 `target = margin`.
@@ -134,9 +136,9 @@ struct Rules {
     penalties: bool,
 }
 
-impl Rules {
-    fn of(options: &Options) -> Rules {
-        Rules {
+impl Variants {
+    fn of(options: &Options) -> Variants {
+        Variants {
             honour: options.count("honour_value") as i32,
             margin: options.choice("target") == "margin",
             handful_only_if_made: options.flag("handful_only_if_made"),
@@ -348,7 +350,7 @@ enum Discardable {
 }
 
 struct TarotHand {
-    rules: Rules,
+    rules: Variants,
     dealer: Seat,
     eldest: Seat,
     /// The 18 cards each seat was dealt (the handful is counted in them, IT-e).
@@ -486,7 +488,20 @@ impl TarotHand {
         self.adj.trump = Some(suit);
         let mut contract = Contract::new(declarer, TABLE.side(declarer));
         contract.target = Some(self.rules.target(bid.level));
+        contract.bid = Some(serde_json::to_value(&bid).expect("a bid is JSON"));
         self.adj.contract = Some(contract);
+        self.adj.camps = vec![
+            Camp {
+                role: "declarer",
+                seats: vec![declarer],
+                revealed_at: None,
+            },
+            Camp {
+                role: "defenders",
+                seats: TABLE.seats().filter(|&s| s != declarer).collect(),
+                revealed_at: None,
+            },
+        ];
         match bid.multiplier {
             Multiplier::With => {
                 self.adj.events.push(Event {
@@ -551,39 +566,7 @@ fn discardable(card: Card, imperial: Option<Suit>, imperial_discardable: bool) -
 
 // ---- actions ----
 
-/// Imperial Tarot's actions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verb {
-    Pass(crate::record::Yes),
-    Bid(TarotBid),
-    EldestChoice(EldestChoice),
-    Discard(Card),
-    Play(Card),
-    Correct(Card),
-    FoolPayment(Card),
-}
-
-impl Verb {
-    pub fn verb(&self) -> &'static str {
-        match self {
-            Verb::Pass(_) => "pass",
-            Verb::Bid(_) => "bid",
-            Verb::EldestChoice(_) => "eldest_choice",
-            Verb::Discard(_) => "discard",
-            Verb::Play(_) => "play",
-            Verb::Correct(_) => "correct",
-            Verb::FoolPayment(_) => "fool_payment",
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct Action {
-    pub seat: Seat,
-    pub kind: Verb,
-}
-
-fn error(code: &'static str, index: usize, action: &Action, detail: String) -> RecordError {
+fn error(code: &'static str, index: usize, action: &Action<Verb>, detail: String) -> RecordError {
     RecordError::at(code, index, action.seat, action.kind.verb(), detail)
 }
 
@@ -594,7 +577,7 @@ impl TarotHand {
     }
 
     /// README C11, C12: an action that does not fit the phase.
-    fn out_of_phase(&self, index: usize, action: &Action) -> RecordError {
+    fn out_of_phase(&self, index: usize, action: &Action<Verb>) -> RecordError {
         let expected = self.what_is_due();
         match (&action.kind, self.due()) {
             (Verb::Correct(_), _) => error(
@@ -622,7 +605,7 @@ impl TarotHand {
         }
     }
 
-    fn apply_action(&mut self, index: usize, action: &Action) -> Result<(), RecordError> {
+    fn apply_action(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let due = self.due();
         match (self.phase, &action.kind) {
@@ -669,7 +652,7 @@ impl TarotHand {
     fn check_bid_handful(
         &self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         bid: &TarotBid,
     ) -> Result<(), RecordError> {
         self.check_handful(action.seat, bid)
@@ -679,7 +662,7 @@ impl TarotHand {
     fn eldest_choice(
         &mut self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         choice: &EldestChoice,
     ) -> Result<(), RecordError> {
         match (choice.choice, self.standing.clone(), &choice.bid) {
@@ -714,7 +697,12 @@ impl TarotHand {
     }
 
     /// §4.4, IT-a, IT-j: one of the declarer's six discards.
-    fn discard(&mut self, index: usize, action: &Action, card: Card) -> Result<(), RecordError> {
+    fn discard(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        card: Card,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         if !self.play.hand_mut(seat).remove(card) {
             let (code, detail) = if self.discards.contains(&card) {
@@ -909,7 +897,7 @@ impl TarotHand {
     fn fool_payment(
         &mut self,
         index: usize,
-        action: &Action,
+        action: &Action<Verb>,
         card: Card,
     ) -> Result<(), RecordError> {
         let mut fool = self.fool.expect("a payment is due only for a Fool played");
@@ -977,7 +965,7 @@ impl TarotHand {
             out
         };
         match self.phase {
-            Phase::Auction => std::iter::once(Verb::Pass(crate::record::Yes))
+            Phase::Auction => std::iter::once(Verb::Pass(Yes))
                 .chain(
                     every_bid(&|b| self.check_step(b).is_ok())
                         .into_iter()
@@ -1241,6 +1229,23 @@ impl TarotHand {
             tally.tricks = self.tricks_won[s.pos()];
             tally.points = Some(counts[s.pos()]);
         }
+        let camp_points = self.declarer().map(|d| {
+            let people = match self.extra_to {
+                PeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),
+                _ => 0,
+            };
+            CampPoints {
+                declarer: counts[d.pos()],
+                defenders: TABLE
+                    .seats()
+                    .filter(|&s| s != d)
+                    .map(|s| counts[s.pos()])
+                    .sum::<i32>()
+                    + people,
+            }
+        });
+        let details = self.details(camp_points);
+        details::set(&mut self.adj.details, &details);
         if self.penalty_play() {
             self.score_penalty_play(&counts);
         } else {
@@ -1276,6 +1281,8 @@ impl TarotHand {
             })
         });
         if let Some(e) = error {
+            let details = self.details(None);
+            details::set(&mut self.adj.details, &details);
             self.adj.record_error(e);
             return self.adj;
         }
@@ -1366,7 +1373,7 @@ impl ImperialTarot {
     }
 
     fn start_hand(
-        record: &HandRecord,
+        record: &HandRecord<Verb>,
         options: &Options,
         before: &MatchState,
     ) -> Result<TarotHand, Vec<FieldError>> {
@@ -1409,11 +1416,11 @@ impl ImperialTarot {
         let dealer = record.dealer;
         let eldest = TABLE.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
-        adj.tally = crate::engine::PerSide::over(TABLE.sides());
+        adj.tally = PerSide::over(TABLE.sides());
         let mut hands = [CardSet::EMPTY; 4];
         hands.copy_from_slice(&dealt.hands[..4]);
         Ok(TarotHand {
-            rules: Rules::of(options),
+            rules: Variants::of(options),
             dealer,
             eldest,
             dealt: hands,
@@ -1442,7 +1449,7 @@ impl ImperialTarot {
     }
 }
 
-static INFO: crate::engine::GameInfo = crate::engine::GameInfo {
+static INFO: GameInfo = GameInfo {
     id: "imperial-tarot",
     name: "Imperial Tarot",
     players: 4,
@@ -1479,120 +1486,139 @@ static INFO: crate::engine::GameInfo = crate::engine::GameInfo {
         "slam",
         "handful",
     ],
-    verbs: &[
-        "pass",
-        "bid",
-        "eldest_choice",
-        "discard",
-        "play",
-        "correct",
-        "fool_payment",
-    ],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
 };
 
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    use serde_json::Value;
+// ---- the engine's interface ----
 
-    fn parse(v: &Value) -> Action {
-        let o = v.as_object().unwrap();
-        let seat: Seat = o["seat"].as_str().unwrap().parse().unwrap();
-        let (k, val) = o.iter().find(|(k, _)| *k != "seat").unwrap();
-        let card = || serde_json::from_value::<Card>(val.clone()).unwrap();
-        let kind = match k.as_str() {
-            "pass" => Verb::Pass(crate::record::Yes),
-            "bid" => Verb::Bid(serde_json::from_value(val.clone()).unwrap()),
-            "eldest_choice" => Verb::EldestChoice(serde_json::from_value(val.clone()).unwrap()),
-            "discard" => Verb::Discard(card()),
-            "play" => Verb::Play(card()),
-            "correct" => Verb::Correct(card()),
-            "fool_payment" => Verb::FoolPayment(card()),
-            _ => panic!("{k}"),
-        };
-        Action { seat, kind }
+crate::verbs! {
+    /// What a record of Imperial Tarot can say.
+    pub enum Verb in "Imperial Tarot" {
+        Pass(Yes) = "pass": "A pass in the auction (final; value `true`).",
+        Bid(TarotBid) = "bid": "A bid: the Imperial suit, a level, a multiplier and any declarations (Sparrow, Slam, a handful shown) (§3).",
+        EldestChoice(EldestChoice) = "eldest_choice": "Eldest's choice when nobody after him bid: `play_skirmish` (his own bid, or the Skirmish in `bid`) or `penalty_play` (§3).",
+        Discard(Card) = "discard": "One of the declarer's six discards With the People (§4.4).",
+        Play(Card) = "play": "A card played to the current trick.",
+        Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke or a failure to trump corrected).",
+        FoolPayment(Card) = "fool_payment": "The card from his side's won cards the Fool's owner gives the winner of the Fool's trick (§4.2).",
     }
+}
 
-    fn subset(e: &Value, a: Option<&Value>, path: &str) -> Result<(), String> {
-        match (e, a) {
-            (Value::Null, None | Some(Value::Null)) => Ok(()),
-            (Value::Object(e), Some(Value::Object(a))) => {
-                for (k, v) in e {
-                    subset(v, a.get(k), &format!("{path}/{k}"))?;
-                }
-                Ok(())
-            }
-            (Value::Array(e), Some(Value::Array(a))) => {
-                if e.len() != a.len() {
-                    return Err(format!(
-                        "{path}: len {} vs {}: {}",
-                        e.len(),
-                        a.len(),
-                        Value::Array(a.clone())
-                    ));
-                }
-                for (i, (ev, av)) in e.iter().zip(a).enumerate() {
-                    subset(ev, Some(av), &format!("{path}/{i}"))?;
-                }
-                Ok(())
-            }
-            (e, Some(a)) if e == a => Ok(()),
-            (e, a) => Err(format!("{path}: expected {e}, got {a:?}")),
+impl Placeholder for TarotBid {
+    const PLACEHOLDER: &'static str = "<{\"imperial_suit\": S H D C, \"level\": skirmish battle war level4 regicide, \"multiplier\": with without against}>";
+}
+
+impl Placeholder for EldestChoice {
+    const PLACEHOLDER: &'static str = "<{\"choice\": play_skirmish or penalty_play}>";
+}
+
+/// What Imperial Tarot adds to the adjudication.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TarotDetails {
+    /// Eldest called Penalty Play (§4.6): no declarer, everyone for himself.
+    pub penalty_play: bool,
+    /// The declarer's bid (the standing bid during the auction).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<TarotBid>,
+    /// The People, the six undealt cards.
+    pub people: Vec<Card>,
+    /// Whose pile the People (With the People: the discards) counts in, once the auction ends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub people_to: Option<PeopleTo>,
+    /// The declarer's discards With the People, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub discards: Vec<Card>,
+    /// The two camps' totals (card points and tricks) that decide the contract; after the hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub camp_points: Option<CampPoints>,
+    /// The Fool played to a trick by another player than the trick's winner, and what became of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fool: Option<FoolPlay>,
+}
+
+/// §4.5: the declarer's camp and the defenders' camp (163 together, 148 with Honours of 5).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct CampPoints {
+    pub declarer: i32,
+    pub defenders: i32,
+}
+
+impl TarotHand {
+    fn details(&self, camp_points: Option<CampPoints>) -> TarotDetails {
+        let started = !matches!(self.phase, Phase::Auction | Phase::Choice);
+        TarotDetails {
+            penalty_play: started && self.penalty_play(),
+            bid: self
+                .contract
+                .as_ref()
+                .or(self.standing.as_ref())
+                .map(|(_, b)| b.clone()),
+            people: self.people.iter().collect(),
+            people_to: started.then_some(self.extra_to),
+            discards: self.discards.clone(),
+            camp_points,
+            fool: self.fool,
         }
     }
+}
 
-    #[test]
-    fn fixtures() {
-        let mut fails = vec![];
-        let mut paths: Vec<_> = std::fs::read_dir("fixtures/imperial-tarot")
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        for p in paths {
-            let f: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            let mut rec = f["record"].clone();
-            let actions: Vec<Action> = rec["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(parse)
-                .collect();
-            rec["actions"] = Value::Array(vec![]);
-            let mut before = MatchState::default();
-            if let Some(m) = rec.as_object_mut().unwrap().remove("match_state") {
-                before = serde_json::from_value(m).unwrap();
-            }
-            before.scores = before.scores.restrict(TABLE.sides()).unwrap();
-            let r: HandRecord = serde_json::from_value(rec.clone()).unwrap();
-            let raw = r.options.clone();
-            let answer = match Options::resolve(OPTIONS, &raw, "/options")
-                .and_then(|o| ImperialTarot::start_hand(&r, &o, &before))
-            {
-                Err(e) => serde_json::json!({"errors": e}),
-                Ok(mut h) => {
-                    let mut err = None;
-                    for (i, a) in actions.iter().enumerate() {
-                        if let Err(e) = h.apply_action(i, a) {
-                            err = Some(e);
-                            break;
-                        }
-                    }
-                    let n = actions.len();
-                    let mut adj = h.finish_hand(err);
-                    if let Some(e) = &mut adj.record_error
-                        && e.code == "incomplete_hand"
-                    {
-                        e.action_index = Some(n);
-                    }
-                    serde_json::to_value(&adj).unwrap()
-                }
-            };
-            if let Err(e) = subset(&f["expected"], Some(&answer), "") {
-                fails.push(format!("{}: {e}", p.display()));
-            }
+impl Rules for ImperialTarot {
+    type Verb = Verb;
+    type Details = TarotDetails;
+    type Carried = NoDetails;
+
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn table(&self, _options: &Options) -> Table {
+        TABLE
+    }
+
+    fn undealt_fields(&self) -> &'static [&'static str] {
+        &["stock"]
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord<Verb>,
+        options: &Options,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
+        Ok(Box::new(ImperialTarot::start_hand(
+            record, options, before,
+        )?))
+    }
+}
+
+impl HandState<Verb> for TarotHand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        self.apply_action(index, action)
+    }
+
+    fn view(&self) -> TableView {
+        let to_act = self.due().into_iter().collect();
+        let mut view = TableView::new(
+            self.phase_name(),
+            to_act,
+            &self.play,
+            &self.adj.match_before,
+        );
+        view.trump = self.imperial;
+        view.tally = self.adj.tally.clone();
+        view.irregularities = self.adj.irregularities.clone();
+        details::set(&mut view.details, &self.details(None));
+        if self.phase == Phase::Play {
+            view.add_plays(&self.play, self.judge());
         }
-        assert!(fails.is_empty(), "{}", fails.join("\n"));
+        for (seat, verb) in self.offers() {
+            view.offer(seat, verb);
+        }
+        view
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.finish_hand(error)
     }
 }
 
@@ -1731,7 +1757,7 @@ mod tests {
     fn points_and_targets() {
         let options = |raw: serde_json::Value| {
             let raw = serde_json::from_value(raw).unwrap();
-            Rules::of(&Options::resolve(OPTIONS, &raw, "/options").unwrap())
+            Variants::of(&Options::resolve(OPTIONS, &raw, "/options").unwrap())
         };
         let rules = options(serde_json::json!({}));
         assert_eq!(rules.hand_total(), 163);
@@ -1750,5 +1776,66 @@ mod tests {
             114,
             "2 x 114 >= 163 + 65 > 2 x 113"
         );
+    }
+
+    /// A hand of fixture 04's deal, ready for Penalty Play.
+    fn penalty_play_hand() -> TarotHand {
+        let f: serde_json::Value = serde_json::from_str(include_str!(
+            "../../fixtures/imperial-tarot/04-all-pass-eldest-calls-penalty-play.json"
+        ))
+        .unwrap();
+        let mut record = f["record"].clone();
+        record["actions"] = serde_json::json!([]);
+        let record: HandRecord = serde_json::from_value(record).unwrap();
+        let record = record.read::<Verb>().unwrap();
+        let options = Options::defaults(OPTIONS);
+        let mut hand = ImperialTarot::start_hand(&record, &options, &MatchState::default())
+            .ok()
+            .unwrap();
+        hand.set_penalty_play();
+        hand
+    }
+
+    /// §4.6, IT-15: every player tied for the most pays it to each other player.
+    #[test]
+    fn penalty_play_ties_for_the_most_each_pay() {
+        let mut hand = penalty_play_hand();
+        hand.score_penalty_play(&[40, 25, 40, 40]);
+        let items: Vec<(String, i32)> = hand
+            .adj
+            .score_items
+            .iter()
+            .map(|i| (i.side.to_string(), i.points))
+            .collect();
+        // N, S and W each pay 40 to the three others and receive 40 from the two other payers.
+        let expected = [("P1", -40), ("P3", -40), ("P4", -40), ("P2", 120)];
+        assert_eq!(items, expected.map(|(s, p)| (s.to_string(), p)));
+    }
+
+    /// §5 DEFAULT: the Penalty Play offender pays at least 50 to each other player, and nobody else.
+    #[test]
+    fn a_penalty_play_offender_pays_his_count_or_fifty() {
+        for (count, each) in [(49, 50), (51, 51)] {
+            let mut hand = penalty_play_hand();
+            hand.offence(Irregularity {
+                code: "revoke",
+                action_index: Some(9),
+                trick: Some(2),
+                seat: Seat::E,
+                card: Some(Card::FOOL),
+                rule: "imperial-tarot.md §4.2",
+                explanation: String::new(),
+                consequence: String::new(),
+                effect: Default::default(),
+            });
+            hand.score_penalty_play(&[60, count, 30, 20]);
+            let e = &hand.adj.irregularities[0].effect;
+            assert_eq!(e.points[TABLE.side(Seat::E)], -3 * each);
+            assert_eq!(
+                e.points[TABLE.side(Seat::N)],
+                each,
+                "the top count does not pay"
+            );
+        }
     }
 }

@@ -6,7 +6,6 @@ mod briscola;
 mod couillon;
 mod court_piece;
 mod hasenpfeffer;
-#[allow(dead_code)]
 mod imperial_tarot;
 mod malilla;
 mod pitch;
@@ -32,6 +31,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &tresette::Tresette,
         &truco::Truco,
         &big_two::BigTwo,
+        &imperial_tarot::ImperialTarot,
     ]
 }
 

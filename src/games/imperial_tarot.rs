@@ -25,7 +25,7 @@ const PEOPLE: usize = 6;
 /// §3: the five levels; level k needs 45 + 10k and is worth 10k (IT-2, IT-3, IT-4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Level {
+pub enum TarotLevel {
     Skirmish = 1,
     Battle = 2,
     War = 3,
@@ -34,7 +34,7 @@ pub enum Level {
     Regicide = 5,
 }
 
-impl Level {
+impl TarotLevel {
     fn k(self) -> i32 {
         self as i32
     }
@@ -43,18 +43,18 @@ impl Level {
 /// §3: With the People ×1 < Without ×2 < Against ×4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Multiplier {
+pub enum TarotMultiplier {
     With,
     Without,
     Against,
 }
 
-impl Multiplier {
+impl TarotMultiplier {
     fn factor(self) -> i32 {
         match self {
-            Multiplier::With => 1,
-            Multiplier::Without => 2,
-            Multiplier::Against => 4,
+            TarotMultiplier::With => 1,
+            TarotMultiplier::Without => 2,
+            TarotMultiplier::Against => 4,
         }
     }
 }
@@ -62,7 +62,7 @@ impl Multiplier {
 /// §3, IT-9: a handful of trumps shown with the bid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Handful {
+pub enum TarotHandful {
     #[default]
     None,
     Unit,
@@ -70,14 +70,14 @@ pub enum Handful {
     Army,
 }
 
-impl Handful {
+impl TarotHandful {
     /// Trumps to show and the bonus paid by each other player.
     fn size_and_value(self) -> (usize, i32) {
         match self {
-            Handful::None => (0, 0),
-            Handful::Unit => (10, 20),
-            Handful::Regiment => (13, 30),
-            Handful::Army => (15, 40),
+            TarotHandful::None => (0, 0),
+            TarotHandful::Unit => (10, 20),
+            TarotHandful::Regiment => (13, 30),
+            TarotHandful::Army => (15, 40),
         }
     }
 }
@@ -87,8 +87,8 @@ impl Handful {
 #[serde(deny_unknown_fields)]
 pub struct TarotBid {
     pub imperial_suit: Suit,
-    pub level: Level,
-    pub multiplier: Multiplier,
+    pub level: TarotLevel,
+    pub multiplier: TarotMultiplier,
     /// Sparrow announced: the declarer will win the last trick with the Magician.
     #[serde(default)]
     pub sparrow: bool,
@@ -96,7 +96,7 @@ pub struct TarotBid {
     #[serde(default)]
     pub slam: bool,
     #[serde(default)]
-    pub handful: Handful,
+    pub handful: TarotHandful,
     /// The trumps shown for the handful: exactly 10, 13 or 15 of `T1`..`T21` held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schema(max_items = 21)]
@@ -106,15 +106,15 @@ pub struct TarotBid {
 /// Eldest's choice when nobody after him bid (§3, IT-7, IT-h).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Choice {
+pub enum TarotChoice {
     PlaySkirmish,
     PenaltyPlay,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct EldestChoice {
-    pub choice: Choice,
+pub struct TarotEldestChoice {
+    pub choice: TarotChoice,
     /// With `play_skirmish` after Eldest passed: his Skirmish (suit, multiplier, declarations).
     /// Ignored when his own bid stands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,7 +171,7 @@ impl Variants {
 
     /// The points the declarer needs for `level` (IT-3): 45 + 10k, or with a margin of 45 + 10k
     /// over the defenders, half of the hand's total plus that margin, rounded up.
-    fn target(&self, level: Level) -> i32 {
+    fn target(&self, level: TarotLevel) -> i32 {
         let n = 45 + 10 * level.k();
         if self.margin {
             (self.hand_total() + n + 1) / 2
@@ -309,7 +309,7 @@ fn winner(trick: &Trick, imperial: Option<Suit>) -> usize {
 /// Where the People's cards (and, With the People, the discards) count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum PeopleTo {
+pub enum TarotPeopleTo {
     Declarer,
     Defenders,
     /// Penalty Play: the People counts for nobody (§4.6).
@@ -329,7 +329,7 @@ enum Phase {
 
 /// The Fool played to a trick: its owner, the trick and its winner (§4.2).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-pub struct FoolPlay {
+pub struct TarotFool {
     pub owner: Seat,
     pub trick: u8,
     pub winner: Seat,
@@ -366,7 +366,7 @@ struct TarotHand {
     imperial: Option<Suit>,
     /// The People (Without, Against, Penalty Play) or the discards (With), and whose they are.
     extra: CardSet,
-    extra_to: PeopleTo,
+    extra_to: TarotPeopleTo,
     discards: Vec<Card>,
     /// Discardable plain cards among the declarer's 24 (IT-j's P) and empty trumps discarded.
     plain_discardable: usize,
@@ -374,7 +374,7 @@ struct TarotHand {
     play: TrickPlay,
     won: [CardSet; 4],
     tricks_won: [u32; 4],
-    fool: Option<FoolPlay>,
+    fool: Option<TarotFool>,
     /// The irregularities under §5 in the order established: index in `adj.irregularities` and
     /// offender. The first decides (README C7, IT-d).
     offences: Vec<(usize, Seat)>,
@@ -407,7 +407,9 @@ impl TarotHand {
         let seat = self.due().map_or(String::new(), |s| s.to_string());
         match self.phase {
             Phase::Auction => format!("{seat} is to bid or pass"),
-            Phase::Choice => format!("{seat} (Eldest) is to choose a Skirmish or Penalty Play"),
+            Phase::Choice => {
+                format!("{seat} (Eldest) is to choose a Skirmish or Penalty Play")
+            }
             Phase::Discard => format!(
                 "{seat} is to discard ({} of 6 discarded)",
                 self.discards.len()
@@ -423,7 +425,7 @@ impl TarotHand {
     /// Is `bid` a legal step after the standing bid (IT-g)?
     fn check_step(&self, bid: &TarotBid) -> Result<(), String> {
         match &self.standing {
-            None if bid.level != Level::Skirmish => {
+            None if bid.level != TarotLevel::Skirmish => {
                 Err("the first bid of the auction must be a Skirmish (§3)".into())
             }
             Some((_, cur))
@@ -503,7 +505,7 @@ impl TarotHand {
             },
         ];
         match bid.multiplier {
-            Multiplier::With => {
+            TarotMultiplier::With => {
                 self.adj.events.push(Event {
                     code: "people_exposed",
                     action_index: None,
@@ -526,17 +528,17 @@ impl TarotHand {
                         discardable(c, Some(suit), imperial_discardable) == Discardable::Plain
                     })
                     .count();
-                self.extra_to = PeopleTo::Declarer;
+                self.extra_to = TarotPeopleTo::Declarer;
                 self.phase = Phase::Discard;
             }
-            Multiplier::Without => {
+            TarotMultiplier::Without => {
                 self.extra = self.people;
-                self.extra_to = PeopleTo::Declarer;
+                self.extra_to = TarotPeopleTo::Declarer;
                 self.phase = Phase::Play;
             }
-            Multiplier::Against => {
+            TarotMultiplier::Against => {
                 self.extra = self.people;
-                self.extra_to = PeopleTo::Defenders;
+                self.extra_to = TarotPeopleTo::Defenders;
                 self.phase = Phase::Play;
             }
         }
@@ -545,7 +547,7 @@ impl TarotHand {
 
     fn set_penalty_play(&mut self) {
         self.extra = self.people;
-        self.extra_to = PeopleTo::SetAside;
+        self.extra_to = TarotPeopleTo::SetAside;
         self.phase = Phase::Play;
     }
 }
@@ -663,13 +665,13 @@ impl TarotHand {
         &mut self,
         index: usize,
         action: &Action<Verb>,
-        choice: &EldestChoice,
+        choice: &TarotEldestChoice,
     ) -> Result<(), RecordError> {
         match (choice.choice, self.standing.clone(), &choice.bid) {
-            (Choice::PenaltyPlay, _, _) => self.set_penalty_play(),
+            (TarotChoice::PenaltyPlay, _, _) => self.set_penalty_play(),
             // IT-h: his own bid stands; bid fields given with the choice are ignored.
-            (Choice::PlaySkirmish, Some((eldest, bid)), _) => self.set_contract(eldest, bid),
-            (Choice::PlaySkirmish, None, None) => {
+            (TarotChoice::PlaySkirmish, Some((eldest, bid)), _) => self.set_contract(eldest, bid),
+            (TarotChoice::PlaySkirmish, None, None) => {
                 return Err(error(
                     "illegal_bid",
                     index,
@@ -677,8 +679,8 @@ impl TarotHand {
                     "Eldest passed: play_skirmish names his Skirmish in `bid` (suit, multiplier, declarations; IT-h)".into(),
                 ));
             }
-            (Choice::PlaySkirmish, None, Some(bid)) => {
-                if bid.level != Level::Skirmish {
+            (TarotChoice::PlaySkirmish, None, Some(bid)) => {
+                if bid.level != TarotLevel::Skirmish {
                     return Err(error(
                         "illegal_bid",
                         index,
@@ -812,7 +814,7 @@ impl TarotHand {
             if p.card == Card::FOOL {
                 // §4.2: the Fool goes back to its owner's pile.
                 self.won[p.seat.pos()].insert(Card::FOOL);
-                self.fool = Some(FoolPlay {
+                self.fool = Some(TarotFool {
                     owner: p.seat,
                     trick: trick.number,
                     winner,
@@ -858,8 +860,8 @@ impl TarotHand {
             cards = cards.iter().chain(self.won[s.pos()].iter()).collect();
         }
         let extra_mine = match (self.extra_to, declarer) {
-            (PeopleTo::Declarer, Some(d)) => owner == d,
-            (PeopleTo::Defenders, Some(d)) => owner != d,
+            (TarotPeopleTo::Declarer, Some(d)) => owner == d,
+            (TarotPeopleTo::Defenders, Some(d)) => owner != d,
             _ => false,
         };
         if extra_mine {
@@ -939,17 +941,21 @@ impl TarotHand {
             multiplier,
             sparrow: false,
             slam: false,
-            handful: Handful::None,
+            handful: TarotHandful::None,
             shown_trumps: Vec::new(),
         };
         let levels = [
-            Level::Skirmish,
-            Level::Battle,
-            Level::War,
-            Level::Level4,
-            Level::Regicide,
+            TarotLevel::Skirmish,
+            TarotLevel::Battle,
+            TarotLevel::War,
+            TarotLevel::Level4,
+            TarotLevel::Regicide,
         ];
-        let multipliers = [Multiplier::With, Multiplier::Without, Multiplier::Against];
+        let multipliers = [
+            TarotMultiplier::With,
+            TarotMultiplier::Without,
+            TarotMultiplier::Against,
+        ];
         let every_bid = |level_ok: &dyn Fn(&TarotBid) -> bool| -> Vec<TarotBid> {
             let mut out = Vec::new();
             for level in levels {
@@ -976,19 +982,19 @@ impl TarotHand {
             Phase::Choice => {
                 let skirmish = match self.standing {
                     Some(_) => vec![None],
-                    None => every_bid(&|b| b.level == Level::Skirmish)
+                    None => every_bid(&|b| b.level == TarotLevel::Skirmish)
                         .into_iter()
                         .map(Some)
                         .collect(),
                 };
                 skirmish
                     .into_iter()
-                    .map(|bid| EldestChoice {
-                        choice: Choice::PlaySkirmish,
+                    .map(|bid| TarotEldestChoice {
+                        choice: TarotChoice::PlaySkirmish,
                         bid,
                     })
-                    .chain([EldestChoice {
-                        choice: Choice::PenaltyPlay,
+                    .chain([TarotEldestChoice {
+                        choice: TarotChoice::PenaltyPlay,
                         bid: None,
                     }])
                     .map(|c| (seat, Verb::EldestChoice(c)))
@@ -1043,7 +1049,7 @@ impl TarotHand {
                 .map(|c| self.rules.points(c))
                 .sum::<i32>()
                 + self.tricks_won[p] as i32;
-            if self.extra_to == PeopleTo::Declarer && Some(s) == self.declarer() {
+            if self.extra_to == TarotPeopleTo::Declarer && Some(s) == self.declarer() {
                 out[p] += self.extra.iter().map(|c| self.rules.points(c)).sum::<i32>();
             }
         }
@@ -1231,10 +1237,10 @@ impl TarotHand {
         }
         let camp_points = self.declarer().map(|d| {
             let people = match self.extra_to {
-                PeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),
+                TarotPeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),
                 _ => 0,
             };
-            CampPoints {
+            TarotCampPoints {
                 declarer: counts[d.pos()],
                 defenders: TABLE
                     .seats()
@@ -1433,7 +1439,7 @@ impl ImperialTarot {
             contract: None,
             imperial: None,
             extra: CardSet::EMPTY,
-            extra_to: PeopleTo::SetAside,
+            extra_to: TarotPeopleTo::SetAside,
             discards: Vec::new(),
             plain_discardable: 0,
             empty_discarded: 0,
@@ -1496,7 +1502,7 @@ crate::verbs! {
     pub enum Verb in "Imperial Tarot" {
         Pass(Yes) = "pass": "A pass in the auction (final; value `true`).",
         Bid(TarotBid) = "bid": "A bid: the Imperial suit, a level, a multiplier and any declarations (Sparrow, Slam, a handful shown) (§3).",
-        EldestChoice(EldestChoice) = "eldest_choice": "Eldest's choice when nobody after him bid: `play_skirmish` (his own bid, or the Skirmish in `bid`) or `penalty_play` (§3).",
+        EldestChoice(TarotEldestChoice) = "eldest_choice": "Eldest's choice when nobody after him bid: `play_skirmish` (his own bid, or the Skirmish in `bid`) or `penalty_play` (§3).",
         Discard(Card) = "discard": "One of the declarer's six discards With the People (§4.4).",
         Play(Card) = "play": "A card played to the current trick.",
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke or a failure to trump corrected).",
@@ -1508,7 +1514,7 @@ impl Placeholder for TarotBid {
     const PLACEHOLDER: &'static str = "<{\"imperial_suit\": S H D C, \"level\": skirmish battle war level4 regicide, \"multiplier\": with without against}>";
 }
 
-impl Placeholder for EldestChoice {
+impl Placeholder for TarotEldestChoice {
     const PLACEHOLDER: &'static str = "<{\"choice\": play_skirmish or penalty_play}>";
 }
 
@@ -1524,27 +1530,27 @@ pub struct TarotDetails {
     pub people: Vec<Card>,
     /// Whose pile the People (With the People: the discards) counts in, once the auction ends.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub people_to: Option<PeopleTo>,
+    pub people_to: Option<TarotPeopleTo>,
     /// The declarer's discards With the People, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub discards: Vec<Card>,
     /// The two camps' totals (card points and tricks) that decide the contract; after the hand.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub camp_points: Option<CampPoints>,
+    pub camp_points: Option<TarotCampPoints>,
     /// The Fool played to a trick by another player than the trick's winner, and what became of it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fool: Option<FoolPlay>,
+    pub fool: Option<TarotFool>,
 }
 
 /// §4.5: the declarer's camp and the defenders' camp (163 together, 148 with Honours of 5).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-pub struct CampPoints {
+pub struct TarotCampPoints {
     pub declarer: i32,
     pub defenders: i32,
 }
 
 impl TarotHand {
-    fn details(&self, camp_points: Option<CampPoints>) -> TarotDetails {
+    fn details(&self, camp_points: Option<TarotCampPoints>) -> TarotDetails {
         let started = !matches!(self.phase, Phase::Auction | Phase::Choice);
         TarotDetails {
             penalty_play: started && self.penalty_play(),
@@ -1762,7 +1768,7 @@ mod tests {
         let rules = options(serde_json::json!({}));
         assert_eq!(rules.hand_total(), 163);
         assert_eq!(
-            [Level::Skirmish, Level::Regicide].map(|l| rules.target(l)),
+            [TarotLevel::Skirmish, TarotLevel::Regicide].map(|l| rules.target(l)),
             [55, 95]
         );
         assert_eq!(
@@ -1770,9 +1776,13 @@ mod tests {
             148
         );
         let margin = options(serde_json::json!({"target": "margin"}));
-        assert_eq!(margin.target(Level::Skirmish), 109, "2 x 109 >= 163 + 55");
         assert_eq!(
-            margin.target(Level::Battle),
+            margin.target(TarotLevel::Skirmish),
+            109,
+            "2 x 109 >= 163 + 55"
+        );
+        assert_eq!(
+            margin.target(TarotLevel::Battle),
             114,
             "2 x 114 >= 163 + 65 > 2 x 113"
         );

@@ -6,6 +6,7 @@ mod briscola;
 mod couillon;
 mod court_piece;
 mod hasenpfeffer;
+mod imperial_tarot;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
@@ -30,6 +31,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &tresette::Tresette,
         &truco::Truco,
         &big_two::BigTwo,
+        &imperial_tarot::ImperialTarot,
     ]
 }
 

@@ -201,6 +201,61 @@ UPDATE hands SET record = json_remove(json_set(record, '$.options.face_down_pena
    AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
 "#,
         ),
+        // 6: tables of every shape (issue 10). A partnership is a fixed team of two or more players
+        // (`partnership_members`), registered once per club by its roster (the members' ids in
+        // ascending order, comma-separated); the pair columns go. Each hand's camps (a declarer
+        // against three, an ally revealed in play) are kept by seat, from the stored adjudication.
+        // SQLite cannot drop a column under a CHECK or UNIQUE: the two tables that name
+        // partnerships are rebuilt, children first, so no foreign key is ever left dangling.
+        M::up(
+            r#"
+CREATE TABLE partnerships_6 (
+    id         INTEGER PRIMARY KEY,
+    club_id    INTEGER NOT NULL REFERENCES clubs(id),
+    name       TEXT NOT NULL,
+    roster     TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (club_id, roster),
+    UNIQUE (club_id, name)
+);
+INSERT INTO partnerships_6 (id, club_id, name, roster, created_at)
+    SELECT id, club_id, name, first_player || ',' || second_player, created_at FROM partnerships;
+
+CREATE TABLE partnership_members (
+    partnership_id INTEGER NOT NULL REFERENCES partnerships_6(id),
+    player_id      INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (partnership_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX partnership_members_by_player ON partnership_members (player_id);
+INSERT INTO partnership_members (partnership_id, player_id)
+    SELECT id, first_player FROM partnerships UNION ALL SELECT id, second_player FROM partnerships;
+
+CREATE TABLE match_sides_6 (
+    match_id       INTEGER NOT NULL REFERENCES matches(id),
+    side           TEXT NOT NULL,
+    partnership_id INTEGER REFERENCES partnerships_6(id),
+    PRIMARY KEY (match_id, side)
+) WITHOUT ROWID;
+INSERT INTO match_sides_6 SELECT match_id, side, partnership_id FROM match_sides;
+
+DROP TABLE match_sides;
+DROP TABLE partnerships;
+ALTER TABLE partnerships_6 RENAME TO partnerships;
+ALTER TABLE match_sides_6 RENAME TO match_sides;
+
+CREATE TABLE hand_camps (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    seat    TEXT NOT NULL,
+    role    TEXT NOT NULL,
+    PRIMARY KEY (hand_id, seat)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO hand_camps (hand_id, seat, role)
+    SELECT h.id, s.value, json_extract(c.value, '$.role')
+      FROM hands h,
+           json_each(CASE WHEN json_valid(h.adjudication) THEN h.adjudication END, '$.camps') c,
+           json_each(c.value, '$.seats') s;
+"#,
+        ),
     ]
 }
 

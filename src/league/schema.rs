@@ -388,4 +388,64 @@ mod tests {
             r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
         );
     }
+
+    /// Migration 6 keeps each pair as a partnership of two members with its roster and its
+    /// matches, and reads the camps of hands already stored.
+    #[test]
+    fn migration_6_keeps_pairs_and_reads_stored_camps() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 5).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO players (id, club_id, name) VALUES (2, 1, 'a'), (10, 1, 'b');
+             INSERT INTO partnerships (id, club_id, name, first_player, second_player) VALUES (7, 1, 'a & b', 2, 10);
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'malilla', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}');
+             INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, 'NS', 7), (1, 'EW', NULL);
+             INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 1, 1, 1, 1, 'E', 'scored', '{}',
+                         '{"camps": [{"role": "declarer", "seats": ["N"]}, {"role": "defenders", "seats": ["E", "S", "W"]}]}'),
+                        (2, 1, 1, 1, 2, 'S', 'scored', '{}', '{}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let rows = |sql: &str| -> Vec<String> {
+            conn.prepare(sql)
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert_eq!(
+            rows("SELECT id || ' ' || name || ' ' || roster FROM partnerships"),
+            ["7 a & b 2,10"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT partnership_id || ':' || player_id FROM partnership_members ORDER BY player_id"
+            ),
+            ["7:2", "7:10"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT side || ':' || coalesce(partnership_id, '-') FROM match_sides ORDER BY side"
+            ),
+            ["EW:-", "NS:7"]
+        );
+        assert_eq!(
+            rows("SELECT hand_id || ' ' || seat || ' ' || role FROM hand_camps ORDER BY seat"),
+            [
+                "1 E defenders",
+                "1 N declarer",
+                "1 S defenders",
+                "1 W defenders"
+            ]
+        );
+        let fk: Vec<String> = rows("SELECT \"table\" FROM pragma_foreign_key_check");
+        assert!(fk.is_empty(), "{fk:?}");
+    }
 }

@@ -495,6 +495,9 @@ mod tests {
         };
         assert_eq!(order(false), ['c', 'a', 'b']);
         assert_eq!(order(true), ['c', 'b', 'a']);
+        // Big Two says so (§4: the lowest total wins); the others keep the highest first.
+        let lowest = |id| games::find(id).unwrap().lowest_total_wins();
+        assert!(lowest("big-two") && !lowest("malilla") && !lowest("briscola"));
     }
 
     /// A league database with four players (1 Ana, 2 Ben, 3 Cai, 4 Dee; 5 Eve, 6 Fay), one session.

@@ -1604,3 +1604,288 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
         MATCHES
     );
 }
+
+/// A Briscola record with every seat moved `turns` places on (P1→P2→P3→P1 at three seats): the
+/// same play at the same table, dealt by the seat `turns` after the original dealer, so each
+/// player's score moves with his seat.
+fn rotated(record: &Value, turns: usize) -> Value {
+    let seats = ["P1", "P2", "P3"];
+    let on = |s: &Value| {
+        let i = seats.iter().position(|x| s == x).unwrap();
+        json!(seats[(i + turns) % 3])
+    };
+    let mut r = record.clone();
+    r["dealer"] = on(&record["dealer"]);
+    r["deal"] = record["deal"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(seat, cards)| {
+            (
+                on(&json!(seat)).as_str().unwrap().to_string(),
+                cards.clone(),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    for a in r["actions"].as_array_mut().unwrap() {
+        a["seat"] = on(&a["seat"]);
+    }
+    r
+}
+
+/// A player's finished-match numbers and rating in standings.
+fn finish(row: &Value) -> (i64, i64, i64, Value, f64) {
+    (
+        row["rank"].as_i64().unwrap(),
+        row["won"].as_i64().unwrap(),
+        row["lost"].as_i64().unwrap(),
+        row["places"].clone(),
+        row["rating"]["rating"].as_f64().unwrap(),
+    )
+}
+
+/// Three players alone play a whole Briscola match; the standings place all three by final score
+/// and rate them from that order, not the winner against the other two.
+#[actix_web::test]
+async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let league = c
+        .create(
+            "/v1/clubs/1/leagues",
+            json!({"name": "Sunday", "season": "2026", "game": "briscola",
+                   "options": {"players": "3", "removed_two": "2S"}}),
+        )
+        .await;
+    let session = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{league}/sessions"),
+            json!({"name": "Afternoon"}),
+        )
+        .await;
+    // Fixture briscola/03 (dealer P3, diamonds trump): P1 63, P2 32, P3 25. In its last three
+    // tricks (no stock left) P2 leads AD, QD, 6D, P1 follows KD, 7D, 5D and P3 holds 3D, JD, 2C. Had
+    // P3 kept 3D for the last trick and thrown 2C under the ace, P2 would take 11 + 0 + 4 = 15 (not
+    // 25) and 5, and P3's 3D (above 6D in A 3 K Q J 7 6 5 4 2) the last trick's 10: P1 63,
+    // P2 32 − 10 = 22, P3 25 + 10 = 35.
+    let played = fixture("briscola", "03");
+    let mut varied = played.clone();
+    for a in varied["actions"].as_array_mut().unwrap() {
+        match (a["seat"].as_str(), a["play"].as_str()) {
+            (Some("P3"), Some("3D")) => a["play"] = json!("2C"),
+            (Some("P3"), Some("2C")) => a["play"] = json!("3D"),
+            _ => {}
+        }
+    }
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    // Three hands (each deals once, BR §4): the varied hand dealt by P3, then 03 dealt by P1 (P2
+    // 63, P3 32, P1 25) and by P2 (P3 63, P1 32, P2 25). Totals: P1 63 + 25 + 32 = 120, P2 22 + 63
+    // + 25 = 110, P3 35 + 32 + 63 = 130: P3 leads alone and wins; P1 second, P2 third.
+    let mut after = Value::Null;
+    for (h, record) in [varied, rotated(&played, 1), rotated(&played, 2)]
+        .iter()
+        .enumerate()
+    {
+        let r = c
+            .post(&format!("/v1/clubs/1/matches/{m}/hands"), record)
+            .await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winner"]),
+        (
+            &json!({"P1": 120, "P2": 110, "P3": 130}),
+            &json!(true),
+            &json!("P3")
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    // Weng-Lin, three alone at an equal start, places 1, 2, 3 (worked in src/league/standings.rs's
+    // tests): 30.270, 25.000, 19.730. The winner against the rest would give Ana and Ben 22.365.
+    assert_eq!(
+        finish(find(players, "player", "Cai")),
+        (1, 1, 0, json!([1]), 30.27)
+    );
+    assert_eq!(
+        finish(find(players, "player", "Ana")),
+        (2, 0, 1, json!([0, 1]), 25.0)
+    );
+    assert_eq!(
+        finish(find(players, "player", "Ben")),
+        (3, 0, 1, json!([0, 0, 1]), 19.73)
+    );
+    // Points against are the other two players' points.
+    check(find(players, "player", "Ana"), 2, [1, 0, 1, 120, 240, 3, 0]);
+    let csv = c
+        .get_csv(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    assert!(
+        csv.lines().next().unwrap().ends_with(",places,camps"),
+        "{csv}"
+    );
+    assert!(
+        csv.lines().any(
+            |l| l.starts_with(&format!("player,3,{},Ben,", p["Ben"])) && l.ends_with(",0 0 1,")
+        ),
+        "{csv}"
+    );
+}
+
+/// A partnership is two or more different players, registered once whatever their order; a team
+/// of three registers.
+#[actix_web::test]
+async fn a_partnership_is_two_or_more_different_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let p = set_up(&c).await.players;
+    let r = c
+        .post(
+            "/v1/clubs/1/partnerships",
+            &json!({"players": [p["Fay"], p["Eve"], p["Dee"]]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json["name"], "Fay & Eve & Dee");
+    let ids: Vec<i64> = r.json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [p["Dee"], p["Eve"], p["Fay"]]);
+    let refused = |body: Value, status: u16, pointer: Option<&'static str>| (body, status, pointer);
+    for (body, status, pointer) in [
+        // The same three in another order.
+        refused(
+            json!({"name": "Again", "players": [p["Eve"], p["Dee"], p["Fay"]]}),
+            409,
+            None,
+        ),
+        // A player named twice.
+        refused(
+            json!({"players": [p["Eve"], p["Dee"], p["Eve"]]}),
+            422,
+            Some("/players/2"),
+        ),
+        // One player is not a team; seven is more than a side of a seven-seat table.
+        refused(json!({"players": [p["Eve"]]}), 422, Some("/players")),
+        refused(
+            json!({"players": [1, 2, 3, 4, 5, 6, 7]}),
+            422,
+            Some("/players"),
+        ),
+        refused(json!({"players": [p["Ana"], 999]}), 422, Some("/players/1")),
+    ] {
+        let r = c.post("/v1/clubs/1/partnerships", &body).await;
+        assert_eq!(
+            (r.status, r.json["errors"][0]["pointer"].as_str()),
+            (status, pointer),
+            "{body}: {}",
+            r.text
+        );
+    }
+}
+
+/// A league stored by schema 5, before partnerships of any size and camps
+/// (`tests/data/league-schema-5.sql`: written through that version's own API, then dumped), is
+/// migrated at start-up and still reads and plays: its key, partnerships, matches, standings, and
+/// the next hands of its matches.
+#[actix_web::test]
+async fn a_league_stored_by_the_previous_schema_reads_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(include_str!("data/league-schema-5.sql"))
+        .unwrap();
+    let state = LeagueState {
+        store: std::sync::Arc::new(arbiter::league::Store::open(&path).unwrap()),
+        admin_token: None,
+    };
+    let app = http::init_service(arbiter::api::app(state)).await;
+    // The club's key, as `club create` printed it when the file was written.
+    let key = "arb_fdbef71e19fc6d65a566f2d73a401793f3a5e830658428e033b8e5d40cae9169";
+    let c = Client {
+        app,
+        key: key.into(),
+    };
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let ps = c.get("/v1/clubs/1/partnerships").await;
+    assert_eq!(names(&ps), ["Ana & Cai", "Ben & Dee"]);
+    assert_eq!(names(&ps[0]["players"]), ["Ana", "Cai"]);
+    assert_eq!(names(&ps[1]["players"]), ["Ben", "Dee"]);
+    // Stored: match 1 (Malilla fixture 11, N–S win by E–W's illegal seven), match 2 (fixture 09,
+    // N–S 1), match 3 (Briscola fixture 03 for three: P1 63, P2 32, P3 25).
+    assert_eq!(
+        c.get("/v1/clubs/1/matches/2").await["partnerships"],
+        json!({"NS": 1, "EW": 2})
+    );
+    let st = c.get("/v1/clubs/1/leagues/1/standings").await;
+    let ana_cai = find(&st["partnerships"], "partnership", "Ana & Cai");
+    check(ana_cai, 1, [1, 1, 0, 1, 0, 2, 0]);
+    assert_eq!(ana_cai["places"], json!([1]));
+    // Plays: fixture 06 (dealt by S, next after 09) gives N–S 35, 36 in all: game over.
+    let r = c
+        .post("/v1/clubs/1/matches/2/hands", &fixture("malilla", "06"))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json["match_after"]["scores"], json!({"NS": 36, "EW": 0}));
+    let st = c.get("/v1/clubs/1/leagues/1/standings").await;
+    check(
+        find(&st["partnerships"], "partnership", "Ana & Cai"),
+        1,
+        [2, 2, 0, 36, 0, 3, 0],
+    );
+    check(
+        find(&st["partnerships"], "partnership", "Ben & Dee"),
+        2,
+        [2, 0, 2, 0, 36, 3, 1],
+    );
+    // The Briscola match plays on: 03 dealt by P1 (P2 63, P3 32, P1 25).
+    let r = c
+        .post(
+            "/v1/clubs/1/matches/3/hands",
+            &rotated(&fixture("briscola", "03"), 1),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        r.json["match_after"]["scores"],
+        json!({"P1": 88, "P2": 95, "P3": 57})
+    );
+    // The migrated roster still refuses the same pair, and a team of three registers.
+    assert_eq!(
+        c.post("/v1/clubs/1/partnerships", &json!({"players": [3, 1]}))
+            .await
+            .status,
+        409
+    );
+    assert_eq!(
+        c.post("/v1/clubs/1/partnerships", &json!({"players": [1, 2, 3]}))
+            .await
+            .status,
+        201
+    );
+}

@@ -857,7 +857,8 @@ async fn list_partnerships(
         .map(web::Json)
 }
 
-/// Registers a fixed pair. A match whose side is this pair counts for the partnership.
+/// Registers a fixed team of two or more players (a pair, one of three pairs at six seats, a team
+/// of three). A match whose side is exactly these players counts for the partnership.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), request_body = NewPartnership,
     responses((status = 201, body = Partnership), WriteProblems), security(("bearer" = []))
@@ -957,8 +958,9 @@ async fn create_session(
     .await
 }
 
-/// The league's standings for players (with Weng-Lin ratings) and registered partnerships,
-/// computed from the stored hands. `Accept: text/csv` gives one CSV table.
+/// The league's standings for players (with Weng-Lin ratings from each match's full order of
+/// finish, and their camps in a game played in camps) and registered partnerships, computed from
+/// the stored hands. `Accept: text/csv` gives one CSV table.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
     responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems)

@@ -80,6 +80,12 @@ pub trait Rules: Send + Sync + 'static {
         scores.sides().find(|&s| target > 0 && scores[s] >= target)
     }
 
+    /// Whether the lowest total wins the game (Big Two's penalty points), so that a league ranks
+    /// the order of finish from the lowest score up; by default the highest total wins.
+    fn lowest_total_wins(&self) -> bool {
+        false
+    }
+
     /// Checks the deal and sets up the hand. Problems are refusals with pointers.
     fn start(
         &self,
@@ -149,6 +155,9 @@ pub trait Game: Send + Sync {
     /// See `Rules::already_won`.
     fn already_won(&self, scores: &PerSide<i32>) -> Option<Side>;
 
+    /// See `Rules::lowest_total_wins`.
+    fn lowest_total_wins(&self) -> bool;
+
     /// Checks the game's own fields of a match state given in a request (pointers under `base`).
     fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>>;
 
@@ -187,6 +196,10 @@ impl<R: Rules> Game for R {
 
     fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {
         Rules::already_won(self, scores)
+    }
+
+    fn lowest_total_wins(&self) -> bool {
+        Rules::lowest_total_wins(self)
     }
 
     fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>> {

@@ -349,6 +349,11 @@ impl Rules for BigTwo {
         None
     }
 
+    /// §4: the lowest total wins (a league places players from the lowest score up).
+    fn lowest_total_wins(&self) -> bool {
+        true
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,

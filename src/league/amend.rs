@@ -131,7 +131,7 @@ fn correct(
         }
         Edit::Void => {
             rows.remove(k);
-            for table in ["hand_scores", "hand_irregularities"] {
+            for table in repo::RULING_TABLES {
                 tx.execute(
                     &format!("DELETE FROM {table} WHERE hand_id = ?1"),
                     params![hand],

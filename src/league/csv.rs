@@ -735,7 +735,8 @@ pub fn hands_table(hands: &[HandSummary]) -> String {
     finish(w)
 }
 
-/// Standings as one CSV table: players first, then partnerships (`kind`).
+/// Standings as one CSV table: players first, then partnerships (`kind`). `places` is the counts of
+/// first, second, ... places separated by spaces; `camps` each role as `role=hands/points`.
 pub fn standings_table(s: &Standings) -> String {
     let mut w = writer();
     w.write_record([
@@ -753,19 +754,29 @@ pub fn standings_table(s: &Standings) -> String {
         "rating",
         "uncertainty",
         "conservative",
+        "places",
+        "camps",
     ])
     .expect("writing to memory");
+    let none = BTreeMap::new();
     let rows = s
         .players
         .iter()
-        .map(|p| ("player", p.rank, &p.player, &p.record, Some(&p.rating)))
-        .chain(
-            s.partnerships
-                .iter()
-                .map(|p| ("partnership", p.rank, &p.partnership, &p.record, None)),
-        );
-    for (kind, rank, who, r, rating) in rows {
+        .map(|p| {
+            let rating = Some(&p.rating);
+            ("player", p.rank, &p.player, &p.record, rating, &p.camps)
+        })
+        .chain(s.partnerships.iter().map(|p| {
+            let who = &p.partnership;
+            ("partnership", p.rank, who, &p.record, None, &none)
+        }));
+    for (kind, rank, who, r, rating, camps) in rows {
         let num = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
+        let places: Vec<String> = r.places.iter().map(u32::to_string).collect();
+        let camps: Vec<String> = camps
+            .iter()
+            .map(|(role, c)| format!("{}={}/{}", role, c.hands, c.points))
+            .collect();
         w.write_record([
             kind.to_string(),
             rank.to_string(),
@@ -781,6 +792,8 @@ pub fn standings_table(s: &Standings) -> String {
             num(rating.map(|x| x.rating)),
             num(rating.map(|x| x.uncertainty)),
             num(rating.map(|x| x.conservative)),
+            places.join(" "),
+            to_cell(&camps.join(" ")).into_owned(),
         ])
         .expect("writing to memory");
     }

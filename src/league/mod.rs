@@ -22,7 +22,9 @@ pub use csv::{
 pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
 pub use repo::*;
-pub use standings::{PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings};
+pub use standings::{
+    CampRecord, PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings,
+};
 
 use crate::engine::FieldError;
 use r2d2_sqlite::SqliteConnectionManager;

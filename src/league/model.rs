@@ -78,13 +78,15 @@ pub struct NewLeague {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Ana & Cai", "players": [1, 3]}))]
 pub struct NewPartnership {
-    /// Defaults to the two names joined by " & ".
+    /// Defaults to the players' names joined by " & ".
     #[validate(custom(function = "name_ok"))]
     #[schema(value_type = Option<Name>)]
     pub name: Option<String>,
-    /// The two players' ids.
-    #[validate(length(equal = 2))]
-    #[schema(min_items = 2, max_items = 2)]
+    /// The players' ids: a fixed team of two or more who score as one side (a pair, one of three
+    /// pairs at six seats, a team of three). A match whose side is exactly these players counts
+    /// for the partnership.
+    #[validate(length(min = 2, max = 6))]
+    #[schema(min_items = 2, max_items = 6)]
     pub players: Vec<i64>,
 }
 

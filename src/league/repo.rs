@@ -145,20 +145,36 @@ pub fn player_named(tx: &Transaction, club: i64, name: &str) -> Result<Option<i6
 }
 
 fn partnership_row(tx: &Transaction, r: &Row) -> Result<Partnership> {
-    let (a, b): (i64, i64) = (r.get(3)?, r.get(4)?);
-    let club: i64 = r.get(1)?;
-    let name_of = |id| get_player(tx, club, id).map(|p| NameRef { id, name: p.name });
+    let id: i64 = r.get(0)?;
+    let mut st = tx.prepare_cached(
+        "SELECT p.id, p.name FROM partnership_members m JOIN players p ON p.id = m.player_id \
+         WHERE m.partnership_id = ?1 ORDER BY p.id",
+    )?;
+    let players = st
+        .query_map(params![id], |r| {
+            Ok(NameRef {
+                id: r.get(0)?,
+                name: r.get(1)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
     Ok(Partnership {
-        id: r.get(0)?,
-        club,
+        id,
+        club: r.get(1)?,
         name: r.get(2)?,
-        players: vec![name_of(a)?, name_of(b)?],
-        created_at: r.get(5)?,
+        players,
+        created_at: r.get(3)?,
     })
 }
 
-const PARTNERSHIP_COLUMNS: &str =
-    "SELECT id, club_id, name, first_player, second_player, created_at FROM partnerships";
+const PARTNERSHIP_COLUMNS: &str = "SELECT id, club_id, name, created_at FROM partnerships";
+
+/// How a team is registered once: its members' ids, ascending, comma-separated.
+fn roster(players: &[i64]) -> String {
+    let mut ids = players.to_vec();
+    ids.sort_unstable();
+    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+}
 
 pub fn create_partnership(
     tx: &Transaction,
@@ -167,32 +183,44 @@ pub fn create_partnership(
 ) -> Result<Partnership> {
     get_club(tx, club)?;
     let mut names = Vec::new();
+    let mut errors = Vec::new();
     for (i, id) in new.players.iter().enumerate() {
+        let pointer = format!("/players/{i}");
+        if let Some(first) = new.players[..i].iter().position(|p| p == id) {
+            errors.push(FieldError::new(
+                pointer,
+                format!("player {id} is already the partnership's player {first}: a partnership is different players"),
+            ));
+            continue;
+        }
         match get_player(tx, club, *id) {
             Ok(p) => names.push(p.name),
-            Err(StoreError::NotFound(d)) => {
-                return Err(StoreError::invalid(&format!("/players/{i}"), d));
-            }
+            Err(StoreError::NotFound(d)) => errors.push(FieldError::new(pointer, d)),
             Err(e) => return Err(e),
         }
     }
-    let (a, b) = (
-        new.players[0].min(new.players[1]),
-        new.players[0].max(new.players[1]),
-    );
-    if a == b {
-        return Err(StoreError::invalid(
-            "/players/1",
-            "a partnership is two different players",
-        ));
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
     }
     let name = new.name.clone().unwrap_or_else(|| names.join(" & "));
     tx.execute(
-        "INSERT INTO partnerships (club_id, name, first_player, second_player) VALUES (?1, ?2, ?3, ?4)",
-        params![club, name.trim(), a, b],
+        "INSERT INTO partnerships (club_id, name, roster) VALUES (?1, ?2, ?3)",
+        params![club, name.trim(), roster(&new.players)],
     )
-    .map_err(|e| conflict_on_unique(e, "this pair or this partnership name is already registered".into()))?;
-    get_partnership(tx, club, tx.last_insert_rowid())
+    .map_err(|e| {
+        conflict_on_unique(
+            e,
+            "these players or this partnership name are already registered".into(),
+        )
+    })?;
+    let id = tx.last_insert_rowid();
+    for player in &new.players {
+        tx.execute(
+            "INSERT INTO partnership_members (partnership_id, player_id) VALUES (?1, ?2)",
+            params![id, player],
+        )?;
+    }
+    get_partnership(tx, club, id)
 }
 
 pub fn list_partnerships(tx: &Transaction, club: i64) -> Result<Vec<Partnership>> {
@@ -396,19 +424,17 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
             params![id, seat.to_string(), table.side(*seat).to_string(), player],
         )?;
     }
-    if table.partnerships {
-        for side in table.sides() {
-            let pair: Vec<i64> = new
-                .seats
-                .iter()
-                .filter(|(s, _)| table.side(**s) == side)
-                .map(|(_, p)| *p)
-                .collect();
-            let (a, b) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+    // A side of two or more players that is a registered partnership counts for it.
+    for side in table.sides() {
+        let team: Vec<i64> = table
+            .members(side)
+            .filter_map(|seat| new.seats.get(&seat).copied())
+            .collect();
+        if team.len() >= 2 {
             tx.execute(
                 "INSERT INTO match_sides (match_id, side, partnership_id) \
-                 VALUES (?1, ?2, (SELECT id FROM partnerships WHERE club_id = ?3 AND first_player = ?4 AND second_player = ?5))",
-                params![id, side.to_string(), club, a, b],
+                 SELECT ?1, ?2, id FROM partnerships WHERE club_id = ?3 AND roster = ?4",
+                params![id, side.to_string(), club, roster(&team)],
             )?;
         }
     }
@@ -611,17 +637,18 @@ fn insert_hand(
     a: &Adjudication,
 ) -> Result<HandSummary> {
     let number = m.hands + 1;
+    let ruling = serde_json::to_value(a).expect("JSON");
     tx.execute(
         "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication, play_digest) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             m.id, m.league, m.session, number, record.dealer.to_string(), outcome_name(a.outcome),
-            serde_json::to_string(record).expect("JSON"), serde_json::to_string(a).expect("JSON"),
+            serde_json::to_string(record).expect("JSON"), ruling.to_string(),
             play_digest(record)
         ],
     )?;
     let hand = tx.last_insert_rowid();
-    write_ruling(tx, hand, a)?;
+    write_ruling(tx, hand, a, &ruling)?;
     set_match_state(tx, m.id, number, &a.match_after)?;
     get_hand_summary(tx, hand)
 }
@@ -635,6 +662,7 @@ pub(super) fn store_ruling(
     record: &HandRecord,
     a: &Adjudication,
 ) -> Result<()> {
+    let ruling = serde_json::to_value(a).expect("JSON");
     tx.execute(
         "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
          play_digest = ?7 WHERE id = ?1",
@@ -644,21 +672,34 @@ pub(super) fn store_ruling(
             record.dealer.to_string(),
             outcome_name(a.outcome),
             serde_json::to_string(record).expect("JSON"),
-            serde_json::to_string(a).expect("JSON"),
+            ruling.to_string(),
             play_digest(record)
         ],
     )?;
-    write_ruling(tx, hand, a)
+    write_ruling(tx, hand, a, &ruling)
+}
+
+/// The tables a hand's ruling is added up from, which a void deletes with it.
+pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities", "hand_camps"];
+
+/// A hand's camps as its adjudication states them (`camps`: a declarer against three, an ally
+/// revealed in play), read from the JSON so that the store follows the engine's contract.
+#[derive(serde::Deserialize)]
+struct StoredCamp {
+    role: String,
+    seats: Vec<Seat>,
 }
 
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
-/// match received; nothing for a misdeal or a forfeited game), and the irregularities by seat.
-fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
-    tx.execute("DELETE FROM hand_scores WHERE hand_id = ?1", params![hand])?;
-    tx.execute(
-        "DELETE FROM hand_irregularities WHERE hand_id = ?1",
-        params![hand],
-    )?;
+/// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
+/// each seat's camp in a hand played in camps. `ruling` is `a` as stored.
+fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication, ruling: &Value) -> Result<()> {
+    for table in RULING_TABLES {
+        tx.execute(
+            &format!("DELETE FROM {table} WHERE hand_id = ?1"),
+            params![hand],
+        )?;
+    }
     for side in a.match_after.scores.sides() {
         let points = a.match_after.scores[side] - a.match_before.scores[side];
         tx.execute(
@@ -671,6 +712,25 @@ fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
             "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
             params![hand, i as i64, irr.code, irr.seat.to_string()],
         )?;
+    }
+    write_camps(tx, hand, ruling)
+}
+
+/// Each seat's camp in hand `hand`, from its stored ruling's `camps` (none when it has none).
+pub(super) fn write_camps(tx: &Transaction, hand: i64, ruling: &Value) -> Result<()> {
+    let camps: Option<Vec<StoredCamp>> = match ruling.get("camps") {
+        Some(c) => serde_json::from_value(c.clone())
+            .map_err(|e| StoreError::Database(format!("unreadable camps in a ruling: {e}")))?,
+        None => None,
+    };
+    for camp in camps.unwrap_or_default() {
+        for seat in camp.seats {
+            // A seat is in one camp of a hand (the engine's contract); the first one named counts.
+            tx.execute(
+                "INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)",
+                params![hand, seat.to_string(), camp.role],
+            )?;
+        }
     }
     Ok(())
 }

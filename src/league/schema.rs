@@ -201,6 +201,61 @@ UPDATE hands SET record = json_remove(json_set(record, '$.options.face_down_pena
    AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
 "#,
         ),
+        // 6: tables of every shape (issue 10). A partnership is a fixed team of two or more players
+        // (`partnership_members`), registered once per club by its roster (the members' ids in
+        // ascending order, comma-separated); the pair columns go. Each hand's camps (a declarer
+        // against three, an ally revealed in play) are kept by seat, from the stored adjudication.
+        // SQLite cannot drop a column under a CHECK or UNIQUE: the two tables that name
+        // partnerships are rebuilt, children first, so no foreign key is ever left dangling.
+        M::up(
+            r#"
+CREATE TABLE partnerships_6 (
+    id         INTEGER PRIMARY KEY,
+    club_id    INTEGER NOT NULL REFERENCES clubs(id),
+    name       TEXT NOT NULL,
+    roster     TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (club_id, roster),
+    UNIQUE (club_id, name)
+);
+INSERT INTO partnerships_6 (id, club_id, name, roster, created_at)
+    SELECT id, club_id, name, first_player || ',' || second_player, created_at FROM partnerships;
+
+CREATE TABLE partnership_members (
+    partnership_id INTEGER NOT NULL REFERENCES partnerships_6(id),
+    player_id      INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (partnership_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX partnership_members_by_player ON partnership_members (player_id);
+INSERT INTO partnership_members (partnership_id, player_id)
+    SELECT id, first_player FROM partnerships UNION ALL SELECT id, second_player FROM partnerships;
+
+CREATE TABLE match_sides_6 (
+    match_id       INTEGER NOT NULL REFERENCES matches(id),
+    side           TEXT NOT NULL,
+    partnership_id INTEGER REFERENCES partnerships_6(id),
+    PRIMARY KEY (match_id, side)
+) WITHOUT ROWID;
+INSERT INTO match_sides_6 SELECT match_id, side, partnership_id FROM match_sides;
+
+DROP TABLE match_sides;
+DROP TABLE partnerships;
+ALTER TABLE partnerships_6 RENAME TO partnerships;
+ALTER TABLE match_sides_6 RENAME TO match_sides;
+
+CREATE TABLE hand_camps (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    seat    TEXT NOT NULL,
+    role    TEXT NOT NULL,
+    PRIMARY KEY (hand_id, seat)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO hand_camps (hand_id, seat, role)
+    SELECT h.id, s.value, json_extract(c.value, '$.role')
+      FROM hands h,
+           json_each(CASE WHEN json_valid(h.adjudication) THEN h.adjudication END, '$.camps') c,
+           json_each(c.value, '$.seats') s;
+"#,
+        ),
     ]
 }
 
@@ -332,5 +387,65 @@ mod tests {
             record,
             r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
         );
+    }
+
+    /// Migration 6 keeps each pair as a partnership of two members with its roster and its
+    /// matches, and reads the camps of hands already stored.
+    #[test]
+    fn migration_6_keeps_pairs_and_reads_stored_camps() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 5).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO players (id, club_id, name) VALUES (2, 1, 'a'), (10, 1, 'b');
+             INSERT INTO partnerships (id, club_id, name, first_player, second_player) VALUES (7, 1, 'a & b', 2, 10);
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'malilla', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}');
+             INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, 'NS', 7), (1, 'EW', NULL);
+             INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 1, 1, 1, 1, 'E', 'scored', '{}',
+                         '{"camps": [{"role": "declarer", "seats": ["N"]}, {"role": "defenders", "seats": ["E", "S", "W"]}]}'),
+                        (2, 1, 1, 1, 2, 'S', 'scored', '{}', '{}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let rows = |sql: &str| -> Vec<String> {
+            conn.prepare(sql)
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert_eq!(
+            rows("SELECT id || ' ' || name || ' ' || roster FROM partnerships"),
+            ["7 a & b 2,10"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT partnership_id || ':' || player_id FROM partnership_members ORDER BY player_id"
+            ),
+            ["7:2", "7:10"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT side || ':' || coalesce(partnership_id, '-') FROM match_sides ORDER BY side"
+            ),
+            ["EW:-", "NS:7"]
+        );
+        assert_eq!(
+            rows("SELECT hand_id || ' ' || seat || ' ' || role FROM hand_camps ORDER BY seat"),
+            [
+                "1 E defenders",
+                "1 N declarer",
+                "1 S defenders",
+                "1 W defenders"
+            ]
+        );
+        let fk: Vec<String> = rows("SELECT \"table\" FROM pragma_foreign_key_check");
+        assert!(fk.is_empty(), "{fk:?}");
     }
 }

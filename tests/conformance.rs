@@ -8,19 +8,39 @@
 //! - a card held but not offered, played instead, is an irregularity or a record error at that
 //!   action: nothing the judge refuses is taken as legal.
 //!
+//! - random deals from each game's declared setup (`Rules::setup`: its pack, table and the parts
+//!   its record holds), under its default options and each single variation, are played the same
+//!   way: a game without fixtures is covered;
+//! - at steps of that play, actions of the game's verbs that the judge did not offer (every value
+//!   a verb takes among the pack's cards, the table's seats, small numbers, `true`/`false`, suits
+//!   and the strings its schema names, from every seat) are an irregularity or a record error at
+//!   that action: nothing else is taken as legal;
+//! - a dropped or duplicated action, or a verb the game lacks, is a record error, an irregularity
+//!   or a 422, never a panic and never a clean score.
+//!
 //! The fixtures themselves pass in `tests/fixtures.rs`; the contract in `tests/contract.rs`.
 
 mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, Game, Outcome, Replay};
+use arbiter::engine::deal::{Count, Part};
+use arbiter::engine::{self, Adjudication, Game, OptionKind, Options, Outcome, Replay};
 use arbiter::record::{Action, HandRecord};
-use common::random::Rng;
-use serde_json::Value;
+use common::random::{Rng, shuffled};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Each game's deals: from its fixtures (those the engine accepts, actions removed) and random
+/// ones from its declared setup.
+fn deals(game: &dyn Game) -> Vec<HandRecord> {
+    let mut deals = fixture_deals(game);
+    deals.extend(random_deals(game, 6));
+    deals
+}
 
 /// Each game's fixture deals that start a hand the engine accepts, actions removed.
-fn deals(game: &dyn Game) -> Vec<HandRecord> {
+fn fixture_deals(game: &dyn Game) -> Vec<HandRecord> {
     common::fixtures()
         .into_iter()
         .filter(|(g, _)| g == game.info().id)
@@ -31,6 +51,120 @@ fn deals(game: &dyn Game) -> Vec<HandRecord> {
             Replay::start(game, &r).is_ok().then_some(r)
         })
         .collect()
+}
+
+/// The options to deal under: none (the defaults), then each declared option set to each other
+/// value it takes, one at a time.
+fn option_sets(game: &dyn Game) -> Vec<BTreeMap<String, Value>> {
+    let mut sets = vec![BTreeMap::new()];
+    for spec in game.info().options {
+        let values: Vec<Value> = match spec.kind {
+            OptionKind::Flag { default } => vec![json!(!default)],
+            OptionKind::Choice { values, default } => values
+                .iter()
+                .filter(|v| **v != default)
+                .map(|v| json!(v))
+                .collect(),
+            OptionKind::Count { min, max, default } => [min, max]
+                .into_iter()
+                .filter(|v| *v != default)
+                .map(|v| json!(v))
+                .collect(),
+        };
+        for v in values {
+            sets.push(BTreeMap::from([(spec.name.to_string(), v)]));
+        }
+    }
+    sets
+}
+
+/// `n` random deals of `game` under each of its option sets, from its declared setup: the pack
+/// shuffled, each seat dealt its hand, each declared part from the rest of the pack (all of it for
+/// a part bounded by what the pack leaves, else the fewest cards the game accepts; the dealer's own
+/// card for a turned dealer's card). An option set the game refuses as a whole is skipped.
+fn random_deals(game: &dyn Game, n: u64) -> Vec<HandRecord> {
+    let mut out = Vec::new();
+    for options in option_sets(game) {
+        let Ok(resolved) = Options::resolve(game.info().options, &options, "/options") else {
+            continue;
+        };
+        let table = game.table(&resolved);
+        let setup = game.setup(&resolved);
+        let seats: Vec<_> = table.seats().collect();
+        for seed in 1..=n {
+            let rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+            // The fewest cards (or deals) each declared part may hold, raised where refused.
+            let mut counts: Vec<u32> = setup.parts.iter().map(|h| h.count.min()).collect();
+            let record = loop {
+                let pack: Vec<Card> = setup
+                    .pack
+                    .cards
+                    .iter()
+                    .flat_map(|c| std::iter::repeat_n(c, setup.pack.count(c) as usize))
+                    .collect();
+                let mut rest = shuffled(pack, &mut Rng(rng.0)).into_iter();
+                let dealer = seats[Rng(rng.0).below(seats.len())];
+                let hand = |rest: &mut std::vec::IntoIter<Card>| -> BTreeMap<String, Vec<Card>> {
+                    seats
+                        .iter()
+                        .map(|s| (s.to_string(), rest.by_ref().take(setup.hand).collect()))
+                        .collect()
+                };
+                let deal = hand(&mut rest);
+                let mut fields = serde_json::Map::new();
+                for (h, &count) in setup.parts.iter().zip(&counts) {
+                    let value = match (h.part, h.count) {
+                        (Part::DealersCard, _) => {
+                            json!(
+                                deal[&dealer.to_string()]
+                                    .iter()
+                                    .rev()
+                                    .take(count as usize)
+                                    .collect::<Vec<_>>()
+                            )
+                        }
+                        (Part::CutCard, _) => json!(count),
+                        (Part::Deals, _) => {
+                            json!((0..count).map(|_| hand(&mut rest)).collect::<Vec<_>>())
+                        }
+                        (_, Count::Rest { .. }) => json!(rest.by_ref().collect::<Vec<_>>()),
+                        _ => json!(rest.by_ref().take(count as usize).collect::<Vec<_>>()),
+                    };
+                    fields.insert(h.part.field().into(), value);
+                }
+                let mut record = json!({"game": game.info().id, "options": options, "dealer": dealer, "deal": deal});
+                record.as_object_mut().unwrap().extend(fields);
+                let record: HandRecord = serde_json::from_value(record).expect("a record");
+                match Replay::start(game, &record) {
+                    Ok(_) => break Some(record),
+                    // A combination of options the game refuses (three-player options at four).
+                    Err(errors) if errors.iter().any(|e| e.pointer.starts_with("/options")) => {
+                        break None;
+                    }
+                    Err(errors) => {
+                        // Raise the count of the part refused, if its bounds allow.
+                        let raised = setup.parts.iter().zip(counts.iter_mut()).find(|(h, c)| {
+                            errors
+                                .iter()
+                                .any(|e| e.pointer.starts_with(&format!("/{}", h.part.field())))
+                                && **c < h.count.max(&setup.pack)
+                        });
+                        match raised {
+                            Some((_, c)) => *c += 1,
+                            None => {
+                                panic!(
+                                    "{} {options:?}: a deal from the declared setup is refused: {errors:?}",
+                                    game.info().id
+                                )
+                            }
+                        }
+                    }
+                }
+            };
+            out.extend(record);
+        }
+    }
+    out
 }
 
 /// Plays `record` on from where it stands by the engine's legal actions (never a correction),

@@ -8,19 +8,39 @@
 //! - a card held but not offered, played instead, is an irregularity or a record error at that
 //!   action: nothing the judge refuses is taken as legal.
 //!
+//! - random deals from each game's declared setup (`Rules::setup`: its pack, table and the parts
+//!   its record holds), under its default options and each single variation, are played the same
+//!   way: a game without fixtures is covered;
+//! - at steps of that play, actions of the game's verbs that the judge did not offer (every value
+//!   a verb takes among the pack's cards, the table's seats, small numbers, `true`/`false`, suits
+//!   and the strings its schema names, from every seat) are an irregularity or a record error at
+//!   that action: nothing else is taken as legal;
+//! - a dropped or duplicated action, or a verb the game lacks, is a record error, an irregularity
+//!   or a 422, never a panic and never a clean score.
+//!
 //! The fixtures themselves pass in `tests/fixtures.rs`; the contract in `tests/contract.rs`.
 
 mod common;
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
-use arbiter::engine::{self, Adjudication, Game, Outcome, Replay};
+use arbiter::engine::deal::{Count, Part};
+use arbiter::engine::{self, Adjudication, Game, OptionKind, Options, Outcome, Replay};
 use arbiter::record::{Action, HandRecord};
-use common::random::Rng;
-use serde_json::Value;
+use common::random::{Rng, shuffled};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Each game's deals: from its fixtures (those the engine accepts, actions removed) and random
+/// ones from its declared setup.
+fn deals(game: &dyn Game) -> Vec<HandRecord> {
+    let mut deals = fixture_deals(game);
+    deals.extend(random_deals(game, 6));
+    deals
+}
 
 /// Each game's fixture deals that start a hand the engine accepts, actions removed.
-fn deals(game: &dyn Game) -> Vec<HandRecord> {
+fn fixture_deals(game: &dyn Game) -> Vec<HandRecord> {
     common::fixtures()
         .into_iter()
         .filter(|(g, _)| g == game.info().id)
@@ -31,6 +51,120 @@ fn deals(game: &dyn Game) -> Vec<HandRecord> {
             Replay::start(game, &r).is_ok().then_some(r)
         })
         .collect()
+}
+
+/// The options to deal under: none (the defaults), then each declared option set to each other
+/// value it takes, one at a time.
+fn option_sets(game: &dyn Game) -> Vec<BTreeMap<String, Value>> {
+    let mut sets = vec![BTreeMap::new()];
+    for spec in game.info().options {
+        let values: Vec<Value> = match spec.kind {
+            OptionKind::Flag { default } => vec![json!(!default)],
+            OptionKind::Choice { values, default } => values
+                .iter()
+                .filter(|v| **v != default)
+                .map(|v| json!(v))
+                .collect(),
+            OptionKind::Count { min, max, default } => [min, max]
+                .into_iter()
+                .filter(|v| *v != default)
+                .map(|v| json!(v))
+                .collect(),
+        };
+        for v in values {
+            sets.push(BTreeMap::from([(spec.name.to_string(), v)]));
+        }
+    }
+    sets
+}
+
+/// `n` random deals of `game` under each of its option sets, from its declared setup: the pack
+/// shuffled, each seat dealt its hand, each declared part from the rest of the pack (all of it for
+/// a part bounded by what the pack leaves, else the fewest cards the game accepts; the dealer's own
+/// card for a turned dealer's card). An option set the game refuses as a whole is skipped.
+fn random_deals(game: &dyn Game, n: u64) -> Vec<HandRecord> {
+    let mut out = Vec::new();
+    for options in option_sets(game) {
+        let Ok(resolved) = Options::resolve(game.info().options, &options, "/options") else {
+            continue;
+        };
+        let table = game.table(&resolved);
+        let setup = game.setup(&resolved);
+        let seats: Vec<_> = table.seats().collect();
+        for seed in 1..=n {
+            let rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+            // The fewest cards (or deals) each declared part may hold, raised where refused.
+            let mut counts: Vec<u32> = setup.parts.iter().map(|h| h.count.min()).collect();
+            let record = loop {
+                let pack: Vec<Card> = setup
+                    .pack
+                    .cards
+                    .iter()
+                    .flat_map(|c| std::iter::repeat_n(c, setup.pack.count(c) as usize))
+                    .collect();
+                let mut rest = shuffled(pack, &mut Rng(rng.0)).into_iter();
+                let dealer = seats[Rng(rng.0).below(seats.len())];
+                let hand = |rest: &mut std::vec::IntoIter<Card>| -> BTreeMap<String, Vec<Card>> {
+                    seats
+                        .iter()
+                        .map(|s| (s.to_string(), rest.by_ref().take(setup.hand).collect()))
+                        .collect()
+                };
+                let deal = hand(&mut rest);
+                let mut fields = serde_json::Map::new();
+                for (h, &count) in setup.parts.iter().zip(&counts) {
+                    let value = match (h.part, h.count) {
+                        (Part::DealersCard, _) => {
+                            json!(
+                                deal[&dealer.to_string()]
+                                    .iter()
+                                    .rev()
+                                    .take(count as usize)
+                                    .collect::<Vec<_>>()
+                            )
+                        }
+                        (Part::CutCard, _) => json!(count),
+                        (Part::Deals, _) => {
+                            json!((0..count).map(|_| hand(&mut rest)).collect::<Vec<_>>())
+                        }
+                        (_, Count::Rest { .. }) => json!(rest.by_ref().collect::<Vec<_>>()),
+                        _ => json!(rest.by_ref().take(count as usize).collect::<Vec<_>>()),
+                    };
+                    fields.insert(h.part.field().into(), value);
+                }
+                let mut record = json!({"game": game.info().id, "options": options, "dealer": dealer, "deal": deal});
+                record.as_object_mut().unwrap().extend(fields);
+                let record: HandRecord = serde_json::from_value(record).expect("a record");
+                match Replay::start(game, &record) {
+                    Ok(_) => break Some(record),
+                    // A combination of options the game refuses (three-player options at four).
+                    Err(errors) if errors.iter().any(|e| e.pointer.starts_with("/options")) => {
+                        break None;
+                    }
+                    Err(errors) => {
+                        // Raise the count of the part refused, if its bounds allow.
+                        let raised = setup.parts.iter().zip(counts.iter_mut()).find(|(h, c)| {
+                            errors
+                                .iter()
+                                .any(|e| e.pointer.starts_with(&format!("/{}", h.part.field())))
+                                && **c < h.count.max(&setup.pack)
+                        });
+                        match raised {
+                            Some((_, c)) => *c += 1,
+                            None => {
+                                panic!(
+                                    "{} {options:?}: a deal from the declared setup is refused: {errors:?}",
+                                    game.info().id
+                                )
+                            }
+                        }
+                    }
+                }
+            };
+            out.extend(record);
+        }
+    }
+    out
 }
 
 /// Plays `record` on from where it stands by the engine's legal actions (never a correction),
@@ -184,4 +318,228 @@ fn a_card_the_judge_does_not_offer_is_never_taken_as_legal() {
         }
     }
     assert!(checked > 50, "{checked} refused cards tried");
+}
+
+/// Every string a schema names as a value (`enum`, `const`), for candidate values.
+fn schema_strings(v: &Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("enum", Value::Array(a)) => {
+                        out.extend(a.iter().filter(|s| s.is_string()).cloned())
+                    }
+                    ("const", s @ Value::String(_)) => out.push(s.clone()),
+                    _ => schema_strings(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| schema_strings(x, out)),
+        _ => {}
+    }
+}
+
+/// Every action of `game`'s verbs a record could say at `record`'s table, generically: each verb
+/// with each value among the pack's cards, the seats, small numbers, `true`/`false`, the suits and
+/// the strings the game's schemas name, from each seat; only those the game reads (a value its
+/// verb does not take is a 422 at the edge, checked apart).
+fn candidates(game: &dyn Game, record: &HandRecord) -> Vec<Action> {
+    let options = Options::resolve(game.info().options, &record.options, "/options").unwrap();
+    let table = game.table(&options);
+    let setup = game.setup(&options);
+    let mut values: Vec<Value> = setup.pack.cards.iter().map(|c| json!(c)).collect();
+    values.extend(table.seats().map(|s| json!(s)));
+    values.extend((0..=30).map(|n| json!(n)));
+    values.extend([json!(true), json!(false), json!([])]);
+    values.extend(["S", "H", "D", "C"].map(|s| json!(s)));
+    let schemas = game.schemas();
+    let mut named = Vec::new();
+    schema_strings(&serde_json::to_value(&schemas.action).unwrap(), &mut named);
+    for (_, nested) in &schemas.nested {
+        schema_strings(&serde_json::to_value(nested).unwrap(), &mut named);
+    }
+    values.extend(named);
+    let mut all = Vec::new();
+    for seat in table.seats() {
+        for verb in game.info().verbs {
+            for v in &values {
+                all.push(Action::new(seat, verb, v));
+            }
+        }
+    }
+    // One read of them all: the game names each action it cannot read.
+    let probe = HandRecord {
+        actions: all.clone(),
+        ..record.clone()
+    };
+    let unread: std::collections::BTreeSet<usize> = match game.read(&probe) {
+        Ok(_) => Default::default(),
+        Err(errors) => errors
+            .iter()
+            .filter_map(|e| e.pointer.split('/').nth(2)?.parse().ok())
+            .collect(),
+    };
+    all.into_iter()
+        .enumerate()
+        .filter(|(i, _)| !unread.contains(i))
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// Whether action `at` of the hand replayed from `prefix` + `action` is caught: a record error at
+/// it, an irregularity at it, or set aside by the ruling (`ignored_actions`: a claim rejected, an
+/// action after a hand the rules ended), at once or once the hand is played on legally.
+fn caught(game: &dyn Game, prefix: &HandRecord, action: &Action, rng: &mut Rng) -> bool {
+    let at = prefix.actions.len();
+    let mut replay = Replay::start(game, prefix).expect("a legal position");
+    if let Err(e) = replay.apply(action.clone()) {
+        return e.action_index == Some(at);
+    }
+    let at_it = |a: &Adjudication| {
+        a.irregularities.iter().any(|i| i.action_index == Some(at))
+            || a.ignored_actions.iter().any(|i| i.action_index == at)
+    };
+    if at_it(&replay.finish(None)) {
+        return true;
+    }
+    let mut wrong = prefix.clone();
+    wrong.actions.push(action.clone());
+    let (_, a) = play_on(game, wrong, rng);
+    at_it(&a)
+        || a.record_error
+            .as_ref()
+            .is_some_and(|e| e.action_index == Some(at))
+}
+
+// Finds Tresette's table talk (`holding`, `count`, `ask_best`) from a seat not due to act, and a
+// `good_play` out of order or a `play` during the good-play round, accepted though not offered
+// (see the report of the setup branch); the fix belongs with the games' legal actions.
+#[test]
+#[ignore = "Tresette accepts table talk and good_play it does not offer"]
+fn nothing_but_the_actions_offered_is_taken_as_legal() {
+    let mut tried = 0;
+    // One example of each (game, verb, phase) taken as legal though not offered.
+    let mut missed = Vec::new();
+    let mut seen = Vec::new();
+    for game in arbiter::games::all() {
+        let deals = deals(*game);
+        let defaults = HandRecord {
+            options: Default::default(),
+            ..deals[0].clone()
+        };
+        let pool = candidates(*game, &defaults);
+        assert!(!pool.is_empty(), "{}: no candidate action", game.info().id);
+        for (d, deal) in deals.into_iter().enumerate() {
+            let pool = if deal.options.is_empty() {
+                pool.clone()
+            } else {
+                candidates(*game, &deal)
+            };
+            let mut rng = Rng(0xA076_1D64_78BD_642F ^ (d as u64 + 1));
+            let (played, _) = play_on(*game, deal.clone(), &mut rng);
+            let mut record = deal;
+            for action in played.actions {
+                // At about one step in four, a few actions the judge did not offer.
+                if rng.below(4) == 0 {
+                    let view = engine::legal_actions(*game, &record).unwrap();
+                    for _ in 0..6 {
+                        let candidate = &pool[rng.below(pool.len())];
+                        if view.legal.contains(candidate) {
+                            continue;
+                        }
+                        tried += 1;
+                        let kind = (game.info().id, candidate.kind.verb.clone(), view.phase);
+                        if !caught(*game, &record, candidate, &mut rng) && !seen.contains(&kind) {
+                            seen.push(kind);
+                            missed.push(format!(
+                                "{}: at action {} (phase {}), {} taken as legal; offered {}",
+                                game.info().id,
+                                record.actions.len(),
+                                view.phase,
+                                serde_json::to_string(candidate).unwrap(),
+                                serde_json::to_string(&view.legal).unwrap()
+                            ));
+                        }
+                    }
+                }
+                record.actions.push(action);
+            }
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(tried > 1000, "{tried} actions not offered tried");
+}
+
+/// Whether every action of `record` was offered at its step (a legal hand, however it was made).
+fn all_offered(game: &dyn Game, record: &HandRecord) -> bool {
+    let Ok(mut replay) = Replay::start(
+        game,
+        &HandRecord {
+            actions: Vec::new(),
+            ..record.clone()
+        },
+    ) else {
+        return false;
+    };
+    for a in &record.actions {
+        if !replay.view().legal.contains(a) || replay.apply(a.clone()).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+// Finds the same Tresette gap: a repeated table-talk action or a dropped `good_play` scores cleanly.
+#[test]
+#[ignore = "Tresette scores a repeated table talk or a dropped good_play cleanly"]
+fn a_dropped_or_repeated_action_or_a_foreign_verb_is_never_a_clean_score() {
+    let mut tried = 0;
+    // Corrupted records scored cleanly although the judge never offered them.
+    let mut clean = Vec::new();
+    for game in arbiter::games::all() {
+        for (d, deal) in deals(*game).into_iter().enumerate() {
+            let mut rng = Rng(0xE703_7ED1_A0B4_28DB ^ (d as u64 + 1));
+            let (played, _) = play_on(*game, deal, &mut rng);
+            if played.actions.is_empty() {
+                continue;
+            }
+            let i = rng.below(played.actions.len());
+            let mut dropped = played.clone();
+            dropped.actions.remove(i);
+            let mut repeated = played.clone();
+            repeated.actions.insert(i, played.actions[i].clone());
+            let mut foreign = played.clone();
+            let seat = played.actions[i].seat;
+            foreign
+                .actions
+                .insert(i, Action::new(seat, "no_such_verb", true));
+            for (what, record) in [
+                ("dropped", dropped),
+                ("repeated", repeated),
+                ("foreign", foreign),
+            ] {
+                tried += 1;
+                let Ok(a) = engine::adjudicate(*game, &record) else {
+                    continue; // a 422
+                };
+                let faulted = a.record_error.is_some()
+                    || a.irregularities.iter().any(|i| i.action_index.is_some())
+                    || !a.ignored_actions.is_empty();
+                if !faulted && (what == "foreign" || !all_offered(*game, &record)) {
+                    clean.push(format!(
+                        "{}: action {i} ({}) {what}",
+                        game.info().id,
+                        serde_json::to_string(&played.actions[i]).unwrap()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(clean.is_empty(), "clean scores:\n{}", clean.join("\n"));
+    assert!(tried > 300, "{tried} corruptions tried");
 }

@@ -80,6 +80,15 @@ impl Rules for Plain {
         Table::solo(self.seats)
     }
 
+    fn setup(&self, _: &Options) -> deal::Setup {
+        let pack = (self.pack)();
+        deal::Setup {
+            hand: pack.len() as usize / self.seats,
+            pack,
+            parts: &[],
+        }
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,

@@ -10,6 +10,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header::HeaderMap;
 use actix_web::test as http;
+use arbiter::engine::Options;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -917,7 +918,7 @@ async fn refusals_say_what_failed() {
     );
 }
 
-/// What the sheet template offers (`undealt_fields`) is what the games' fixtures record.
+/// What the sheet template offers (`Rules::setup`) is what the games' fixtures record.
 #[test]
 fn each_game_names_the_undealt_fields_its_fixtures_use() {
     for game in arbiter::games::all() {
@@ -944,8 +945,9 @@ fn each_game_names_the_undealt_fields_its_fixtures_use() {
                 }
             }
         }
+        let setup = game.setup(&Options::defaults(game.info().options));
         let named: std::collections::BTreeSet<&str> =
-            game.undealt_fields().iter().copied().collect();
+            setup.parts.iter().map(|h| h.part.field()).collect();
         assert_eq!(named, used, "{id}");
     }
 }

@@ -96,13 +96,19 @@ impl utoipa::Modify for OwnSchemas {
             let actions = ArrayBuilder::new()
                 .items(Ref::new(&names.action))
                 .max_items(Some(crate::record::MAX_ACTIONS));
+            let mut own_fields = ObjectBuilder::new().property("actions", actions);
+            let setup = game.setup(&engine::Options::defaults(game.info().options));
+            for field in engine::deal::SETUP_FIELDS {
+                own_fields = own_fields.property(field, setup_schema(&setup, field));
+            }
             let record = AllOfBuilder::new()
                 .description(Some(format!(
-                    "A recorded hand of {}: its actions in the game's own verbs.",
-                    game.info().name
+                    "A recorded hand of {}: its actions in the game's own verbs; it holds {}.",
+                    game.info().name,
+                    setup.describe()
                 )))
                 .item(Ref::from_schema_name("HandRecord"))
-                .item(ObjectBuilder::new().property("actions", actions));
+                .item(own_fields);
             components
                 .schemas
                 .insert(name(&names.record), record.into());
@@ -111,6 +117,37 @@ impl utoipa::Modify for OwnSchemas {
             components.schemas.extend(own.nested);
         }
     }
+}
+
+/// The schema of record field `field` (one of `deal::SETUP_FIELDS`) in a game declaring `setup`:
+/// what the game's part holds and its bounds from the game's pack, or nothing (an empty list, no
+/// cut card) where the game holds no such part.
+fn setup_schema(setup: &engine::deal::Setup, field: &str) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    let holds = setup.holding(field);
+    let (min, max) = holds.map_or((0, 0), |h| {
+        (h.count.min() as usize, h.count.max(&setup.pack) as usize)
+    });
+    let what = holds.map(|h| h.what.to_string());
+    if field == "cut_card" {
+        let number = ObjectBuilder::new().description(what);
+        return match holds {
+            Some(_) => number
+                .schema_type(Type::Integer)
+                .minimum(Some(min as f64))
+                .maximum(Some(max as f64)),
+            None => number
+                .schema_type(Type::Null)
+                .description(Some("not held by this game's record")),
+        }
+        .into();
+    }
+    let (min, max) = (holds.map(|_| min), max);
+    ArrayBuilder::new()
+        .description(what.or(Some("not held by this game's record: empty".into())))
+        .min_items(min.filter(|&m| m > 0))
+        .max_items(Some(max))
+        .into()
 }
 
 /// Every 201 says where the new resource is (`Location`).

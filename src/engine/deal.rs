@@ -7,6 +7,199 @@ use crate::cards::{Card, CardSet, Holding, Pack};
 use crate::record::{HandRecord, Verbs};
 use crate::seat::{Seat, Table};
 
+/// What a game's record holds beside the deal (`Rules::setup`): its pack, the cards a regular deal
+/// gives each seat, and the parts of the record it reads, with their bounds. The replay driver
+/// refuses a part the game does not declare and a part outside its bounds; the sheet template and
+/// the game's record schema show the declared parts.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub pack: Pack,
+    /// Cards a regular deal gives each seat (a game with a misdeal rule may accept others).
+    pub hand: usize,
+    pub parts: &'static [Holds],
+}
+
+/// One part of a record beside the deal, as a game declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct Holds {
+    pub part: Part,
+    /// What it holds, in the game's words (for messages and the record schema).
+    pub what: &'static str,
+    /// How many cards it holds (deals for `Deals`, the position for `CutCard`).
+    pub count: Count,
+}
+
+/// The parts a record may hold beside the deal (the rule files' "Decisions a record must capture"),
+/// each in the record field `Part::field` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Cards of the dealer's own deal turned face up (Malilla's trump card): `face_up`.
+    DealersCard,
+    /// Cards turned face up from the undealt pack (Briscola's upcard, Truco's rejected packets, a
+    /// gallery): `face_up`.
+    FaceUp,
+    /// The discard pile as the deal starts it, its upcards bottom first: `face_up`.
+    DiscardPile,
+    /// A stock to draw from or a stub, top card first: `stock`.
+    Stock,
+    /// A widow or talon, left undealt for a player to take: `stock`.
+    Widow,
+    /// A shoe's cards, the first to be drawn first (Trente et Quarante's six packs): `shoe`.
+    Shoe,
+    /// Where the cut card lies in the shoe, as the number of cards before it: `cut_card`.
+    CutCard,
+    /// The hands of each later deal of a hand dealt several times (Calypso's deals 2 to 4): `deals`.
+    Deals,
+}
+
+impl Part {
+    /// The record field that holds this part.
+    pub fn field(self) -> &'static str {
+        match self {
+            Part::DealersCard | Part::FaceUp | Part::DiscardPile => "face_up",
+            Part::Stock | Part::Widow => "stock",
+            Part::Shoe => "shoe",
+            Part::CutCard => "cut_card",
+            Part::Deals => "deals",
+        }
+    }
+}
+
+/// The record fields that can hold a part beside the deal.
+pub const SETUP_FIELDS: [&str; 5] = ["face_up", "stock", "shoe", "cut_card", "deals"];
+
+/// How many a part holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// From `min` to `max` (`Between(1, 1)`: exactly one).
+    Between(u32, u32),
+    /// At least this many, and at most what the pack leaves once the seats are dealt and the other
+    /// parts listed (for `CutCard`: a position within the pack).
+    Rest { at_least: u32 },
+}
+
+impl Count {
+    pub fn min(self) -> u32 {
+        match self {
+            Count::Between(min, _) => min,
+            Count::Rest { at_least } => at_least,
+        }
+    }
+
+    /// The most this part may hold from `pack`, whatever else a record lists.
+    pub fn max(self, pack: &Pack) -> u32 {
+        match self {
+            Count::Between(_, max) => max,
+            Count::Rest { .. } => pack.len(),
+        }
+    }
+}
+
+impl Setup {
+    /// The part held in record field `field`, if the game declares one.
+    pub fn holding(&self, field: &str) -> Option<&'static Holds> {
+        self.parts.iter().find(|h| h.part.field() == field)
+    }
+
+    /// What the record holds, for a message: "the deal and stock (the widow)".
+    pub fn describe(&self) -> String {
+        let parts: Vec<_> = self
+            .parts
+            .iter()
+            .map(|h| format!("{} ({})", h.part.field(), h.what))
+            .collect();
+        if parts.is_empty() {
+            "the deal only".into()
+        } else {
+            format!("the deal and {}", parts.join(", "))
+        }
+    }
+}
+
+/// How many `field` holds in `record` (cards, deals, or the cut card's position); `None` when the
+/// record leaves it out (or empty).
+fn held<V: Verbs>(record: &HandRecord<V>, field: &str) -> Option<u32> {
+    let n = match field {
+        "face_up" => record.face_up.len(),
+        "stock" => record.stock.len(),
+        "shoe" => record.shoe.len(),
+        "deals" => record.deals.len(),
+        _ => return record.cut_card,
+    };
+    (n > 0).then_some(n as u32)
+}
+
+/// Cards `record` lists in all its card fields (deal, face up, stock, shoe, later deals).
+fn cards_listed<V: Verbs>(record: &HandRecord<V>) -> u32 {
+    let dealt: usize = record
+        .deal
+        .values()
+        .chain(record.deals.iter().flat_map(|d| d.values()))
+        .map(Vec::len)
+        .sum();
+    (dealt + record.face_up.len() + record.stock.len() + record.shoe.len()) as u32
+}
+
+/// The record's parts beside the deal against the game's declaration (`name`: the game's): a
+/// field the game does not hold must be left out, a declared one must hold what its bounds allow.
+pub fn check_setup<V: Verbs>(
+    record: &HandRecord<V>,
+    setup: &Setup,
+    name: &str,
+) -> Result<(), Vec<FieldError>> {
+    let mut errors = Vec::new();
+    for field in SETUP_FIELDS {
+        let given = held(record, field);
+        let Some(holds) = setup.holding(field) else {
+            if given.is_some() {
+                errors.push(FieldError::new(
+                    format!("/{field}"),
+                    format!(
+                        "{name}'s record holds {}: leave {field} out",
+                        setup.describe()
+                    ),
+                ));
+            }
+            continue;
+        };
+        let n = given.unwrap_or(0);
+        let (min, max) = match holds.count {
+            Count::Between(min, max) => (min, max),
+            // The cut card lies within the shoe.
+            Count::Rest { at_least } if field == "cut_card" => (at_least, setup.pack.len()),
+            // What the pack leaves once every other card listed is counted.
+            Count::Rest { at_least } => (
+                at_least,
+                setup.pack.len().saturating_sub(cards_listed(record) - n),
+            ),
+        };
+        if !(min..=max).contains(&n) {
+            let bounds = if min == max {
+                min.to_string()
+            } else {
+                format!("{min} to {max}")
+            };
+            let unit = match field {
+                "deals" => "deals",
+                "cut_card" => "as a position",
+                _ => "cards",
+            };
+            errors.push(FieldError::new(
+                format!("/{field}"),
+                format!(
+                    "in {name}, {field} holds {}: {bounds} {unit} here, not {n}",
+                    holds.what
+                ),
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 /// The dealt cards of every seat, once checked: sets of distinct cards, or multisets (`CardCounts`)
 /// for a pack with copies.
 pub struct Dealt<H: Holding = CardSet> {
@@ -188,41 +381,6 @@ pub fn dealer_face_up<H: Holding, V: Verbs>(
     }
 }
 
-/// The game turns no card up and keeps none back: `face_up` and `stock` must be empty. `why` says
-/// what the game does with the pack instead.
-pub fn check_nothing_undealt<V: Verbs>(
-    record: &HandRecord<V>,
-    why: &str,
-) -> Result<(), Vec<FieldError>> {
-    refuse_fields(
-        [("face_up", &record.face_up), ("stock", &record.stock)],
-        why,
-    )
-}
-
-/// The game deals every card to the seats, a face-up one included (Malilla's trump card, the
-/// Stubs & Spoils Color Card): `stock` must be empty. `why` says where the pack goes instead.
-pub fn check_no_stock<V: Verbs>(record: &HandRecord<V>, why: &str) -> Result<(), Vec<FieldError>> {
-    refuse_fields([("stock", &record.stock)], why)
-}
-
-/// Each of `fields` that is not empty is refused at its pointer.
-fn refuse_fields<'a>(
-    fields: impl IntoIterator<Item = (&'a str, &'a Vec<Card>)>,
-    why: &str,
-) -> Result<(), Vec<FieldError>> {
-    let errors: Vec<_> = fields
-        .into_iter()
-        .filter(|(_, cards)| !cards.is_empty())
-        .map(|(field, _)| FieldError::new(format!("/{field}"), format!("{why}: leave {field} out")))
-        .collect();
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
-}
-
 /// Cards outside the seats' hands (`field` = `stock` or `face_up`): each from `pack` and not dealt
 /// elsewhere. They join `dealt.all`, so `check_whole_pack` sees them.
 pub fn check_undealt<H: Holding>(
@@ -258,6 +416,133 @@ pub fn check_undealt<H: Holding>(
 mod tests {
     use super::*;
     use crate::cards::packs;
+
+    const STOCK: &[Holds] = &[Holds {
+        part: Part::Stock,
+        what: "the stock in order",
+        count: Count::Rest { at_least: 1 },
+    }];
+
+    const SHOE: &[Holds] = &[
+        Holds {
+            part: Part::Shoe,
+            what: "the shoe",
+            count: Count::Rest { at_least: 1 },
+        },
+        Holds {
+            part: Part::CutCard,
+            what: "the cut card's position",
+            count: Count::Rest { at_least: 1 },
+        },
+    ];
+
+    fn record(v: serde_json::Value) -> HandRecord {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn pointers(r: Result<(), Vec<FieldError>>) -> Vec<String> {
+        r.err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.pointer)
+            .collect()
+    }
+
+    #[test]
+    fn a_part_the_game_does_not_declare_is_refused_naming_what_it_holds() {
+        let setup = Setup {
+            pack: packs::latin40(),
+            hand: 10,
+            parts: &[],
+        };
+        let r = record(serde_json::json!({
+            "dealer": "N", "deal": {}, "stock": ["AS"], "shoe": ["KS"], "cut_card": 0,
+            "deals": [{"N": ["QS"]}]
+        }));
+        let errors = check_setup(&r, &setup, "Malilla").unwrap_err();
+        let at: Vec<_> = errors.iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(at, ["/stock", "/shoe", "/cut_card", "/deals"]);
+        assert!(
+            errors[0]
+                .detail
+                .contains("Malilla's record holds the deal only")
+        );
+        let setup = Setup {
+            parts: STOCK,
+            ..setup
+        };
+        let r = record(serde_json::json!({"dealer": "N", "deal": {}, "face_up": ["AS"]}));
+        let errors = check_setup(&r, &setup, "Bacon").unwrap_err();
+        assert_eq!(errors[0].pointer, "/face_up");
+        assert!(
+            errors[0]
+                .detail
+                .contains("the deal and stock (the stock in order)"),
+            "{}",
+            errors[0].detail
+        );
+    }
+
+    #[test]
+    fn a_declared_part_is_bounded_by_the_pack() {
+        // Hand and Foot's 270 cards, 4 x 11 dealt: a stock of the other 226 fits, one more does not.
+        let setup = Setup {
+            pack: packs::hand_and_foot270(),
+            hand: 11,
+            parts: STOCK,
+        };
+        let pack: Vec<Card> = setup
+            .pack
+            .cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c, setup.pack.count(c) as usize))
+            .collect();
+        let deal = |n: usize| {
+            serde_json::json!({"N": pack[..n], "E": pack[n..2 * n], "S": pack[2 * n..3 * n],
+                               "W": pack[3 * n..4 * n]})
+        };
+        let whole =
+            record(serde_json::json!({"dealer": "N", "deal": deal(11), "stock": pack[44..]}));
+        assert_eq!(whole.stock.len(), 226);
+        assert!(check_setup(&whole, &setup, "Hand and Foot").is_ok());
+        let over =
+            record(serde_json::json!({"dealer": "N", "deal": deal(11), "stock": pack[43..]}));
+        assert_eq!(
+            pointers(check_setup(&over, &setup, "Hand and Foot")),
+            ["/stock"]
+        );
+        let none = record(serde_json::json!({"dealer": "N", "deal": deal(11)}));
+        assert_eq!(
+            pointers(check_setup(&none, &setup, "Hand and Foot")),
+            ["/stock"]
+        );
+        // A six-pack shoe of 312 cards and its cut card within it; the cut card is required.
+        let shoe = packs::standard52().times(6, "six 52-card packs");
+        let setup = Setup {
+            pack: shoe,
+            hand: 0,
+            parts: SHOE,
+        };
+        let cards: Vec<Card> = shoe
+            .cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c, 6))
+            .collect();
+        let r =
+            record(serde_json::json!({"dealer": "N", "deal": {}, "shoe": cards, "cut_card": 250}));
+        assert!(check_setup(&r, &setup, "Trente et Quarante").is_ok());
+        let r =
+            record(serde_json::json!({"dealer": "N", "deal": {}, "shoe": cards, "cut_card": 313}));
+        assert_eq!(
+            pointers(check_setup(&r, &setup, "Trente et Quarante")),
+            ["/cut_card"]
+        );
+        let r = record(serde_json::json!({"dealer": "N", "deal": {}, "shoe": cards}));
+        assert_eq!(
+            pointers(check_setup(&r, &setup, "Trente et Quarante")),
+            ["/cut_card"]
+        );
+    }
 
     #[test]
     fn a_seat_named_twice_is_refused() {

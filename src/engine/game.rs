@@ -3,6 +3,7 @@
 //! is the same game behind a pointer, for the registry, the API and the league, which hold records
 //! in the game-agnostic form and have them read in the game's own verbs at the edge.
 
+use super::deal::Setup;
 use super::replay::{self, Recorded};
 use super::{Adjudication, FieldError, MatchState, OptionSpec, Options, RecordError, TableView};
 use crate::details::Details;
@@ -66,11 +67,10 @@ pub trait Rules: Send + Sync + 'static {
         Table::FOUR
     }
 
-    /// The record's fields for cards not dealt to a seat that this game uses (`face_up`, `stock`);
-    /// its `start` refuses the others unless empty.
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &[]
-    }
+    /// What a record of this game holds beside the deal under `options`: its pack, the cards each
+    /// seat is dealt, and the parts it reads (a stock, a widow, face-up cards, ...) with their
+    /// bounds. The replay driver refuses any other part before `start`.
+    fn setup(&self, options: &Options) -> Setup;
 
     /// The side that has already won a game whose scores are `scores`, so that no hand can follow
     /// (a request with such a match state is refused): by default a side at or past `game_target`.
@@ -149,8 +149,8 @@ pub trait Game: Send + Sync {
     /// See `Rules::table`.
     fn table(&self, options: &Options) -> Table;
 
-    /// See `Rules::undealt_fields`.
-    fn undealt_fields(&self) -> &'static [&'static str];
+    /// See `Rules::setup`.
+    fn setup(&self, options: &Options) -> Setup;
 
     /// See `Rules::already_won`.
     fn already_won(&self, scores: &PerSide<i32>) -> Option<Side>;
@@ -190,8 +190,8 @@ impl<R: Rules> Game for R {
         Rules::table(self, options)
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        Rules::undealt_fields(self)
+    fn setup(&self, options: &Options) -> Setup {
+        Rules::setup(self, options)
     }
 
     fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {

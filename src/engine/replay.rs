@@ -3,7 +3,7 @@
 
 use super::{
     Adjudication, FieldError, Game, HandState, MatchState, Options, RecordError, Rules, Seat,
-    Table, TableView,
+    Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, MatchRecord, Verbs};
 use serde::Serialize;
@@ -283,6 +283,7 @@ fn prepare<'a, R: Rules>(
         r
     });
     let seen = renamed.as_ref().unwrap_or(record);
+    deal::check_setup(seen, &Rules::setup(game, &options), info.name)?;
     let state = game.start(
         seen,
         &options,

@@ -5,6 +5,7 @@
 //! game to 10.
 
 use crate::cards::{Card, CardSet, Suit, packs};
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Decides, Event, Fault, FieldError, FirstDecides, GameInfo, HandState,
     MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
@@ -144,8 +145,16 @@ impl Rules for Bacon {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["stock"]
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::standard52(),
+            hand: DEALT,
+            parts: &[Holds {
+                part: Part::Stock,
+                what: "the stub in order, top first: its top cards are the upcards",
+                count: Count::Rest { at_least: 1 },
+            }],
+        }
     }
 
     fn start(
@@ -157,20 +166,7 @@ impl Rules for Bacon {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
-        if !record.face_up.is_empty() {
-            return Err(vec![FieldError::new(
-                "/face_up".into(),
-                "Bacon's upcards are the stub's top cards: list them in `stock` (top first) and leave face_up empty".into(),
-            )]);
-        }
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
-        if record.stock.is_empty() {
-            return Err(vec![FieldError::new(
-                "/stock".into(),
-                "the stub in order, top first, is required: its top card is the first upcard"
-                    .into(),
-            )]);
-        }
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.events.push(Event {

@@ -339,8 +339,17 @@ impl Rules for BigTwo {
         }
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["stock"]
+    fn setup(&self, _: &Options) -> deal::Setup {
+        deal::Setup {
+            pack: packs::standard52(),
+            hand: DEALT,
+            // With 2 or 3 players the rest is set aside; a record may list it (all of it).
+            parts: &[deal::Holds {
+                part: deal::Part::Stock,
+                what: "the cards set aside with 2 or 3 players",
+                count: deal::Count::Rest { at_least: 0 },
+            }],
+        }
     }
 
     /// The target ends the game but the player who reaches it loses, and the target is an option:

@@ -6,6 +6,7 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Event, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
@@ -213,6 +214,23 @@ fn tie_break(table: Table, before: &MatchState) -> Result<Vec<Side>, Vec<FieldEr
     Ok(tied)
 }
 
+/// BR-1: the 40-card pack, without the `removed_two` for three players.
+fn pack(table: Table, options: &Options) -> Pack {
+    let pack = packs::latin40();
+    if table.size != 3 {
+        return pack;
+    }
+    let removed: Card = options
+        .choice("removed_two")
+        .parse()
+        .expect("the option's values are cards");
+    Pack {
+        name: "39-card pack (the 40-card pack without one 2)",
+        cards: pack.cards.minus(CardSet::of(&[removed])),
+        ..pack
+    }
+}
+
 impl Rules for Briscola {
     type Verb = Verb;
     type Details = NoDetails;
@@ -222,8 +240,23 @@ impl Rules for Briscola {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["face_up", "stock"]
+    fn setup(&self, options: &Options) -> Setup {
+        Setup {
+            pack: pack(self.table(options), options),
+            hand: DEALT,
+            parts: &[
+                Holds {
+                    part: Part::FaceUp,
+                    what: "the upcard that fixes trumps",
+                    count: Count::Between(1, 1),
+                },
+                Holds {
+                    part: Part::Stock,
+                    what: "the stock in order, top card first",
+                    count: Count::Rest { at_least: 0 },
+                },
+            ],
+        }
     }
 
     fn table(&self, options: &Options) -> Table {
@@ -241,18 +274,8 @@ impl Rules for Briscola {
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let table = self.table(options);
-        let removed: Card = options
-            .choice("removed_two")
-            .parse()
-            .expect("the option's values are cards");
-        let mut pack = packs::latin40();
-        if table.size == 3 {
-            pack = Pack {
-                name: "39-card pack (the 40-card pack without one 2)",
-                cards: pack.cards.minus(CardSet::of(&[removed])),
-                ..pack
-            };
-        } else if options.choice("removed_two") != "2C" {
+        let pack = pack(table, options);
+        if table.size != 3 && options.choice("removed_two") != "2C" {
             return Err(vec![FieldError::new(
                 "/options/removed_two".into(),
                 format!(
@@ -263,12 +286,7 @@ impl Rules for Briscola {
         }
         let mut dealt = deal::check_cards(record, table, &pack)?;
         deal::check_counts(record, table, DEALT)?;
-        let [upcard] = record.face_up[..] else {
-            return Err(vec![FieldError::new(
-                "/face_up".into(),
-                "expected exactly one face-up card: the upcard that fixes trumps".into(),
-            )]);
-        };
+        let upcard = record.face_up[0];
         deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;

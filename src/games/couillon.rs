@@ -10,6 +10,7 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Event, Fault, FieldError, FirstDecides,
     GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, RankOrder,
@@ -165,8 +166,16 @@ impl Rules for Couillon {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["stock"]
+    fn setup(&self, options: &Options) -> Setup {
+        Setup {
+            pack: pack(options),
+            hand: DEALT,
+            parts: &[Holds {
+                part: Part::Stock,
+                what: "the stub in order, top card (the upcard) first",
+                count: Count::Rest { at_least: 1 },
+            }],
+        }
     }
 
     fn start(
@@ -178,22 +187,10 @@ impl Rules for Couillon {
         let pack = pack(options);
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
-        if !record.face_up.is_empty() {
-            return Err(vec![FieldError::new(
-                "/face_up".into(),
-                "Couillon turns no dealt card: the upcard is the stub's top card, stock[0]".into(),
-            )]);
-        }
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         // The whole pack with four cards a seat leaves a stub of 8 (16 with 32 cards).
-        let (Some(&upcard), Some(&bottom)) = (record.stock.first(), record.stock.last()) else {
-            return Err(vec![FieldError::new(
-                "/stock".into(),
-                "the stub is missing: list the undealt cards in order, top card (the upcard) first"
-                    .into(),
-            )]);
-        };
+        let (upcard, bottom) = (record.stock[0], record.stock[record.stock.len() - 1]);
         if pending_ties(before) > MAX_PENDING_TIES {
             return Err(vec![FieldError::new(
                 "/match_state/pending_ties".into(),

@@ -5,6 +5,7 @@
 //! or lose the contract, defenders score their tricks; game to 10, declarers win ties at 10.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
     HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
@@ -164,8 +165,16 @@ impl Rules for Hasenpfeffer {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["stock"]
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::euchre24_joker(),
+            hand: DEALT,
+            parts: &[Holds {
+                part: Part::Widow,
+                what: "the widow, the 25th card",
+                count: Count::Between(1, 1),
+            }],
+        }
     }
 
     fn start(
@@ -177,16 +186,8 @@ impl Rules for Hasenpfeffer {
         let pack = packs::euchre24_joker();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
-        // §2: the 25th card is the widow, recorded as the one-card stock.
-        let widow = match record.stock.as_slice() {
-            [card] => *card,
-            _ => {
-                return Err(vec![FieldError::new(
-                    "/stock".into(),
-                    "expected the widow: exactly one card".into(),
-                )]);
-            }
-        };
+        // §2: the 25th card is the widow, recorded as the one-card stock (`setup`).
+        let widow = record.stock[0];
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let dealer = record.dealer;

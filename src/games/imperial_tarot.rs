@@ -1581,8 +1581,16 @@ impl Rules for ImperialTarot {
         TABLE
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["stock"]
+    fn setup(&self, _: &Options) -> deal::Setup {
+        deal::Setup {
+            pack: pack(),
+            hand: HAND,
+            parts: &[deal::Holds {
+                part: deal::Part::Widow,
+                what: "the People: the six cards dealt face down to the table",
+                count: deal::Count::Between(6, 6),
+            }],
+        }
     }
 
     fn start(

@@ -4,6 +4,7 @@
 //! to 35; any incorrect play loses the game at once.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
@@ -164,8 +165,16 @@ impl Rules for Malilla {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["face_up"]
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: pack(),
+            hand: TRICKS as usize,
+            parts: &[Holds {
+                part: Part::DealersCard,
+                what: "the dealer's turned trump card, the last of his ten (none needed in a misdeal)",
+                count: Count::Between(0, 1),
+            }],
+        }
     }
 
     fn start(
@@ -177,10 +186,6 @@ impl Rules for Malilla {
         let pack = pack();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        deal::check_no_stock(
-            record,
-            "Malilla deals all 40 cards, the dealer's last one being the turned trump card (MA-7)",
-        )?;
         let dealer = record.dealer;
         let adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
         // MA-13: the right 40 cards with a wrong count per seat is a misdeal, not a refusal.

@@ -5,6 +5,7 @@
 //! scores its points or is set back its bid; game to 21, won only by a pitching side that made.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, GameInfo, HandState,
     MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rules,
@@ -174,6 +175,15 @@ impl Rules for Pitch {
         None
     }
 
+    // §1: the 28 undealt cards are set aside unseen; the record carries none.
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::standard52(),
+            hand: TRICKS as usize,
+            parts: &[],
+        }
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,
@@ -182,11 +192,6 @@ impl Rules for Pitch {
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
         deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
-        // §1: the 28 undealt cards are set aside unseen; the record carries none.
-        deal::check_nothing_undealt(
-            record,
-            "Pitch turns no card up and uses no stock: the 28 undealt cards are set aside",
-        )?;
         let eldest = Table::FOUR.left(record.dealer);
         Ok(Box::new(PitchHand {
             phase: Phase::Auction {

@@ -6,6 +6,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource,
@@ -137,8 +138,16 @@ impl Rules for StubsAndSpoils {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["face_up"]
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::standard52(),
+            hand: DEALT,
+            parts: &[Holds {
+                part: Part::DealersCard,
+                what: "the Color Card, the dealer's 13th",
+                count: Count::Between(1, 1),
+            }],
+        }
     }
 
     fn start(
@@ -151,10 +160,6 @@ impl Rules for StubsAndSpoils {
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        deal::check_no_stock(
-            record,
-            "the dealer deals all 52 cards, his 13th being the Color Card (§1)",
-        )?;
         let dealer = record.dealer;
         let color = deal::dealer_face_up(record, &dealt, dealer, "the Color Card")?;
         // SS-1: the Color Card is dealt to the dealer but never part of his hand.

@@ -5,6 +5,7 @@
 //! talk. Game to 31.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Effect, Event, Fault, FieldError, GameInfo, HandState, IgnoredAction,
     Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
@@ -482,6 +483,14 @@ impl Rules for Tresette {
         }
     }
 
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: pack(),
+            hand: TRICKS as usize,
+            parts: &[],
+        }
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,
@@ -492,10 +501,6 @@ impl Rules for Tresette {
         let pack = pack();
         let dealt = deal::check_cards(record, table, &pack)?;
         // §1: the whole pack is dealt, ten each.
-        deal::check_nothing_undealt(
-            record,
-            "Tresette deals the whole pack, ten cards each: nothing is turned up or left over",
-        )?;
         deal::check_whole_pack(&dealt, &pack)?;
         deal::check_counts(record, table, TRICKS as usize)?;
         let rules = Variants {

@@ -5,6 +5,7 @@
 //! score-of-eleven and iron hands; game to 12 tentos.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState, Irregularity,
     MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules,
@@ -221,8 +222,16 @@ impl Rules for Truco {
         &INFO
     }
 
-    fn undealt_fields(&self) -> &'static [&'static str] {
-        &["face_up"]
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::latin40(),
+            hand: CARDS,
+            parts: &[Holds {
+                part: Part::FaceUp,
+                what: "the packets the mão rejected, 3 cards each, in order",
+                count: Count::Between(0, 9),
+            }],
+        }
     }
 
     fn table(&self, _: &Options) -> Table {

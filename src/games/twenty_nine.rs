@@ -5,6 +5,7 @@
 //! point for a made contract and lose 1 otherwise; game at +6, lost at −6.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome,
@@ -144,6 +145,14 @@ impl Rules for TwentyNine {
         &INFO
     }
 
+    fn setup(&self, _: &Options) -> Setup {
+        Setup {
+            pack: packs::piquet32(),
+            hand: DEALT,
+            parts: &[],
+        }
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,
@@ -154,10 +163,6 @@ impl Rules for TwentyNine {
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
         deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        deal::check_nothing_undealt(
-            record,
-            "Twenty-Nine deals the whole pack, 8 cards to each seat: nothing is turned up or left undealt",
-        )?;
         // §2.1: the first four cards listed for each seat are the round dealt before the auction.
         let mut first_round = [CardSet::EMPTY; 4];
         for (seat, cards) in &record.deal {

@@ -13,8 +13,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use validator::Validate;
 
-/// The sheet's columns. `action` is `sit` (value: a player's name), `deal`, `face_up` and `stock`
-/// (value: cards separated by spaces) or one of the game's verbs (value: its JSON value, or text).
+/// The sheet's columns. `action` is `sit` (value: a player's name), `deal` or one of the card
+/// fields of the record beside the deal (`SHEET_CARDS`; value: cards separated by spaces),
+/// `cut_card` (value: its position), or one of the game's verbs (value: its JSON value, or text).
 pub const SHEET_COLUMNS: [&str; 6] = ["match", "hand", "dealer", "seat", "action", "value"];
 const MATCH: usize = 0;
 const HAND: usize = 1;
@@ -22,6 +23,10 @@ const DEALER: usize = 2;
 const SEAT: usize = 3;
 const ACTION: usize = 4;
 const VALUE: usize = 5;
+
+/// The record's fields beside the deal that a sheet lists as cards (a hand dealt several times,
+/// `deals`, has no sheet form yet).
+const SHEET_CARDS: [&str; 3] = ["face_up", "stock", "shoe"];
 
 /// Most rows (after the header) one sheet may hold: about 4,000 hands of Malilla. An export page
 /// holds no more, so that every page imports.
@@ -59,8 +64,9 @@ struct HandDraft {
     first: Cell,
     dealer: Option<Seat>,
     deal: BTreeMap<Seat, (Vec<Card>, Cell)>,
-    face_up: Option<(Vec<Card>, Cell)>,
-    stock: Option<(Vec<Card>, Cell)>,
+    /// The `SHEET_CARDS` fields given, by name.
+    undealt: BTreeMap<&'static str, (Vec<Card>, Cell)>,
+    cut_card: Option<(u32, Cell)>,
     actions: Vec<(Action, Cell)>,
 }
 
@@ -76,19 +82,22 @@ impl HandDraft {
                 .iter()
                 .map(|(s, (c, _))| (*s, c.clone()))
                 .collect(),
-            face_up: self
-                .face_up
-                .as_ref()
-                .map(|(c, _)| c.clone())
-                .unwrap_or_default(),
-            stock: self
-                .stock
-                .as_ref()
-                .map(|(c, _)| c.clone())
-                .unwrap_or_default(),
+            face_up: self.cards("face_up"),
+            stock: self.cards("stock"),
+            shoe: self.cards("shoe"),
+            cut_card: self.cut_card.map(|(n, _)| n),
+            deals: Vec::new(),
             actions: self.actions.iter().map(|(a, _)| a.clone()).collect(),
             match_state: None,
         }
+    }
+
+    /// The cards of `field` (one of `SHEET_CARDS`), none when the sheet gives none.
+    fn cards(&self, field: &str) -> Vec<Card> {
+        self.undealt
+            .get(field)
+            .map(|(c, _)| c.clone())
+            .unwrap_or_default()
     }
 
     /// Moves an engine problem (a pointer into the hand record) onto the sheet cell it came from.
@@ -105,9 +114,9 @@ impl HandDraft {
                 .ok()
                 .and_then(|s| self.deal.get(&s))
                 .map(|(_, c)| c.at(VALUE)),
-            ["face_up", ..] => self.face_up.as_ref().map(|(_, c)| c.at(VALUE)),
-            ["stock", ..] => self.stock.as_ref().map(|(_, c)| c.at(VALUE)),
+            ["cut_card"] => self.cut_card.map(|(_, c)| c.at(VALUE)),
             ["dealer"] => Some(self.first.at(DEALER)),
+            [field, ..] => self.undealt.get(field).map(|(_, c)| c.at(VALUE)),
             _ => None,
         }
         .unwrap_or(self.first.at(HAND));
@@ -323,8 +332,8 @@ fn read(
                 first: cell,
                 dealer: None,
                 deal: BTreeMap::new(),
-                face_up: None,
-                stock: None,
+                undealt: BTreeMap::new(),
+                cut_card: None,
                 actions: Vec::new(),
             });
         }
@@ -344,7 +353,18 @@ fn read(
         }
         let Some(seat) = seat else { continue };
         match action {
-            "deal" | "face_up" | "stock" => match cards(value) {
+            "cut_card" => match value.parse::<u32>() {
+                Err(_) => errors
+                    .push(cell.at(VALUE).problem(
+                        "expected the cut card's position: the number of cards before it",
+                    )),
+                Ok(n) => {
+                    if h.cut_card.replace((n, cell)).is_some() {
+                        errors.push(cell.at(ACTION).problem("the cut card is given twice"));
+                    }
+                }
+            },
+            "deal" | "face_up" | "stock" | "shoe" => match cards(value) {
                 Err(e) => errors.push(cell.at(VALUE).problem(e)),
                 Ok(c) if action == "deal" => {
                     if h.deal.insert(seat, (c, cell)).is_some() {
@@ -355,12 +375,9 @@ fn read(
                     }
                 }
                 Ok(c) => {
-                    let slot = if action == "stock" {
-                        &mut h.stock
-                    } else {
-                        &mut h.face_up
-                    };
-                    if slot.replace((c, cell)).is_some() {
+                    let field = SHEET_CARDS.iter().find(|f| **f == action);
+                    let field = field.expect("one of the card fields matched above");
+                    if h.undealt.insert(field, (c, cell)).is_some() {
                         errors.push(
                             cell.at(ACTION)
                                 .problem(format!("the {action} cards are given twice")),
@@ -383,8 +400,12 @@ fn read(
                 }
             }
             other => errors.push(cell.at(ACTION).problem(format!(
-                "'{other}' is not an action of {}: expected sit, deal, face_up, stock, {}",
+                "'{other}' is not an action of {}: expected sit, deal, {}{}",
                 game.info().name,
+                setup_rows(game)
+                    .iter()
+                    .map(|(field, _)| format!("{field}, "))
+                    .collect::<String>(),
                 verbs.join(", ")
             ))),
         }
@@ -625,11 +646,17 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
         for (seat, cards) in &h.deal {
             line(*seat, "deal", &joined(cards));
         }
-        if !h.face_up.is_empty() {
-            line(h.dealer, "face_up", &joined(&h.face_up));
+        for (field, cards) in [
+            ("face_up", &h.face_up),
+            ("stock", &h.stock),
+            ("shoe", &h.shoe),
+        ] {
+            if !cards.is_empty() {
+                line(h.dealer, field, &joined(cards));
+            }
         }
-        if !h.stock.is_empty() {
-            line(h.dealer, "stock", &joined(&h.stock));
+        if let Some(n) = h.cut_card {
+            line(h.dealer, "cut_card", &n.to_string());
         }
         for a in &h.actions {
             let json = serde_json::to_value(a).expect("an action serializes");
@@ -663,21 +690,26 @@ pub fn sheet_template(game: &dyn Game) -> String {
         ])
         .expect("writing to memory");
     }
-    let placeholders = [
-        ("face_up", "<face-up cards>"),
-        ("stock", "<undealt cards in order>"),
-    ];
-    for (field, placeholder) in placeholders {
-        if game.undealt_fields().contains(&field) {
-            w.write_record([LABEL, "1", dealer, dealer, field, placeholder])
-                .expect("writing to memory");
-        }
+    for (field, what) in setup_rows(game) {
+        w.write_record([LABEL, "1", dealer, dealer, field, &format!("<{what}>")])
+            .expect("writing to memory");
     }
     for verb in game.info().verbs {
         w.write_record([LABEL, "1", dealer, &seats[1], verb, game.placeholder(verb)])
             .expect("writing to memory");
     }
     finish(w)
+}
+
+/// The rows a sheet of `game` may hold beside the deal: each part its record declares (`Rules::setup`)
+/// that a sheet can list, and what it holds.
+fn setup_rows(game: &dyn Game) -> Vec<(&'static str, &'static str)> {
+    game.setup(&Options::defaults(game.info().options))
+        .parts
+        .iter()
+        .map(|h| (h.part.field(), h.what))
+        .filter(|(field, _)| *field == "cut_card" || SHEET_CARDS.contains(field))
+        .collect()
 }
 
 /// Hand summaries as a CSV table.

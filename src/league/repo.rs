@@ -569,17 +569,28 @@ pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
     errors
 }
 
-/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock and
-/// actions (not the player names, which a sheet does not repeat on every hand). Kept with every
-/// hand, so that a sheet repeating stored hands is recognised.
+/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock (shoe, cut
+/// card and later deals, where it has them) and actions (not the player names, which a sheet does
+/// not repeat on every hand). Kept with every hand, so that a sheet repeating stored hands is
+/// recognised.
 pub fn play_digest(record: &HandRecord) -> Vec<u8> {
-    let played = serde_json::json!([
+    let mut played = serde_json::json!([
         record.dealer,
         record.deal,
         record.face_up,
         record.stock,
         record.actions
     ]);
+    // The shoe, the cut card and later deals only where a record has them, so that the digests
+    // stored before they existed still name their hands.
+    if !record.shoe.is_empty() || record.cut_card.is_some() || !record.deals.is_empty() {
+        let array = played.as_array_mut().expect("an array");
+        array.push(serde_json::json!([
+            record.shoe,
+            record.cut_card,
+            record.deals
+        ]));
+    }
     sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
 }
 

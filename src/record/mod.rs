@@ -18,6 +18,10 @@ use validator::Validate;
 /// Most actions one record may hold (the longest hand in the rules needs a few hundred).
 pub const MAX_ACTIONS: usize = 2000;
 
+/// Most cards a record field may list: the largest pack in the rules, Trente et Quarante's shoe
+/// of six 52-card packs (each game bounds its own fields by its pack: `Rules::setup`).
+pub const MAX_PACK_CARDS: usize = 312;
+
 /// Most characters in a name: a player's in a record as in a league, a club's, a league's, ...
 pub const MAX_NAME_CHARS: usize = 100;
 
@@ -77,9 +81,26 @@ pub struct HandRecord<V: Verbs = AnyVerb> {
     /// Cards not dealt to a seat, in the order the game uses them, top card first: a stock to draw
     /// from, a widow, a stub and its upcards (each game's docs say which; `docs/records.md`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[validate(length(max = 64))]
-    #[schema(max_items = 64)]
+    #[validate(length(max = 312))]
+    #[schema(max_items = 312)]
     pub stock: Vec<Card>,
+    /// A shoe's cards in order, the first to be drawn first, for a game played from a shoe (its
+    /// schema says whether it has one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[validate(length(max = 312))]
+    #[schema(max_items = 312)]
+    pub shoe: Vec<Card>,
+    /// Where the cut card lies in the shoe: the number of cards before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[validate(range(max = 312))]
+    #[schema(maximum = 312)]
+    pub cut_card: Option<u32>,
+    /// The hands of each later deal of a hand dealt several times (`deal` is the first), for a game
+    /// whose hand has several deals (its schema says whether it does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[validate(length(max = 8))]
+    #[schema(max_items = 8, value_type = Vec<BTreeMap<String, Vec<Card>>>)]
+    pub deals: Vec<BTreeMap<Seat, Vec<Card>>>,
     /// The table's actions in order; each names its seat and exactly one verb of the game (its
     /// action schema: `GET /v1/games/{game}`, `schemas.action`).
     #[serde(default)]
@@ -114,6 +135,9 @@ impl HandRecord {
             deal: self.deal.clone(),
             face_up: self.face_up.clone(),
             stock: self.stock.clone(),
+            shoe: self.shoe.clone(),
+            cut_card: self.cut_card,
+            deals: self.deals.clone(),
             actions,
             match_state: self.match_state.clone(),
         })

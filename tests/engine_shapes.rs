@@ -1,13 +1,16 @@
 //! Shapes of the games to come that the eleven games do not use, carried by the engine itself
 //! (issue 10): packs with copies dealt and replayed as multisets (Calypso's 208 cards at four seats,
-//! Hand and Foot's 270 with ten jokers at six). The game here is a test's own: plain tricks, follow
-//! suit, the highest card of the led suit wins, jokers above everything (the first joker of a trick
-//! wins), one point per trick.
+//! Hand and Foot's 270 with ten jokers at six), fixed teams at six seats (three pairs, two teams of
+//! three), a 78-card tarot pack with its trumps and the Fool played by a declarer against three
+//! (camps, an ally revealed by a called card), a table that shrinks between hands (Knockout Whist's
+//! shape) and a hand played in turns, not tricks. Every game here is a test's own, not a game of
+//! the service. The plain one: tricks, follow suit, the highest card of the led suit wins, jokers
+//! above everything (the first joker of a trick wins), one point per trick.
 
-use arbiter::cards::{Card, CardCounts, Holding, Pack, packs};
+use arbiter::cards::{Card, CardCounts, Holding, Pack, Rank, packs};
 use arbiter::engine::{
     self, Adjudication, FieldError, GameInfo, HandState, MatchState, NoDetails, Options, RankOrder,
-    RecordError, Rules, ScoreSource, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    RecordError, Rules, ScoreSource, Table, TableView, Tables, Trick, TrickPlay, TrickReport, deal,
     must_follow_suit, trump_or_led,
 };
 use arbiter::record::{Action, HandRecord, Verbs};
@@ -23,20 +26,19 @@ arbiter::verbs! {
     }
 }
 
-/// A plain trick game over `pack` at `seats` seats, each for himself.
+/// A plain trick game over `pack` at `table`.
 struct Plain {
     info: &'static GameInfo,
     pack: fn() -> Pack,
-    seats: usize,
+    table: Table,
 }
 
-fn info(id: &'static str) -> &'static GameInfo {
+/// A test game's description: it is played at `table` only.
+fn info(id: &'static str, table: Table, verbs: &'static [&'static str]) -> &'static GameInfo {
     Box::leak(Box::new(GameInfo {
         id,
         name: id,
-        players: 4,
-        seats: &[],
-        partnerships: false,
+        tables: Tables(Box::leak(Box::new([table]))),
         deck: "test",
         game_target: 0,
         options: &[],
@@ -49,10 +51,12 @@ fn info(id: &'static str) -> &'static GameInfo {
             "invalid_correct",
             "action_after_end",
             "incomplete_hand",
+            "not_higher",
+            "cannot_pass",
         ],
-        events: &[],
-        score_codes: &["tricks"],
-        verbs: Verb::VERBS,
+        events: &["played", "passed", "went_out"],
+        score_codes: &["tricks", "contract", "cards_left"],
+        verbs,
     }))
 }
 
@@ -77,7 +81,7 @@ impl Rules for Plain {
     }
 
     fn table(&self, _: &Options) -> Table {
-        Table::solo(self.seats)
+        self.table
     }
 
     fn start(
@@ -86,11 +90,11 @@ impl Rules for Plain {
         _: &Options,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = Table::solo(self.seats);
+        let table = self.table;
         let pack = (self.pack)();
         let dealt = deal::check_holdings::<CardCounts, _>(record, table, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
-        let tricks = pack.len() as usize / self.seats;
+        let tricks = pack.len() as usize / table.players();
         Ok(Box::new(PlainHand {
             play: TrickPlay::new(table, dealt.hands, table.left(record.dealer)),
             tricks,
@@ -166,17 +170,17 @@ impl HandState<Verb> for PlainHand {
 
 fn calypso() -> Plain {
     Plain {
-        info: info("test-208"),
+        info: info("test-208", Table::solo(4), Verb::VERBS),
         pack: packs::calypso208,
-        seats: 4,
+        table: Table::solo(4),
     }
 }
 
 fn hand_and_foot() -> Plain {
     Plain {
-        info: info("test-270"),
+        info: info("test-270", Table::solo(6), Verb::VERBS),
         pack: packs::hand_and_foot270,
-        seats: 6,
+        table: Table::solo(6),
     }
 }
 
@@ -188,6 +192,23 @@ fn random_deal(game: &Plain, seed: u64) -> HandRecord {
         .iter()
         .flat_map(|c| std::iter::repeat_n(c, pack.count(c) as usize))
         .collect();
+    shuffle(&mut cards, seed);
+    let table = game.table;
+    let mut deal = serde_json::Map::new();
+    for seat in table.seats() {
+        let hand: Vec<String> = cards
+            .iter()
+            .skip(seat.pos())
+            .step_by(table.players())
+            .map(|c| c.to_string())
+            .collect();
+        deal.insert(seat.to_string(), json!(hand));
+    }
+    serde_json::from_value(json!({"dealer": "P1", "deal": deal})).unwrap()
+}
+
+/// Shuffles `cards` by `seed` (xorshift: the same seed, the same order).
+fn shuffle(cards: &mut [Card], seed: u64) {
     let mut state = seed | 1;
     for i in (1..cards.len()).rev() {
         state ^= state << 13;
@@ -195,18 +216,6 @@ fn random_deal(game: &Plain, seed: u64) -> HandRecord {
         state ^= state << 17;
         cards.swap(i, (state % (i as u64 + 1)) as usize);
     }
-    let table = Table::solo(game.seats);
-    let mut deal = serde_json::Map::new();
-    for seat in table.seats() {
-        let hand: Vec<String> = cards
-            .iter()
-            .skip(seat.pos())
-            .step_by(game.seats)
-            .map(|c| c.to_string())
-            .collect();
-        deal.insert(seat.to_string(), json!(hand));
-    }
-    serde_json::from_value(json!({"dealer": "P1", "deal": deal})).unwrap()
 }
 
 /// Plays a deal out by the engine's own legal actions, picking by `seed`.
@@ -243,7 +252,7 @@ proptest! {
         let a = engine::adjudicate(&game, &record).expect("accepted");
         prop_assert!(a.record_error.is_none(), "{:?}", a.record_error);
         prop_assert!(a.irregularities.is_empty());
-        prop_assert_eq!(a.tricks.len(), pack.len() as usize / game.seats);
+        prop_assert_eq!(a.tricks.len(), pack.len() as usize / game.table.players());
         let mut played = CardCounts::default();
         for t in &a.tricks {
             for p in t.plays.plays() {
@@ -319,4 +328,185 @@ fn copies_are_counted_in_deal_and_play() {
             .any(|f| f.pointer == "/deal/P2/0" && f.detail.contains("more often")),
         "{e:?}"
     );
+}
+
+// ---- fixed teams at six seats ---------------------------------------------------------------
+
+/// 48 cards (no 2s): eight each at six seats.
+fn pack48() -> Pack {
+    use Rank::*;
+    Pack::suited(
+        "48-card pack",
+        &[
+            Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three,
+        ],
+    )
+}
+
+fn six_in(table: Table, id: &'static str) -> Plain {
+    Plain {
+        info: info(id, table, Verb::VERBS),
+        pack: pack48,
+        table,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Partners sit every `6 / team` seats (README "Seats": P1+P4, P2+P5, P3+P6; in threes
+    /// P1+P3+P5, P2+P4+P6): a team's tricks are those its members won, and only the teams score.
+    #[test]
+    fn six_seats_score_by_team(seed in any::<u64>(), threes in any::<bool>()) {
+        let (table, teams) = if threes { (Table::teams(6, 3), 2) } else { (Table::SIX_IN_PAIRS, 3) };
+        let game = six_in(table, "test-six");
+        let record = play_out(&game, random_deal(&game, seed), seed);
+        let a = engine::adjudicate(&game, &record).expect("accepted");
+        prop_assert!(a.record_error.is_none(), "{:?}", a.record_error);
+        prop_assert_eq!(a.tricks.len(), 8);
+        let score = a.hand_score.unwrap();
+        let names: Vec<String> = score.sides().map(|s| s.to_string()).collect();
+        let expected: &[&str] = if threes { &["P1+P3+P5", "P2+P4+P6"] } else { &["P1+P4", "P2+P5", "P3+P6"] };
+        prop_assert_eq!(names, expected);
+        for (i, side) in score.sides().enumerate() {
+            // Team i holds the seats at positions i, i + teams, ...
+            let won = a.tricks.iter().filter(|t| t.winner.unwrap().pos() % teams == i).count();
+            prop_assert_eq!(score[side], won as i32);
+            prop_assert_eq!(a.tally[side].tricks as usize, won);
+        }
+    }
+}
+
+/// One trick at six seats, by hand: P1 leads 3S, P2 4S, P3 5S, P4 AS, P5 6S, P6 7S. P4's ace wins:
+/// the trick is P1+P4's with three pairs, P2+P4+P6's with two teams of three.
+#[test]
+fn a_trick_won_by_p4_counts_for_his_team() {
+    let trick = ["3S", "4S", "5S", "AS", "6S", "7S"];
+    let mut rest: Vec<String> = pack48()
+        .cards
+        .iter()
+        .map(|c| c.to_string())
+        .filter(|c| !trick.contains(&c.as_str()))
+        .collect();
+    let mut deal = serde_json::Map::new();
+    for (i, card) in trick.iter().enumerate() {
+        let mut hand: Vec<String> = rest.drain(..7).collect();
+        hand.push(card.to_string());
+        deal.insert(format!("P{}", i + 1), json!(hand));
+    }
+    let actions: Vec<_> = trick
+        .iter()
+        .enumerate()
+        .map(|(i, c)| json!({"seat": format!("P{}", i + 1), "play": c}))
+        .collect();
+    let record: HandRecord =
+        serde_json::from_value(json!({"dealer": "P6", "deal": deal, "actions": actions})).unwrap();
+    for (table, team) in [
+        (Table::SIX_IN_PAIRS, "P1+P4"),
+        (Table::teams(6, 3), "P2+P4+P6"),
+    ] {
+        let a = engine::adjudicate(&six_in(table, "test-six"), &record).unwrap();
+        assert_eq!(a.record_error.as_ref().unwrap().code, "incomplete_hand");
+        assert_eq!(a.tricks[0].winner.unwrap().to_string(), "P4");
+        let tally = serde_json::to_value(&a.tally).unwrap();
+        assert_eq!(tally[team]["tricks"], 1, "{tally}");
+        let others: u64 = table
+            .sides()
+            .filter(|s| s.to_string() != team)
+            .map(|s| tally[s.to_string()]["tricks"].as_u64().unwrap_or(0))
+            .sum();
+        assert_eq!(others, 0, "{tally}");
+    }
+}
+
+// ---- the tables each game states -----------------------------------------------------------
+
+/// Every combination of the values of `specs`' flags and choices (counts do not choose a table).
+fn option_combinations(
+    specs: &'static [engine::OptionSpec],
+) -> Vec<std::collections::BTreeMap<String, serde_json::Value>> {
+    let mut all = vec![std::collections::BTreeMap::new()];
+    for spec in specs {
+        let values: Vec<serde_json::Value> = match spec.kind {
+            engine::OptionKind::Flag { .. } => vec![json!(false), json!(true)],
+            engine::OptionKind::Choice { values, .. } => values.iter().map(|v| json!(v)).collect(),
+            engine::OptionKind::Count { .. } => continue,
+        };
+        all = all
+            .into_iter()
+            .flat_map(|m| {
+                values.iter().map(move |v| {
+                    let mut m = m.clone();
+                    m.insert(spec.name.to_string(), v.clone());
+                    m
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// `GET /v1/games` states every table a game is played at (issue 10): each table its options give
+/// is listed, the default options' first, and no other is.
+#[test]
+fn every_game_states_every_table_it_is_played_at() {
+    for game in arbiter::games::all() {
+        let info = game.info();
+        let listed = info.tables.0;
+        let mut reached = vec![false; listed.len()];
+        let default = Options::resolve(info.options, &Default::default(), "").unwrap();
+        assert_eq!(
+            game.table(&default),
+            listed[0],
+            "{}: default table",
+            info.id
+        );
+        for raw in option_combinations(info.options) {
+            // Some combinations are refused (Briscola's removed 2 with four players): no table.
+            let Ok(options) = Options::resolve(info.options, &raw, "") else {
+                continue;
+            };
+            let table = game.table(&options);
+            let i = listed.iter().position(|&t| t == table);
+            assert!(
+                i.is_some(),
+                "{}: {raw:?} gives an unlisted table {table:?}",
+                info.id
+            );
+            reached[i.unwrap()] = true;
+        }
+        assert!(
+            reached.iter().all(|&r| r),
+            "{}: a listed table no options give",
+            info.id
+        );
+    }
+}
+
+/// Briscola (briscola.md §1): 2, 3 or 4 players, partnerships only with 4.
+#[test]
+fn briscola_states_its_three_tables() {
+    let info = serde_json::to_value(arbiter::games::find("briscola").unwrap().info()).unwrap();
+    let tables = info["tables"].as_array().unwrap();
+    let players: Vec<u64> = tables
+        .iter()
+        .map(|t| t["players"].as_u64().unwrap())
+        .collect();
+    assert_eq!(players, [4, 2, 3]);
+    assert_eq!(
+        tables[0]["sides"],
+        json!({"NS": ["N", "S"], "EW": ["E", "W"]})
+    );
+    assert_eq!(
+        tables[2]["sides"],
+        json!({"P1": ["P1"], "P2": ["P2"], "P3": ["P3"]})
+    );
+    assert_eq!(tables[1]["seats"], json!(["P1", "P2"]));
+    assert_eq!(
+        (info["players"].clone(), info["partnerships"].clone()),
+        (json!(4), json!(true))
+    );
+    assert_eq!(info["seats"], json!(["N", "E", "S", "W", "P1", "P2", "P3"]));
+    let truco = serde_json::to_value(arbiter::games::find("truco").unwrap().info()).unwrap();
+    assert_eq!(truco["tables"][0]["direction"], "counterclockwise");
 }

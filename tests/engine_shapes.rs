@@ -20,7 +20,7 @@ use serde_json::json;
 arbiter::verbs! {
     /// The plain game's verbs.
     #[derive(Copy)]
-    enum Verb in "Plain" {
+    pub(crate) enum Verb in "Plain" {
         Play(Card) = "play": "A card played to the current trick.",
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick.",
     }
@@ -509,4 +509,681 @@ fn briscola_states_its_three_tables() {
     assert_eq!(info["seats"], json!(["N", "E", "S", "W", "P1", "P2", "P3"]));
     let truco = serde_json::to_value(arbiter::games::find("truco").unwrap().info()).unwrap();
     assert_eq!(truco["tables"][0]["direction"], "counterclockwise");
+}
+
+// ---- a table that shrinks between hands -----------------------------------------------------
+
+/// Knockout Whist's shape at four seats: hand `k` (from 0) deals `3 - k` cards to each seat still
+/// in; the dealer leads, plain tricks, no trump; one point per trick. A seat that takes no trick is
+/// out. The seat with most tricks deals next (on a tie the first from the dealer, clockwise); the
+/// last seat in wins.
+mod knockout {
+    use super::*;
+    use arbiter::cards::CardSet;
+    use arbiter::engine::Seat;
+
+    pub(crate) struct Knockout(pub &'static GameInfo);
+
+    pub const TABLE: Table = Table::solo(4).shrinking();
+
+    pub fn game() -> Knockout {
+        Knockout(info("test-knockout", TABLE, Verb::VERBS))
+    }
+
+    impl Rules for Knockout {
+        type Verb = Verb;
+        type Details = NoDetails;
+        type Carried = NoDetails;
+
+        fn info(&self) -> &'static GameInfo {
+            self.0
+        }
+
+        fn table(&self, _: &Options) -> Table {
+            TABLE
+        }
+
+        fn start(
+            &self,
+            record: &HandRecord<Verb>,
+            _: &Options,
+            before: &MatchState,
+        ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
+            let table = TABLE.without(before.out.keys().copied());
+            let dealt = deal::check_cards(record, table, &packs::standard52())?;
+            let cards = 3usize.saturating_sub(before.hands_played as usize).max(1);
+            deal::check_counts(record, table, cards)?;
+            Ok(Box::new(Hand {
+                play: TrickPlay::new(table, dealt.hands, record.dealer),
+                tricks: cards,
+                adj: Adjudication::new(self.0.id, record.dealer, before, cards),
+            }))
+        }
+    }
+
+    struct Hand {
+        play: TrickPlay<CardSet>,
+        tricks: usize,
+        adj: Adjudication,
+    }
+
+    fn judge(table: Table) -> impl Fn(&Trick, CardSet, Card) -> Option<engine::Fault> {
+        move |trick, hand, card| must_follow_suit(table, "test §3", trick, hand, card)
+    }
+
+    impl HandState<Verb> for Hand {
+        fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+            if self.adj.tricks.len() == self.tricks {
+                return Err(RecordError::after_end(index, action, "the hand is over"));
+            }
+            let table = self.play.table;
+            match action.kind {
+                Verb::Play(card) => {
+                    self.play
+                        .play_judged(index, action.seat, card, judge(table))?
+                }
+                Verb::Correct(card) => self.play.correct(index, action.seat, card, judge(table))?,
+            }
+            if self.play.is_complete() {
+                let winner = self
+                    .play
+                    .trick
+                    .trump_or_led_winner(None, &RankOrder::ACE_HIGH);
+                let winner = winner.expect("suited cards");
+                let (trick, established) = self.play.close_trick(winner);
+                for e in established {
+                    self.adj.irregularities.push(e.irregularity("none".into()));
+                }
+                self.adj.tally[table.side(winner)].tricks += 1;
+                self.adj.tricks.push(TrickReport::new(trick, winner));
+            }
+            Ok(())
+        }
+
+        fn view(&self) -> TableView {
+            let mut view = TableView::new(
+                "play",
+                self.play.to_play().into_iter().collect(),
+                &self.play,
+                &self.adj.match_after,
+            );
+            view.add_plays(&self.play, judge(self.play.table));
+            view
+        }
+
+        fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+            let mut adj = self.adj;
+            let table = self.play.table;
+            if let Some(e) = error {
+                adj.record_error(e);
+                return adj;
+            }
+            if adj.tricks.len() < self.tricks {
+                adj.record_error(RecordError::incomplete_hand(
+                    self.play.to_play(),
+                    "short".into(),
+                ));
+                return adj;
+            }
+            for seat in table.seats() {
+                let n = adj.tally[table.side(seat)].tricks as i32;
+                adj.score(table.side(seat), n, ScoreSource::Tricks, "tricks", None);
+            }
+            adj.settle();
+            let played = adj.match_after.hands_played;
+            // The dealer first, then clockwise: the first with most tricks deals next.
+            let mut order = vec![adj.dealer];
+            while order.len() < table.players() {
+                order.push(table.left(*order.last().unwrap()));
+            }
+            let tricks = |s: Seat| adj.tally[table.side(s)].tricks;
+            let most = order.iter().map(|&s| tricks(s)).max().unwrap();
+            let next = *order.iter().find(|&&s| tricks(s) == most).unwrap();
+            for &s in &order {
+                if tricks(s) == 0 {
+                    adj.match_after.out.insert(s, played);
+                }
+            }
+            adj.match_after.next_dealer = Some(next);
+            let left: Vec<Seat> = order.into_iter().filter(|&s| tricks(s) > 0).collect();
+            if left.len() == 1 || played == 3 {
+                adj.match_after.game_over = true;
+                adj.match_after.winner = (left.len() == 1).then(|| table.side(left[0]));
+            }
+            adj
+        }
+    }
+}
+
+/// The knockout match by hand (the deals below; N deals the first hand and leads):
+/// hand 1, three cards each. N AS 2H 2D, E 3S AH 3D, S 4S 4H AD, W 5S 5H 5D. N's AS takes the spades,
+/// N leads 2H and E's AH takes it, E leads 3D and S's AD takes it: N, E, S one trick each, W none,
+/// so W is out after hand 1; scores N 1 E 1 S 1 W 0; N (first of the tied, the dealer) deals.
+/// Hand 2, two cards each to N, E, S only. N 2S 2C, E 3S AC, S AS 3C. N leads 2S, E 3S, S AS wins;
+/// S leads 3C and the next seat is N (W is out), N 2C, E AC wins. N took none: out after hand 2.
+/// Scores N 1 E 2 S 2 W 0; E and S tie on one trick, E comes first from N: E deals.
+/// Hand 3, one card each to E and S. E (dealer) leads KH, S QH: E wins, S is out, E is the last
+/// seat in: game over, E (side P2) wins with 3; the scores of the seats out stay (N 1, W 0).
+#[test]
+fn a_table_shrinks_hand_by_hand() {
+    let game = knockout::game();
+    let hands = json!([
+        {"dealer": "N",
+         "deal": {"N": ["AS", "2H", "2D"], "E": ["3S", "AH", "3D"], "S": ["4S", "4H", "AD"], "W": ["5S", "5H", "5D"]},
+         "actions": [
+            {"seat": "N", "play": "AS"}, {"seat": "E", "play": "3S"}, {"seat": "S", "play": "4S"}, {"seat": "W", "play": "5S"},
+            {"seat": "N", "play": "2H"}, {"seat": "E", "play": "AH"}, {"seat": "S", "play": "4H"}, {"seat": "W", "play": "5H"},
+            {"seat": "E", "play": "3D"}, {"seat": "S", "play": "AD"}, {"seat": "W", "play": "5D"}, {"seat": "N", "play": "2D"}]},
+        {"dealer": "N",
+         "deal": {"N": ["2S", "2C"], "E": ["3S", "AC"], "S": ["AS", "3C"]},
+         "actions": [
+            {"seat": "N", "play": "2S"}, {"seat": "E", "play": "3S"}, {"seat": "S", "play": "AS"},
+            {"seat": "S", "play": "3C"}, {"seat": "N", "play": "2C"}, {"seat": "E", "play": "AC"}]},
+        {"dealer": "E",
+         "deal": {"E": ["KH"], "S": ["QH"]},
+         "actions": [{"seat": "E", "play": "KH"}, {"seat": "S", "play": "QH"}]}
+    ]);
+    let m: arbiter::record::MatchRecord = serde_json::from_value(json!({"hands": hands})).unwrap();
+    let report = engine::adjudicate_match(&game, &m).expect("accepted");
+    for a in &report.hands {
+        assert!(a.record_error.is_none(), "{:?}", a.record_error);
+    }
+    let state = serde_json::to_value(&report.hands[0].match_after).unwrap();
+    assert_eq!(state["out"], json!({"W": 1}));
+    assert_eq!(state["next_dealer"], "N");
+    let second = &report.hands[1];
+    assert_eq!(second.tricks[1].plays.plays()[1].seat.to_string(), "N");
+    let state = serde_json::to_value(&second.match_after).unwrap();
+    assert_eq!(state["out"], json!({"N": 2, "W": 1}));
+    assert_eq!(state["next_dealer"], "E");
+    let last = serde_json::to_value(&report.final_state).unwrap();
+    assert_eq!(last["scores"], json!({"P1": 1, "P2": 3, "P3": 2, "P4": 0}));
+    assert_eq!(last["out"], json!({"N": 2, "S": 3, "W": 1}));
+    assert_eq!(
+        (last["game_over"].clone(), last["winner"].clone()),
+        (json!(true), json!("P2"))
+    );
+
+    // Hand 2 dealt to W as well, or with an action by W, is refused where it stands.
+    let mut bad = m.clone();
+    bad.hands[1].deal.insert(
+        knockout_seat("W"),
+        vec!["KD".parse().unwrap(), "KC".parse().unwrap()],
+    );
+    let e = engine::adjudicate_match(&game, &bad).expect_err("W is out");
+    assert!(e.iter().any(|f| f.pointer == "/hands/1/deal/W"), "{e:?}");
+    let mut bad: serde_json::Value = json!({"hands": hands});
+    bad["hands"][1]["actions"][3]["seat"] = json!("W");
+    let bad: arbiter::record::MatchRecord = serde_json::from_value(bad).unwrap();
+    let e = engine::adjudicate_match(&game, &bad).expect_err("W is out");
+    assert!(
+        e.iter()
+            .any(|f| f.pointer == "/hands/1/actions/3/seat" && f.detail.contains("W out")),
+        "{e:?}"
+    );
+}
+
+fn knockout_seat(s: &str) -> arbiter::engine::Seat {
+    s.parse().unwrap()
+}
+
+/// A match state naming seats out: refused by a game whose seats do not leave, and where it does
+/// not fit (a seat out after more hands than were played, the dealer out, one seat left).
+#[test]
+fn a_match_state_with_seats_out_is_checked() {
+    let hand = |state: serde_json::Value, dealer: &str| -> HandRecord {
+        let deal: serde_json::Map<String, serde_json::Value> =
+            [("N", "2S"), ("E", "3S"), ("S", "4S"), ("W", "5S")]
+                .iter()
+                .filter(|(s, _)| *s != "W")
+                .map(|(s, c)| (s.to_string(), json!([c])))
+                .collect();
+        serde_json::from_value(json!({"dealer": dealer, "deal": deal, "match_state": state}))
+            .unwrap()
+    };
+    let game = knockout::game();
+    let pointers = |r: HandRecord| -> Vec<String> {
+        engine::adjudicate(&game, &r)
+            .map(|_| Vec::new())
+            .unwrap_or_else(|e| e.into_iter().map(|f| f.pointer).collect())
+    };
+    // Three hands played, W out after the first: the fourth deals one card to N, E, S.
+    assert_eq!(
+        pointers(hand(json!({"hands_played": 3, "out": {"W": 1}}), "N")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        pointers(hand(json!({"hands_played": 0, "out": {"W": 1}}), "N")),
+        ["/match_state/out/W"]
+    );
+    assert_eq!(
+        pointers(hand(json!({"hands_played": 3, "out": {"W": 1}}), "W")),
+        ["/dealer"]
+    );
+    assert_eq!(
+        pointers(hand(
+            json!({"hands_played": 3, "out": {"W": 1, "E": 2, "S": 2}}),
+            "N"
+        )),
+        ["/match_state/out"]
+    );
+    let malilla = arbiter::games::find("malilla").unwrap();
+    let r: HandRecord = serde_json::from_value(json!({
+        "dealer": "N", "deal": {}, "match_state": {"out": {"W": 0}}
+    }))
+    .unwrap();
+    let e = engine::adjudicate(malilla, &r).expect_err("no seat leaves in Malilla");
+    assert!(e.iter().any(|f| f.pointer == "/match_state/out"), "{e:?}");
+}
+
+// ---- a tarot pack, a declarer against three -------------------------------------------------
+
+/// A tarot trick game at four seats, each his own side, the 78-card pack: 18 cards each and six in
+/// the `stock`. A suit lead is followed in suit, else with a trump if the hand holds one; a trump
+/// lead with a trump; the Fool may be played at any time and never wins (a Fool lead leaves the
+/// next card to set what follows). The highest trump wins, else the highest card of the suit led
+/// (K Q C J T .. A). Eldest (the dealer's left) declares and leads; the holder of T21 is his ally,
+/// known when he plays it (none when eldest holds it or it lies in the stock: he plays alone). A
+/// camp with 9 or more of the 18 tricks makes it: each defender pays 1 to each seat of the
+/// declarer's camp, else each seat of it pays 1 to each defender.
+mod tarot {
+    use super::*;
+    use arbiter::cards::{CardClass, CardSet, Suit};
+    use arbiter::engine::Seat;
+
+    pub(crate) struct Tarot(pub &'static GameInfo);
+
+    pub fn game() -> Tarot {
+        Tarot(info("test-tarot", Table::solo(4), Verb::VERBS))
+    }
+
+    pub const ORDER: RankOrder = {
+        use Rank::*;
+        RankOrder::new(&[
+            King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two, Ace,
+        ])
+    };
+    pub const WORLD: u8 = 21;
+
+    pub fn is_trump(card: Card) -> bool {
+        matches!(card.class(), CardClass::TarotTrump(_))
+    }
+
+    /// What a trick's cards must follow: the first card that is not the Fool.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Led {
+        Suit(Suit),
+        Trumps,
+    }
+
+    pub fn led(cards: impl IntoIterator<Item = Card>) -> Option<Led> {
+        cards
+            .into_iter()
+            .find(|&c| c != Card::FOOL)
+            .map(|c| match c.class() {
+                CardClass::Suited(s, _) => Led::Suit(s),
+                _ => Led::Trumps,
+            })
+    }
+
+    fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<engine::Fault> {
+        if card == Card::FOOL {
+            return None;
+        }
+        let led = led(trick.plays().iter().map(|p| p.card))?;
+        let trumps = hand.iter().any(is_trump);
+        let follows = match led {
+            Led::Suit(s) if !hand.of_suit(s).is_empty() => card.suit() == Some(s),
+            _ => !trumps || is_trump(card),
+        };
+        (!follows).then(|| engine::Fault::new("revoke", "test tarot", format!("{card} on {led:?}")))
+    }
+
+    /// The card's strength in a trick whose cards follow `led`; the Fool and discards have none.
+    pub fn strength(led: Option<Led>, card: Card) -> Option<u16> {
+        match card.class() {
+            CardClass::TarotTrump(n) => Some(0x200 | n as u16),
+            CardClass::Suited(s, r) if led == Some(Led::Suit(s)) => {
+                Some(0x100 | ORDER.strength(r) as u16)
+            }
+            _ => None,
+        }
+    }
+
+    impl Rules for Tarot {
+        type Verb = Verb;
+        type Details = NoDetails;
+        type Carried = NoDetails;
+
+        fn info(&self) -> &'static GameInfo {
+            self.0
+        }
+
+        fn table(&self, _: &Options) -> Table {
+            Table::solo(4)
+        }
+
+        fn start(
+            &self,
+            record: &HandRecord<Verb>,
+            _: &Options,
+            before: &MatchState,
+        ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
+            let table = Table::solo(4);
+            let pack = packs::tarot78();
+            let mut dealt = deal::check_cards(record, table, &pack)?;
+            deal::check_counts(record, table, 18)?;
+            deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+            deal::check_whole_pack(&dealt, &pack)?;
+            let declarer = table.left(record.dealer);
+            let mut adj = Adjudication::new(self.0.id, record.dealer, before, 18);
+            adj.set_camps(table, "declarer", &[declarer], "defenders");
+            Ok(Box::new(Hand {
+                play: TrickPlay::new(table, dealt.hands, declarer),
+                adj,
+            }))
+        }
+    }
+
+    struct Hand {
+        play: TrickPlay<CardSet>,
+        adj: Adjudication,
+    }
+
+    impl HandState<Verb> for Hand {
+        fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+            if self.adj.tricks.len() == 18 {
+                return Err(RecordError::after_end(index, action, "the hand is over"));
+            }
+            let table = self.play.table;
+            match action.kind {
+                Verb::Play(card) => {
+                    self.play.play_judged(index, action.seat, card, judge)?;
+                    if card == Card::tarot_trump(WORLD).unwrap() {
+                        self.adj.reveal_ally("declarer", action.seat, index);
+                    }
+                }
+                Verb::Correct(card) => self.play.correct(index, action.seat, card, judge)?,
+            }
+            if self.play.is_complete() {
+                let led = led(self.play.trick.plays().iter().map(|p| p.card));
+                let pos = self.play.trick.winner_by(|c| strength(led, c)).unwrap();
+                let winner = self.play.trick.plays()[pos].seat;
+                let (trick, established) = self.play.close_trick(winner);
+                for e in established {
+                    self.adj.irregularities.push(e.irregularity("none".into()));
+                }
+                self.adj.tally[table.side(winner)].tricks += 1;
+                self.adj.tricks.push(TrickReport::new(trick, winner));
+            }
+            Ok(())
+        }
+
+        fn view(&self) -> TableView {
+            let mut view = TableView::new(
+                "play",
+                self.play.to_play().into_iter().collect(),
+                &self.play,
+                &self.adj.match_after,
+            );
+            view.add_plays(&self.play, judge);
+            view
+        }
+
+        fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+            let mut adj = self.adj;
+            let table = self.play.table;
+            if let Some(e) = error {
+                adj.record_error(e);
+            } else if adj.tricks.len() < 18 {
+                adj.record_error(RecordError::incomplete_hand(
+                    self.play.to_play(),
+                    "short".into(),
+                ));
+            } else {
+                let camp: u32 = adj.camps[0]
+                    .seats
+                    .iter()
+                    .map(|&s: &Seat| adj.tally[table.side(s)].tricks)
+                    .sum();
+                let (payers, payees) = if camp >= 9 {
+                    ("defenders", "declarer")
+                } else {
+                    ("declarer", "defenders")
+                };
+                adj.pay_per_opponent(table, payers, payees, 1, ScoreSource::Contract, "contract");
+                adj.settle();
+            }
+            adj
+        }
+    }
+}
+
+/// Every tarot card, T1..T21 and the Fool last.
+fn tarot_cards() -> Vec<Card> {
+    packs::tarot78().cards.iter().collect()
+}
+
+/// A tarot deal: 18 cards each round the table from N, the last six to the stock; W deals.
+fn tarot_record(cards: &[Card]) -> serde_json::Value {
+    let names = |cs: &[Card]| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let mut deal = serde_json::Map::new();
+    for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+        let hand: Vec<Card> = cards[..72].iter().skip(i).step_by(4).copied().collect();
+        deal.insert(seat.to_string(), json!(names(&hand)));
+    }
+    json!({"dealer": "W", "deal": deal, "stock": names(&cards[72..])})
+}
+
+/// Plays a tarot deal out by the engine's legal actions, picking by `seed`.
+fn play_tarot(record: serde_json::Value, seed: u64) -> HandRecord {
+    let game = tarot::game();
+    let mut record: HandRecord = serde_json::from_value(record).unwrap();
+    let mut pick = seed;
+    loop {
+        let view = engine::legal_actions(&game, &record).expect("a legal position");
+        let plays: Vec<Action> = view
+            .legal
+            .into_iter()
+            .filter(|a| a.kind.verb == "play")
+            .collect();
+        if plays.is_empty() {
+            return record;
+        }
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        record
+            .actions
+            .push(plays[(pick >> 33) as usize % plays.len()].clone());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// A tarot hand played out: the highest trump, else the highest card of the suit the first
+    /// non-Fool card led, wins each trick (never the Fool); the camps split the table, the ally
+    /// known at the action where T21 was played; settlement per opponent adds up to zero, each
+    /// seat's score his own.
+    #[test]
+    fn a_declarer_against_three_with_the_tarot_pack(seed in any::<u64>()) {
+        let mut cards = tarot_cards();
+        shuffle(&mut cards, seed);
+        let record = play_tarot(tarot_record(&cards), seed);
+        let a = engine::adjudicate(&tarot::game(), &record).expect("accepted");
+        prop_assert!(a.record_error.is_none(), "{:?}", a.record_error);
+        prop_assert!(a.irregularities.is_empty());
+        prop_assert_eq!(a.tricks.len(), 18);
+        for t in &a.tricks {
+            let plays = t.plays.plays();
+            let trump = plays.iter().filter(|p| tarot::is_trump(p.card)).max_by_key(|p| p.card.to_string()[1..].parse::<u8>().unwrap());
+            let led = plays.iter().find(|p| p.card != Card::FOOL).unwrap().card;
+            let expected = trump.map(|p| p.seat).unwrap_or_else(|| {
+                plays.iter().filter(|p| p.card.suit() == led.suit()).max_by_key(|p| tarot::ORDER.strength(p.card.rank().unwrap())).unwrap().seat
+            });
+            prop_assert_eq!(t.winner, Some(expected));
+            prop_assert!(plays.iter().all(|p| p.card != Card::FOOL || t.winner != Some(p.seat)));
+        }
+        let world = Card::tarot_trump(tarot::WORLD).unwrap();
+        let holder = record.deal.iter().find(|(_, h)| h.contains(&world)).map(|(s, _)| *s);
+        let declarer: arbiter::engine::Seat = "N".parse().unwrap();
+        prop_assert_eq!(a.camps.len(), 2);
+        let (camp, defenders) = (&a.camps[0], &a.camps[1]);
+        prop_assert_eq!(camp.seats.len() + defenders.seats.len(), 4);
+        prop_assert!(camp.seats.contains(&declarer));
+        match holder {
+            Some(ally) if ally != declarer => {
+                prop_assert_eq!(camp.seats.len(), 2);
+                prop_assert!(camp.seats.contains(&ally));
+                let at = camp.revealed_at.unwrap();
+                prop_assert_eq!(record.actions[at].seat, ally);
+                prop_assert_eq!(record.actions[at].kind.of::<Card>("play"), Some(world));
+            }
+            _ => {
+                prop_assert_eq!(camp.seats.len(), 1);
+                prop_assert_eq!(camp.revealed_at, None);
+            }
+        }
+        let score = a.hand_score.unwrap();
+        let table = Table::solo(4);
+        let won: u32 = camp.seats.iter().map(|&s| a.tally[table.side(s)].tricks).sum();
+        let sign = if won >= 9 { 1 } else { -1 };
+        for seat in table.seats() {
+            let (own, others) = if camp.seats.contains(&seat) { (camp, defenders) } else { (defenders, camp) };
+            let expected = others.seats.len() as i32 * if std::ptr::eq(own, camp) { sign } else { -sign };
+            prop_assert_eq!(score[table.side(seat)], expected, "{}", seat);
+        }
+        prop_assert_eq!(score.sides().map(|s| score[s]).sum::<i32>(), 0);
+    }
+}
+
+/// Trumps follow as their own suit, and the Fool never wins (a hand-built deal). N holds T5, E holds
+/// T7 and KS and no other trump, S holds the Fool and T2, W holds T3. On N's T5 lead E may play only
+/// T7 (KS would be a revoke: E holds a trump); S may play the Fool though he holds T2. N T5, E T7,
+/// S FOOL, W T3: E's T7 wins. The same trick with E's KS is a revoke, established at its end.
+#[test]
+fn tarot_trumps_follow_as_their_own_suit_and_the_fool_never_wins() {
+    let t = |n: u8| Card::tarot_trump(n).unwrap();
+    let c = |s: &str| s.parse::<Card>().unwrap();
+    let fixed: [(usize, Vec<Card>); 4] = [
+        (0, vec![t(5)]),
+        (1, vec![t(7), c("KS")]),
+        (2, vec![Card::FOOL, t(2)]),
+        (3, vec![t(3)]),
+    ];
+    let used: Vec<Card> = fixed.iter().flat_map(|(_, cs)| cs.clone()).collect();
+    // E gets only suited cards of clubs and diamonds besides; the others share the rest.
+    let mut rest: Vec<Card> = tarot_cards()
+        .into_iter()
+        .filter(|x| !used.contains(x))
+        .collect();
+    let mut hands: Vec<Vec<Card>> = fixed.iter().map(|(_, cs)| cs.clone()).collect();
+    let e_fill: Vec<Card> = rest
+        .iter()
+        .copied()
+        .filter(|x| {
+            matches!(
+                x.suit(),
+                Some(arbiter::cards::Suit::Clubs | arbiter::cards::Suit::Diamonds)
+            )
+        })
+        .take(16)
+        .collect();
+    rest.retain(|x| !e_fill.contains(x));
+    hands[1].extend(e_fill);
+    for h in [0, 2, 3] {
+        let need = 18 - hands[h].len();
+        hands[h].extend(rest.drain(..need));
+    }
+    let names = |cs: &[Card]| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let record = |e_card: &str| -> HandRecord {
+        serde_json::from_value(json!({
+            "dealer": "W",
+            "deal": {"N": names(&hands[0]), "E": names(&hands[1]), "S": names(&hands[2]), "W": names(&hands[3])},
+            "stock": names(&rest),
+            "actions": [
+                {"seat": "N", "play": "T5"}, {"seat": "E", "play": e_card},
+                {"seat": "S", "play": "FOOL"}, {"seat": "W", "play": "T3"}
+            ]
+        }))
+        .unwrap()
+    };
+    let game = tarot::game();
+    let mut first = record("T7");
+    first.actions.truncate(1);
+    let offered: Vec<String> = engine::legal_actions(&game, &first)
+        .unwrap()
+        .legal
+        .iter()
+        .map(|a| a.kind.of::<Card>("play").unwrap().to_string())
+        .collect();
+    assert_eq!(offered, ["T7"]);
+    first.actions = record("T7").actions[..2].to_vec();
+    let offered: Vec<String> = engine::legal_actions(&game, &first)
+        .unwrap()
+        .legal
+        .iter()
+        .filter(|a| a.kind.verb == "play")
+        .map(|a| a.kind.of::<Card>("play").unwrap().to_string())
+        .collect();
+    assert!(offered.contains(&"FOOL".to_string()) && offered.contains(&"T2".to_string()));
+    assert!(
+        offered.iter().all(|c| c == "FOOL" || c.starts_with('T')),
+        "{offered:?}"
+    );
+    let a = engine::adjudicate(&game, &record("T7")).unwrap();
+    assert_eq!(a.tricks[0].winner.unwrap().to_string(), "E");
+    assert!(a.irregularities.is_empty());
+    let a = engine::adjudicate(&game, &record("KS")).unwrap();
+    assert_eq!(a.tricks[0].winner.unwrap().to_string(), "N");
+    let revoke = &a.irregularities[0];
+    assert_eq!(
+        (revoke.code, revoke.seat.to_string(), revoke.action_index),
+        ("revoke", "E".into(), Some(1))
+    );
+}
+
+/// The camp helpers by hand: a declarer alone who makes his contract collects 2 from each of three
+/// defenders (+6, −2 each); an ally revealed at action 9 joins him, and the same settlement is then
+/// +4 each to the two of them, −4 each to the other two.
+#[test]
+fn camps_settle_per_opponent() {
+    let table = Table::solo(4);
+    let seat = |s: &str| s.parse::<arbiter::engine::Seat>().unwrap();
+    let before = MatchState {
+        scores: arbiter::engine::PerSide::over(table.sides()),
+        ..MatchState::default()
+    };
+    let mut a = Adjudication::new("test", seat("W"), &before, 0);
+    a.set_camps(table, "declarer", &[seat("N")], "defenders");
+    assert_eq!(a.camp_of(seat("S")), Some("defenders"));
+    a.pay_per_opponent(
+        table,
+        "defenders",
+        "declarer",
+        2,
+        ScoreSource::Contract,
+        "contract",
+    );
+    let total = serde_json::to_value(a.total()).unwrap();
+    assert_eq!(total, json!({"P1": 6, "P2": -2, "P3": -2, "P4": -2}));
+    a.score_items.clear();
+    a.reveal_ally("declarer", seat("S"), 9);
+    assert_eq!(a.camps[0].seats, [seat("N"), seat("S")]);
+    assert_eq!(a.camps[0].revealed_at, Some(9));
+    assert_eq!(a.camps[1].seats, [seat("E"), seat("W")]);
+    a.pay_per_opponent(
+        table,
+        "defenders",
+        "declarer",
+        2,
+        ScoreSource::Contract,
+        "contract",
+    );
+    let total = serde_json::to_value(a.total()).unwrap();
+    assert_eq!(total, json!({"P1": 4, "P2": -4, "P3": 4, "P4": -4}));
+    // A declarer who called his own card stays alone.
+    a.reveal_ally("declarer", seat("N"), 12);
+    assert_eq!(a.camps[0].revealed_at, Some(9));
 }

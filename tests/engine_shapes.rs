@@ -1187,3 +1187,300 @@ fn camps_settle_per_opponent() {
     a.reveal_ally("declarer", seat("N"), 12);
     assert_eq!(a.camps[0].revealed_at, Some(9));
 }
+
+// ---- a hand played in turns -----------------------------------------------------------------
+
+/// A climbing hand at three seats, no tricks: eldest plays any card; each next seat plays a card
+/// of higher rank (A high, any suit) or passes; when both others pass, the last to play starts
+/// again with any card. The first seat out of cards wins the cards the others still hold, and each
+/// of them loses his. Plays, passes and going out are events.
+mod climb {
+    use super::*;
+    use arbiter::cards::CardSet;
+    use arbiter::engine::{Event, Seat};
+    use arbiter::record::Yes;
+
+    arbiter::verbs! {
+        /// The climbing game's verbs.
+        pub(crate) enum Verb in "Climb" {
+            Play(Card) = "play": "A card, higher than the last one unless the seat starts.",
+            Pass(Yes) = "pass": "No card this turn.",
+        }
+    }
+
+    pub(crate) struct Climb(pub &'static GameInfo, pub usize);
+
+    pub const TABLE: Table = Table::solo(3);
+
+    pub fn game(cards: usize) -> Climb {
+        Climb(info("test-climb", TABLE, Verb::VERBS), cards)
+    }
+
+    impl Rules for Climb {
+        type Verb = Verb;
+        type Details = NoDetails;
+        type Carried = NoDetails;
+
+        fn info(&self) -> &'static GameInfo {
+            self.0
+        }
+
+        fn table(&self, _: &Options) -> Table {
+            TABLE
+        }
+
+        fn start(
+            &self,
+            record: &HandRecord<Verb>,
+            _: &Options,
+            before: &MatchState,
+        ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
+            let dealt = deal::check_cards(record, TABLE, &packs::standard52())?;
+            deal::check_counts(record, TABLE, self.1)?;
+            Ok(Box::new(Hand {
+                hands: dealt.hands,
+                to_act: TABLE.left(record.dealer),
+                top: None,
+                passes: 0,
+                out: None,
+                adj: Adjudication::new(self.0.id, record.dealer, before, 0),
+            }))
+        }
+    }
+
+    struct Hand {
+        hands: [CardSet; 7],
+        to_act: Seat,
+        /// The card to beat.
+        top: Option<Card>,
+        passes: usize,
+        /// The seat that went out.
+        out: Option<Seat>,
+        adj: Adjudication,
+    }
+
+    fn rank(card: Card) -> u8 {
+        RankOrder::ACE_HIGH.strength(card.rank_unchecked())
+    }
+
+    impl Hand {
+        fn event(&mut self, code: &'static str, index: usize, seat: Seat, cards: Vec<Card>) {
+            self.adj.events.push(Event {
+                code,
+                action_index: Some(index),
+                trick: None,
+                seat: Some(seat),
+                cards,
+                detail: format!("{seat} {code}"),
+            });
+        }
+    }
+
+    impl HandState<Verb> for Hand {
+        fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+            let seat = action.seat;
+            if self.out.is_some() {
+                return Err(RecordError::after_end(index, action, "a seat went out"));
+            }
+            if seat != self.to_act {
+                let due = format!("{} is to act", self.to_act);
+                return Err(RecordError::at("out_of_turn", index, seat, "seat", due));
+            }
+            match action.kind {
+                Verb::Play(card) => {
+                    if !self.hands[seat.pos()].contains(card) {
+                        let e = format!("{seat} does not hold {card}");
+                        return Err(RecordError::on("card_not_held", index, action, e));
+                    }
+                    if self.top.is_some_and(|top| rank(card) <= rank(top)) {
+                        let e = format!("{card} does not beat {}", self.top.unwrap());
+                        return Err(RecordError::on("not_higher", index, action, e));
+                    }
+                    self.hands[seat.pos()].remove(card);
+                    self.top = Some(card);
+                    self.passes = 0;
+                    self.event("played", index, seat, vec![card]);
+                    if self.hands[seat.pos()].is_empty() {
+                        self.out = Some(seat);
+                        self.event("went_out", index, seat, Vec::new());
+                    }
+                }
+                Verb::Pass(Yes) => {
+                    if self.top.is_none() {
+                        let e = "the seat starting must play a card".to_string();
+                        return Err(RecordError::on("cannot_pass", index, action, e));
+                    }
+                    self.passes += 1;
+                    self.event("passed", index, seat, Vec::new());
+                    // Both others passed: the last to play starts again (he is next).
+                    if self.passes == TABLE.players() - 1 {
+                        self.top = None;
+                        self.passes = 0;
+                    }
+                }
+            }
+            self.to_act = TABLE.left(seat);
+            Ok(())
+        }
+
+        fn view(&self) -> TableView {
+            let hands = TABLE.seats().map(|s| (s, self.hands[s.pos()].to_vec()));
+            let to_act = if self.out.is_some() {
+                Vec::new()
+            } else {
+                vec![self.to_act]
+            };
+            let mut view = TableView::turns("play", to_act, hands, &self.adj.match_after);
+            if self.out.is_none() {
+                let seat = self.to_act;
+                for card in self.hands[seat.pos()].iter() {
+                    if self.top.is_none_or(|top| rank(card) > rank(top)) {
+                        view.offer(seat, Verb::Play(card));
+                    }
+                }
+                if self.top.is_some() {
+                    view.offer(seat, Verb::Pass(Yes));
+                }
+            }
+            view
+        }
+
+        fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+            let mut adj = self.adj;
+            match (error, self.out) {
+                (Some(e), _) => adj.record_error(e),
+                (None, None) => adj.record_error(RecordError::incomplete_hand(
+                    Some(self.to_act),
+                    "nobody went out".into(),
+                )),
+                (None, Some(winner)) => {
+                    let left = |s: Seat| self.hands[s.pos()].len() as i32;
+                    let won: i32 = TABLE.seats().map(left).sum();
+                    adj.score(
+                        TABLE.side(winner),
+                        won,
+                        ScoreSource::Tricks,
+                        "cards_left",
+                        None,
+                    );
+                    for s in TABLE.seats().filter(|&s| s != winner) {
+                        adj.score(
+                            TABLE.side(s),
+                            -left(s),
+                            ScoreSource::Tricks,
+                            "cards_left",
+                            None,
+                        );
+                    }
+                    adj.hand_winner = Some(TABLE.side(winner));
+                    adj.settle();
+                }
+            }
+            adj
+        }
+    }
+}
+
+/// A climbing hand by hand, dealer P3 so P1 starts. P1 3S 9H QD, P2 5D KC 2H, P3 4C 7S AS.
+/// P1 3S, P2 5D, P3 7S, P1 9H, P2 KC, P3 AS; nothing beats the ace: P1 and P2 pass, P3 starts
+/// again with 4C and is out of cards. P1 and P2 hold one card each (QD, 2H): P3 +2, P1 −1, P2 −1.
+/// Nine actions, seven cards played, two passes, one seat out: ten events, no trick.
+#[test]
+fn a_hand_played_in_turns() {
+    let game = climb::game(3);
+    let v = json!({
+        "dealer": "P3",
+        "deal": {"P1": ["3S", "9H", "QD"], "P2": ["5D", "KC", "2H"], "P3": ["4C", "7S", "AS"]},
+        "actions": [
+            {"seat": "P1", "play": "3S"}, {"seat": "P2", "play": "5D"}, {"seat": "P3", "play": "7S"},
+            {"seat": "P1", "play": "9H"}, {"seat": "P2", "play": "KC"}, {"seat": "P3", "play": "AS"},
+            {"seat": "P1", "pass": true}, {"seat": "P2", "pass": true}, {"seat": "P3", "play": "4C"}
+        ]
+    });
+    let record: HandRecord = serde_json::from_value(v.clone()).unwrap();
+    let a = engine::adjudicate(&game, &record).unwrap();
+    assert!(a.record_error.is_none(), "{:?}", a.record_error);
+    assert!(a.tricks.is_empty());
+    let codes: Vec<&str> = a.events.iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "played", "played", "played", "played", "played", "played", "passed", "passed",
+            "played", "went_out"
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(a.hand_score.unwrap()).unwrap(),
+        json!({"P1": -1, "P2": -1, "P3": 2})
+    );
+    assert_eq!(a.hand_winner.unwrap().to_string(), "P3");
+
+    // Before P2's pass: P2 may only pass (nothing beats the ace), and P1's view holds no trick.
+    let mut partial = record.clone();
+    partial.actions.truncate(7);
+    let view = engine::legal_actions(&game, &partial).unwrap();
+    assert_eq!(view.trick_number, None);
+    assert_eq!(view.to_act.len(), 1);
+    let legal: Vec<&str> = view.legal.iter().map(|a| a.kind.verb.as_str()).collect();
+    assert_eq!(legal, ["pass"]);
+    // After the two passes P3 starts again: every card he holds, no pass.
+    partial.actions = record.actions[..8].to_vec();
+    let view = engine::legal_actions(&game, &partial).unwrap();
+    assert_eq!(view.legal.len(), 1);
+    assert_eq!(
+        view.legal[0].kind.of::<Card>("play").unwrap().to_string(),
+        "4C"
+    );
+
+    // A card that does not beat the last one, a pass by the seat starting, a seat out of turn.
+    for (i, action, code) in [
+        (1, json!({"seat": "P2", "play": "2H"}), "not_higher"),
+        (0, json!({"seat": "P1", "pass": true}), "cannot_pass"),
+        (0, json!({"seat": "P2", "play": "5D"}), "out_of_turn"),
+    ] {
+        let mut bad = v.clone();
+        bad["actions"][i] = action;
+        let bad: HandRecord = serde_json::from_value(bad).unwrap();
+        let e = engine::adjudicate(&game, &bad)
+            .unwrap()
+            .record_error
+            .unwrap();
+        assert_eq!((e.code, e.action_index), (code, Some(i)));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random legal turns end with one seat out of cards, reported as events only: one `played`
+    /// per card gone from the hands, the scores the cards left, adding up to zero.
+    #[test]
+    fn turns_played_at_random_end_with_a_seat_out(seed in any::<u64>()) {
+        let game = climb::game(5);
+        let mut cards: Vec<Card> = packs::standard52().cards.iter().collect();
+        shuffle(&mut cards, seed);
+        let deal: serde_json::Map<String, serde_json::Value> = (0..3)
+            .map(|i| (format!("P{}", i + 1), json!(cards[i * 5..i * 5 + 5].iter().map(|c| c.to_string()).collect::<Vec<_>>())))
+            .collect();
+        let mut record: HandRecord = serde_json::from_value(json!({"dealer": "P1", "deal": deal})).unwrap();
+        let mut pick = seed;
+        for _ in 0..200 {
+            let view = engine::legal_actions(&game, &record).expect("a legal position");
+            if view.legal.is_empty() {
+                break;
+            }
+            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            record.actions.push(view.legal[(pick >> 33) as usize % view.legal.len()].clone());
+        }
+        let a = engine::adjudicate(&game, &record).expect("accepted");
+        prop_assert!(a.record_error.is_none(), "{:?}", a.record_error);
+        prop_assert!(a.tricks.is_empty());
+        let played = a.events.iter().filter(|e| e.code == "played").count();
+        let plays = record.actions.iter().filter(|x| x.kind.verb == "play").count();
+        prop_assert_eq!(played, plays);
+        prop_assert_eq!(a.events.iter().filter(|e| e.code == "went_out").count(), 1);
+        let score = a.hand_score.unwrap();
+        prop_assert_eq!(score.sides().map(|s| score[s]).sum::<i32>(), 0);
+        prop_assert_eq!(score[a.hand_winner.unwrap()], (15 - plays) as i32);
+    }
+}

@@ -227,7 +227,7 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
     let problem = |p: api::problem::Problem| {
-        let p = p.about_record().offering_seats(game.info().seats);
+        let p = p.about_record().offering_seats(&game.info().tables.seats());
         serde_json::to_string_pretty(&p).expect("serializes")
     };
     let refused = |errors| problem(api::problem::Problem::invalid(errors));

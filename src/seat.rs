@@ -79,31 +79,63 @@ impl utoipa::PartialSchema for Seat {
 
 impl utoipa::ToSchema for Seat {}
 
-/// The seats of one game's table, in clockwise order, and how they play and score.
-#[derive(Clone, Copy, Debug)]
+/// The seats of one game's table, in clockwise order, and how they play and score: each for
+/// himself, or in fixed teams whose partners sit evenly round the table (every `size / team` seats:
+/// N–S v E–W at four, three pairs P1+P4, P2+P5, P3+P6 or two teams of three P1+P3+P5, P2+P4+P6 at
+/// six). Per-hand camps (a declarer against the rest, an ally made known by play) are not the
+/// table's: at such a table every seat is its own side (`Table::solo`) and the hand names its camps
+/// (`Adjudication.camps`). A bank against punters is the same shape: the bank is the seat that deals
+/// every coup, and each punter settles with it alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(into = "TableShape")]
 pub struct Table {
+    /// Chairs round the table, seats out included: they name the seats (`N E S W` at four,
+    /// `P1`..`Pn` otherwise). `players` counts the seats still in.
     pub size: usize,
-    /// Partners sit opposite and score together: N–S and E–W at four seats, the three pairs
-    /// P1+P4, P2+P5, P3+P6 at six (six-player Zetema); otherwise each seat is its own side.
-    pub partnerships: bool,
+    /// Seats per fixed team (1: each for himself).
+    team: u8,
     /// Play passes to the right (counter-clockwise), as in Truco and Tresette's traditional option.
-    pub counterclockwise: bool,
+    counterclockwise: bool,
+    /// Seats may leave between hands (Knockout Whist): a match state may name seats `out`.
+    shrinks: bool,
+    /// Positions of the seats that have left the table: they are skipped in turn, dealt nothing
+    /// and act no more, but their sides keep their scores.
+    out: u8,
 }
 
 impl Table {
-    /// Four players in partnerships, clockwise.
-    pub const FOUR: Table = Table {
-        size: 4,
-        partnerships: true,
-        counterclockwise: false,
-    };
+    /// Four players in partnerships N–S v E–W, clockwise.
+    pub const FOUR: Table = Table::teams(4, 2);
+
+    /// Six players in three pairs, partners opposite (P1+P4, P2+P5, P3+P6), clockwise.
+    pub const SIX_IN_PAIRS: Table = Table::teams(6, 2);
 
     /// `size` players each for himself, clockwise.
     pub const fn solo(size: usize) -> Table {
+        assert!(size >= 2 && size <= MAX_SOLO, "2 to 7 seats");
         Table {
             size,
-            partnerships: false,
+            team: 1,
             counterclockwise: false,
+            shrinks: false,
+            out: 0,
+        }
+    }
+
+    /// `size` players in fixed teams of `of`, partners every `size / of` seats, clockwise. With at
+    /// most seven seats and at least two teams these are four in pairs, six in pairs and six in
+    /// teams of three: any other shape does not build.
+    pub const fn teams(size: usize, of: usize) -> Table {
+        assert!(
+            matches!((size, of), (4, 2) | (6, 2) | (6, 3)),
+            "fixed teams: four in pairs, six in pairs or six in threes"
+        );
+        Table {
+            size,
+            team: of as u8,
+            counterclockwise: false,
+            shrinks: false,
+            out: 0,
         }
     }
 
@@ -115,7 +147,48 @@ impl Table {
         }
     }
 
-    /// The seat at `pos` (taken modulo the table size).
+    /// The same table where seats may leave between hands (Knockout Whist).
+    pub const fn shrinking(self) -> Table {
+        Table {
+            shrinks: true,
+            ..self
+        }
+    }
+
+    /// Whether seats may leave this table between hands.
+    pub fn shrinks(self) -> bool {
+        self.shrinks
+    }
+
+    /// The same table without `seats` (seats that have left it): they are skipped in turn order,
+    /// `seats` and `resolve` leave them out, their sides still score.
+    pub fn without(self, seats: impl IntoIterator<Item = Seat>) -> Table {
+        let out = seats
+            .into_iter()
+            .fold(self.out, |out, s| out | 1 << (s.pos() % self.size));
+        debug_assert!(
+            out.count_ones() < self.size as u32,
+            "a seat stays at the table"
+        );
+        Table { out, ..self }
+    }
+
+    /// Whether `seat` (as this table names it) has left the table.
+    pub fn is_out(self, seat: Seat) -> bool {
+        self.out >> seat.pos() & 1 == 1
+    }
+
+    /// Seats still at the table.
+    pub fn players(self) -> usize {
+        self.size - self.out.count_ones() as usize
+    }
+
+    /// Seats per fixed team: 1 where each plays for himself, 2 in partnerships.
+    pub fn team_size(self) -> usize {
+        self.team as usize
+    }
+
+    /// The seat at `pos` (taken modulo the table size), in or out.
     pub fn seat(self, pos: usize) -> Seat {
         let pos = pos % self.size;
         if self.size == 4 {
@@ -125,21 +198,30 @@ impl Table {
         }
     }
 
-    /// The seat as this table names it, or `None` when the table has no such seat.
+    /// The seat as this table names it, or `None` when the table has no such seat (or it has left).
     pub fn resolve(self, seat: Seat) -> Option<Seat> {
         let numbered = seat.0 >= NUMBERED;
-        let ok = seat.pos() < self.size && (numbered || self.size == 4);
+        let ok = seat.pos() < self.size && (numbered || self.size == 4) && !self.is_out(seat);
         ok.then(|| self.seat(seat.pos()))
     }
 
-    /// The next seat clockwise ("left").
+    /// The next seat clockwise ("left") still at the table.
     pub fn left(self, seat: Seat) -> Seat {
-        self.seat(seat.pos() + 1)
+        self.step(seat, 1)
     }
 
-    /// The previous seat clockwise ("right").
+    /// The previous seat clockwise ("right") still at the table.
     pub fn right(self, seat: Seat) -> Seat {
-        self.seat(seat.pos() + self.size - 1)
+        self.step(seat, self.size - 1)
+    }
+
+    /// The first seat still in, `by` positions on at a time.
+    fn step(self, seat: Seat, by: usize) -> Seat {
+        let mut pos = (seat.pos() + by) % self.size;
+        while self.out >> pos & 1 == 1 {
+            pos = (pos + by) % self.size;
+        }
+        self.seat(pos)
     }
 
     /// The seat after `seat` in the direction of play (and of the deal and the auction).
@@ -151,47 +233,94 @@ impl Table {
         }
     }
 
+    /// The seats still at the table, clockwise from the first.
     pub fn seats(self) -> impl Iterator<Item = Seat> {
-        (0..self.size).map(move |p| self.seat(p))
+        (0..self.size)
+            .filter(move |&p| self.out >> p & 1 == 0)
+            .map(move |p| self.seat(p))
     }
 
-    /// Six players in three pairs, partners opposite (P1+P4, P2+P5, P3+P6), clockwise.
-    pub const SIX_IN_PAIRS: Table = Table {
-        size: 6,
-        partnerships: true,
-        counterclockwise: false,
-    };
-
-    /// The side `seat` scores for.
+    /// The side `seat` scores for (in or out).
     pub fn side(self, seat: Seat) -> Side {
-        match (self.partnerships, self.size) {
-            (true, 4) => Side::BOTH[seat.pos() % 2],
-            (true, _) => Side::pair(seat.pos() % (self.size / 2)),
-            (false, _) => Side::player(seat.pos()),
+        let team = seat.pos() % (self.size / self.team as usize);
+        match (self.team, self.size) {
+            (1, _) => Side::player(seat.pos()),
+            (2, 4) => Side::BOTH[team],
+            (2, _) => Side::pair(team),
+            _ => Side::trio(team),
         }
     }
 
-    /// The sides that score at this table.
+    /// The sides that score at this table, those of seats out included.
     pub fn sides(self) -> impl Iterator<Item = Side> {
-        let n = if self.partnerships {
-            self.size / 2
-        } else {
-            self.size
-        };
-        (0..n).map(move |i| self.side(self.seat(i)))
+        (0..self.size / self.team as usize).map(move |i| self.side(self.seat(i)))
     }
 
-    /// The seats scoring for `side`.
+    /// The seats scoring for `side`, seats out included.
     pub fn members(self, side: Side) -> impl Iterator<Item = Seat> {
-        self.seats().filter(move |&s| self.side(s) == side)
+        (0..self.size)
+            .map(move |p| self.seat(p))
+            .filter(move |&s| self.side(s) == side)
     }
 
-    /// Seat names for messages: "N, E, S, W".
+    /// Seat names for messages: "N, E, S, W"; "P1, P2, P4 (P3 out)" once a seat has left.
     pub fn names(self) -> String {
-        self.seats()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+        let names = |seats: &mut dyn Iterator<Item = Seat>| {
+            seats.map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        };
+        let mut out = (0..self.size)
+            .filter(|&p| self.out >> p & 1 == 1)
+            .map(|p| self.seat(p))
+            .peekable();
+        if out.peek().is_none() {
+            names(&mut self.seats())
+        } else {
+            format!("{} ({} out)", names(&mut self.seats()), names(&mut out))
+        }
+    }
+}
+
+/// Which way play passes round a table.
+#[derive(Clone, Copy, Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Clockwise,
+    Counterclockwise,
+}
+
+/// A table as `GET /v1/games` lists it: its seats and the sides they score for.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct TableShape {
+    /// Number of players.
+    pub players: usize,
+    /// The seats, in clockwise order.
+    pub seats: Vec<Seat>,
+    /// The fixed sides and their seats: `{"NS": ["N", "S"], "EW": ["E", "W"]}` in partnerships,
+    /// `{"P1": ["P1"], ...}` where each plays for himself (and has his own camp in a hand with
+    /// camps), `{"P1+P4": ["P1", "P4"], ...}` for six in pairs.
+    #[schema(value_type = BTreeMap<String, Vec<Seat>>)]
+    pub sides: std::collections::BTreeMap<Side, Vec<Seat>>,
+    pub direction: Direction,
+    /// Seats may leave between hands (Knockout Whist): a match state then names them in `out`.
+    pub seats_leave: bool,
+}
+
+impl From<Table> for TableShape {
+    fn from(t: Table) -> TableShape {
+        TableShape {
+            players: t.players(),
+            seats: t.seats().collect(),
+            sides: t
+                .sides()
+                .map(|side| (side, t.members(side).filter(|&s| !t.is_out(s)).collect()))
+                .collect(),
+            direction: if t.counterclockwise {
+                Direction::Counterclockwise
+            } else {
+                Direction::Clockwise
+            },
+            seats_leave: t.shrinks,
+        }
     }
 }
 
@@ -200,10 +329,14 @@ const MAX_SOLO: usize = 7;
 /// The pairs of a six-seat table in partnerships.
 const PAIRS: usize = 3;
 const FIRST_PAIR: u8 = 2 + MAX_SOLO as u8;
-const SIDES: usize = 2 + MAX_SOLO + PAIRS;
+/// The teams of three of a six-seat table.
+const TRIOS: usize = 2;
+const FIRST_TRIO: u8 = FIRST_PAIR + PAIRS as u8;
+const SIDES: usize = 2 + MAX_SOLO + PAIRS + TRIOS;
 
-/// A scoring side: a partnership (`NS`, `EW` at four seats; `P1+P4`, `P2+P5`, `P3+P6` at six), or in
-/// a game played each for himself, one player (`P1`, `P2`, ..., named like the seat).
+/// A scoring side: a partnership (`NS`, `EW` at four seats; `P1+P4`, `P2+P5`, `P3+P6` at six), a
+/// team of three at six (`P1+P3+P5`, `P2+P4+P6`), or in a game played each for himself, one player
+/// (`P1`, `P2`, ..., named like the seat).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Side(u8);
 
@@ -220,6 +353,11 @@ impl Side {
     /// The pair of partners at six seats whose first seat is at position `first` (0, 1 or 2).
     pub fn pair(first: usize) -> Side {
         Side(FIRST_PAIR + (first % PAIRS) as u8)
+    }
+
+    /// The team of three at six seats whose first seat is at position `first` (0 or 1).
+    pub fn trio(first: usize) -> Side {
+        Side(FIRST_TRIO + (first % TRIOS) as u8)
     }
 
     /// The opposing partnership (partnership sides only).
@@ -247,6 +385,10 @@ impl fmt::Display for Side {
         match self.0 {
             0 => f.write_str("NS"),
             1 => f.write_str("EW"),
+            n if n >= FIRST_TRIO => {
+                let first = n - FIRST_TRIO + 1;
+                write!(f, "P{first}+P{}+P{}", first + 2, first + 4)
+            }
             n if n >= FIRST_PAIR => {
                 let first = n - FIRST_PAIR + 1;
                 write!(f, "P{first}+P{}", first + PAIRS as u8)
@@ -265,6 +407,8 @@ impl FromStr for Side {
             "P1+P4" => Ok(Side::pair(0)),
             "P2+P5" => Ok(Side::pair(1)),
             "P3+P6" => Ok(Side::pair(2)),
+            "P1+P3+P5" => Ok(Side::trio(0)),
+            "P2+P4+P6" => Ok(Side::trio(1)),
             _ => s
                 .strip_prefix('P')
                 .and_then(|n| n.parse::<usize>().ok())
@@ -272,7 +416,7 @@ impl FromStr for Side {
                 .map(|n| Side::player(n - 1))
                 .ok_or_else(|| {
                     format!(
-                        "'{s}' is not a side: expected NS or EW (P1..P7 where each plays alone; P1+P4, P2+P5, P3+P6 for six in pairs)"
+                        "'{s}' is not a side: expected NS or EW (P1..P7 where each plays alone; P1+P4, P2+P5, P3+P6 for six in pairs; P1+P3+P5, P2+P4+P6 for six in threes)"
                     )
                 }),
         }
@@ -285,10 +429,12 @@ impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .pattern(Some("^(NS|EW|P[1-7]|P1\\+P4|P2\\+P5|P3\\+P6)$"))
+            .pattern(Some(
+                "^(NS|EW|P[1-7]|P1\\+P4|P2\\+P5|P3\\+P6|P1\\+P3\\+P5|P2\\+P4\\+P6)$",
+            ))
             .description(Some(
                 "A scoring side: NS (North–South) or EW (East–West); P1..P7 in games played each for himself; \
-                 P1+P4, P2+P5, P3+P6 for six players in pairs.",
+                 P1+P4, P2+P5, P3+P6 for six players in pairs; P1+P3+P5, P2+P4+P6 for six in threes.",
             ))
             .into()
     }
@@ -454,5 +600,38 @@ mod tests {
         assert_eq!(scores[Side::pair(1)], 7);
         assert_eq!(scores.restrict(Table::FOUR.sides()), Err(Side::pair(1)));
         assert_eq!(t.left(seat("P6")), seat("P1"));
+    }
+
+    /// Fixed teams of three at six seats: partners every other seat (P1+P3+P5 v P2+P4+P6).
+    #[test]
+    fn six_seats_in_two_teams_of_three() {
+        let t = Table::teams(6, 3);
+        let seat = |s: &str| s.parse::<Seat>().unwrap();
+        let names: Vec<String> = t.sides().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["P1+P3+P5", "P2+P4+P6"]);
+        assert_eq!(t.side(seat("P5")), t.side(seat("P1")));
+        assert_eq!(t.side(seat("P6")), Side::trio(1));
+        assert_eq!(t.members(Side::trio(1)).count(), 3);
+        for side in t.sides() {
+            assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+        }
+    }
+
+    /// Seats that leave: skipped both ways round, no longer named by `resolve`, their sides kept.
+    #[test]
+    fn a_table_without_seats_that_left() {
+        let seat = |s: &str| s.parse::<Seat>().unwrap();
+        let t = Table::solo(5).shrinking().without([seat("P2"), seat("P3")]);
+        assert_eq!(t.players(), 3);
+        assert_eq!(t.left(seat("P1")), seat("P4"));
+        assert_eq!(t.right(seat("P4")), seat("P1"));
+        assert_eq!(t.counterclockwise().next(seat("P4")), seat("P1"));
+        assert_eq!(t.resolve(seat("P3")), None);
+        assert_eq!(t.seats().count(), 3);
+        assert_eq!(t.sides().count(), 5);
+        assert_eq!(t.names(), "P1, P4, P5 (P2, P3 out)");
+        let four = Table::solo(4).shrinking().without([Seat::S]);
+        assert_eq!(four.left(Seat::E), Seat::W);
+        assert_eq!(four.resolve("P3".parse().unwrap()), None);
     }
 }

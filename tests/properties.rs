@@ -171,7 +171,9 @@ fn numbered_seats_are_the_compass_seats_in_every_fixture() {
         let Ok(a) = engine::adjudicate(g, &r) else {
             continue;
         };
-        if g.info().players != 4 || !"NESW".contains(v["dealer"].as_str().unwrap_or("-")) {
+        if g.info().tables.default_table().size != 4
+            || !"NESW".contains(v["dealer"].as_str().unwrap_or("-"))
+        {
             continue;
         }
         let mut n = v.clone();

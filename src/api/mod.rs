@@ -455,7 +455,7 @@ async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
     game: &dyn Game,
 ) -> Result<T, Problem> {
     let bytes = json_body(req, body).await?;
-    parse_json(&bytes).map_err(|p| p.about_record().offering_seats(game.info().seats))
+    parse_json(&bytes).map_err(|p| p.about_record().offering_seats(&game.info().tables.seats()))
 }
 
 /// Adjudicates one recorded hand. Nothing is stored.

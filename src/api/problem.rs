@@ -101,9 +101,13 @@ impl Problem {
 
     /// Names the seats of the game's table where a seat failed to parse (the parser, not knowing
     /// the game, offers every seat there is: N, E, S, W or P1..P7).
-    pub fn offering_seats(mut self, seats: &[&str]) -> Problem {
+    pub fn offering_seats(mut self, seats: &[crate::seat::Seat]) -> Problem {
         const EVERY_SEAT: &str = "N, E, S, W (or P1..P7)";
-        let these = seats.join(", ");
+        let these = seats
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         for text in
             std::iter::once(&mut self.detail).chain(self.errors.iter_mut().map(|e| &mut e.detail))
         {

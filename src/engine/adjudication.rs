@@ -3,7 +3,7 @@
 
 use super::{
     CorrectedRevoke, IgnoredAction, Irregularity, MatchState, PerSide, RecordError, Seat, Side,
-    TrickReport,
+    Table, TrickReport,
 };
 use crate::cards::{Card, Suit};
 use crate::details::Details;
@@ -329,6 +329,93 @@ impl Adjudication {
             total[item.side] += item.points;
         }
         total
+    }
+
+    /// Sets the hand's two camps: `seats` under `role` (a declarer with any partner known from the
+    /// start; a bank) against every other seat still at `table` under `others` (`defenders`,
+    /// `punters`).
+    pub fn set_camps(
+        &mut self,
+        table: Table,
+        role: &'static str,
+        seats: &[Seat],
+        others: &'static str,
+    ) {
+        let mut own = seats.to_vec();
+        own.sort();
+        self.camps = vec![
+            Camp {
+                role,
+                seats: own,
+                revealed_at: None,
+            },
+            Camp {
+                role: others,
+                seats: table.seats().filter(|s| !seats.contains(s)).collect(),
+                revealed_at: None,
+            },
+        ];
+    }
+
+    /// `ally` is made known by play at action `index` (Nomination Whist's called card, Boston's
+    /// supporter): he joins the camp `role` from the other. Nothing changes when he is in it
+    /// already (a declarer who called his own card plays alone).
+    pub fn reveal_ally(&mut self, role: &str, ally: Seat, index: usize) {
+        if self.camp_of(ally) == Some(role) {
+            return;
+        }
+        for camp in &mut self.camps {
+            if camp.role == role {
+                camp.seats.push(ally);
+                camp.seats.sort();
+                camp.revealed_at = Some(index);
+            } else {
+                camp.seats.retain(|&s| s != ally);
+            }
+        }
+    }
+
+    /// The role of the camp `seat` is in, this hand.
+    pub fn camp_of(&self, seat: Seat) -> Option<&'static str> {
+        self.camps
+            .iter()
+            .find(|c| c.seats.contains(&seat))
+            .map(|c| c.role)
+    }
+
+    /// Settlement per opponent: every seat of the camp `payers` pays `points` to every seat of the
+    /// camp `payees`, each on his own side (a declarer alone who makes his contract collects
+    /// `points` from each of three defenders: +3 × `points` to him, −`points` to each of them).
+    /// One score item per seat.
+    pub fn pay_per_opponent(
+        &mut self,
+        table: Table,
+        payers: &str,
+        payees: &str,
+        points: i32,
+        source: ScoreSource,
+        code: &'static str,
+    ) {
+        let seats = |role: &str| {
+            self.camps
+                .iter()
+                .find(|c| c.role == role)
+                .map(|c| c.seats.clone())
+                .unwrap_or_default()
+        };
+        let (from, to) = (seats(payers), seats(payees));
+        for &s in &to {
+            self.score(
+                table.side(s),
+                points * from.len() as i32,
+                source,
+                code,
+                None,
+            );
+        }
+        for &s in &from {
+            self.score(table.side(s), -points * to.len() as i32, source, code, None);
+        }
     }
 
     /// Scores the hand (one way for every game): `hand_score` is the total of the score items, the

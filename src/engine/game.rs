@@ -8,7 +8,7 @@ use super::replay::{self, Recorded};
 use super::{Adjudication, FieldError, MatchState, OptionSpec, Options, RecordError, TableView};
 use crate::details::Details;
 use crate::record::{Action, HandRecord, Verbs};
-use crate::seat::{PerSide, Side, Table};
+use crate::seat::{PerSide, Seat, Side, Table, TableShape};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use utoipa::openapi::RefOr;
@@ -20,12 +20,12 @@ use utoipa::{PartialSchema, ToSchema};
 pub struct GameInfo {
     pub id: &'static str,
     pub name: &'static str,
-    /// Number of players (the only count this service accepts for the game).
-    pub players: u8,
-    /// Seats in clockwise order.
-    #[schema(value_type = Vec<String>)]
-    pub seats: &'static [&'static str],
-    pub partnerships: bool,
+    /// Every table the game is played at: the one its default options give first, then those its
+    /// options choose (`Rules::table`). Also written as `players`, `seats` and `partnerships`,
+    /// as before tables were listed.
+    #[serde(flatten)]
+    #[schema(inline)]
+    pub tables: Tables,
     pub deck: &'static str,
     /// The score that wins a game.
     pub game_target: i32,
@@ -47,6 +47,67 @@ pub struct GameInfo {
     /// Verbs a record of this game may use (its action schema gives their values).
     #[schema(value_type = Vec<String>)]
     pub verbs: &'static [&'static str],
+}
+
+/// The tables a game is played at (`GameInfo.tables`), the default first.
+#[derive(Debug)]
+pub struct Tables(pub &'static [Table]);
+
+impl Tables {
+    /// The table of the game's default options.
+    pub fn default_table(&self) -> Table {
+        self.0[0]
+    }
+
+    /// Every seat name any of the tables uses, the default table's first (Briscola: `N E S W`,
+    /// then `P1 P2 P3` for two or three players).
+    pub fn seats(&self) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = Vec::new();
+        for s in self.0.iter().flat_map(|t| t.seats()) {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+        }
+        seats
+    }
+}
+
+/// The tables a game is played at, and the fields that described its one table before.
+#[derive(Serialize, ToSchema)]
+struct TablesWire {
+    /// Every table the game is played at, the default options' first.
+    tables: Vec<TableShape>,
+    /// Players at the default table (`tables[0].players`); `tables` lists every count.
+    players: usize,
+    /// Every seat any of the tables uses, the default table's first in clockwise order.
+    seats: Vec<Seat>,
+    /// Whether the default table plays in fixed teams (`tables[0].sides`).
+    partnerships: bool,
+}
+
+impl Serialize for Tables {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let default = self.default_table();
+        TablesWire {
+            tables: self.0.iter().map(|&t| t.into()).collect(),
+            players: default.players(),
+            seats: self.seats(),
+            partnerships: default.team_size() > 1,
+        }
+        .serialize(s)
+    }
+}
+
+impl PartialSchema for Tables {
+    fn schema() -> RefOr<Schema> {
+        TablesWire::schema()
+    }
+}
+
+impl ToSchema for Tables {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        TablesWire::schemas(schemas);
+    }
 }
 
 /// One game's rules, in its own verbs.

@@ -17,7 +17,7 @@ pub use adjudication::{
     Adjudication, Bonus, BonusStatus, Camp, Contract, Ending, Event, Outcome, ScoreItem,
     ScoreSource, Tally,
 };
-pub use game::{Game, GameInfo, GameSchemas, HandState, Rules};
+pub use game::{Game, GameInfo, GameSchemas, HandState, Rules, Tables};
 pub use replay::{
     MatchReport, Recorded, Replay, adjudicate, adjudicate_match, adjudicate_next, legal_actions,
 };
@@ -33,7 +33,7 @@ pub use play::{Established, TrickPlay};
 pub use crate::details::{Details, NoDetails};
 pub use crate::input::FieldError;
 pub use crate::record::MatchState;
-pub use crate::seat::{PerSide, Seat, Side, Table};
+pub use crate::seat::{PerSide, Seat, Side, Table, TableShape};
 pub use stock::Stock;
 pub use trick::{
     MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, must_follow_suit, trump_or_led,

@@ -86,7 +86,7 @@ impl<H: Holding> TrickPlay<H> {
 
     /// Seats that play to each trick.
     pub fn players(&self) -> usize {
-        self.table.size - self.out.iter().filter(|&&o| o).count()
+        self.table.players() - self.out.iter().filter(|&&o| o).count()
     }
 
     /// The next seat in the direction of play that takes part in the hand.

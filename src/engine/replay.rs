@@ -217,6 +217,31 @@ fn prepare<'a, R: Rules>(
         }
     };
     let table = options.as_ref().map(|o| Rules::table(game, o));
+    let before = match (before, &record.match_state) {
+        (Some(m), None) => m.clone(),
+        (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
+        (Some(_), Some(_)) => {
+            errors.push(FieldError::new(
+                "/match_state".into(),
+                "a hand of a match may not carry a different match state".into(),
+            ));
+            MatchState::default()
+        }
+        (None, state) => {
+            let mut state = state.clone().unwrap_or_default();
+            let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
+            state.next_dealer = state.next_dealer.map(named);
+            if let Err(e) =
+                check_match_state(game, table, &state, named(record.dealer), "/match_state")
+            {
+                errors.extend(e);
+            }
+            state.out = state.out.into_iter().map(|(s, n)| (named(s), n)).collect();
+            state
+        }
+    };
+    // The seats still in: a seat that has left the table is dealt nothing and acts no more.
+    let table = table.map(|t| t.without(before.out.keys().copied()));
     if let Some(table) = table
         && let Some(a) = record
             .actions
@@ -232,26 +257,6 @@ fn prepare<'a, R: Rules>(
             ),
         ));
     }
-    let before = match (before, &record.match_state) {
-        (Some(m), None) => m.clone(),
-        (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
-        (Some(_), Some(_)) => {
-            errors.push(FieldError::new(
-                "/match_state".into(),
-                "a hand of a match may not carry a different match state".into(),
-            ));
-            MatchState::default()
-        }
-        (None, state) => {
-            let mut state = state.clone().unwrap_or_default();
-            let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
-            state.next_dealer = state.next_dealer.map(named);
-            if let Err(e) = check_match_state(game, &state, named(record.dealer), "/match_state") {
-                errors.extend(e);
-            }
-            state
-        }
-    };
     let (options, table) = match (options, table) {
         (Some(o), Some(t)) if errors.is_empty() => (o, t),
         _ => return Err(errors),
@@ -361,7 +366,7 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
     state.next_dealer = state.next_dealer.map(resolve);
-    check_match_state(game, &state, first_dealer, "/match_state").map_err(|e| {
+    check_match_state(game, Some(table), &state, first_dealer, "/match_state").map_err(|e| {
         e.into_iter()
             .map(|f| {
                 if f.pointer == "/dealer" {
@@ -372,6 +377,11 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
             })
             .collect::<Vec<_>>()
     })?;
+    state.out = state
+        .out
+        .into_iter()
+        .map(|(s, n)| (resolve(s), n))
+        .collect();
     let mut hands = Vec::with_capacity(m.hands.len());
     for (i, record) in m.hands.iter().enumerate() {
         let adjudication = adjudicate_next(game, &options, &state, record, i).map_err(|e| {
@@ -390,9 +400,11 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
 const SCORE_LIMIT: i32 = 1_000_000;
 
-/// Checks a match state given in a request, for a hand dealt by `dealer` in `game`.
+/// Checks a match state given in a request, for a hand dealt by `dealer` in `game` at `table` (when
+/// the options give one).
 fn check_match_state(
     game: &dyn Game,
+    table: Option<Table>,
     state: &MatchState,
     dealer: Seat,
     base: &str,
@@ -433,6 +445,9 @@ fn check_match_state(
             "the game is already over: start a new match".into(),
         ));
     }
+    if let Some(table) = table {
+        errors.extend(check_out(table, state, dealer, base));
+    }
     if let Some(d) = state.next_dealer
         && d != dealer
     {
@@ -446,4 +461,63 @@ fn check_match_state(
     } else {
         Err(errors)
     }
+}
+
+/// The seats a match state says have left `table`: seats of a table whose seats leave, each left
+/// after a hand already played, at least two still in, the dealer among them.
+fn check_out(table: Table, state: &MatchState, dealer: Seat, base: &str) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if state.out.is_empty() {
+        return errors;
+    }
+    if !table.shrinks() {
+        errors.push(FieldError::new(
+            format!("{base}/out"),
+            "no seat leaves the table in this game: expected no `out`".into(),
+        ));
+        return errors;
+    }
+    let mut positions = 0u8;
+    for (&seat, &after) in &state.out {
+        let at = format!("{base}/out/{seat}");
+        match table.resolve(seat) {
+            None => errors.push(FieldError::new(
+                at,
+                format!("no seat {seat} at this table: expected {}", table.names()),
+            )),
+            Some(s) if positions >> s.pos() & 1 == 1 => errors.push(FieldError::new(
+                at,
+                format!("seat {s} is named twice (as {seat} and under another name)"),
+            )),
+            Some(s) if after > state.hands_played => {
+                positions |= 1 << s.pos();
+                errors.push(FieldError::new(
+                    at,
+                    format!(
+                        "{seat} cannot have left after hand {after}: {} hands played",
+                        state.hands_played
+                    ),
+                ))
+            }
+            Some(s) => positions |= 1 << s.pos(),
+        }
+    }
+    if errors.is_empty() {
+        if table.players() - (positions.count_ones() as usize) < 2 {
+            errors.push(FieldError::new(
+                format!("{base}/out"),
+                "fewer than two seats are left at the table: the game is over, start a new match"
+                    .into(),
+            ));
+        } else if table
+            .resolve(dealer)
+            .is_some_and(|d| positions >> d.pos() & 1 == 1)
+        {
+            errors.push(FieldError::new(
+                "/dealer".into(),
+                format!("{dealer} has left the table ({base}/out) and deals no more"),
+            ));
+        }
+    }
+    errors
 }

@@ -33,9 +33,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "bacon",
     name: "Bacon",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "52-card pack, A high",
     game_target: GAME,
     options: &[

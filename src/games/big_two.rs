@@ -95,10 +95,8 @@ struct ViewDetails {
 static INFO: GameInfo = GameInfo {
     id: "big-two",
     name: "Big Two",
-    // The `players` option makes it 2 or 3.
-    players: 4,
-    seats: &["P1", "P2", "P3", "P4"],
-    partnerships: false,
+    // The `players` option: 4 (the default), 2 or 3, each for himself.
+    tables: crate::engine::Tables(&[Table::solo(4), Table::solo(2), Table::solo(3)]),
     deck: "52-card pack; 13 cards each, the rest set aside with 2 or 3 players",
     // The total that ends the game (the `target` option, default 100); the lowest total wins.
     game_target: 100,

@@ -31,10 +31,8 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "briscola",
     name: "Briscola",
-    // The `players` option makes it 2 or 3 (seats P1..P3, each for himself).
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    // The `players` option: 4 in partnerships (the default), 2 or 3 each for himself.
+    tables: crate::engine::Tables(&[Table::FOUR, Table::solo(2), Table::solo(3)]),
     deck: "40-card pack (A K Q J 7 6 5 4 3 2); 39 cards for three players (one 2 removed)",
     // No target score: the match is a fixed number of hands (§4).
     game_target: 0,

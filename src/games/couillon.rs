@@ -37,9 +37,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "couillon",
     name: "Couillon",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "24-card pack (A K Q J T 9); 32 cards (down to the 7) with the option deck = 32",
     game_target: LINES,
     options: &[

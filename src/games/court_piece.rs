@@ -34,9 +34,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "court-piece",
     name: "Court Piece (Rang)",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "52-card pack",
     // §4.4: no target score; the match lasts an agreed number of hands (`match_hands`).
     game_target: 0,

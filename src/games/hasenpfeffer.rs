@@ -31,9 +31,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "hasenpfeffer",
     name: "Hasenpfeffer",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "25-card pack (A K Q J T 9 and a joker JK)",
     game_target: GAME,
     options: &[OptionSpec {

@@ -1458,9 +1458,7 @@ impl ImperialTarot {
 static INFO: GameInfo = GameInfo {
     id: "imperial-tarot",
     name: "Imperial Tarot",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: false,
+    tables: crate::engine::Tables(&[TABLE]),
     deck: "78-card tarot (four suits of 14 with the Cavalier, trumps T1-T21, the Fool)",
     game_target: 0,
     options: OPTIONS,

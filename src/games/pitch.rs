@@ -29,9 +29,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "pitch",
     name: "Pitch (partnership Setback)",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "52-card pack, A high; 6 cards each, 28 set aside",
     game_target: GAME,
     options: &[

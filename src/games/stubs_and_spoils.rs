@@ -35,9 +35,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "stubs-and-spoils",
     name: "Stubs & Spoils",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "52-card pack",
     game_target: GAME,
     options: &[OptionSpec {

@@ -186,9 +186,8 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "tresette",
     name: "Tresette",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    // The `direction` option: clockwise by default, or the traditional counter-clockwise.
+    tables: crate::engine::Tables(&[Table::FOUR, Table::FOUR.counterclockwise()]),
     deck: "40-card pack (A K Q J 7 6 5 4 3 2)",
     game_target: GAME,
     options: &[

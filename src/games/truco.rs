@@ -51,9 +51,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "truco",
     name: "Truco (Brazilian)",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR.counterclockwise()]),
     deck: "40-card pack (A K Q J 7 6 5 4 3 2)",
     game_target: GAME,
     options: &[

@@ -32,9 +32,7 @@ crate::verbs! {
 static INFO: GameInfo = GameInfo {
     id: "twenty-nine",
     name: "Twenty-Nine",
-    players: 4,
-    seats: &["N", "E", "S", "W"],
-    partnerships: true,
+    tables: crate::engine::Tables(&[Table::FOUR]),
     deck: "32-card pack (A K Q J T 9 8 7)",
     game_target: GAME,
     options: &[OptionSpec {

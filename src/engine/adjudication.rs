@@ -217,14 +217,24 @@ impl Adjudication {
         ending: Ending,
         score: impl FnOnce(Adjudication) -> Adjudication,
     ) -> Adjudication {
+        if self.unscored(error, ending) {
+            self
+        } else {
+            score(self)
+        }
+    }
+
+    /// `conclude` for a game whose scoring needs its whole hand: rules the hand unscored (a record
+    /// error, or `incomplete_hand`) and says so, or returns `false` for the game to score it.
+    pub fn unscored(&mut self, error: Option<RecordError>, ending: Ending) -> bool {
         match (error, ending) {
             (Some(e), _) => self.record_error(e),
             (None, Ending::Open { due, detail }) => {
                 self.record_error(RecordError::incomplete_hand(due, detail))
             }
-            (None, Ending::Over) => return score(self),
+            (None, Ending::Over) => return false,
         }
-        self
+        true
     }
 
     /// Whether action `index` committed an established irregularity.

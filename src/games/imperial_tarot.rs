@@ -6,7 +6,7 @@
 use crate::cards::{Card, CardClass, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Camp, Contract, Decides, Established, Event, Fault,
+    Adjudication, Bonus, BonusStatus, Camp, Contract, Decides, Ending, Established, Event, Fault,
     FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec,
     Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
     TrickReport, deal,
@@ -349,6 +349,7 @@ enum Discardable {
     Never,
 }
 
+#[derive(Clone)]
 struct TarotHand {
     rules: Variants,
     dealer: Seat,
@@ -931,97 +932,65 @@ impl TarotHand {
 
 impl TarotHand {
     /// Every legal next action but the cards of the play (those come from the play's judge).
-    fn offers(&self) -> Vec<(Seat, Verb)> {
+    /// Every action worth trying now (`HandState::candidates`): every call of the auction, every
+    /// choice of Eldest, every card of the declarer's for a discard, every card for the Fool's
+    /// payment, the play's cards. `apply` judges them.
+    fn candidates(&self) -> Vec<Action<Verb>> {
         let Some(seat) = self.due() else {
             return Vec::new();
         };
-        let bid = |imperial_suit, level, multiplier| TarotBid {
-            imperial_suit,
-            level,
-            multiplier,
-            sparrow: false,
-            slam: false,
-            handful: TarotHandful::None,
-            shown_trumps: Vec::new(),
-        };
-        let levels = [
+        let mut bids = Vec::new();
+        for level in [
             TarotLevel::Skirmish,
             TarotLevel::Battle,
             TarotLevel::War,
             TarotLevel::Level4,
             TarotLevel::Regicide,
-        ];
-        let multipliers = [
-            TarotMultiplier::With,
-            TarotMultiplier::Without,
-            TarotMultiplier::Against,
-        ];
-        let every_bid = |level_ok: &dyn Fn(&TarotBid) -> bool| -> Vec<TarotBid> {
-            let mut out = Vec::new();
-            for level in levels {
-                for multiplier in multipliers {
-                    for suit in Suit::ALL {
-                        let b = bid(suit, level, multiplier);
-                        if level_ok(&b) {
-                            out.push(b);
-                        }
-                    }
+        ] {
+            for multiplier in [
+                TarotMultiplier::With,
+                TarotMultiplier::Without,
+                TarotMultiplier::Against,
+            ] {
+                for imperial_suit in Suit::ALL {
+                    bids.push(TarotBid {
+                        imperial_suit,
+                        level,
+                        multiplier,
+                        sparrow: false,
+                        slam: false,
+                        handful: TarotHandful::None,
+                        shown_trumps: Vec::new(),
+                    });
                 }
             }
-            out
-        };
-        match self.phase {
+        }
+        let kinds: Vec<Verb> = match self.phase {
             Phase::Auction => std::iter::once(Verb::Pass(Yes))
-                .chain(
-                    every_bid(&|b| self.check_step(b).is_ok())
-                        .into_iter()
-                        .map(Verb::Bid),
-                )
-                .map(|v| (seat, v))
+                .chain(bids.into_iter().map(Verb::Bid))
                 .collect(),
-            Phase::Choice => {
-                let skirmish = match self.standing {
-                    Some(_) => vec![None],
-                    None => every_bid(&|b| b.level == TarotLevel::Skirmish)
-                        .into_iter()
-                        .map(Some)
-                        .collect(),
-                };
-                skirmish
-                    .into_iter()
-                    .map(|bid| TarotEldestChoice {
+            Phase::Choice => std::iter::once(None)
+                .chain(bids.into_iter().map(Some))
+                .map(|bid| {
+                    Verb::EldestChoice(TarotEldestChoice {
                         choice: TarotChoice::PlaySkirmish,
                         bid,
                     })
-                    .chain([TarotEldestChoice {
-                        choice: TarotChoice::PenaltyPlay,
-                        bid: None,
-                    }])
-                    .map(|c| (seat, Verb::EldestChoice(c)))
-                    .collect()
-            }
-            Phase::Discard => {
-                let allowed = PEOPLE.saturating_sub(self.plain_discardable);
-                self.play
-                    .hand(seat)
-                    .iter()
-                    .filter(|&c| {
-                        match discardable(c, self.imperial, self.rules.imperial_discardable) {
-                            Discardable::Plain => true,
-                            Discardable::EmptyTrump => self.empty_discarded < allowed,
-                            Discardable::Never => false,
-                        }
-                    })
-                    .map(|c| (seat, Verb::Discard(c)))
-                    .collect()
-            }
-            Phase::FoolPayment => self
-                .payable(seat)
-                .iter()
-                .map(|c| (seat, Verb::FoolPayment(c)))
+                })
+                .chain([Verb::EldestChoice(TarotEldestChoice {
+                    choice: TarotChoice::PenaltyPlay,
+                    bid: None,
+                })])
                 .collect(),
-            Phase::Play | Phase::Over => Vec::new(),
-        }
+            Phase::Discard => self.play.hand(seat).iter().map(Verb::Discard).collect(),
+            Phase::FoolPayment => pack().cards.iter().map(Verb::FoolPayment).collect(),
+            Phase::Play => return self.play.candidates(Verb::Play, Verb::Correct),
+            Phase::Over => Vec::new(),
+        };
+        kinds
+            .into_iter()
+            .map(|kind| Action { seat, kind })
+            .collect()
     }
 
     fn phase_name(&self) -> &'static str {
@@ -1275,21 +1244,20 @@ impl TarotHand {
 
     fn finish_hand(mut self, error: Option<RecordError>) -> Adjudication {
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        let error = error.or_else(|| {
-            (self.phase != Phase::Over).then(|| {
-                RecordError::incomplete_hand(
-                    self.due(),
-                    format!(
-                        "the record stops before the hand is over: {}",
-                        self.what_is_due()
-                    ),
-                )
-            })
-        });
-        if let Some(e) = error {
-            let details = self.details(None);
-            details::set(&mut self.adj.details, &details);
-            self.adj.record_error(e);
+        let ending = if self.phase == Phase::Over {
+            Ending::Over
+        } else {
+            Ending::Open {
+                due: self.due(),
+                detail: format!(
+                    "the record stops before the hand is over: {}",
+                    self.what_is_due()
+                ),
+            }
+        };
+        let details = self.details(None);
+        details::set(&mut self.adj.details, &details);
+        if self.adj.unscored(error, ending) {
             return self.adj;
         }
         self.rule()
@@ -1620,13 +1588,19 @@ impl HandState<Verb> for TarotHand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         details::set(&mut view.details, &self.details(None));
-        if self.phase == Phase::Play {
-            view.add_plays(&self.play, self.judge());
-        }
-        for (seat, verb) in self.offers() {
-            view.offer(seat, verb);
-        }
         view
+    }
+
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        self.candidates()
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {

@@ -41,11 +41,18 @@ pub trait Ladder {
     /// lists one of each rank).
     fn bids(&self) -> Vec<Self::Bid>;
 
-    /// Whether a bid ranked `bid` may follow the standing bid (`None`: it opens the auction). The
-    /// default, any higher bid; a game without jump bids (Imperial Tarot §3: exactly one level
-    /// higher, or the same level with a higher multiplier) says so here.
-    fn follows(&self, bid: &Self::Rank, standing: Option<&Self::Rank>) -> bool {
+    /// Whether `seat` may bid a bid ranked `bid` over the standing bid (`None`: it opens the
+    /// auction). The default, any higher bid by anyone; a game without jump bids (Imperial Tarot
+    /// §3: exactly one level higher, or the same level with a higher multiplier), or with bids only
+    /// some seats may make (Boston's four-ace misère), says so here.
+    fn follows(&self, _seat: Seat, bid: &Self::Rank, standing: Option<&Self::Rank>) -> bool {
         standing.is_none_or(|s| bid > s)
+    }
+
+    /// Whether a bid ranked `bid` ends the auction at once (Calabrasella's `play`, Colour Whist's
+    /// hole): by default none does, and the others still call.
+    fn closes(&self, _bid: &Self::Rank) -> bool {
+        false
     }
 }
 
@@ -192,7 +199,10 @@ impl<L: Ladder> Auction<L> {
                 self.ladder.rank(b).expect("only the game's bids stand"),
             )
         });
-        if self.ladder.follows(&rank, standing.as_ref().map(|s| &s.2)) {
+        if self
+            .ladder
+            .follows(seat, &rank, standing.as_ref().map(|s| &s.2))
+        {
             return None;
         }
         let equal = self.conduct.equal == Some(seat);
@@ -320,9 +330,14 @@ impl<L: Ladder> Auction<L> {
             ));
         }
         self.calls += 1;
+        let mut closed = false;
         match call {
             Call::Pass => self.passed |= Self::bit(seat),
             Call::Bid(bid) => {
+                closed = self
+                    .ladder
+                    .rank(&bid)
+                    .is_some_and(|r| self.ladder.closes(&r));
                 self.high = Some((seat, bid));
                 if self.conduct.rounds == Rounds::PassesOpen {
                     self.passed = 0;
@@ -331,12 +346,15 @@ impl<L: Ladder> Auction<L> {
         }
         self.turn = None;
         let passes = self.passed.count_ones() as usize;
-        let over = match (self.conduct.rounds, &self.high) {
-            (Rounds::One, _) => self.calls == self.table.size,
-            (Rounds::PassesFinal, Some((h, _))) => self.passed == self.everyone() & !Self::bit(*h),
-            (Rounds::PassesOpen, Some(_)) => passes == self.table.size - 1,
-            (_, None) => self.passed == self.everyone(),
-        };
+        let over = closed
+            || match (self.conduct.rounds, &self.high) {
+                (Rounds::One, _) => self.calls == self.table.size,
+                (Rounds::PassesFinal, Some((h, _))) => {
+                    self.passed == self.everyone() & !Self::bit(*h)
+                }
+                (Rounds::PassesOpen, Some(_)) => passes == self.table.size - 1,
+                (_, None) => self.passed == self.everyone(),
+            };
         let end = if over {
             Some(match (self.high.take(), &self.conduct.no_bid) {
                 (Some((declarer, bid)), _) => End::Won { declarer, bid },
@@ -678,7 +696,7 @@ mod tests {
                 .collect()
         }
 
-        fn follows(&self, bid: &(u8, u8), standing: Option<&(u8, u8)>) -> bool {
+        fn follows(&self, _: Seat, bid: &(u8, u8), standing: Option<&(u8, u8)>) -> bool {
             match standing {
                 None => bid.0 == 1,
                 Some(s) => bid.0 == s.0 + 1 || (bid.0 == s.0 && bid.1 > s.1),
@@ -807,6 +825,43 @@ mod tests {
                 bid: Number(9)
             })
         );
+    }
+
+    /// Calabrasella §2: three players pass or `play` (a bid of 1 here); the first play ends it.
+    #[derive(Clone, Debug)]
+    struct Play;
+
+    impl Ladder for Play {
+        type Bid = Number;
+        type Rank = u8;
+
+        fn rank(&self, bid: &Number) -> Option<u8> {
+            (bid.0 == 1).then_some(1)
+        }
+
+        fn bids(&self) -> Vec<Number> {
+            vec![Number(1)]
+        }
+
+        fn closes(&self, _: &u8) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_closing_bid_ends_the_auction_at_once() {
+        let table = Table::solo(3);
+        let (p1, p2) = (table.seat(0), table.seat(1));
+        let mut a = Auction::new(table, p1, Play, conduct(Rounds::One, NoBid::Passed));
+        let end = run(&mut a, &[pass(p1), bid(p2, 1)]).unwrap();
+        assert_eq!(
+            end,
+            Some(End::Won {
+                declarer: p2,
+                bid: Number(1)
+            })
+        );
+        assert_eq!(a.due(), None);
     }
 
     #[test]

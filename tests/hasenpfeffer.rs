@@ -152,3 +152,53 @@ fn after_four_passes_view_offers_the_joker_holders_forced_bid_and_apply_takes_it
         engine::legal_actions(game(), &next).unwrap();
     }
 }
+
+#[test]
+fn the_joker_holders_forced_3_shows_once_then_the_trump_is_due() {
+    // §2.3: S holds the joker; after four passes the record may show his 3 once. A second showing
+    // is not a call the trump phase takes (unexpected_action); a pass instead is illegal_bid.
+    let record = |then: serde_json::Value| -> HandRecord {
+        let mut actions = vec![
+            json!({"seat": "N", "pass": true}),
+            json!({"seat": "E", "pass": true}),
+            json!({"seat": "S", "pass": true}),
+            json!({"seat": "W", "pass": true}),
+        ];
+        actions.extend(then.as_array().unwrap().iter().cloned());
+        serde_json::from_value(json!({
+            "dealer": "W",
+            "deal": {"N": ["TS", "JS", "JC", "AS", "KS", "QS"], "E": ["AH", "KH", "QH", "JH", "TH", "9H"],
+                     "S": ["JK", "9S", "AD", "KD", "QD", "TD"], "W": ["AC", "KC", "QC", "TC", "9C", "JD"]},
+            "stock": ["9D"],
+            "actions": actions
+        }))
+        .unwrap()
+    };
+    for (then, want) in [
+        (
+            json!([{"seat": "S", "bid": 3}, {"seat": "S", "bid": 3}]),
+            ("unexpected_action", Some(5)),
+        ),
+        (
+            json!([{"seat": "S", "pass": true}]),
+            ("illegal_bid", Some(4)),
+        ),
+        (
+            json!([{"seat": "S", "bid": 3}, {"seat": "S", "trump": "D"}]),
+            ("incomplete_hand", Some(6)),
+        ),
+        (json!([{"seat": "S", "bid": "smudge"}]), ("refused", None)),
+    ] {
+        let got = match engine::adjudicate(game(), &record(then.clone())) {
+            Ok(a) => {
+                let e = a.record_error.expect("the record stops early");
+                (e.code, e.action_index)
+            }
+            Err(e) => {
+                assert_eq!(e[0].pointer, "/actions/4/bid");
+                ("refused", None)
+            }
+        };
+        assert_eq!(got, want, "{then}");
+    }
+}

@@ -4,7 +4,7 @@
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, Rank, packs};
 use arbiter::engine::{self, Adjudication, Outcome, Side, Table};
-use arbiter::record::{Action, Bid, HandRecord};
+use arbiter::record::{Action, HandRecord};
 mod common;
 
 use common::random::{Rng, play_out, shuffled};
@@ -87,18 +87,19 @@ proptest! {
         let contract = a.contract.clone().expect("a pitcher");
         let ps = contract.side;
         let points = |side: Side| a.bonuses.iter().filter(|b| b.side == side).count() as i32;
-        let bid: Bid = serde_json::from_value(contract.bid.unwrap()).unwrap();
+        // A bid is a number of points or "smudge" (None).
+        let bid = contract.bid.unwrap().as_i64().map(|n| n as i32);
         let made = match bid {
-            Bid::Smudge => points(ps) == 4 && a.tally[ps].tricks == 6,
-            Bid::Number(n) => points(ps) >= n as i32,
+            None => points(ps) == 4 && a.tally[ps].tricks == 6,
+            Some(n) => points(ps) >= n,
         };
         prop_assert_eq!(contract.made, Some(made));
         let score = a.hand_score.unwrap();
         let expected = match (made, bid) {
-            (true, Bid::Smudge) => 5,
+            (true, None) => 5,
             (true, _) => points(ps),
-            (false, Bid::Smudge) => -5,
-            (false, Bid::Number(n)) => -(n as i32),
+            (false, None) => -5,
+            (false, Some(n)) => -n,
         };
         prop_assert_eq!(score[ps], expected);
         prop_assert_eq!(score[ps.other()], points(ps.other()));
@@ -124,7 +125,7 @@ proptest! {
                 let foreign = record.deal.iter().find(|(s, _)| **s != original.seat).unwrap().1[0];
                 record.actions[i] = match original.kind.verb.as_str() {
                     "play" => Action::new(original.seat, "play", foreign),
-                    _ => Action::new(original.seat, "bid", Bid::Number(7)),
+                    _ => Action::new(original.seat, "bid", 7),
                 };
             }
             // The wrong seat acts.
@@ -137,7 +138,7 @@ proptest! {
             // A bid Pitch does not have, in place of any call.
             _ => {
                 let j = i % 4;
-                record.actions[j].kind = Action::new(record.actions[j].seat, "bid", Bid::Number(if seed % 2 == 0 { 1 } else { 5 })).kind;
+                record.actions[j].kind = Action::new(record.actions[j].seat, "bid", if seed % 2 == 0 { 1 } else { 5 }).kind;
             }
         }
         let a = adjudicate(&record);

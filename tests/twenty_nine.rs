@@ -379,3 +379,61 @@ fn dealers_named_by_number_are_the_compass_seats() {
     assert_eq!(report.final_state.scores[Side::NS], 0);
     assert_eq!(report.final_state.next_dealer, Some(Seat::E));
 }
+
+#[test]
+fn a_bid_that_is_no_number_is_refused_at_its_pointer_and_a_number_out_of_range_is_illegal() {
+    // Twenty-Nine bids numbers: `"smudge"` is not a value its `bid` takes (422 at the field), while
+    // 30 reads and is an illegal call (§3).
+    let e = engine::adjudicate(game(), &deal_b(json!([{"seat": "N", "bid": "smudge"}])))
+        .expect_err("refused");
+    assert_eq!(e[0].pointer, "/actions/0/bid", "{e:?}");
+    let a = adjudicate(&deal_b(json!([{"seat": "N", "bid": 30}])));
+    let e = a.record_error.expect("§3");
+    assert_eq!(
+        (e.code, e.pointer.as_str()),
+        ("illegal_bid", "/actions/0/bid")
+    );
+}
+
+#[test]
+fn the_dealers_compulsory_15_shows_once_and_a_second_showing_is_an_illegal_bid() {
+    // TN-d: after three passes the record may show W's 15 once; shown twice, or a pass, is illegal.
+    let three = [
+        json!({"seat": "N", "pass": true}),
+        json!({"seat": "E", "pass": true}),
+        json!({"seat": "S", "pass": true}),
+    ];
+    for (then, code) in [
+        (
+            vec![
+                json!({"seat": "W", "bid": 15}),
+                json!({"seat": "W", "bid": 15}),
+            ],
+            Some(("illegal_bid", 4)),
+        ),
+        (
+            vec![json!({"seat": "W", "pass": true})],
+            Some(("illegal_bid", 3)),
+        ),
+        (
+            vec![json!({"seat": "N", "bid": 15})],
+            Some(("out_of_turn", 3)),
+        ),
+        (
+            vec![
+                json!({"seat": "W", "bid": 15}),
+                json!({"seat": "W", "trump": "S"}),
+            ],
+            None,
+        ),
+    ] {
+        let actions: Vec<Value> = three.iter().cloned().chain(then.clone()).collect();
+        let a = adjudicate(&deal_b(json!(actions)));
+        let e = a.record_error.expect("the record stops early at least");
+        let got = (e.code, e.action_index.unwrap_or(usize::MAX));
+        match code {
+            Some(want) => assert_eq!(got, want, "{then:?}"),
+            None => assert_eq!(e.code, "incomplete_hand", "{then:?}"),
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! that feeds a record's actions to a game one at a time.
 
 mod adjudication;
+pub mod auction;
 pub mod deal;
 mod game;
 mod log;

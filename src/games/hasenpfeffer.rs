@@ -5,13 +5,14 @@
 //! or lose the contract, defenders score their tricks; game to 10, declarers win ties at 10.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
     HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
     RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, Bid, HandRecord, Yes};
+use crate::record::{Action, HandRecord, Yes};
 
 pub struct Hasenpfeffer;
 
@@ -20,11 +21,28 @@ crate::verbs! {
     #[derive(Copy)]
     pub enum Verb in "Hasenpfeffer" {
         Pass(Yes) = "pass": "A pass in the auction (value `true`).",
-        Bid(Bid) = "bid": "A bid: the number of tricks the bidder's side undertakes to take.",
+        Bid(Number) = "bid": "A bid: the number of tricks the bidder's side undertakes to take.",
         Trump(Suit) = "trump": "The high bidder names trump.",
         Discard(Card) = "discard": "The high bidder's discard after taking the widow.",
         Play(Card) = "play": "A card played to the current trick.",
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
+
+impl Calls<Number> for Verb {
+    fn call(&self) -> Option<Call<Number>> {
+        match *self {
+            Verb::Pass(Yes) => Some(Call::Pass),
+            Verb::Bid(bid) => Some(Call::Bid(bid)),
+            _ => None,
+        }
+    }
+
+    fn of(call: Call<Number>) -> Verb {
+        match call {
+            Call::Pass => Verb::Pass(Yes),
+            Call::Bid(bid) => Verb::Bid(bid),
+        }
     }
 }
 
@@ -71,8 +89,8 @@ const TRICKS_CODE: &str = "tricks";
 const TRICKS: usize = 6;
 const DEALT: usize = 6;
 /// §1: a bid names 1 to 6 tricks; the joker holder's forced bid is 3.
-const MAX_BID: u8 = 6;
-const FORCED_BID: u8 = 3;
+const BIDS: Numbers = Numbers { low: 1, high: 6 };
+const FORCED_BID: Number = Number(3);
 
 /// §1: plain suits A K Q (J) T 9.
 const PLAIN: RankOrder = RankOrder::new(&[
@@ -190,14 +208,24 @@ impl Rules for Hasenpfeffer {
         deal::check_whole_pack(&dealt, &pack)?;
         let dealer = record.dealer;
         let adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
+        // §2.2, HP-1, HA-c: one round from the dealer's left, each bid higher. §2.3, HP-2: all
+        // passing, the joker holder is forced to 3; with the joker in the widow nobody is.
+        let joker_holder = Table::FOUR
+            .seats()
+            .find(|s| dealt.hands[s.pos()].contains(Card::JOKER));
+        let conduct = Conduct {
+            rounds: Rounds::One,
+            equal: None,
+            no_bid: match joker_holder {
+                Some(holder) => NoBid::Compelled(holder, FORCED_BID),
+                None => NoBid::Passed,
+            },
+            rule: "hasenpfeffer.md §2.2, §2.3, HP-1, HP-2, HA-c",
+        };
         Ok(Box::new(HasenpfefferHand {
             phase: Phase::Bidding,
-            turn: Table::FOUR.left(dealer),
-            bids_made: 0,
+            auction: Auction::new(Table::FOUR, Table::FOUR.left(dealer), BIDS, conduct),
             high: None,
-            joker_holder: Table::FOUR
-                .seats()
-                .find(|s| dealt.hands[s.pos()].contains(Card::JOKER)),
             widow,
             trump: Suit::Spades,
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
@@ -222,12 +250,9 @@ enum Phase {
 
 struct HasenpfefferHand {
     phase: Phase,
-    /// The seat due to bid.
-    turn: Seat,
-    bids_made: usize,
-    /// The high bid so far: seat and tricks.
+    auction: Auction<Numbers>,
+    /// The contract once the auction is over: the declarer and his bid.
     high: Option<(Seat, u8)>,
-    joker_holder: Option<Seat>,
     widow: Card,
     trump: Suit,
     play: TrickPlay,
@@ -246,7 +271,7 @@ impl HasenpfefferHand {
     /// The seat due to act before the play (README C12: checked before the verb).
     fn due(&self) -> Option<Seat> {
         match self.phase {
-            Phase::Bidding => Some(self.turn),
+            Phase::Bidding => self.auction.due(),
             Phase::Forced | Phase::Trump | Phase::Discard => self.high.map(|(seat, _)| seat),
             Phase::Play => self.play.to_play(),
             Phase::Over => None,
@@ -259,70 +284,41 @@ impl HasenpfefferHand {
     }
 
     fn bid(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
-        let seat = action.seat;
-        match action.kind {
-            Verb::Pass(Yes) if seat == self.turn => {}
-            Verb::Bid(bid) if seat == self.turn => {
-                let current = self.high.map_or(0, |(_, b)| b);
-                match bid {
-                    Bid::Number(n) if n > current && n <= MAX_BID => self.high = Some((seat, n)),
-                    _ => {
-                        return Err(RecordError::at(
-                            "illegal_bid",
-                            index,
-                            seat,
-                            "bid",
-                            format!(
-                                "{seat} bid {bid}: a bid must name more tricks than {current} and at most {MAX_BID} (HP-1, HA-c)"
-                            ),
-                        ));
-                    }
-                }
+        match self.auction.apply(index, action)? {
+            None => {}
+            Some(End::Won { declarer, bid }) => {
+                self.high = Some((declarer, bid.0));
+                self.phase = Phase::Trump;
             }
-            _ => {
-                return Err(self.out_of_phase(
-                    index,
-                    action,
-                    &format!("{} bids or passes next (§2.2)", self.turn),
-                ));
+            // §2.3, §4: all passed and the joker is the widow: nobody is forced; the hand is void.
+            // (A joker widow with a bid is simply taken by the high bidder.)
+            Some(End::Passed) => {
+                self.adj.outcome = Outcome::Void;
+                self.phase = Phase::Over;
+                self.adj.events.push(Event {
+                    code: "hand_void",
+                    action_index: Some(index),
+                    trick: None,
+                    seat: Some(action.seat),
+                    cards: vec![self.widow],
+                    detail: "all four passed and the joker is the widow card: the hand is void, \
+                             no score; the next dealer deals (§2.3, §4)"
+                        .into(),
+                });
             }
-        }
-        self.bids_made += 1;
-        self.turn = Table::FOUR.left(seat);
-        if self.bids_made == 4 {
-            match (self.high, self.joker_holder) {
-                (Some(_), _) => self.phase = Phase::Trump,
-                // §2.3, §4: all passed and the joker is the widow: nobody is forced; the hand is void.
-                // (A joker widow with a bid is simply taken by the high bidder.)
-                (None, None) => {
-                    self.adj.outcome = Outcome::Void;
-                    self.phase = Phase::Over;
-                    self.adj.events.push(Event {
-                        code: "hand_void",
-                        action_index: Some(index),
-                        trick: None,
-                        seat: Some(seat),
-                        cards: vec![self.widow],
-                        detail:
-                            "all four passed and the joker is the widow card: the hand is void, \
-                                 no score; the next dealer deals (§2.3, §4)"
-                                .into(),
-                    });
-                }
-                (None, Some(holder)) => {
-                    self.high = Some((holder, FORCED_BID));
-                    self.phase = Phase::Forced;
-                    self.adj.events.push(Event {
-                        code: "forced_bid",
-                        action_index: Some(index),
-                        trick: None,
-                        seat: Some(holder),
-                        cards: vec![Card::JOKER],
-                        detail: format!(
-                            "all four passed: {holder}, who holds the joker, is the high bidder at {FORCED_BID} (§2.3, HP-2)"
-                        ),
-                    });
-                }
+            Some(End::Compelled { declarer, bid }) => {
+                self.high = Some((declarer, bid.0));
+                self.phase = Phase::Forced;
+                self.adj.events.push(Event {
+                    code: "forced_bid",
+                    action_index: Some(index),
+                    trick: None,
+                    seat: Some(declarer),
+                    cards: vec![Card::JOKER],
+                    detail: format!(
+                        "all four passed: {declarer}, who holds the joker, is the high bidder at {bid} (§2.3, HP-2)"
+                    ),
+                });
             }
         }
         Ok(())
@@ -374,26 +370,16 @@ impl HandState<Verb> for HasenpfefferHand {
             Phase::Forced => {
                 let (holder, _) = self.high.expect("forced bid set");
                 match action.kind {
-                    // The record may show the forced bid; it must be the holder's 3.
-                    Verb::Bid(Bid::Number(FORCED_BID)) if seat == holder => {
+                    // The record may show the forced bid, once; the one round of bidding is over,
+                    // so the holder's only call is the forced 3.
+                    Verb::Bid(_) | Verb::Pass(_) if seat == holder => {
+                        self.auction.apply(index, action)?;
                         self.phase = Phase::Trump;
                         Ok(())
                     }
                     Verb::Trump(_) if seat == holder => {
                         self.phase = Phase::Trump;
                         self.apply(index, action)
-                    }
-                    // The one round of bidding is over: the holder's only call is the forced 3.
-                    Verb::Bid(_) | Verb::Pass(_) if seat == holder => {
-                        Err(RecordError::on(
-                            "illegal_bid",
-                            index,
-                            action,
-                            format!(
-                                "all four passed, so {holder}, the joker holder, is forced to bid {FORCED_BID}: \
-                                 he can neither pass nor bid otherwise (§2.3, HP-2)"
-                            ),
-                        ))
                     }
                     _ => Err(self.out_of_phase(
                         index,
@@ -494,7 +480,7 @@ impl HandState<Verb> for HasenpfefferHand {
 
     fn view(&self) -> TableView {
         let (phase, to_act): (&'static str, Vec<Seat>) = match self.phase {
-            Phase::Bidding => ("bidding", vec![self.turn]),
+            Phase::Bidding => ("bidding", self.auction.due().into_iter().collect()),
             Phase::Forced | Phase::Trump => ("trump", vec![self.high.expect("bid").0]),
             Phase::Discard => ("discard", vec![self.high.expect("bid").0]),
             Phase::Play => ("play", self.play.to_play().into_iter().collect()),
@@ -506,15 +492,14 @@ impl HandState<Verb> for HasenpfefferHand {
         view.irregularities = self.adj.irregularities.clone();
         let kinds: Vec<Verb> = match self.phase {
             Phase::Bidding => {
-                let current = self.high.map_or(0, |(_, b)| b);
-                std::iter::once(Verb::Pass(Yes))
-                    .chain((current + 1..=MAX_BID).map(|n| Verb::Bid(Bid::Number(n))))
-                    .collect()
+                self.auction.offer::<Verb>(&mut view);
+                Vec::new()
             }
             // §2.3: the record may show the forced bid of 3 before the trump.
-            Phase::Forced => std::iter::once(Verb::Bid(Bid::Number(FORCED_BID)))
-                .chain(Suit::ALL.into_iter().map(Verb::Trump))
-                .collect(),
+            Phase::Forced => {
+                self.auction.offer::<Verb>(&mut view);
+                Suit::ALL.into_iter().map(Verb::Trump).collect()
+            }
             Phase::Trump => Suit::ALL.into_iter().map(Verb::Trump).collect(),
             // The declarer's hand includes the widow by now.
             Phase::Discard => self

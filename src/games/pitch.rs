@@ -1,17 +1,23 @@
 //! Pitch, partnership Setback (`shared/rules/pitch.md`): four players in partnerships, six cards
 //! each from a 52-card pack (the other 28 set aside); one round of bidding 2, 3, 4 or smudge from
 //! the dealer's left, the dealer may steal and must bid 2 if all pass; the pitcher's first lead
-//! fixes trump; follow suit or trump; High, Low, Jack and Rules, NoDetails, one point each; the pitcher's side
+//! fixes trump; follow suit or trump; High, Low, Jack and Game, one point each; the pitcher's side
 //! scores its points or is set back its bid; game to 21, won only by a pitching side that made.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::auction::{Auction, Call, Calls, Conduct, End, Ladder, NoBid, Number, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, GameInfo, HandState,
     MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rules,
     ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
-use crate::record::{Action, Bid, HandRecord, Yes};
+use crate::record::{Action, HandRecord, Placeholder, Yes};
+use serde::de;
+use std::fmt;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 pub struct Pitch;
 
@@ -23,6 +29,111 @@ crate::verbs! {
         Bid(Bid) = "bid": "A bid: 2, 3 or 4 points, or `smudge` (four points and every trick).",
         Play(Card) = "play": "A card played to the current trick.",
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
+    }
+}
+
+impl Calls<Bid> for Verb {
+    fn call(&self) -> Option<Call<Bid>> {
+        match *self {
+            Verb::Pass(Yes) => Some(Call::Pass),
+            Verb::Bid(bid) => Some(Call::Bid(bid)),
+            _ => None,
+        }
+    }
+
+    fn of(call: Call<Bid>) -> Verb {
+        match call {
+            Call::Pass => Verb::Pass(Yes),
+            Call::Bid(bid) => Verb::Bid(bid),
+        }
+    }
+}
+
+/// A Pitch bid: a number of points, or `smudge` (four points and every trick). Any number up to 99
+/// reads; one Pitch does not bid is the record error `illegal_bid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bid {
+    Number(u8),
+    Smudge,
+}
+
+impl fmt::Display for Bid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bid::Number(n) => write!(f, "{n}"),
+            Bid::Smudge => f.write_str("smudge"),
+        }
+    }
+}
+
+impl serde::Serialize for Bid {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Bid::Number(n) => s.serialize_u8(*n),
+            Bid::Smudge => s.serialize_str("smudge"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Bid {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = Bid;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a bid: a whole number from 0 to 99, or \"smudge\"")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Bid, E> {
+                Number::read(v.into()).map(|n| Bid::Number(n.0))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bid, E> {
+                Number::read(v.into()).map(|n| Bid::Number(n.0))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bid, E> {
+                match v {
+                    "smudge" => Ok(Bid::Smudge),
+                    _ => Err(E::custom(format!(
+                        "'{v}' is not a bid: expected a number or \"smudge\""
+                    ))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl PartialSchema for Bid {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(Number::schema())
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["smudge"])),
+            )
+            .into()
+    }
+}
+
+impl ToSchema for Bid {}
+
+impl Placeholder for Bid {
+    const PLACEHOLDER: &'static str = "<bid>";
+}
+
+/// §1: Pitch's bids, in rank order.
+struct Bids;
+
+impl Ladder for Bids {
+    type Bid = Bid;
+    type Rank = usize;
+
+    fn rank(&self, bid: &Bid) -> Option<usize> {
+        BIDS.iter().position(|b| b == bid)
+    }
+
+    fn bids(&self) -> Vec<Bid> {
+        BIDS.to_vec()
     }
 }
 
@@ -97,11 +208,6 @@ const ORDER: RankOrder = RankOrder::ACE_HIGH;
 const BIDS: [Bid; 4] = [Bid::Number(2), Bid::Number(3), Bid::Number(4), Bid::Smudge];
 /// PI-a: the dealer's bid when the three others passed.
 const FORCED: Bid = Bid::Number(2);
-
-/// Rank of a bid in the auction (smudge above 4); `None` for a bid Pitch does not have.
-fn bid_rank(bid: Bid) -> Option<usize> {
-    BIDS.iter().position(|&b| b == bid)
-}
 
 /// §4: what a made bid is worth (a smudge 5), which is also what a failed bid loses by default.
 fn bid_value(bid: Bid) -> i32 {
@@ -191,11 +297,17 @@ impl Rules for Pitch {
         let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
         deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
         let eldest = Table::FOUR.left(record.dealer);
+        // §2: one round from the dealer's left; the dealer, last, may steal (PI-3) and must bid 2
+        // after three passes (PI-a).
+        let conduct = Conduct {
+            rounds: Rounds::One,
+            equal: Some(record.dealer),
+            no_bid: NoBid::LastMustBid(FORCED),
+            rule: "pitch.md §2, PI-3, PI-a",
+        };
         Ok(Box::new(PitchHand {
-            phase: Phase::Auction {
-                to_bid: eldest,
-                high: None,
-            },
+            phase: Phase::Auction,
+            auction: Auction::new(Table::FOUR, eldest, Bids, conduct),
             play: TrickPlay::new(Table::FOUR, dealt.hands, eldest),
             trump: None,
             revokes: Vec::new(),
@@ -213,11 +325,7 @@ impl Rules for Pitch {
 
 #[derive(Clone, Copy, Debug)]
 enum Phase {
-    /// §2.2: `to_bid` calls next; `high` is the standing bid and its bidder.
-    Auction {
-        to_bid: Seat,
-        high: Option<(Seat, Bid)>,
-    },
+    Auction,
     /// §2.3: the pitcher's side plays for `bid`.
     Play {
         pitcher: Seat,
@@ -231,6 +339,7 @@ enum Phase {
 
 struct PitchHand {
     phase: Phase,
+    auction: Auction<Bids>,
     play: TrickPlay,
     /// Set by the pitcher's first card (§1).
     trump: Option<Suit>,
@@ -248,58 +357,16 @@ impl PitchHand {
         move |trick, hand, card| judge(trump, trick, hand, card)
     }
 
-    /// The calls open to `seat` in the auction: every higher bid; the dealer may also equal the
-    /// standing bid (PI-3), or must bid exactly 2 when the others all passed (PI-a).
-    fn open_calls(&self, seat: Seat, high: Option<(Seat, Bid)>) -> (bool, Vec<Bid>) {
-        let dealer = seat == self.adj.dealer;
-        match high {
-            None if dealer => (false, vec![FORCED]),
-            None => (true, BIDS.to_vec()),
-            Some((_, standing)) => {
-                let r = bid_rank(standing).expect("only Pitch bids stand");
-                let from = if dealer { r } else { r + 1 };
-                (true, BIDS[from..].to_vec())
-            }
-        }
-    }
-
-    /// A call by `seat`, the seat due.
-    fn call(&mut self, index: usize, seat: Seat, call: Option<Bid>) -> Result<(), RecordError> {
-        let Phase::Auction { high, .. } = self.phase else {
-            unreachable!("called in the auction")
-        };
-        let verb = if call.is_some() { "bid" } else { "pass" };
-        let (may_pass, bids) = self.open_calls(seat, high);
-        let illegal = |detail: String| RecordError::at("illegal_bid", index, seat, verb, detail);
-        let high = match call {
-            None if may_pass => high,
-            None => {
-                return Err(illegal(format!(
-                    "the three others passed: the dealer {seat} must bid 2 (PI-a)"
-                )));
-            }
-            Some(bid) if bids.contains(&bid) => Some((seat, bid)),
-            Some(bid) => {
-                let open: Vec<String> = bids.iter().map(|b| b.to_string()).collect();
-                return Err(illegal(format!(
-                    "{seat} may not bid {bid} here: the bids open were {}{}",
-                    open.join(", "),
-                    match high {
-                        None if seat == self.adj.dealer => " (a forced bid, PI-a)",
-                        _ if seat == self.adj.dealer => " (the dealer may equal the bid, PI-3)",
-                        _ => " (each bid higher than the last, §2)",
-                    }
-                )));
-            }
-        };
-        if seat != self.adj.dealer {
-            self.phase = Phase::Auction {
-                to_bid: Table::FOUR.left(seat),
-                high,
-            };
+    /// A call in the auction; the dealer's, last, ends it.
+    fn call(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let Some(End::Won {
+            declarer: pitcher,
+            bid,
+        }) = self.auction.apply(index, action)?
+        else {
+            // The dealer's bid is forced after three passes (PI-a): the hand is never passed out.
             return Ok(());
-        }
-        let (pitcher, bid) = high.expect("the dealer's call leaves a bid standing");
+        };
         let mut contract = Contract::new(pitcher, Table::FOUR.side(pitcher));
         contract.bid = Some(serde_json::json!(bid));
         // §4: the points to reach (a smudge: all four, and all six tricks besides).
@@ -511,18 +578,7 @@ impl HandState<Verb> for PitchHand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match (self.phase, action.kind) {
-            (Phase::Auction { to_bid, .. }, Verb::Pass(Yes)) if seat == to_bid => {
-                self.call(index, seat, None)
-            }
-            (Phase::Auction { to_bid, .. }, Verb::Bid(bid)) if seat == to_bid => {
-                self.call(index, seat, Some(bid))
-            }
-            (Phase::Auction { to_bid, .. }, _) => Err(RecordError::out_of_phase(
-                index,
-                action,
-                to_bid,
-                &format!("the auction is not over: {to_bid} calls next (pass or bid)"),
-            )),
+            (Phase::Auction, _) => self.call(index, action),
             (Phase::Play { pitcher, .. }, Verb::Play(card)) => {
                 self.play.play_judged(index, seat, card, self.judge())?;
                 if self.trump.is_none() {
@@ -567,7 +623,7 @@ impl HandState<Verb> for PitchHand {
 
     fn view(&self) -> TableView {
         let (phase, to_act) = match self.phase {
-            Phase::Auction { to_bid, .. } => ("auction", vec![to_bid]),
+            Phase::Auction => ("auction", self.auction.due().into_iter().collect()),
             Phase::Play { .. } => ("play", self.play.to_play().into_iter().collect()),
             Phase::Over { .. } => ("over", vec![]),
         };
@@ -576,15 +632,7 @@ impl HandState<Verb> for PitchHand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
-            Phase::Auction { to_bid, high } => {
-                let (may_pass, bids) = self.open_calls(to_bid, high);
-                if may_pass {
-                    view.offer(to_bid, Verb::Pass(Yes));
-                }
-                for bid in bids {
-                    view.offer(to_bid, Verb::Bid(bid));
-                }
-            }
+            Phase::Auction => self.auction.offer::<Verb>(&mut view),
             Phase::Play { .. } => view.add_plays(&self.play, self.judge()),
             Phase::Over { .. } => {}
         }
@@ -600,10 +648,16 @@ impl HandState<Verb> for PitchHand {
         }
         match self.phase {
             Phase::Over { pitcher, bid } => self.score(pitcher, bid),
-            Phase::Auction { to_bid, .. } => self.adj.record_error(RecordError::incomplete_hand(
-                Some(to_bid),
-                format!("the record stops in the auction: {to_bid} calls next"),
-            )),
+            Phase::Auction => {
+                let due = self.auction.due();
+                self.adj.record_error(RecordError::incomplete_hand(
+                    due,
+                    format!(
+                        "the record stops in the auction: {} calls next",
+                        due.expect("due while the auction is open")
+                    ),
+                ))
+            }
             Phase::Play { .. } => {
                 self.unscored();
                 self.adj.record_error(RecordError::incomplete_hand(
@@ -663,9 +717,9 @@ mod tests {
 
     #[test]
     fn bids_rank_with_smudge_on_top_and_other_numbers_are_not_bids() {
-        assert!(bid_rank(Bid::Smudge) > bid_rank(Bid::Number(4)));
-        assert_eq!(bid_rank(Bid::Number(5)), None);
-        assert_eq!(bid_rank(Bid::Number(1)), None);
+        assert!(Bids.rank(&Bid::Smudge) > Bids.rank(&Bid::Number(4)));
+        assert_eq!(Bids.rank(&Bid::Number(5)), None);
+        assert_eq!(Bids.rank(&Bid::Number(1)), None);
         assert_eq!(bid_value(Bid::Smudge), 5);
     }
 }

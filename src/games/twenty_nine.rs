@@ -5,6 +5,7 @@
 //! point for a made contract and lose 1 otherwise; game at +6, lost at −6.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, GameInfo, HandState,
@@ -12,7 +13,7 @@ use crate::engine::{
     RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
     TrickReport, deal, must_follow_suit,
 };
-use crate::record::{Action, Bid, HandRecord, Verbs, Yes};
+use crate::record::{Action, HandRecord, Yes};
 
 pub struct TwentyNine;
 
@@ -20,12 +21,29 @@ crate::verbs! {
     /// What a record of Twenty-Nine can say.
     #[derive(Copy)]
     pub enum Verb in "Twenty-Nine" {
-        Bid(Bid) = "bid": "A bid: the points (15 to 28) the bidder's side undertakes to take.",
+        Bid(Number) = "bid": "A bid: the points (15 to 28) the bidder's side undertakes to take.",
         Pass(Yes) = "pass": "A pass in the auction (value `true`).",
         Trump(Suit) = "trump": "The high bidder's secret trump suit (revealed the first time a player cannot follow suit).",
         Play(Card) = "play": "A card played to the current trick.",
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
         Royals(Yes) = "royals": "The seat shows the King and Queen of trumps after his side won a trick (value `true`).",
+    }
+}
+
+impl Calls<Number> for Verb {
+    fn call(&self) -> Option<Call<Number>> {
+        match *self {
+            Verb::Pass(Yes) => Some(Call::Pass),
+            Verb::Bid(bid) => Some(Call::Bid(bid)),
+            _ => None,
+        }
+    }
+
+    fn of(call: Call<Number>) -> Verb {
+        match call {
+            Call::Pass => Verb::Pass(Yes),
+            Call::Bid(bid) => Verb::Bid(bid),
+        }
     }
 }
 
@@ -78,6 +96,18 @@ const TRICKS: usize = 8;
 /// §3: the bids, and the bounds of the contract after royals (TN-e).
 const MIN_BID: u8 = 15;
 const MAX_BID: u8 = 28;
+const BIDS: Numbers = Numbers {
+    low: MIN_BID,
+    high: MAX_BID,
+};
+/// §3, TN-1, TN-d: from the dealer's left, clockwise, skipping seats that have passed; the first
+/// three passing, the dealer is compelled to bid 15.
+const AUCTION: Conduct<Number> = Conduct {
+    rounds: Rounds::PassesFinal,
+    equal: None,
+    no_bid: NoBid::LastCompelled(Number(MIN_BID)),
+    rule: "twenty-nine.md §3, TN-d",
+};
 /// §3: royals move the contract by 4.
 const ROYALS: u8 = 4;
 
@@ -176,11 +206,8 @@ impl Rules for TwentyNine {
         Ok(Box::new(Hand {
             first_round,
             play: TrickPlay::new(Table::FOUR, dealt.hands, eldest), // §1: the dealer's left leads
-            phase: Phase::Auction {
-                turn: eldest,
-                passed: [false; 4],
-                high: None,
-            },
+            phase: Phase::Auction,
+            auction: Auction::new(Table::FOUR, eldest, BIDS, AUCTION),
             trump: Suit::Spades,
             trumps_from: None,
             royals_shown: false,
@@ -194,18 +221,10 @@ impl Rules for TwentyNine {
 
 #[derive(Clone, Copy, Debug)]
 enum Phase {
-    /// §3: calls from the dealer's left, clockwise, skipping seats that have passed.
-    Auction {
-        turn: Seat,
-        passed: [bool; 4],
-        high: Option<(Seat, u8)>,
-    },
-    /// §2.3: the high bidder names the concealed trump. `forced`: the dealer's compulsory 15 (TN-d),
-    /// which the record may still show once as `bid 15` (`shown`).
-    Trump {
-        forced: bool,
-        shown: bool,
-    },
+    Auction,
+    /// §2.3: the high bidder names the concealed trump. The auction still judges the dealer's
+    /// compulsory 15, which the record may show once (TN-d).
+    Trump,
     Play,
     /// Eight tricks played.
     Over,
@@ -213,6 +232,7 @@ enum Phase {
 
 struct Hand {
     first_round: [CardSet; 4],
+    auction: Auction<Numbers>,
     play: TrickPlay,
     phase: Phase,
     /// The concealed trump (meaningful from the `trump` action on).
@@ -252,102 +272,35 @@ impl Hand {
         self.trumps_from.is_some()
     }
 
-    fn end_auction(&mut self, declarer: Seat, bid: u8, forced: bool) {
+    fn call(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let (declarer, bid) = match self.auction.apply(index, action)? {
+            // Nobody bidding never passes a hand out here: the dealer is compelled (TN-d).
+            None | Some(End::Passed) => return Ok(()),
+            Some(End::Won { declarer, bid }) => (declarer, bid),
+            Some(End::Compelled { declarer, bid }) => {
+                self.adj.events.push(Event {
+                    code: "forced_bid",
+                    action_index: Some(index),
+                    trick: None,
+                    seat: Some(declarer),
+                    cards: Vec::new(),
+                    detail: format!(
+                        "the first three players passed: {declarer}, the dealer, is compelled to bid {bid} and the auction ends (§3, TN-d)"
+                    ),
+                });
+                (declarer, bid)
+            }
+        };
         let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
-        contract.bid = Some(bid.into());
-        contract.target = Some(bid as i32);
+        contract.bid = Some(bid.0.into());
+        contract.target = Some(bid.0 as i32);
         self.adj.contract = Some(contract);
-        self.phase = Phase::Trump {
-            forced,
-            shown: false,
-        };
-    }
-
-    fn auction(
-        &mut self,
-        index: usize,
-        action: &Action<Verb>,
-        turn: Seat,
-        mut passed: [bool; 4],
-        high: Option<(Seat, u8)>,
-    ) -> Result<(), RecordError> {
-        let seat = action.seat;
-        if seat != turn || !matches!(action.kind, Verb::Bid(_) | Verb::Pass(_)) {
-            return Err(RecordError::out_of_phase(
-                index,
-                action,
-                turn,
-                &format!("the auction is not over: {turn} is to bid or pass (§3)"),
-            ));
-        }
-        let mut high = high;
-        if let Verb::Bid(bid) = action.kind {
-            let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
-            match bid {
-                Bid::Number(n) if (lowest..=MAX_BID).contains(&n) => high = Some((seat, n)),
-                _ => {
-                    return Err(RecordError::at(
-                        "illegal_bid",
-                        index,
-                        seat,
-                        "bid",
-                        match high {
-                            Some((h, b)) => format!(
-                                "{bid} is not a bid here: {h} has bid {b}, so a bid must be {lowest} to {MAX_BID} (§3)"
-                            ),
-                            None => format!(
-                                "{bid} is not a bid: bids run from {MIN_BID} to {MAX_BID} (§3)"
-                            ),
-                        },
-                    ));
-                }
-            }
-        } else {
-            passed[seat.pos()] = true;
-        }
-        let passes = passed.iter().filter(|&&p| p).count();
-        if passes == 3 {
-            match high {
-                Some((declarer, bid)) => self.end_auction(declarer, bid, false),
-                None => {
-                    // §3: the first three passed; the dealer is compelled to bid 15 and bidding ceases.
-                    let dealer = self.adj.dealer;
-                    self.adj.events.push(Event {
-                        code: "forced_bid",
-                        action_index: Some(index),
-                        trick: None,
-                        seat: Some(dealer),
-                        cards: Vec::new(),
-                        detail: format!(
-                            "the first three players passed: {dealer}, the dealer, is compelled to bid {MIN_BID} and the auction ends (§3, TN-d)"
-                        ),
-                    });
-                    self.end_auction(dealer, MIN_BID, true);
-                }
-            }
-            return Ok(());
-        }
-        let mut next = Table::FOUR.left(seat);
-        while passed[next.pos()] {
-            next = Table::FOUR.left(next);
-        }
-        self.phase = Phase::Auction {
-            turn: next,
-            passed,
-            high,
-        };
+        self.phase = Phase::Trump;
         Ok(())
     }
 
-    fn choose_trump(
-        &mut self,
-        index: usize,
-        action: &Action<Verb>,
-        forced: bool,
-        shown: bool,
-    ) -> Result<(), RecordError> {
+    fn choose_trump(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
-        let verb = action.kind.verb();
         let declarer = self.contract().declarer;
         match action.kind {
             Verb::Trump(suit) if seat == declarer => {
@@ -357,23 +310,9 @@ impl Hand {
                 Ok(())
             }
             // TN-d: the record may show the dealer's compulsory 15, once.
-            Verb::Bid(Bid::Number(MIN_BID)) if forced && !shown && seat == declarer => {
-                self.phase = Phase::Trump {
-                    forced,
-                    shown: true,
-                };
-                Ok(())
+            Verb::Bid(_) | Verb::Pass(_) if self.auction.compelled() == Some(seat) => {
+                self.auction.apply(index, action).map(drop)
             }
-            Verb::Bid(_) | Verb::Pass(_) if forced && seat == declarer => Err(RecordError::at(
-                "illegal_bid",
-                index,
-                seat,
-                verb,
-                format!(
-                    "the first three players passed, so {seat} (the dealer) is compelled to bid {MIN_BID}; \
-                         he can neither pass nor bid more, and the auction is over (§3, TN-d)"
-                ),
-            )),
             _ => Err(RecordError::out_of_phase(
                 index,
                 action,
@@ -584,10 +523,8 @@ impl HandState<Verb> for Hand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         match (self.phase, action.kind) {
-            (Phase::Auction { turn, passed, high }, _) => {
-                self.auction(index, action, turn, passed, high)
-            }
-            (Phase::Trump { forced, shown }, _) => self.choose_trump(index, action, forced, shown),
+            (Phase::Auction, _) => self.call(index, action),
+            (Phase::Trump, _) => self.choose_trump(index, action),
             (Phase::Play, Verb::Play(card)) => self.play_card(index, seat, card),
             (Phase::Play, Verb::Correct(card)) => {
                 // TN-e: a correction never undoes a reveal; `trumps_from` stays as it is.
@@ -626,8 +563,8 @@ impl HandState<Verb> for Hand {
 
     fn view(&self) -> TableView {
         let (phase, to_act) = match self.phase {
-            Phase::Auction { turn, .. } => ("auction", vec![turn]),
-            Phase::Trump { .. } => ("trump", vec![self.contract().declarer]),
+            Phase::Auction => ("auction", self.auction.due().into_iter().collect()),
+            Phase::Trump => ("trump", vec![self.contract().declarer]),
             Phase::Play => {
                 let mut to_act: Vec<Seat> = self.play.to_play().into_iter().collect();
                 for seat in self.royals_holders() {
@@ -643,17 +580,13 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         match self.phase {
-            Phase::Auction { turn, high, .. } => {
+            Phase::Auction => {
                 // Before the auction ends each player holds only the first four cards.
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
-                let lowest = high.map_or(MIN_BID, |(_, b)| b + 1);
-                view.offer(turn, Verb::Pass(Yes));
-                for n in lowest..=MAX_BID {
-                    view.offer(turn, Verb::Bid(Bid::Number(n)));
-                }
+                self.auction.offer::<Verb>(&mut view);
             }
-            Phase::Trump { forced, shown } => {
+            Phase::Trump => {
                 let declarer = self.contract().declarer;
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
@@ -661,9 +594,7 @@ impl HandState<Verb> for Hand {
                     view.offer(declarer, Verb::Trump(suit));
                 }
                 // TN-d: the record may show the dealer's compulsory 15, once.
-                if forced && !shown {
-                    view.offer(declarer, Verb::Bid(Bid::Number(MIN_BID)));
-                }
+                self.auction.offer::<Verb>(&mut view);
             }
             Phase::Play => {
                 // The trump is public once revealed, and known to the high bidder; the seat in
@@ -697,11 +628,17 @@ impl HandState<Verb> for Hand {
         }
         if !matches!(self.phase, Phase::Over) {
             let (due, detail) = match self.phase {
-                Phase::Auction { turn, .. } => (
-                    Some(turn),
-                    format!("the record stops in the auction, with {turn} to call"),
-                ),
-                Phase::Trump { .. } => {
+                Phase::Auction => {
+                    let turn = self.auction.due();
+                    (
+                        turn,
+                        format!(
+                            "the record stops in the auction, with {} to call",
+                            turn.expect("due while the auction is open")
+                        ),
+                    )
+                }
+                Phase::Trump => {
                     let declarer = self.contract().declarer;
                     (
                         Some(declarer),

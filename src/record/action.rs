@@ -354,7 +354,6 @@ placeholders! {
     Yes => "true",
     bool => "<true or false>",
     u8 => "<number>",
-    Bid => "<bid>",
 }
 
 /// The value of a verb that needs none: `true`.
@@ -388,86 +387,6 @@ impl PartialSchema for Yes {
             .into()
     }
 }
-
-/// A bid: a number, or a bid the game names (`smudge`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bid {
-    Number(u8),
-    /// Pitch: four points and every trick.
-    Smudge,
-}
-
-impl fmt::Display for Bid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Bid::Number(n) => write!(f, "{n}"),
-            Bid::Smudge => f.write_str("smudge"),
-        }
-    }
-}
-
-impl serde::Serialize for Bid {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Bid::Number(n) => s.serialize_u8(*n),
-            Bid::Smudge => s.serialize_str("smudge"),
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Bid {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Bid;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a bid: a whole number from 0 to 99, or \"smudge\"")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Bid, E> {
-                u8::try_from(v)
-                    .ok()
-                    .filter(|n| *n < 100)
-                    .map(Bid::Number)
-                    .ok_or_else(|| E::custom(format!("{v} is not a bid: expected 0 to 99")))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bid, E> {
-                match u64::try_from(v) {
-                    Ok(v) => self.visit_u64(v),
-                    Err(_) => Err(E::custom(format!("{v} is not a bid: expected 0 to 99"))),
-                }
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bid, E> {
-                match v {
-                    "smudge" => Ok(Bid::Smudge),
-                    _ => Err(E::custom(format!(
-                        "'{v}' is not a bid: expected a number or \"smudge\""
-                    ))),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl PartialSchema for Bid {
-    fn schema() -> RefOr<Schema> {
-        OneOfBuilder::new()
-            .item(
-                ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::Integer)
-                    .minimum(Some(0))
-                    .maximum(Some(99)),
-            )
-            .item(
-                ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .enum_values(Some(["smudge"])),
-            )
-            .into()
-    }
-}
-
-impl ToSchema for Bid {}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 mod action;
 mod match_state;
 
-pub use action::{Action, AnyVerb, Bid, Placeholder, Verbs, Yes};
+pub use action::{Action, AnyVerb, Placeholder, Verbs, Yes};
 pub use match_state::MatchState;
 
 use crate::cards::Card;

@@ -591,7 +591,7 @@ impl HandState<Verb> for Hand {
             // The spoil taker's pick among the trick's cards, and the stub the table may state:
             // any card of the trick in front of any seat.
             Phase::Spoil { report, taker, .. } => {
-                let cards: Vec<Card> = self.adj.tricks[report]
+                let cards: CardSet = self.adj.tricks[report]
                     .plays
                     .plays()
                     .iter()
@@ -599,10 +599,10 @@ impl HandState<Verb> for Hand {
                     .collect();
                 let stubs = Table::FOUR
                     .seats()
-                    .flat_map(|seat| cards.iter().map(move |&c| action(seat, Verb::Stub(c))));
+                    .flat_map(|seat| cards.iter().map(move |c| action(seat, Verb::Stub(c))));
                 cards
                     .iter()
-                    .map(|&c| action(taker, Verb::Spoil(c)))
+                    .map(|c| action(taker, Verb::Spoil(c)))
                     .chain(stubs)
                     .collect()
             }

@@ -214,4 +214,12 @@ fn an_upcard_missing_from_the_stock_step_by_step_is_an_incomplete_hand() {
     let a = replay.finish(None);
     let e = a.record_error.expect("the record lacks upcard 2");
     assert_eq!((e.code, e.action_index), ("incomplete_hand", Some(4)));
+    // The same four passes as a record: its legal actions are refused at `/stock`, as its
+    // adjudication is (fixture 19): the position does not exist.
+    for seat in [Seat::E, Seat::S, Seat::W, Seat::N] {
+        record.actions.push(Action::new(seat, "pass", Yes));
+    }
+    let refused = engine::legal_actions(game, &record).expect_err("refused");
+    assert_eq!(refused[0].pointer, "/stock");
+    assert!(refused[0].detail.contains("upcard 2 was turned"));
 }

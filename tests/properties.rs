@@ -102,7 +102,7 @@ proptest! {
                     record.face_up[0]
                 };
                 let verb = original.kind.verb.as_str();
-                if matches!(verb, "play" | "discard" | "spoil") {
+                if matches!(verb, "play" | "discard" | "spoil" | "stub") {
                     record.actions[i] = Action::new(original.seat, verb, foreign);
                 }
             }
@@ -111,7 +111,11 @@ proptest! {
                 let seats: Vec<_> = record.deal.keys().copied().filter(|s| *s != original.seat).collect();
                 record.actions[i].seat = seats[(seed % 3) as usize];
             }
-            2 => { record.actions.remove(i); }
+            // A stated stub is optional (Stubs & Spoils §4): the record is as legal without it.
+            2 => {
+                prop_assume!(original.kind.verb != "stub");
+                record.actions.remove(i);
+            }
             _ => record.actions.insert(i, original),
         }
         let g = arbiter::games::find(game).unwrap();
@@ -291,4 +295,33 @@ fn a_correction_after_the_hand_is_invalid_correct_in_every_game() {
         checked += 1;
     }
     assert!(checked > 50, "{checked} hands checked");
+}
+
+/// Stubs & Spoils §4 at the table: once a trick is complete, the spoil taker may take any card he
+/// is allowed, and the table may state the stub (an optional statement the record may make,
+/// checked against the rules). Fixture 02, red mode, trick 1: E 8H S 6H W 4H N 2H; E wins, the stub
+/// is 2H in front of E; the taker N may not take the stub or his own 2H: 8H, 6H or 4H.
+#[test]
+fn stubs_and_spoils_offers_the_spoils_and_the_stub_after_a_trick() {
+    let path = format!(
+        "{}/fixtures/stubs-and-spoils/02-red-12-tricks-stated-stubs.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mut record = parse_json::<HandRecord>(&serde_json::to_vec(&v["record"]).unwrap()).unwrap();
+    record.actions.truncate(7);
+    let g = arbiter::games::find("stubs-and-spoils").unwrap();
+    let view = engine::legal_actions(g, &record).unwrap();
+    let (n, e) = ("N".parse().unwrap(), "E".parse().unwrap());
+    let card = |s: &str| -> Card { s.parse().unwrap() };
+    let mut offered = view.legal.clone();
+    offered.sort_by_key(|a| format!("{a:?}"));
+    let mut expected = vec![
+        Action::new(n, "spoil", card("8H")),
+        Action::new(n, "spoil", card("6H")),
+        Action::new(n, "spoil", card("4H")),
+        Action::new(e, "stub", card("2H")),
+    ];
+    expected.sort_by_key(|a| format!("{a:?}"));
+    assert_eq!(offered, expected);
 }

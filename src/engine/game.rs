@@ -183,6 +183,13 @@ pub trait HandState<V> {
         false
     }
 
+    /// Why a whole record cannot be replayed, found at an action rather than in `start` (a stock
+    /// that lacks the card an action turns): a refusal with pointers, as `start` refuses a deal.
+    /// Asked once the record's actions are applied, so `start` need not read ahead in them.
+    fn refusal(&self) -> Option<Vec<FieldError>> {
+        None
+    }
+
     /// Ends the replay (after the last action, or at a record error) and rules on the hand: with
     /// `Adjudication::conclude`, the one way every game finishes.
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;

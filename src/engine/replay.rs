@@ -41,9 +41,13 @@ impl<V: Verbs> Prepared<'_, V> {
         Ok(())
     }
 
-    fn run(mut self) -> Adjudication {
+    /// Replays the whole record and rules on it, unless an action showed it cannot be replayed.
+    fn run(mut self) -> Result<Adjudication, Vec<FieldError>> {
         let error = self.replay().err();
-        rule(self.state.finish(error), self.actions.len())
+        if let Some(refusal) = self.state.refusal() {
+            return Err(refusal);
+        }
+        Ok(rule(self.state.finish(error), self.actions.len()))
     }
 }
 
@@ -83,7 +87,7 @@ pub(super) struct Read<'a, R: Rules> {
 
 impl<R: Rules> Recorded for Read<'_, R> {
     fn adjudicate(&self) -> Result<Adjudication, Vec<FieldError>> {
-        Ok(prepare(self.rules, &self.record, None, None)?.run())
+        prepare(self.rules, &self.record, None, None)?.run()
     }
 
     fn adjudicate_next(
@@ -91,12 +95,16 @@ impl<R: Rules> Recorded for Read<'_, R> {
         options: &Options,
         state: &MatchState,
     ) -> Result<Adjudication, Vec<FieldError>> {
-        Ok(prepare(self.rules, &self.record, Some(options), Some(state))?.run())
+        prepare(self.rules, &self.record, Some(options), Some(state))?.run()
     }
 
     fn replay(&self) -> Result<Replay, Vec<FieldError>> {
         let mut hand = prepare(self.rules, &self.record, None, None)?;
-        hand.replay().map_err(|e| {
+        let replayed = hand.replay();
+        if let Some(refusal) = hand.state.refusal() {
+            return Err(refusal);
+        }
+        replayed.map_err(|e| {
             vec![FieldError::new(
                 e.pointer,
                 format!("{} ({})", e.detail, e.code),

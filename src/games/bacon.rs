@@ -7,8 +7,8 @@
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Contract, Decides, Event, Fault, FieldError, FirstDecides, GameInfo, HandState,
-    MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
+    Adjudication, Contract, Decides, Ending, Event, Fault, FieldError, FirstDecides, GameInfo,
+    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
     RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
     deal,
 };
@@ -175,7 +175,7 @@ impl Rules for Bacon {
             cards: vec![record.stock[0]],
             detail: format!("{dealer} turns the first upcard, {}", record.stock[0]),
         });
-        let hand = Hand {
+        Ok(Box::new(Hand {
             stock: record.stock.clone(),
             phase: Phase::Auction {
                 upcard: 0,
@@ -190,30 +190,7 @@ impl Rules for Bacon {
             missing_upcard: None,
             decided_by: FirstDecides::default(),
             adj,
-        };
-        // §2: the stock needs every upcard the auction turns. Replay the auction alone to see how
-        // far it goes; a record that needs an upcard the stock lacks is refused here.
-        let mut scan = hand.clone();
-        // The engine hands over the seats as the table names them (`P1..P4` = `N E S W`), so the
-        // scan sees the same auction as the replay.
-        for (i, a) in record.actions.iter().enumerate() {
-            if !matches!(scan.phase, Phase::Auction { .. } | Phase::Veto { .. })
-                || scan.apply(i, a).is_err()
-            {
-                break;
-            }
-        }
-        if let Some(n) = scan.missing_upcard {
-            return Err(vec![FieldError::new(
-                "/stock".into(),
-                format!(
-                    "all four players passed upcard {n}, so upcard {} was turned, but the stock lists only {n} card{}",
-                    n + 1,
-                    if n == 1 { "" } else { "s" }
-                ),
-            )]);
-        }
-        Ok(Box::new(hand))
+        }))
     }
 }
 
@@ -255,7 +232,8 @@ struct Hand {
     redeal_same: bool,
     penalty: bool,
     acquitted: bool,
-    /// The auction turned this many upcards' worth of passes beyond the stock.
+    /// The auction turned this many upcards' worth of passes beyond the stock: the record
+    /// cannot be replayed (`refusal`).
     missing_upcard: Option<usize>,
     /// The offending side and action of the first established revoke, when the penalty applies
     /// (§5, README C7).
@@ -543,38 +521,77 @@ impl Hand {
         format!(
             "{} score as if they had taken all five tricks, {} points, and {} score nothing (bacon.md §5 DEFAULT)",
             to.spoken(),
-            self.all_five(to),
+            all_five(self.contract(), to),
             offenders.spoken()
         )
     }
+}
 
-    /// §4: what `side` scores for all five tricks: declarers 2 (alone 4), defenders 4.
-    fn all_five(&self, side: Side) -> i32 {
-        let c = self.contract();
-        if side == c.side && c.alone != Some(true) {
-            2
-        } else {
-            4
-        }
+/// §4: what `side` scores for all five tricks under `contract`: declarers 2 (alone 4), defenders 4.
+fn all_five(contract: &Contract, side: Side) -> i32 {
+    if side == contract.side && contract.alone != Some(true) {
+        2
+    } else {
+        4
     }
+}
 
-    /// §4: the side with 3 or 4 tricks scores 1, with all five 2; doubled for a loner or the
-    /// defenders. Exactly one side scores: (that side, its points, the score's code).
-    fn trick_score(&self) -> (Side, i32, &'static str) {
-        let c = self.contract();
-        let won = self.adj.tally[c.side].tricks as usize;
-        let scorer = if won * 2 > TRICKS {
-            c.side
-        } else {
-            c.side.other()
-        };
-        if self.adj.tally[scorer].tricks as usize == TRICKS {
-            (scorer, self.all_five(scorer), ALL_FIVE)
-        } else {
-            let doubled = scorer != c.side || c.alone == Some(true);
-            (scorer, if doubled { 2 } else { 1 }, THREE_OR_FOUR)
+/// Rules on a hand played out or decided by a revoke (§4, §5 DEFAULT): exactly one side scores.
+fn score(mut adj: Adjudication, decided: Option<(Side, usize)>) -> Adjudication {
+    let c = adj.contract.clone().expect("a pick-up stood");
+    let winner = match decided {
+        // §5 DEFAULT: the first established revoke decides the hand (README C7, C9): the other
+        // side scores as if it had taken all five tricks.
+        Some((offenders, at)) => {
+            let winner = offenders.other();
+            let i = adj
+                .irregularities
+                .iter()
+                .position(|i| i.action_index == Some(at))
+                .expect("the deciding revoke is reported");
+            adj.penalize(i, winner, all_five(&c, winner));
+            winner
         }
+        // §4: the side with 3 or 4 tricks scores 1, with all five 2; doubled for a loner or the
+        // defenders.
+        None => {
+            let won = adj.tally[c.side].tricks as usize;
+            let scorer = if won * 2 > TRICKS {
+                c.side
+            } else {
+                c.side.other()
+            };
+            let (points, code) = if adj.tally[scorer].tricks as usize == TRICKS {
+                (all_five(&c, scorer), ALL_FIVE)
+            } else {
+                let doubled = scorer != c.side || c.alone == Some(true);
+                (if doubled { 2 } else { 1 }, THREE_OR_FOUR)
+            };
+            adj.score(scorer, points, ScoreSource::Tricks, code, None);
+            scorer
+        }
+    };
+    let contract = adj.contract.as_mut().expect("a pick-up stood");
+    contract.made = Some(winner == contract.side);
+    adj.outcome = Outcome::Scored;
+    adj.hand_winner = Some(winner);
+    adj.settle();
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // BA-a
+    // §4: only one side scores a hand, so only the winner can reach 10 with it.
+    if m.scores[winner] >= GAME {
+        m.game_over = true;
+        m.winner = Some(winner);
     }
+    adj
+}
+
+/// §1, BA-2: an acquitted hand has no play and no score; `redealer` deals again.
+fn acquitted(mut adj: Adjudication, redealer: Seat) -> Adjudication {
+    adj.outcome = Outcome::Void;
+    adj.hand_score = Some(PerSide::default());
+    adj.match_after.next_dealer = Some(redealer);
+    adj
 }
 
 fn suit_name(suit: Suit) -> &'static str {
@@ -704,138 +721,117 @@ impl HandState<Verb> for Hand {
         view.trump = self.adj.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let mut add = |seat: Seat, kind: Verb| view.offer(seat, kind);
-        match self.phase {
-            Phase::Auction { caller, .. } => {
-                add(caller, Verb::Pass(Yes));
-                add(caller, Verb::PickUp(false));
-                add(caller, Verb::PickUp(true));
-            }
-            Phase::Veto {
-                upcard,
-                caller,
-                alone,
-                pick_decided,
-                alone_decided,
-                ..
-            } => {
-                let p = partner(caller);
-                for veto in [true, false] {
-                    if !pick_decided && !alone_decided {
-                        add(p, Verb::VetoPickUp(veto));
-                    }
-                    if alone && !alone_decided {
-                        add(p, Verb::VetoAlone(veto));
-                    }
-                }
-                // BA-b: without a veto the pick-up stands and the taker discards next.
-                let taker = self.taker(caller);
-                let mut hand = self.play.hand(taker);
-                hand.insert(self.stock[upcard]);
-                for card in hand.iter() {
-                    add(taker, Verb::Discard(card));
-                }
-            }
-            Phase::Discard { taker } => {
-                for card in self.play.hand(taker).iter() {
-                    add(taker, Verb::Discard(card));
-                }
-            }
-            Phase::Play => view.add_plays(&self.play, self.judge()),
-            Phase::Over => {}
-        }
         if !matches!(self.phase, Phase::Play | Phase::Over) {
             view.trick_number = None;
         }
         view
     }
 
-    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        let action = |seat, kind| Action { seat, kind };
+        let discards = |taker: Seat, hand: CardSet| {
+            hand.iter()
+                .map(move |card| action(taker, Verb::Discard(card)))
+        };
+        match self.phase {
+            Phase::Auction { caller, .. } => {
+                [Verb::Pass(Yes), Verb::PickUp(false), Verb::PickUp(true)]
+                    .map(|kind| action(caller, kind))
+                    .to_vec()
+            }
+            // The partner's decisions, and (BA-b: without a veto the pick-up stands) the taker's
+            // discard from his cards and the upcard.
+            Phase::Veto { upcard, caller, .. } => {
+                let p = partner(caller);
+                let taker = self.taker(caller);
+                let mut hand = self.play.hand(taker);
+                hand.insert(self.stock[upcard]);
+                [true, false]
+                    .into_iter()
+                    .flat_map(|veto| {
+                        [Verb::VetoPickUp(veto), Verb::VetoAlone(veto)].map(|kind| action(p, kind))
+                    })
+                    .chain(discards(taker, hand))
+                    .collect()
+            }
+            Phase::Discard { taker } => discards(taker, self.play.hand(taker)).collect(),
+            Phase::Play => self.play.candidates(Verb::Play, Verb::Correct),
+            Phase::Over => Vec::new(),
         }
-        if let Some(n) = self.missing_upcard {
-            // A record replayed whole is refused in `start` for this; one replayed step by step
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    /// §2: the stock lists every upcard the auction turns; a record whose passes turn one past
+    /// its end cannot be replayed.
+    fn refusal(&self) -> Option<Vec<FieldError>> {
+        let n = self.missing_upcard?;
+        Some(vec![FieldError::new(
+            "/stock".into(),
+            format!(
+                "all four players passed upcard {n}, so upcard {} was turned, but the stock lists only {n} card{}",
+                n + 1,
+                if n == 1 { "" } else { "s" }
+            ),
+        )])
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let open = |due, detail| Ending::Open { due, detail };
+        let ending = match (self.missing_upcard, self.phase) {
+            // A record replayed whole is refused for this (`refusal`); one replayed step by step
             // (`engine::Replay`) only finds out here: the stock lacks the upcard turned.
-            self.adj.record_error(RecordError::incomplete_hand(
+            (Some(n), _) => open(
                 None,
                 format!(
                     "all four players passed upcard {n}, but the stock lists no upcard {}",
                     n + 1
                 ),
-            ));
-            return self.adj;
-        }
-        let dealer = self.adj.dealer;
-        if self.acquitted {
-            // §1, BA-2: no play, no score; the same dealer redeals (option: the next dealer).
-            let mut adj = self.adj;
-            adj.outcome = Outcome::Void;
-            adj.hand_score = Some(PerSide::default());
-            adj.match_after.next_dealer = Some(if self.redeal_same {
-                dealer
-            } else {
-                Table::FOUR.left(dealer)
-            });
-            return adj;
-        }
-        if !matches!(self.phase, Phase::Over) {
-            let detail = match self.phase {
-                Phase::Auction { upcard, caller, .. } => format!(
-                    "the record stops in the auction on upcard {}: {caller} has not called",
-                    upcard + 1
-                ),
-                Phase::Veto { .. } | Phase::Discard { .. } => {
-                    "the record stops before the upcard taker's discard".to_string()
-                }
-                _ => format!(
-                    "the record stops in trick {} of {TRICKS}",
-                    self.play.trick.number
-                ),
-            };
-            let due = self.due().map(|(s, _)| s);
-            self.adj
-                .record_error(RecordError::incomplete_hand(due, detail));
-            return self.adj;
-        }
-        let decided = self
-            .decided_by
-            .decided()
-            .map(|(offenders, at)| (offenders.other(), self.all_five(offenders.other()), at));
-        let by_tricks = self.trick_score();
-        let mut adj = self.adj;
-        let winner = match decided {
-            // §5 DEFAULT: the first established revoke decides the hand (README C7, C9).
-            Some((winner, points, at)) => {
-                let i = adj
-                    .irregularities
-                    .iter()
-                    .position(|i| i.action_index == Some(at))
-                    .expect("the deciding revoke is reported");
-                adj.penalize(i, winner, points);
-                winner
-            }
-            None => {
-                let (winner, points, code) = by_tricks;
-                adj.score(winner, points, ScoreSource::Tricks, code, None);
-                winner
-            }
+            ),
+            // Acquitted, five tricks played, or a deciding revoke.
+            (None, Phase::Over) => Ending::Over,
+            (None, phase) => open(
+                self.due().map(|(s, _)| s),
+                match phase {
+                    Phase::Auction { upcard, caller, .. } => format!(
+                        "the record stops in the auction on upcard {}: {caller} has not called",
+                        upcard + 1
+                    ),
+                    Phase::Veto { .. } | Phase::Discard { .. } => {
+                        "the record stops before the upcard taker's discard".to_string()
+                    }
+                    _ => format!(
+                        "the record stops in trick {} of {TRICKS}",
+                        self.play.trick.number
+                    ),
+                },
+            ),
         };
-        let contract = adj.contract.as_mut().expect("a pick-up stood");
-        contract.made = Some(winner == contract.side);
-        adj.outcome = Outcome::Scored;
-        adj.hand_winner = Some(winner);
-        adj.settle();
-        let m = &mut adj.match_after;
-        m.next_dealer = Some(Table::FOUR.left(dealer)); // BA-a
-        // §4: only one side scores a hand, so only the winner can reach 10 with it.
-        if m.scores[winner] >= GAME {
-            m.game_over = true;
-            m.winner = Some(winner);
-        }
-        adj
+        let dealer = self.adj.dealer;
+        // §1, BA-2: the same dealer redeals an acquitted hand (option: the next dealer).
+        let redealer = if self.redeal_same {
+            dealer
+        } else {
+            Table::FOUR.left(dealer)
+        };
+        let (was_acquitted, decided) = (self.acquitted, self.decided_by.decided());
+        let Hand {
+            mut play, mut adj, ..
+        } = *self;
+        adj.corrected_revokes = std::mem::take(&mut play.corrected);
+        adj.conclude(error, ending, |adj| {
+            if was_acquitted {
+                acquitted(adj, redealer)
+            } else {
+                score(adj, decided)
+            }
+        })
     }
 }
 

@@ -8,9 +8,9 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Event, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
-    OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
-    Side, Stock, Table, TableView, TrickPlay, TrickReport, deal,
+    Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
+    OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules,
+    ScoreSource, Seat, Side, Stock, Table, TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord};
 use serde::{Deserialize, Serialize};
@@ -335,6 +335,7 @@ fn suit_name(suit: Suit) -> &'static str {
     }
 }
 
+#[derive(Clone)]
 struct Hand {
     table: Table,
     play: TrickPlay,
@@ -351,6 +352,7 @@ struct Hand {
 
 /// One round of draws after a trick: the cards the stock gives, in drawing order (BR-2), and how
 /// many of them the record has stated so far. A round is stated whole or left to the stock.
+#[derive(Clone)]
 struct Draws {
     due: Vec<(Seat, Card)>,
     stated: usize,
@@ -439,33 +441,33 @@ impl Hand {
             _ => self.play.to_play(),
         }
     }
+}
 
-    /// §4: each side scores its card points; they add to the match totals, except in a tie-breaker,
-    /// which is scored on its own (BR-b); the deal passes left after every hand (BR-c).
-    fn score(&mut self) {
-        let table = self.table;
-        for side in table.sides() {
-            let points = self.adj.tally[side].points.unwrap_or(0);
-            self.adj
-                .score(side, points, ScoreSource::Tricks, "card_points", None);
-        }
-        let m = &mut self.adj.match_after;
-        m.next_dealer = Some(table.left(self.adj.dealer));
-        if self.contenders.is_empty() {
-            self.adj.settle();
-            let m = &mut self.adj.match_after;
-            if m.hands_played >= match_hands(table) {
-                let scores = m.scores;
-                decide(m, leaders(table.sides(), |s| scores[s]));
-            }
-        } else {
-            let score = self.adj.total();
-            self.adj.hand_score = Some(score);
-            let m = &mut self.adj.match_after;
-            m.hands_played += 1;
-            decide(m, leaders(self.contenders.iter().copied(), |s| score[s]));
-        }
+/// §4: each side scores its card points; they add to the match totals, except in a tie-breaker
+/// among `contenders`, which is scored on its own (BR-b); the deal passes left after every hand
+/// (BR-c).
+fn score(mut adj: Adjudication, table: Table, contenders: &[Side]) -> Adjudication {
+    for side in table.sides() {
+        let points = adj.tally[side].points.unwrap_or(0);
+        adj.score(side, points, ScoreSource::Tricks, "card_points", None);
     }
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(table.left(adj.dealer));
+    if contenders.is_empty() {
+        adj.settle();
+        let m = &mut adj.match_after;
+        if m.hands_played >= match_hands(table) {
+            let scores = m.scores;
+            decide(m, leaders(table.sides(), |s| scores[s]));
+        }
+    } else {
+        let score = adj.total();
+        adj.hand_score = Some(score);
+        let m = &mut adj.match_after;
+        m.hands_played += 1;
+        decide(m, leaders(contenders.iter().copied(), |s| score[s]));
+    }
+    adj
 }
 
 impl HandState<Verb> for Hand {
@@ -528,45 +530,66 @@ impl HandState<Verb> for Hand {
         );
         view.trump = Some(self.trump);
         view.tally = self.adj.tally.clone();
-        if let Some(round) = &self.draws {
-            let (seat, card) = round.due[round.stated];
-            view.offer(seat, Verb::Draw(card));
-            if drawing {
-                // The cards still due are in the hands already (a round not stated is drawn at
-                // once), but their seats have not drawn them yet.
-                let mut hands = std::mem::take(&mut view.hands);
-                for (seat, card) in &round.due[round.stated..] {
-                    let held = hands.entry(*seat).or_default();
-                    if let Some(at) = held.iter().position(|c| c == card) {
-                        held.remove(at);
-                    }
+        if let Some(round) = self.draws.as_ref().filter(|_| drawing) {
+            // The cards still due are in the hands already (a round not stated is drawn at
+            // once), but their seats have not drawn them yet.
+            let mut hands = std::mem::take(&mut view.hands);
+            for (seat, card) in &round.due[round.stated..] {
+                let held = hands.entry(*seat).or_default();
+                if let Some(at) = held.iter().position(|c| c == card) {
+                    held.remove(at);
                 }
-                view.set_hands(hands);
-                return view;
             }
+            view.set_hands(hands);
         }
-        view.add_plays(&self.play, |_, _, _| None);
         view
     }
 
-    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
+    /// The cards of the seat to play and, while a round of draws may be stated, the stock's next
+    /// card drawn by any seat (BR-e).
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        if self.is_over() {
+            return Vec::new();
         }
-        if !self.is_over() {
-            let error = RecordError::incomplete_hand(
-                self.due(),
-                format!(
+        let mut out = Vec::new();
+        if let Some(round) = &self.draws {
+            let card = round.due[round.stated].1;
+            out.extend(self.table.seats().map(|seat| Action {
+                seat,
+                kind: Verb::Draw(card),
+            }));
+        }
+        out.extend(self.play.candidates(Verb::Play, Verb::Correct));
+        out
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let ending = if self.is_over() {
+            Ending::Over
+        } else {
+            Ending::Open {
+                due: self.due(),
+                detail: format!(
                     "the record stops in trick {} of {}",
                     self.play.trick.number, self.tricks
                 ),
-            );
-            self.adj.record_error(error);
-            return self.adj;
-        }
-        self.score();
-        self.adj
+            }
+        };
+        let Hand {
+            table,
+            contenders,
+            adj,
+            ..
+        } = *self;
+        adj.conclude(error, ending, |adj| score(adj, table, &contenders))
     }
 }
 

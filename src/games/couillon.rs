@@ -12,10 +12,10 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Decides, Event, Fault, FieldError, FirstDecides,
-    GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal,
+    Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Event, Fault, FieldError,
+    FirstDecides, GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
 use serde::{Deserialize, Serialize};
@@ -241,6 +241,7 @@ enum Phase {
     Over,
 }
 
+#[derive(Clone)]
 struct Hand {
     upcard: Card,
     bottom: Card,
@@ -411,69 +412,83 @@ impl Hand {
             if units == 1 { "" } else { "s" }
         )
     }
+}
 
-    /// §4: the hand's result in lines: `Some(winner)`, or `None` for a tie. Scores are units
-    /// erased net of marks.
-    fn score(&mut self, winner: Option<Side>) {
-        let dealer = self.adj.dealer;
-        let acceptors = self.acceptor().map(|s| Table::FOUR.side(s));
-        let carried = self.carried();
-        let decided = self.decided.decided();
-        let adj = &mut self.adj;
-        if let Some(c) = &mut adj.contract {
-            c.made = Some(winner == Some(c.side));
-        }
-        adj.hand_winner = winner;
-        // §4, CO-6: on a tie nobody erases and nobody takes a mark.
-        if let Some(winner) = winner {
-            let marked = acceptors == Some(winner.other());
-            match decided {
-                // §5 DEFAULT, CO-b: the other side erases 1 + p; accepting offenders take a mark.
-                Some((_, at)) => {
-                    let i = adj
-                        .irregularities
-                        .iter()
-                        .position(|i| i.action_index == Some(at))
-                        .expect("the deciding revoke is reported");
-                    adj.penalize(i, winner, 1 + carried);
-                    if marked {
-                        adj.penalize(i, winner.other(), -1);
-                    }
-                }
-                None => {
-                    adj.score(winner, 1, ScoreSource::Tricks, HAND_WON, None);
-                    if carried > 0 {
-                        adj.bonus(Bonus {
-                            code: TIED_HANDS_CARRIED,
-                            side: winner,
-                            card: None,
-                            points: carried,
-                            status: BonusStatus::Scored,
-                        });
-                    }
-                    // CO-5: a losing acceptor's mark is one more unit to erase (never multiplied, CO-4).
-                    if marked {
-                        adj.score(winner.other(), -1, ScoreSource::Contract, MARK, None);
-                    }
-                }
+/// Rules on a decided hand (§4): a revoke that `decided` it (§5 DEFAULT) gives it to the other
+/// side; otherwise the side with more card points wins it, equal points tie. Scores are units
+/// erased net of marks; `carried` is what the tied hands just before add (CO-4).
+fn score(mut adj: Adjudication, decided: Option<(Side, usize)>, carried: i32) -> Adjudication {
+    let winner = match decided {
+        // §5: the revoke decided the hand; the cards still unplayed cannot change that.
+        Some((offenders, _)) => Some(offenders.other()),
+        None => {
+            let (ns, ew) = (
+                adj.tally[Side::NS].points.unwrap_or(0),
+                adj.tally[Side::EW].points.unwrap_or(0),
+            );
+            match ns.cmp(&ew) {
+                std::cmp::Ordering::Greater => Some(Side::NS),
+                std::cmp::Ordering::Less => Some(Side::EW),
+                std::cmp::Ordering::Equal => None,
             }
         }
-        adj.settle();
-        let m = &mut adj.match_after;
-        m.next_dealer = Some(Table::FOUR.left(dealer));
-        match winner {
-            // §4: the tied hand's unit is carried forward.
-            None => set_pending_ties(m, pending_ties(m) + 1),
-            Some(winner) => {
-                set_pending_ties(m, 0);
-                // Only the hand winner erases, so only it can finish the game.
-                if m.scores[winner] >= LINES {
-                    m.game_over = true;
-                    m.winner = Some(winner);
+    };
+    let dealer = adj.dealer;
+    let acceptors = adj.contract.as_ref().map(|c| Table::FOUR.side(c.declarer));
+    if let Some(c) = &mut adj.contract {
+        c.made = Some(winner == Some(c.side));
+    }
+    adj.hand_winner = winner;
+    // §4, CO-6: on a tie nobody erases and nobody takes a mark.
+    if let Some(winner) = winner {
+        let marked = acceptors == Some(winner.other());
+        match decided {
+            // §5 DEFAULT, CO-b: the other side erases 1 + p; accepting offenders take a mark.
+            Some((_, at)) => {
+                let i = adj
+                    .irregularities
+                    .iter()
+                    .position(|i| i.action_index == Some(at))
+                    .expect("the deciding revoke is reported");
+                adj.penalize(i, winner, 1 + carried);
+                if marked {
+                    adj.penalize(i, winner.other(), -1);
+                }
+            }
+            None => {
+                adj.score(winner, 1, ScoreSource::Tricks, HAND_WON, None);
+                if carried > 0 {
+                    adj.bonus(Bonus {
+                        code: TIED_HANDS_CARRIED,
+                        side: winner,
+                        card: None,
+                        points: carried,
+                        status: BonusStatus::Scored,
+                    });
+                }
+                // CO-5: a losing acceptor's mark is one more unit to erase (never multiplied, CO-4).
+                if marked {
+                    adj.score(winner.other(), -1, ScoreSource::Contract, MARK, None);
                 }
             }
         }
     }
+    adj.settle();
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(Table::FOUR.left(dealer));
+    match winner {
+        // §4: the tied hand's unit is carried forward.
+        None => set_pending_ties(m, pending_ties(m) + 1),
+        Some(winner) => {
+            set_pending_ties(m, 0);
+            // Only the hand winner erases, so only it can finish the game.
+            if m.scores[winner] >= LINES {
+                m.game_over = true;
+                m.winner = Some(winner);
+            }
+        }
+    }
+    adj
 }
 
 impl HandState<Verb> for Hand {
@@ -542,56 +557,54 @@ impl HandState<Verb> for Hand {
         view.trump = self.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        match self.phase {
-            Phase::Trump { turn, .. } => {
-                view.trick_number = None;
-                view.offer(turn, Verb::Accept(Yes));
-                view.offer(turn, Verb::Decline(Yes));
-            }
-            Phase::Play => view.add_plays(&self.play, self.judge()),
-            Phase::Over => {}
+        if let Phase::Trump { .. } = self.phase {
+            view.trick_number = None;
         }
         view
     }
 
-    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        match self.phase {
+            Phase::Trump { turn, .. } => [Verb::Accept(Yes), Verb::Decline(Yes)]
+                .map(|kind| Action { seat: turn, kind })
+                .to_vec(),
+            Phase::Play => self.play.candidates(Verb::Play, Verb::Correct),
+            Phase::Over => Vec::new(),
         }
-        let winner = match (self.decided.decided(), self.phase) {
-            // §5: the revoke decided the hand; the cards still unplayed cannot change that.
-            (Some((offenders, _)), _) => Some(offenders.other()),
-            (None, Phase::Over) => {
-                let (ns, ew) = (
-                    self.adj.tally[Side::NS].points.unwrap_or(0),
-                    self.adj.tally[Side::EW].points.unwrap_or(0),
-                );
-                match ns.cmp(&ew) {
-                    std::cmp::Ordering::Greater => Some(Side::NS),
-                    std::cmp::Ordering::Less => Some(Side::EW),
-                    std::cmp::Ordering::Equal => None,
-                }
-            }
-            (None, phase) => {
-                let detail = match phase {
-                    Phase::Trump { turn, .. } => format!(
-                        "the record stops before trump is decided: {turn} must accept or decline"
-                    ),
-                    _ => format!(
-                        "the record stops in trick {} of {TRICKS}",
-                        self.play.trick.number
-                    ),
-                };
-                let due = self.due().map(|(s, _)| s);
-                self.adj
-                    .record_error(RecordError::incomplete_hand(due, detail));
-                return self.adj;
-            }
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        // A deciding revoke ends the hand (§5) as the fourth trick does.
+        let ending = match self.phase {
+            Phase::Over => Ending::Over,
+            Phase::Trump { turn, .. } => Ending::Open {
+                due: Some(turn),
+                detail: format!(
+                    "the record stops before trump is decided: {turn} must accept or decline"
+                ),
+            },
+            Phase::Play => Ending::Open {
+                due: self.play.to_play(),
+                detail: format!(
+                    "the record stops in trick {} of {TRICKS}",
+                    self.play.trick.number
+                ),
+            },
         };
-        self.score(winner);
-        self.adj
+        let (decided, carried) = (self.decided.decided(), self.carried());
+        let Hand {
+            mut play, mut adj, ..
+        } = *self;
+        adj.corrected_revokes = std::mem::take(&mut play.corrected);
+        adj.conclude(error, ending, |adj| score(adj, decided, carried))
     }
 }
 

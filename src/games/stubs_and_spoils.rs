@@ -8,10 +8,10 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails, OptionKind,
-    OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules, ScoreSource,
-    Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
-    trump_or_led,
+    Adjudication, Ending, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails,
+    OptionKind, OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    must_follow_suit, trump_or_led,
 };
 use crate::record::{Action, HandRecord};
 use serde::Serialize;
@@ -186,9 +186,11 @@ impl Rules for StubsAndSpoils {
             phase: Phase::Gallery {
                 discarded: [false; 4],
             },
-            stubs: PerSide::default(),
-            revokes: Vec::new(),
-            penalty: options.choice("revoke_penalty") == "default",
+            stubs: Stubs {
+                won: PerSide::default(),
+                revokes: Vec::new(),
+                penalty: options.choice("revoke_penalty") == "default",
+            },
             adj,
         }))
     }
@@ -212,16 +214,23 @@ enum Phase {
     Over,
 }
 
+#[derive(Clone)]
 struct Hand {
     mode: Mode,
     special: Suit,
     play: TrickPlay,
     phase: Phase,
-    stubs: PerSide<i32>,
+    stubs: Stubs,
+    adj: Adjudication,
+}
+
+/// The stubs in front of each side and the revokes that will move some of them (§4.5, §5).
+#[derive(Clone)]
+struct Stubs {
+    won: PerSide<i32>,
     /// Established revokes in record order: the offending side and the irregularity's index.
     revokes: Vec<(Side, usize)>,
     penalty: bool,
-    adj: Adjudication,
 }
 
 impl Hand {
@@ -278,11 +287,13 @@ impl Hand {
         let (trick, established) = self.play.close_trick(next);
         for e in established {
             let side = Table::FOUR.side(e.seat);
-            self.revokes.push((side, self.adj.irregularities.len()));
+            self.stubs
+                .revokes
+                .push((side, self.adj.irregularities.len()));
             // The consequence: the stub transfer is known at the end of the hand.
             self.adj.irregularities.push(e.irregularity(String::new()));
         }
-        self.stubs[Table::FOUR.side(winner)] += 1;
+        self.stubs.won[Table::FOUR.side(winner)] += 1;
         self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
         let mut report = TrickReport::new(trick, winner);
         report.stub = Some(PlayedCard::new(winner, stub));
@@ -293,53 +304,6 @@ impl Hand {
             candidates,
             stub_stated: false,
         };
-    }
-
-    /// §4.5: black, the side with more stubs scores the difference; red, the side with fewer;
-    /// equal, nobody. The scoring side and its score.
-    fn result(&self) -> Option<(Side, i32)> {
-        let (ns, ew) = (self.stubs[Side::NS], self.stubs[Side::EW]);
-        let more = if ns > ew { Side::NS } else { Side::EW };
-        let scorer = match self.mode {
-            Mode::Black => more,
-            Mode::Red => more.other(),
-        };
-        (ns != ew).then_some((scorer, (ns - ew).abs()))
-    }
-
-    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders
-    /// (SS-10). Each transfer's penalty, in hand-score terms, is what it changes in the §4.5 result.
-    fn apply_revoke_penalties(&mut self) {
-        for &(offenders, at) in &self.revokes {
-            if !self.penalty {
-                self.adj.irregularities[at].consequence =
-                    "none: the revoke_penalty option is 'none'".to_string();
-                continue;
-            }
-            let (from, to) = match self.mode {
-                Mode::Black => (offenders, offenders.other()),
-                Mode::Red => (offenders.other(), offenders),
-            };
-            let before = self.result();
-            let moved = self.stubs[from].min(REVOKE_STUBS);
-            self.stubs[from] -= moved;
-            self.stubs[to] += moved;
-            let after = self.result();
-            for side in Side::BOTH {
-                let points =
-                    |r: Option<(Side, i32)>| r.filter(|&(s, _)| s == side).map_or(0, |(_, p)| p);
-                let change = points(after) - points(before);
-                if change != 0 {
-                    self.adj.penalize(at, side, change);
-                }
-            }
-            self.adj.irregularities[at].consequence = format!(
-                "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
-                if moved == 1 { "" } else { "s" },
-                from.spoken(),
-                to.spoken()
-            );
-        }
     }
 
     /// §2.2: a non-dealer's gallery discard (the seat is checked by `apply`: one due to discard).
@@ -422,6 +386,88 @@ impl Hand {
             Phase::Play
         };
         Ok(())
+    }
+}
+
+impl Stubs {
+    /// §4.5: black, the side with more stubs scores the difference; red, the side with fewer;
+    /// equal, nobody. The scoring side and its score.
+    fn result(&self, mode: Mode) -> Option<(Side, i32)> {
+        let (ns, ew) = (self.won[Side::NS], self.won[Side::EW]);
+        let more = if ns > ew { Side::NS } else { Side::EW };
+        let scorer = match mode {
+            Mode::Black => more,
+            Mode::Red => more.other(),
+        };
+        (ns != ew).then_some((scorer, (ns - ew).abs()))
+    }
+
+    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders
+    /// (SS-10). Each transfer's penalty, in hand-score terms, is what it changes in the §4.5 result.
+    fn apply_revoke_penalties(&mut self, mode: Mode, adj: &mut Adjudication) {
+        for &(offenders, at) in &self.revokes {
+            if !self.penalty {
+                adj.irregularities[at].consequence =
+                    "none: the revoke_penalty option is 'none'".to_string();
+                continue;
+            }
+            let (from, to) = match mode {
+                Mode::Black => (offenders, offenders.other()),
+                Mode::Red => (offenders.other(), offenders),
+            };
+            let before = self.result(mode);
+            let moved = self.won[from].min(REVOKE_STUBS);
+            self.won[from] -= moved;
+            self.won[to] += moved;
+            let after = self.result(mode);
+            for side in Side::BOTH {
+                let points =
+                    |r: Option<(Side, i32)>| r.filter(|&(s, _)| s == side).map_or(0, |(_, p)| p);
+                let change = points(after) - points(before);
+                if change != 0 {
+                    adj.penalize(at, side, change);
+                }
+            }
+            adj.irregularities[at].consequence = format!(
+                "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
+                if moved == 1 { "" } else { "s" },
+                from.spoken(),
+                to.spoken()
+            );
+        }
+    }
+
+    /// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5),
+    /// the game to 21 (§4.6).
+    fn score(mut self, mode: Mode, mut adj: Adjudication) -> Adjudication {
+        for side in Side::BOTH {
+            details::set(
+                &mut adj.tally[side].details,
+                &json!({"stubs_won": self.won[side]}),
+            );
+        }
+        // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
+        if let Some((side, points)) = self.result(mode) {
+            adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
+        }
+        self.apply_revoke_penalties(mode, &mut adj);
+        for side in Side::BOTH {
+            details::set(
+                &mut adj.tally[side].details,
+                &json!({"stubs": self.won[side]}),
+            );
+        }
+        adj.hand_winner = self.result(mode).map(|(side, _)| side);
+        adj.outcome = Outcome::Scored;
+        adj.settle();
+        let m = &mut adj.match_after;
+        m.next_dealer = Some(Table::FOUR.left(adj.dealer));
+        // §4.6: only one side scores a hand, so only one can reach 21 with it.
+        if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
+            m.game_over = true;
+            m.winner = Some(side);
+        }
+        adj
     }
 }
 
@@ -523,105 +569,102 @@ impl HandState<Verb> for Hand {
             Phase::Spoil { .. } => "spoil",
             Phase::Over => "over",
         };
-        let to_act = self.due();
-        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, self.due(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        match self.phase {
-            Phase::Gallery { .. } => {
-                for seat in to_act {
-                    for card in self.play.hand(seat).iter() {
-                        view.offer(seat, Verb::Discard(card));
-                    }
-                }
-            }
-            Phase::Play => view.add_plays(&self.play, judge),
-            Phase::Spoil {
-                report,
-                taker,
-                candidates,
-                ..
-            } => {
-                view.trick = self.adj.tricks[report].plays.plays().to_vec();
-                view.trick_number = Some(report as u8 + 1);
-                for card in candidates.iter() {
-                    view.offer(taker, Verb::Spoil(card));
-                }
-            }
-            Phase::Over => {}
+        if let Phase::Spoil { report, .. } = self.phase {
+            view.trick = self.adj.tricks[report].plays.plays().to_vec();
+            view.trick_number = Some(report as u8 + 1);
         }
         view
     }
 
-    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        let action = |seat, kind| Action { seat, kind };
+        match self.phase {
+            Phase::Gallery { .. } => self
+                .due()
+                .into_iter()
+                .flat_map(|seat| self.play.hand(seat).iter().map(move |c| (seat, c)))
+                .map(|(seat, c)| action(seat, Verb::Discard(c)))
+                .collect(),
+            Phase::Play => self.play.candidates(Verb::Play, Verb::Correct),
+            // The spoil taker's pick among the trick's cards, and the stub the table may state:
+            // any card of the trick in front of any seat.
+            Phase::Spoil { report, taker, .. } => {
+                let cards: CardSet = self.adj.tricks[report]
+                    .plays
+                    .plays()
+                    .iter()
+                    .map(|p| p.card)
+                    .collect();
+                let stubs = Table::FOUR
+                    .seats()
+                    .flat_map(|seat| cards.iter().map(move |c| action(seat, Verb::Stub(c))));
+                cards
+                    .iter()
+                    .map(|c| action(taker, Verb::Spoil(c)))
+                    .chain(stubs)
+                    .collect()
+            }
+            Phase::Over => Vec::new(),
         }
-        if !matches!(self.phase, Phase::Over) {
-            let detail = match self.phase {
-                Phase::Gallery { .. } => {
-                    "the record stops before the gallery discards are complete".to_string()
-                }
-                Phase::Spoil { report, .. } => {
-                    format!("the record stops before the spoil of trick {}", report + 1)
-                }
-                _ => format!(
-                    "the record stops in trick {} while every player still holds cards",
-                    self.play.trick.number
-                ),
-            };
-            // The seat due, where one is (in the gallery several may be).
-            let due = self.due();
-            let seat = (due.len() == 1).then(|| due[0]);
-            self.adj
-                .record_error(RecordError::incomplete_hand(seat, detail));
-            return self.adj;
-        }
-        for side in Side::BOTH {
-            details::set(
-                &mut self.adj.tally[side].details,
-                &json!({"stubs_won": self.stubs[side]}),
-            );
-        }
-        // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
-        if let Some((side, points)) = self.result() {
-            self.adj
-                .score(side, points, ScoreSource::Tricks, "stub_difference", None);
-        }
-        self.apply_revoke_penalties();
-        for side in Side::BOTH {
-            details::set(
-                &mut self.adj.tally[side].details,
-                &json!({"stubs": self.stubs[side]}),
-            );
-        }
-        self.adj.hand_winner = self.result().map(|(side, _)| side);
-        let mut adj = self.adj;
-        adj.outcome = Outcome::Scored;
-        adj.settle();
-        let m = &mut adj.match_after;
-        m.next_dealer = Some(Table::FOUR.left(adj.dealer));
-        // §4.6: only one side scores a hand, so only one can reach 21 with it.
-        if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
-            m.game_over = true;
-            m.winner = Some(side);
-        }
-        adj
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        let detail = match self.phase {
+            Phase::Over => None,
+            Phase::Gallery { .. } => {
+                Some("the record stops before the gallery discards are complete".to_string())
+            }
+            Phase::Spoil { report, .. } => Some(format!(
+                "the record stops before the spoil of trick {}",
+                report + 1
+            )),
+            Phase::Play => Some(format!(
+                "the record stops in trick {} while every player still holds cards",
+                self.play.trick.number
+            )),
+        };
+        let ending = match detail {
+            None => Ending::Over,
+            Some(detail) => {
+                // The seat due, where one is (in the gallery several may be).
+                let due = self.due();
+                let due = (due.len() == 1).then(|| due[0]);
+                Ending::Open { due, detail }
+            }
+        };
+        let Hand {
+            mode,
+            mut play,
+            stubs,
+            mut adj,
+            ..
+        } = *self;
+        adj.corrected_revokes = std::mem::take(&mut play.corrected);
+        adj.conclude(error, ending, |adj| stubs.score(mode, adj))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::CardSet;
-    use crate::engine::{Established, MAX_PLAYS};
+    use crate::engine::Established;
 
-    /// A finished hand of `mode` with these stubs won and one established revoke by `offender`.
-    fn hand(mode: Mode, ns: i32, ew: i32, offender: Seat) -> Hand {
+    /// The stubs of a finished hand, these won and one established revoke by `offender`, and its
+    /// adjudication so far.
+    fn hand(ns: i32, ew: i32, offender: Seat) -> (Stubs, Adjudication) {
         let mut adj = Adjudication::new(INFO.id, Seat::S, &MatchState::default(), 15);
         let revoke = Established {
             fault: Fault::new("revoke", "stubs-and-spoils.md §3", String::new()),
@@ -631,38 +674,29 @@ mod tests {
             trick: 5,
         };
         adj.irregularities.push(revoke.irregularity(String::new()));
-        let mut stubs = PerSide::default();
-        stubs[Side::NS] = ns;
-        stubs[Side::EW] = ew;
-        Hand {
-            mode,
-            special: Suit::Spades,
-            play: TrickPlay::new(Table::FOUR, [CardSet::EMPTY; MAX_PLAYS], Seat::S),
-            phase: Phase::Over,
-            stubs,
+        let mut won = PerSide::default();
+        won[Side::NS] = ns;
+        won[Side::EW] = ew;
+        let stubs = Stubs {
+            won,
             revokes: vec![(Table::FOUR.side(offender), 0)],
             penalty: true,
-            adj,
-        }
+        };
+        (stubs, adj)
     }
 
     /// §5, SS-10 in hand-score terms: black, stubs won NS 6, EW 4 score NS 2; N's revoke moves 2
     /// stubs to EW (NS 4, EW 6), which scores EW 2: the revoke is NS -2 and EW +2.
     #[test]
     fn a_transfer_that_turns_the_hand_moves_points_both_ways() {
-        let mut h = hand(Mode::Black, 6, 4, Seat::N);
-        assert_eq!(h.result(), Some((Side::NS, 2)));
-        h.apply_revoke_penalties();
-        assert_eq!((h.stubs[Side::NS], h.stubs[Side::EW]), (4, 6));
-        assert_eq!(h.result(), Some((Side::EW, 2)));
-        let effect = h.adj.irregularities[0].effect.points;
+        let (mut h, mut adj) = hand(6, 4, Seat::N);
+        assert_eq!(h.result(Mode::Black), Some((Side::NS, 2)));
+        h.apply_revoke_penalties(Mode::Black, &mut adj);
+        assert_eq!((h.won[Side::NS], h.won[Side::EW]), (4, 6));
+        assert_eq!(h.result(Mode::Black), Some((Side::EW, 2)));
+        let effect = adj.irregularities[0].effect.points;
         assert_eq!((effect[Side::NS], effect[Side::EW]), (-2, 2));
-        let items: Vec<_> = h
-            .adj
-            .score_items
-            .iter()
-            .map(|t| (t.side, t.points))
-            .collect();
+        let items: Vec<_> = adj.score_items.iter().map(|t| (t.side, t.points)).collect();
         assert_eq!(items, vec![(Side::NS, -2), (Side::EW, 2)]);
     }
 
@@ -670,11 +704,11 @@ mod tests {
     /// EW 7): the side with fewer, NS, scores 4, so the revoke is NS +4 for the non-offenders.
     #[test]
     fn a_transfer_from_equal_stubs_scores_for_the_other_side() {
-        let mut h = hand(Mode::Red, 5, 5, Seat::E);
-        assert_eq!(h.result(), None);
-        h.apply_revoke_penalties();
-        assert_eq!(h.result(), Some((Side::NS, 4)));
-        let effect = h.adj.irregularities[0].effect.points;
+        let (mut h, mut adj) = hand(5, 5, Seat::E);
+        assert_eq!(h.result(Mode::Red), None);
+        h.apply_revoke_penalties(Mode::Red, &mut adj);
+        assert_eq!(h.result(Mode::Red), Some((Side::NS, 4)));
+        let effect = adj.irregularities[0].effect.points;
         assert_eq!((effect[Side::NS], effect[Side::EW]), (4, 0));
     }
 }

@@ -532,22 +532,12 @@ impl Rules for Tresette {
             play: TrickPlay::new(table, dealt.hands, first),
             won: [0; 4],
             announced: [false; 4],
-            talk: Talk::default(),
             captured: PerSide::default(),
             revokes: Vec::new(),
             false_information: Vec::new(),
             adj,
         }))
     }
-}
-
-/// Table talk already said in the current trick: the candidates hold each statement once per trick
-/// (repeating one is still accepted and judged, but says nothing new).
-#[derive(Clone, Copy, Debug, Default)]
-struct Talk {
-    asked_best: bool,
-    counted: [bool; 4],
-    holding: [bool; 4],
 }
 
 #[derive(Clone)]
@@ -569,7 +559,6 @@ struct TresetteHand {
     /// Tricks won by each seat position (a meld needs its holder to win one, TR-c).
     won: [u32; 4],
     announced: [bool; 4],
-    talk: Talk,
     captured: PerSide<Captured>,
     /// Indexes in `adj.irregularities` of established revokes; their consequence is known at the end.
     revokes: Vec<usize>,
@@ -717,7 +706,6 @@ impl TresetteHand {
             });
         }
         self.adj.tricks.push(TrickReport::new(trick, winner));
-        self.talk = Talk::default();
     }
 
     /// TR-i: a declarer announces right after his first won trick (before the next card; after the
@@ -787,19 +775,14 @@ impl TresetteHand {
         let trick = self.play.trick;
         let led = trick.led();
         let hand = self.play.hand(seat);
-        let p = seat.pos();
         let improper = match kind {
-            Verb::AskBest(Yes) if seat == trick.leader => {
-                self.talk.asked_best = true;
-                None
-            }
+            Verb::AskBest(Yes) if seat == trick.leader => None,
             Verb::AskBest(Yes) => Some(format!(
                 "only the leader may ask his partner to play his best, and {} leads trick {}",
                 trick.leader, trick.number
             )),
             Verb::Count(n) => match led {
                 Some(card) if seat != trick.leader => {
-                    self.talk.counted[p] = true;
                     let suit = card.suit_unchecked();
                     let held = hand.of_suit(suit).len();
                     if held != u32::from(n) {
@@ -821,7 +804,6 @@ impl TresetteHand {
                 None => Some("no trick is being played: a count is of the suit led".into()),
             },
             Verb::Holding(n) if n <= 2 => {
-                self.talk.holding[p] = true;
                 if !Suit::ALL
                     .into_iter()
                     .any(|s| hand.of_suit(s).len() == u32::from(n))
@@ -953,50 +935,27 @@ impl HandState<Verb> for TresetteHand {
         view
     }
 
-    /// In turn, both answers of the next Good play decision; then each seat's announcement of the
-    /// melds its dealt hand holds (every way of counting them worth the most, TR-c), table talk
-    /// where §2 item 4 places it (the leader's request once he has led, the following seat's count
-    /// and holding, each once a trick) with every value, and the cards.
+    /// Every seat's Good play answers, its announcement of the melds its dealt hand holds (every
+    /// way of counting them worth the most, TR-c) and its table talk with every value; the cards of
+    /// the seat to play. The judge keeps what may be said now: Good play in turn (a seat may be
+    /// left out, TR-g) before the first lead, true statements, an announcement when due (TR-i).
     fn candidates(&self) -> Vec<Action<Verb>> {
         let mut out = Vec::new();
-        if self.declaring() {
-            let seat = self.order[self.good_play_from];
-            out.extend([true, false].map(|says| Action {
-                seat,
-                kind: Verb::GoodPlay(says),
-            }));
-            return out;
-        }
         for seat in self.order {
-            out.extend(self.melds[seat.pos()].iter().map(|melds| Action {
-                seat,
-                kind: Verb::Announce(announced_as(melds)),
-            }));
-        }
-        if self.is_over() {
-            return out;
-        }
-        let trick = self.play.trick;
-        if let (Some(_), Some(seat)) = (trick.led(), self.play.to_play()) {
-            if trick.len() == 1 && !self.talk.asked_best {
-                out.push(Action {
-                    seat: trick.leader,
-                    kind: Verb::AskBest(Yes),
-                });
+            let at = |kind| Action { seat, kind };
+            out.extend(
+                self.melds[seat.pos()]
+                    .iter()
+                    .map(|m| at(Verb::Announce(announced_as(m)))),
+            );
+            if self.is_over() {
+                continue;
             }
-            if !self.talk.counted[seat.pos()] {
-                let held = self.play.hand(seat).len() as u8;
-                out.extend((0..=held).map(|n| Action {
-                    seat,
-                    kind: Verb::Count(n),
-                }));
-            }
-            if !self.talk.holding[seat.pos()] {
-                out.extend((0..=2).map(|n| Action {
-                    seat,
-                    kind: Verb::Holding(n),
-                }));
-            }
+            out.extend([true, false].map(|says| at(Verb::GoodPlay(says))));
+            out.push(at(Verb::AskBest(Yes)));
+            let held = self.play.hand(seat).len() as u8;
+            out.extend((0..=held).map(|n| at(Verb::Count(n))));
+            out.extend((0..=2).map(|n| at(Verb::Holding(n))));
         }
         out.extend(self.play.candidates(Verb::Play, Verb::Correct));
         out

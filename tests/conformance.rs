@@ -415,7 +415,6 @@ fn caught(game: &dyn Game, prefix: &HandRecord, action: &Action, rng: &mut Rng) 
 // `good_play` out of order or a `play` during the good-play round, accepted though not offered
 // (see the report of the setup branch); the fix belongs with the games' legal actions.
 #[test]
-#[ignore = "Tresette accepts table talk and good_play it does not offer"]
 fn nothing_but_the_actions_offered_is_taken_as_legal() {
     let mut tried = 0;
     // One example of each (game, verb, phase) taken as legal though not offered.
@@ -496,7 +495,6 @@ fn all_offered(game: &dyn Game, record: &HandRecord) -> bool {
 
 // Finds the same Tresette gap: a repeated table-talk action or a dropped `good_play` scores cleanly.
 #[test]
-#[ignore = "Tresette scores a repeated table talk or a dropped good_play cleanly"]
 fn a_dropped_or_repeated_action_or_a_foreign_verb_is_never_a_clean_score() {
     let mut tried = 0;
     // Corrupted records scored cleanly although the judge never offered them.

@@ -244,6 +244,11 @@ impl Adjudication {
             .any(|i| i.action_index == Some(index))
     }
 
+    /// Whether action `index` was set aside with no effect (it is among `ignored_actions`).
+    pub fn ignored(&self, index: usize) -> bool {
+        self.ignored_actions.iter().any(|a| a.action_index == index)
+    }
+
     pub fn new(
         game: &'static str,
         dealer: Seat,

@@ -158,7 +158,8 @@ pub trait Rules: Send + Sync + 'static {
 
 /// A hand being replayed, one action at a time. `apply` is the one judge: the legal actions a
 /// position offers are the `candidates` that `apply` takes on a `fork` of the hand without a
-/// record error and without an irregularity at that action (`faulted`).
+/// record error, without an irregularity at that action (`faulted`) and without setting it aside
+/// (`ignored`).
 pub trait HandState<V> {
     /// Applies action `index`. A record error stops the replay.
     fn apply(&mut self, index: usize, action: &Action<V>) -> Result<(), RecordError>;
@@ -190,13 +191,20 @@ pub trait HandState<V> {
         None
     }
 
+    /// Whether action `index` was set aside with no effect (an ignored action: a claim rejected,
+    /// table talk after the hand): the table may say it, but it is no legal action.
+    fn ignored(&self, _index: usize) -> bool {
+        false
+    }
+
     /// Ends the replay (after the last action, or at a record error) and rules on the hand: with
     /// `Adjudication::conclude`, the one way every game finishes.
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
 /// The legal actions of a hand whose next action is `index`: its candidates that `apply` takes
-/// without a record error or an irregularity (`None`: the game's view lists them itself).
+/// without a record error, an irregularity or being ignored (`None`: the game's view lists them
+/// itself).
 pub fn legal<V: Verbs>(hand: &dyn HandState<V>, index: usize) -> Option<Vec<Action<V>>> {
     hand.fork()?;
     Some(
@@ -204,7 +212,7 @@ pub fn legal<V: Verbs>(hand: &dyn HandState<V>, index: usize) -> Option<Vec<Acti
             .into_iter()
             .filter(|a| {
                 let mut trial = hand.fork().expect("the game forks");
-                trial.apply(index, a).is_ok() && !trial.faulted(index)
+                trial.apply(index, a).is_ok() && !trial.faulted(index) && !trial.ignored(index)
             })
             .collect(),
     )

@@ -9,7 +9,7 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Effect, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
+    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
     OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table,
     TableView, deal,
 };
@@ -446,6 +446,7 @@ impl Rules for BigTwo {
     }
 }
 
+#[derive(Clone)]
 struct Hand {
     table: Table,
     /// Every seat's dealt cards, by table position.
@@ -712,26 +713,21 @@ impl Hand {
         });
     }
 
-    /// Every combination `seat` could play now without an irregularity (§3).
-    fn legal_plays(&self, seat: Seat) -> Vec<Vec<Card>> {
+    /// Every combination `seat` holds, legal now or not: each single, pair, triple and five-card
+    /// set (§3), weakest first; `apply` judges them.
+    fn combinations(&self, seat: Seat) -> Vec<Vec<Card>> {
         let mut hand: Vec<Card> = self.hands[seat.pos()].iter().collect();
         hand.sort_unstable_by_key(|&c| power(c));
-        // A lead may be any size; a follow only the size on the table, none after a standing play
-        // of 4 or 6+ cards (BT-d).
-        let sizes = match &self.current {
-            None => vec![1, 2, 3, 5],
-            Some(c) if matches!(c.cards.len(), 1 | 2 | 3 | 5) => vec![c.cards.len()],
-            Some(_) => Vec::new(),
-        };
         let mut out = Vec::new();
-        for size in sizes {
+        for size in [1, 2, 3, 5] {
             subsets(
                 &hand,
                 size,
                 &mut Vec::with_capacity(size),
                 0,
                 &mut |cards| {
-                    if self.judge(cards).is_none() {
+                    // A pair or a triple is of one rank; a five-card set is any five.
+                    if size == 5 || cards.iter().all(|c| c.rank() == cards[0].rank()) {
                         out.push(cards.to_vec());
                     }
                 },
@@ -749,11 +745,18 @@ impl Hand {
         }
     }
 
-    fn score(&mut self, out: Seat) {
-        let table = self.table;
+    /// §4, §5: the cards left, the penalties and the game, once `out` has gone out.
+    fn score(
+        mut adj: Adjudication,
+        hands: &[CardSet],
+        out: Seat,
+        table: Table,
+        target: i32,
+        penalties: bool,
+    ) -> Adjudication {
         for seat in table.seats().filter(|&s| s != out) {
-            let points = Self::card_points(self.hands[seat.pos()].len());
-            self.adj.score(
+            let points = Self::card_points(hands[seat.pos()].len());
+            adj.score(
                 table.side(seat),
                 points,
                 ScoreSource::Tricks,
@@ -761,17 +764,16 @@ impl Hand {
                 None,
             );
         }
-        if self.penalties {
-            for i in 0..self.adj.irregularities.len() {
-                let side = table.side(self.adj.irregularities[i].seat);
-                self.adj.penalize(i, side, PENALTY);
+        if penalties {
+            for i in 0..adj.irregularities.len() {
+                let side = table.side(adj.irregularities[i].seat);
+                adj.penalize(i, side, PENALTY);
             }
         }
-        self.adj.settle();
-        self.adj.hand_winner = Some(table.side(out));
-        let target = self.target;
-        let m = &mut self.adj.match_after;
-        m.next_dealer = Some(table.left(self.adj.dealer));
+        adj.settle();
+        adj.hand_winner = Some(table.side(out));
+        let m = &mut adj.match_after;
+        m.next_dealer = Some(table.left(adj.dealer));
         // §4, BT-b: the game ends when a total reaches the target; the lowest total wins, ties
         // share the win (`winners`; `winner` only when one side has it alone).
         if table.sides().any(|s| m.scores[s] >= target) {
@@ -788,6 +790,7 @@ impl Hand {
             };
             details::set(&mut m.details, &Carried { winners });
         }
+        adj
     }
 
     fn set_details(&mut self) {
@@ -902,36 +905,64 @@ impl HandState<Verb> for Hand {
                 lowest_card: self.lowest,
             },
         );
-        if !over {
-            for cards in self.legal_plays(self.to_act) {
-                view.offer(self.to_act, Verb::Play(Cards(cards)));
-            }
-            if self.current.is_some() {
-                view.offer(self.to_act, Verb::Pass(crate::record::Yes));
-            }
-        }
         view
+    }
+
+    /// The combinations of the seat to act, and his pass. Count queries are table talk the record
+    /// states as it happened: they are not offered.
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        if self.out.is_some() {
+            return Vec::new();
+        }
+        let seat = self.to_act;
+        let mut out: Vec<Action<Verb>> = self
+            .combinations(seat)
+            .into_iter()
+            .map(|cards| Action {
+                seat,
+                kind: Verb::Play(Cards(cards)),
+            })
+            .collect();
+        out.push(Action {
+            seat,
+            kind: Verb::Pass(crate::record::Yes),
+        });
+        out
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index)
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.set_details();
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
-        }
-        let Some(out) = self.out else {
-            let error = RecordError::incomplete_hand(
-                Some(self.to_act),
-                format!(
+        let ending = match self.out {
+            Some(_) => Ending::Over,
+            None => Ending::Open {
+                due: Some(self.to_act),
+                detail: format!(
                     "the record stops before anyone has gone out; {} is to act",
                     self.to_act
                 ),
-            );
-            self.adj.record_error(error);
-            return self.adj;
+            },
         };
-        self.score(out);
-        self.adj
+        let Hand {
+            table,
+            hands,
+            out,
+            target,
+            penalties,
+            adj,
+            ..
+        } = *self;
+        adj.conclude(error, ending, |adj| {
+            let out = out.expect("a decided hand has a seat out");
+            Hand::score(adj, &hands, out, table, target, penalties)
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::details;
+use crate::engine;
 use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError,
@@ -213,10 +214,12 @@ impl Rules for CourtPiece {
             revokes: Vec::new(),
             forfeit: None,
             early_claims: Vec::new(),
-            claim_only: options.choice("discovery") == "recorded_claim_only",
-            any_court_resets_streak: options.flag("any_court_resets_streak"),
-            courts_52_plus_1: options.flag("courts_52_plus_1"),
-            match_hands,
+            rules: Variants {
+                claim_only: options.choice("discovery") == "recorded_claim_only",
+                any_court_resets_streak: options.flag("any_court_resets_streak"),
+                courts_52_plus_1: options.flag("courts_52_plus_1"),
+                match_hands,
+            },
             adj: Adjudication::new(INFO.id, dealer, before, TRICKS),
         }))
     }
@@ -255,11 +258,22 @@ enum Discovery {
     EarlyClaim(usize),
 }
 
+#[derive(Clone)]
 struct Revoke {
     at: Established,
     discovered: Option<Discovery>,
 }
 
+/// The club's choices among the rule file's variants, from the options.
+#[derive(Clone, Copy, Debug)]
+struct Variants {
+    claim_only: bool,
+    any_court_resets_streak: bool,
+    courts_52_plus_1: bool,
+    match_hands: u32,
+}
+
+#[derive(Clone)]
 struct Hand {
     maker: Seat,
     /// Each seat's first five cards, by seat position: all it holds while trump is named (the
@@ -276,10 +290,7 @@ struct Hand {
     /// Claims (action index, accused seat) made during the trick in progress against a card that may
     /// still be corrected: they discover the accused's revoke if it becomes established (§3).
     early_claims: Vec<(usize, Seat)>,
-    claim_only: bool,
-    any_court_resets_streak: bool,
-    courts_52_plus_1: bool,
-    match_hands: u32,
+    rules: Variants,
     adj: Adjudication,
 }
 
@@ -289,14 +300,7 @@ impl Hand {
     }
 
     fn event(&mut self, code: &'static str, action_index: Option<usize>, detail: String) {
-        self.adj.events.push(Event {
-            code,
-            action_index,
-            trick: Some(self.adj.tricks.len() as u8),
-            seat: None,
-            cards: Vec::new(),
-            detail,
-        });
+        event(&mut self.adj, code, action_index, detail);
     }
 
     fn end(&mut self, ending: Ending) {
@@ -338,7 +342,7 @@ impl Hand {
         }
         // CP-4: by default an established revoke is discovered at the end of its trick; CP-b: it
         // ends the hand before the first-seven rule is looked at.
-        if !self.claim_only {
+        if !self.rules.claim_only {
             for r in &mut self.revokes[first_new..] {
                 r.discovered.get_or_insert(Discovery::EndOfTrick);
             }
@@ -462,20 +466,24 @@ impl Hand {
         }
     }
 
-    fn abandon(&mut self, side: Side, index: Option<usize>, declined: bool) {
-        let detail = if declined {
-            format!(
-                "{} chose not to play on: the hand ends with their one court",
-                side.spoken()
-            )
-        } else {
-            format!(
-                "no play-on decision was recorded for {}: the hand is abandoned with their one court (CP-c)",
-                side.spoken()
-            )
-        };
-        self.event("hand_abandoned", index, detail);
+    /// §4.1: the first-seven side declines to play on, at action `index`.
+    fn decline(&mut self, side: Side, index: usize) {
+        let detail = format!(
+            "{} chose not to play on: the hand ends with their one court",
+            side.spoken()
+        );
+        self.event("hand_abandoned", Some(index), detail);
         self.end(Ending::Abandoned);
+    }
+
+    /// CP-c: no play-on decision is recorded for the first-seven side (a later action, or the end
+    /// of the record): the hand is abandoned with their one court.
+    fn undecided(adj: &mut Adjudication, side: Side) {
+        let detail = format!(
+            "no play-on decision was recorded for {}: the hand is abandoned with their one court (CP-c)",
+            side.spoken()
+        );
+        event(adj, "hand_abandoned", None, detail);
     }
 
     fn irregularities(&self) -> Vec<Irregularity> {
@@ -526,101 +534,120 @@ impl Hand {
             (None, _) => "never claimed, so never discovered: no penalty (court-piece.md §6 CP-4, discovery = recorded_claim_only)".into(),
         }
     }
+}
 
-    /// §4: the hand's courts, the streak and the next dealer.
-    fn score(&mut self) {
-        let dealer = self.adj.dealer;
-        let court = |code, side, points, status| Bonus {
-            code,
-            side,
-            card: None,
-            points,
-            status,
-        };
-        let winner = if let Some(f) = self.forfeit {
-            // §5, CP-5: one court to the non-revoking side, whatever happened before.
-            let winner = Table::FOUR.side(self.revokes[f].at.seat).other();
-            if let Some(side) = self.first_seven {
-                self.adj
-                    .bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::NotScored));
-            }
-            // `irregularities` lists the revokes in the same order.
-            self.adj.penalize(f, winner, 1);
-            winner
-        } else if let Some(side) = self.first_seven {
-            if self.phase == Phase::Over(Ending::Complete) {
-                // CP-3: 52 replace the first-seven court, or are added to it.
-                let kept = if self.courts_52_plus_1 {
-                    BonusStatus::Scored
-                } else {
-                    BonusStatus::NotScored
-                };
-                self.adj.bonus(court(FIRST_SEVEN_COURT, side, 1, kept));
-                self.adj.bonus(court(
-                    ALL_THIRTEEN,
-                    side,
-                    ALL_THIRTEEN_COURTS,
-                    BonusStatus::Scored,
-                ));
-            } else {
-                self.adj
-                    .bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::Scored));
-            }
-            side
-        } else if self.tricks_of(Side::NS) > self.tricks_of(Side::EW) {
-            Side::NS
-        } else {
-            Side::EW
-        };
-        self.adj.hand_winner = Some(winner);
-        // Every court of the hand so far is the winner's (first seven, all thirteen, forfeit).
-        let hand_courts = !self.adj.score_items.is_empty();
-        // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
-        let before: Carried =
-            details::read(&self.adj.match_before.details, "/match_state").unwrap_or_default();
-        let mut count = match before.streak {
-            Some(s) if s.side == winner => s.count + 1,
-            _ => 1,
-        };
-        if count == STREAK_COURT_AT {
-            self.adj
-                .bonus(court(STREAK, winner, 1, BonusStatus::Scored));
-            count = 0;
-        }
-        if self.any_court_resets_streak && hand_courts {
-            count = 0;
-        }
-        let score = self.adj.settle();
-        // §4.3, CP-1.
-        let next_dealer = if winner == Table::FOUR.side(dealer) {
-            Table::FOUR.left(dealer)
-        } else if score[winner] == 0 {
-            dealer
-        } else {
-            Table::FOUR.left(Table::FOUR.left(dealer))
-        };
-        let m = &mut self.adj.match_after;
-        details::set(
-            &mut m.details,
-            &Carried {
-                streak: Some(Streak {
-                    side: winner,
-                    count,
-                }),
-            },
-        );
-        m.next_dealer = Some(next_dealer);
-        // §4.4: most courts wins the agreed match; equal is a draw.
-        if self.match_hands > 0 && m.hands_played >= self.match_hands {
-            m.game_over = true;
-            let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
-            m.winner = match ns.cmp(&ew) {
-                std::cmp::Ordering::Greater => Some(Side::NS),
-                std::cmp::Ordering::Less => Some(Side::EW),
-                std::cmp::Ordering::Equal => None,
-            };
-        }
+/// §4: the hand's courts, the streak and the next dealer.
+fn score(
+    mut adj: Adjudication,
+    phase: Phase,
+    first_seven: Option<Side>,
+    forfeit: Option<(usize, Seat)>,
+    rules: Variants,
+) -> Adjudication {
+    let dealer = adj.dealer;
+    let court = |code, side, points, status| Bonus {
+        code,
+        side,
+        card: None,
+        points,
+        status,
+    };
+    if let Phase::PlayOn(side) = phase {
+        Hand::undecided(&mut adj, side);
     }
+    let winner = if let Some((f, revoker)) = forfeit {
+        // §5, CP-5: one court to the non-revoking side, whatever happened before.
+        let winner = Table::FOUR.side(revoker).other();
+        if let Some(side) = first_seven {
+            adj.bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::NotScored));
+        }
+        // `irregularities` lists the revokes in the same order.
+        adj.penalize(f, winner, 1);
+        winner
+    } else if let Some(side) = first_seven {
+        if phase == Phase::Over(Ending::Complete) {
+            // CP-3: 52 replace the first-seven court, or are added to it.
+            let kept = if rules.courts_52_plus_1 {
+                BonusStatus::Scored
+            } else {
+                BonusStatus::NotScored
+            };
+            adj.bonus(court(FIRST_SEVEN_COURT, side, 1, kept));
+            adj.bonus(court(
+                ALL_THIRTEEN,
+                side,
+                ALL_THIRTEEN_COURTS,
+                BonusStatus::Scored,
+            ));
+        } else {
+            adj.bonus(court(FIRST_SEVEN_COURT, side, 1, BonusStatus::Scored));
+        }
+        side
+    } else if adj.tally[Side::NS].tricks > adj.tally[Side::EW].tricks {
+        Side::NS
+    } else {
+        Side::EW
+    };
+    adj.hand_winner = Some(winner);
+    // Every court of the hand so far is the winner's (first seven, all thirteen, forfeit).
+    let hand_courts = !adj.score_items.is_empty();
+    // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
+    let before: Carried =
+        details::read(&adj.match_before.details, "/match_state").unwrap_or_default();
+    let mut count = match before.streak {
+        Some(s) if s.side == winner => s.count + 1,
+        _ => 1,
+    };
+    if count == STREAK_COURT_AT {
+        adj.bonus(court(STREAK, winner, 1, BonusStatus::Scored));
+        count = 0;
+    }
+    if rules.any_court_resets_streak && hand_courts {
+        count = 0;
+    }
+    let score = adj.settle();
+    // §4.3, CP-1.
+    let next_dealer = if winner == Table::FOUR.side(dealer) {
+        Table::FOUR.left(dealer)
+    } else if score[winner] == 0 {
+        dealer
+    } else {
+        Table::FOUR.left(Table::FOUR.left(dealer))
+    };
+    let m = &mut adj.match_after;
+    details::set(
+        &mut m.details,
+        &Carried {
+            streak: Some(Streak {
+                side: winner,
+                count,
+            }),
+        },
+    );
+    m.next_dealer = Some(next_dealer);
+    // §4.4: most courts wins the agreed match; equal is a draw.
+    if rules.match_hands > 0 && m.hands_played >= rules.match_hands {
+        m.game_over = true;
+        let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
+        m.winner = match ns.cmp(&ew) {
+            std::cmp::Ordering::Greater => Some(Side::NS),
+            std::cmp::Ordering::Less => Some(Side::EW),
+            std::cmp::Ordering::Equal => None,
+        };
+    }
+    adj
+}
+
+/// An event of the hand, at the trick reached so far.
+fn event(adj: &mut Adjudication, code: &'static str, action_index: Option<usize>, detail: String) {
+    adj.events.push(Event {
+        code,
+        action_index,
+        trick: Some(adj.tricks.len() as u8),
+        seat: None,
+        cards: Vec::new(),
+        detail,
+    });
 }
 
 impl HandState<Verb> for Hand {
@@ -696,7 +723,7 @@ impl HandState<Verb> for Hand {
                         format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
                     );
                 } else {
-                    self.abandon(side, Some(index), true);
+                    self.decline(side, index);
                 }
                 Ok(())
             }
@@ -709,7 +736,8 @@ impl HandState<Verb> for Hand {
             )),
             (Phase::PlayOn(side), _) => {
                 // CP-c, CP-e: no decision recorded: the hand is abandoned and this action ignored.
-                self.abandon(side, None, false);
+                Hand::undecided(&mut self.adj, side);
+                self.end(Ending::Abandoned);
                 let reason = self.ignored_after_end().expect("abandoned");
                 self.ignore(index, reason);
                 Ok(())
@@ -729,57 +757,68 @@ impl HandState<Verb> for Hand {
             Phase::PlayOn(side) => ("play_on", Table::FOUR.members(side).collect()),
             Phase::Over(_) => ("over", vec![]),
         };
-        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.irregularities();
-        match self.phase {
-            Phase::Trump => {
-                // §1: only the first packet has been dealt when trump is named.
-                view.set_hands(
-                    Table::FOUR
-                        .seats()
-                        .map(|s| (s, self.first_packets[s.pos()].iter().collect())),
-                );
-                for suit in Suit::ALL {
-                    view.offer(self.maker, Verb::Trump(suit));
-                }
-            }
-            Phase::Play => view.add_plays(&self.play, judge),
-            Phase::PlayOn(_) => {
-                for seat in to_act {
-                    for on in [true, false] {
-                        view.offer(seat, Verb::PlayOn(on));
-                    }
-                }
-            }
-            Phase::Over(_) => {}
-        }
-        if self.forfeit.is_none() {
-            // §3: a revoke may be claimed once established, or already while its trick is in
-            // progress (the claim then takes effect if the revoke is not corrected).
-            let pending = self.pending_revokers();
-            let accused: Vec<Seat> = self
-                .revokes
-                .iter()
-                .filter(|r| r.discovered.is_none())
-                .map(|r| r.at.seat)
-                .chain(pending)
-                .collect();
-            for accused in accused {
-                for seat in Table::FOUR.seats() {
-                    let claim = Action {
-                        seat,
-                        kind: Verb::ClaimRevoke(accused),
-                    }
-                    .any();
-                    if !view.legal.contains(&claim) {
-                        view.legal.push(claim);
-                    }
-                }
-            }
+        if self.phase == Phase::Trump {
+            // §1: only the first packet has been dealt when trump is named.
+            view.set_hands(
+                Table::FOUR
+                    .seats()
+                    .map(|s| (s, self.first_packets[s.pos()].iter().collect())),
+            );
         }
         view
+    }
+
+    /// The phase's choices (trump, cards, play on) and, until a forfeit, a revoke claim by any seat
+    /// against any seat: §3 lets one be made once a revoke is established, or already while its
+    /// trick is in progress; the judge rejects a claim against a seat with no such revoke.
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        if self.forfeit.is_some() {
+            return Vec::new();
+        }
+        let mut out: Vec<Action<Verb>> = match self.phase {
+            Phase::Trump => Suit::ALL
+                .into_iter()
+                .map(|suit| Action {
+                    seat: self.maker,
+                    kind: Verb::Trump(suit),
+                })
+                .collect(),
+            Phase::Play => self.play.candidates(Verb::Play, Verb::Correct),
+            Phase::PlayOn(side) => Table::FOUR
+                .members(side)
+                .flat_map(|seat| {
+                    [true, false].map(|on| Action {
+                        seat,
+                        kind: Verb::PlayOn(on),
+                    })
+                })
+                .collect(),
+            Phase::Over(_) => Vec::new(),
+        };
+        for accused in Table::FOUR.seats() {
+            out.extend(Table::FOUR.seats().map(|seat| Action {
+                seat,
+                kind: Verb::ClaimRevoke(accused),
+            }));
+        }
+        out
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    /// A revoke pending correction, or one established when its trick closed at this action.
+    fn faulted(&self, index: usize) -> bool {
+        self.play.faulted(index) || self.revokes.iter().any(|r| r.at.action_index == index)
+    }
+
+    fn ignored(&self, index: usize) -> bool {
+        self.adj.ignored(index)
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -791,35 +830,34 @@ impl HandState<Verb> for Hand {
         }
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         self.adj.irregularities = self.irregularities();
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
-        }
-        match self.phase {
-            Phase::PlayOn(side) => self.abandon(side, None, false),
-            Phase::Trump | Phase::Play => {
-                let (due, detail) = if self.phase == Phase::Trump {
-                    (
-                        Some(self.maker),
-                        format!("the record stops before {} names trump", self.maker),
-                    )
-                } else {
-                    (
-                        self.play.to_play(),
-                        format!(
-                            "the record stops in trick {} of {TRICKS} with the hand undecided",
-                            self.play.trick.number
-                        ),
-                    )
-                };
-                self.adj
-                    .record_error(RecordError::incomplete_hand(due, detail));
-                return self.adj;
-            }
-            Phase::Over(_) => {}
-        }
-        self.score();
-        self.adj
+        let ending = match self.phase {
+            Phase::Trump => engine::Ending::Open {
+                due: Some(self.maker),
+                detail: format!("the record stops before {} names trump", self.maker),
+            },
+            Phase::Play => engine::Ending::Open {
+                due: self.play.to_play(),
+                detail: format!(
+                    "the record stops in trick {} of {TRICKS} with the hand undecided",
+                    self.play.trick.number
+                ),
+            },
+            // CP-c: with no play-on decision recorded the hand is abandoned (in `score`).
+            Phase::PlayOn(_) | Phase::Over(_) => engine::Ending::Over,
+        };
+        let Hand {
+            phase,
+            first_seven,
+            forfeit,
+            revokes,
+            rules,
+            adj,
+            ..
+        } = *self;
+        let forfeit = forfeit.map(|f| (f, revokes[f].at.seat));
+        adj.conclude(error, ending, |adj| {
+            score(adj, phase, first_seven, forfeit, rules)
+        })
     }
 }
 

@@ -7,7 +7,7 @@
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Effect, Event, Fault, FieldError, GameInfo, HandState, IgnoredAction,
+    Adjudication, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState, IgnoredAction,
     Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
     RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
     deal, must_follow_suit,
@@ -531,7 +531,6 @@ impl Rules for Tresette {
             play: TrickPlay::new(table, dealt.hands, first),
             won: [0; 4],
             announced: [false; 4],
-            talk: Talk::default(),
             captured: PerSide::default(),
             revokes: Vec::new(),
             false_information: Vec::new(),
@@ -540,15 +539,7 @@ impl Rules for Tresette {
     }
 }
 
-/// Table talk already said in the current trick: the legal-action list offers each statement once
-/// per trick (repeating one is still accepted and judged).
-#[derive(Clone, Copy, Debug, Default)]
-struct Talk {
-    asked_best: bool,
-    counted: [bool; 4],
-    holding: [bool; 4],
-}
-
+#[derive(Clone)]
 struct TresetteHand {
     table: Table,
     rules: Variants,
@@ -567,7 +558,6 @@ struct TresetteHand {
     /// Tricks won by each seat position (a meld needs its holder to win one, TR-c).
     won: [u32; 4],
     announced: [bool; 4],
-    talk: Talk,
     captured: PerSide<Captured>,
     /// Indexes in `adj.irregularities` of established revokes; their consequence is known at the end.
     revokes: Vec<usize>,
@@ -580,6 +570,11 @@ impl TresetteHand {
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let table = self.table;
         move |trick, hand, card| judge(table, trick, hand, card)
+    }
+
+    /// Good play is still being declared: before the first lead, a seat has yet to speak (§2.2).
+    fn declaring(&self) -> bool {
+        !self.started() && self.good_play_from < 4
     }
 
     fn started(&self) -> bool {
@@ -710,7 +705,6 @@ impl TresetteHand {
             });
         }
         self.adj.tricks.push(TrickReport::new(trick, winner));
-        self.talk = Talk::default();
     }
 
     /// TR-i: a declarer announces right after his first won trick (before the next card; after the
@@ -780,19 +774,14 @@ impl TresetteHand {
         let trick = self.play.trick;
         let led = trick.led();
         let hand = self.play.hand(seat);
-        let p = seat.pos();
         let improper = match kind {
-            Verb::AskBest(Yes) if seat == trick.leader => {
-                self.talk.asked_best = true;
-                None
-            }
+            Verb::AskBest(Yes) if seat == trick.leader => None,
             Verb::AskBest(Yes) => Some(format!(
                 "only the leader may ask his partner to play his best, and {} leads trick {}",
                 trick.leader, trick.number
             )),
             Verb::Count(n) => match led {
                 Some(card) if seat != trick.leader => {
-                    self.talk.counted[p] = true;
                     let suit = card.suit_unchecked();
                     let held = hand.of_suit(suit).len();
                     if held != u32::from(n) {
@@ -814,7 +803,6 @@ impl TresetteHand {
                 None => Some("no trick is being played: a count is of the suit led".into()),
             },
             Verb::Holding(n) if n <= 2 => {
-                self.talk.holding[p] = true;
                 if !Suit::ALL
                     .into_iter()
                     .any(|s| hand.of_suit(s).len() == u32::from(n))
@@ -918,21 +906,16 @@ impl HandState<Verb> for TresetteHand {
         }
     }
 
-    /// Offers, in turn, each Good play decision (both answers), then the plays and corrections,
-    /// the announcement of a declarer who has won a trick (also once the hand is over), and true
-    /// table talk (once per trick).
     fn view(&self) -> TableView {
         let over = self.is_over();
-        let declaring = !self.started() && self.good_play_from < 4;
-        // §2 item 3: a declarer announces once he has won a trick (by option, also after the last
-        // trick without one), the last trick included.
-        let announcing: Vec<Seat> = self
-            .order
-            .into_iter()
-            .filter(|&s| self.may_announce(s))
-            .collect();
+        let declaring = self.declaring();
         let to_act: Vec<Seat> = if over {
-            announcing.clone()
+            // §2 item 3: a declarer announces once he has won a trick (by option, also after the
+            // last trick without one), the last trick included.
+            self.order
+                .into_iter()
+                .filter(|&s| self.may_announce(s))
+                .collect()
         } else if declaring {
             vec![self.order[self.good_play_from]]
         } else {
@@ -945,69 +928,77 @@ impl HandState<Verb> for TresetteHand {
         } else {
             "play"
         };
-        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let mut offer = |seat: Seat, kind: Verb| view.offer(seat, kind);
-        if declaring {
-            for says in [true, false] {
-                offer(to_act[0], Verb::GoodPlay(says));
-            }
-            return view;
-        }
-        for seat in announcing {
-            offer(seat, Verb::Announce(announced_as(self.held(seat))));
-        }
-        if over {
-            return view;
-        }
-        let trick = self.play.trick;
-        if let (Some(card), Some(seat)) = (trick.led(), self.play.to_play()) {
-            if trick.len() == 1 && !self.talk.asked_best {
-                offer(trick.leader, Verb::AskBest(Yes));
-            }
-            let hand = self.play.hand(seat);
-            if !self.talk.counted[seat.pos()] {
-                let n = hand.of_suit(card.suit_unchecked()).len() as u8;
-                offer(seat, Verb::Count(n));
-            }
-            if !self.talk.holding[seat.pos()] {
-                for n in 0..=2u8 {
-                    if Suit::ALL
-                        .into_iter()
-                        .any(|s| hand.of_suit(s).len() == u32::from(n))
-                    {
-                        offer(seat, Verb::Holding(n));
-                    }
-                }
-            }
-        }
-        view.add_plays(&self.play, self.judge());
         view
     }
 
+    /// Every seat's Good play answers, its announcement of the melds its dealt hand holds (every
+    /// way of counting them worth the most, TR-c) and its table talk with every value; the cards of
+    /// the seat to play. The judge keeps what may be said now: Good play in turn (a seat may be
+    /// left out, TR-g) before the first lead, true statements, an announcement when due (TR-i).
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        let mut out = Vec::new();
+        for seat in self.order {
+            let at = |kind| Action { seat, kind };
+            out.extend(
+                self.melds[seat.pos()]
+                    .iter()
+                    .map(|m| at(Verb::Announce(announced_as(m)))),
+            );
+            if self.is_over() {
+                continue;
+            }
+            out.extend([true, false].map(|says| at(Verb::GoodPlay(says))));
+            out.push(at(Verb::AskBest(Yes)));
+            let held = self.play.hand(seat).len() as u8;
+            out.extend((0..=held).map(|n| at(Verb::Count(n))));
+            out.extend((0..=2).map(|n| at(Verb::Holding(n))));
+        }
+        out.extend(self.play.candidates(Verb::Play, Verb::Correct));
+        out
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn ignored(&self, index: usize) -> bool {
+        self.adj.ignored(index)
+    }
+
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        let complete = self.is_over();
+        let ending = if self.is_over() {
+            Ending::Over
+        } else {
+            Ending::Open {
+                due: self.play.to_play(),
+                detail: if self.started() {
+                    format!(
+                        "the record stops in trick {} of {TRICKS}",
+                        self.play.trick.number
+                    )
+                } else {
+                    "the record stops before the first lead".into()
+                },
+            }
+        };
         let mut hand = *self;
         hand.adj.corrected_revokes = std::mem::take(&mut hand.play.corrected);
-        if let Some(e) = error {
-            hand.adj.record_error(e);
-            return hand.adj;
-        }
-        if !complete {
-            let detail = if hand.started() {
-                format!(
-                    "the record stops in trick {} of {TRICKS}",
-                    hand.play.trick.number
-                )
-            } else {
-                "the record stops before the first lead".into()
-            };
-            hand.adj
-                .record_error(RecordError::incomplete_hand(hand.play.to_play(), detail));
-            return hand.adj;
-        }
-        hand.score()
+        // `conclude` rules on the adjudication; the scoring of a decided hand puts it back in the
+        // hand, whose state it reads (an empty one stands in meanwhile).
+        let dealer = hand.adj.dealer;
+        let empty = Adjudication::new(INFO.id, dealer, &MatchState::default(), 0);
+        let adj = std::mem::replace(&mut hand.adj, empty);
+        adj.conclude(error, ending, |adj| {
+            hand.adj = adj;
+            hand.score()
+        })
     }
 }
 

@@ -7,9 +7,9 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState, Irregularity,
-    MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules,
-    ScoreSource, Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
+    self, Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState,
+    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
+    Rules, ScoreSource, Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
 use utoipa::ToSchema;
@@ -380,6 +380,7 @@ enum Ending {
     Nobody,
 }
 
+#[derive(Clone)]
 struct Hand {
     table: Table,
     kind: Kind,
@@ -1140,11 +1141,6 @@ impl Hand {
             self.table.next(dealer) // TR-1: the mão deals next
         }
     }
-
-    /// The legal raise for `seat` now, if any (for the view).
-    fn may_raise(&self, seat: Seat, answering: bool) -> bool {
-        self.raise_check(seat, answering).is_none()
-    }
 }
 
 impl HandState<Verb> for Hand {
@@ -1181,81 +1177,36 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let seat_action = |seat, kind| Action { seat, kind };
-        let (phase, to_act, legal): (&'static str, Vec<Seat>, Vec<Action<Verb>>) = match self.stage
-        {
-            Stage::Dealing { rejects, passed } => {
-                let mao = self.mao;
-                let mut legal = Vec::new();
-                let listed = self.rejected.len() as u8;
-                if rejects < listed.min(MAX_REJECTS) {
-                    legal.push(seat_action(mao, Verb::Reject(Yes)));
-                }
-                if !passed {
-                    legal.push(seat_action(mao, Verb::PassToPartner(Yes)));
-                }
-                if rejects >= listed {
-                    legal.push(seat_action(mao, Verb::Keep(Yes)));
-                }
-                ("deal", vec![mao], legal)
-            }
-            Stage::Over => ("over", Vec::new(), Vec::new()),
-            _ if self.pending.is_some() => {
-                let caller = self.pending.map(|p| p.caller).expect("pending");
-                let answerers: Vec<Seat> = self
-                    .table
+        let (phase, to_act): (&'static str, Vec<Seat>) = match (self.stage, self.pending) {
+            (Stage::Dealing { .. }, _) => ("deal", vec![self.mao]),
+            (Stage::Over, _) => ("over", Vec::new()),
+            (_, Some(p)) => (
+                "answer",
+                self.table
                     .seats()
-                    .filter(|&s| Table::FOUR.side(s) != Table::FOUR.side(caller))
-                    .collect();
-                let mut legal = Vec::new();
-                for &s in &answerers {
-                    legal.push(seat_action(s, Verb::Accept(Yes)));
-                    legal.push(seat_action(s, Verb::Run(Yes)));
-                    if self.may_raise(s, true) {
-                        legal.push(seat_action(s, Verb::Raise(Yes)));
-                    }
-                }
-                ("answer", answerers, legal)
-            }
-            stage => {
-                let mut legal = Vec::new();
+                    .filter(|&s| Table::FOUR.side(s) != Table::FOUR.side(p.caller))
+                    .collect(),
+            ),
+            (stage, None) => {
                 let mut to_act = Vec::new();
                 if let (Stage::Eleven, Kind::Eleven { leading }) = (stage, self.kind) {
-                    for s in self
-                        .table
-                        .seats()
-                        .filter(|&s| Table::FOUR.side(s) == leading)
-                    {
-                        to_act.push(s);
-                        legal.push(seat_action(s, Verb::Accept(Yes)));
-                        legal.push(seat_action(s, Verb::Run(Yes)));
-                    }
+                    to_act.extend(
+                        self.table
+                            .seats()
+                            .filter(|&s| Table::FOUR.side(s) == leading),
+                    );
                 }
-                if let Some(seat) = self.play.to_play() {
-                    if !to_act.contains(&seat) {
-                        to_act.push(seat);
-                    }
-                    if self.may_raise(seat, false) {
-                        legal.push(seat_action(seat, Verb::Raise(Yes)));
-                    }
-                    let hand = self.play.hand(seat);
-                    legal.extend(hand.iter().map(|c| seat_action(seat, Verb::Play(c))));
-                    if self.play.trick.number > 1 && self.kind != Kind::Iron {
-                        legal.extend(
-                            hand.iter()
-                                .map(|c| seat_action(seat, Verb::PlayFaceDown(c))),
-                        );
-                    }
+                if let Some(seat) = self.play.to_play()
+                    && !to_act.contains(&seat)
+                {
+                    to_act.push(seat);
                 }
-                (
-                    if stage == Stage::Eleven {
-                        "decision"
-                    } else {
-                        "play"
-                    },
-                    to_act,
-                    legal,
-                )
+                let phase = if stage == Stage::Eleven {
+                    "decision"
+                } else {
+                    "play"
+                };
+                (phase, to_act)
             }
         };
         let mut state = self.adj.match_after.clone();
@@ -1263,8 +1214,44 @@ impl HandState<Verb> for Hand {
         let mut view = TableView::new(phase, to_act, &self.play, &state);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        view.legal = legal.iter().map(Action::any).collect();
         view
+    }
+
+    /// The mão's three packet decisions while the deal goes on; then every seat's answers (to a
+    /// raise, or the score-of-eleven decision) and raise, and the cards of the seat to play, face
+    /// up and face down. Procedure data (shuffles, cuts) and disclosures are what happened at the
+    /// table, not choices of play: they are not offered.
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        let at = |seat, kind| Action { seat, kind };
+        match self.stage {
+            Stage::Dealing { .. } => [Verb::Reject(Yes), Verb::PassToPartner(Yes), Verb::Keep(Yes)]
+                .map(|kind| at(self.mao, kind))
+                .to_vec(),
+            Stage::Over => Vec::new(),
+            Stage::Eleven | Stage::Play => {
+                let mut out: Vec<Action<Verb>> = self
+                    .table
+                    .seats()
+                    .flat_map(|s| {
+                        [Verb::Accept(Yes), Verb::Run(Yes), Verb::Raise(Yes)].map(|k| at(s, k))
+                    })
+                    .collect();
+                out.extend(self.play.candidates(Verb::Play, Verb::Correct));
+                if let Some(seat) = self.play.to_play() {
+                    let hand = self.play.hand(seat);
+                    out.extend(hand.iter().map(|c| at(seat, Verb::PlayFaceDown(c))));
+                }
+                out
+            }
+        }
+    }
+
+    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -1273,108 +1260,125 @@ impl HandState<Verb> for Hand {
             c.bid = Some(self.stake.into());
             self.adj.contract = Some(c);
         }
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
-        }
-        let Some(ending) = self.result else {
-            let detail = match self.stage {
-                Stage::Dealing { .. } => {
-                    "the record stops before the mão keeps a packet".to_string()
-                }
-                _ if self.pending.is_some() => {
-                    "the record stops while a raise awaits its answer".to_string()
-                }
-                _ => format!(
-                    "the record stops in trick {} before the hand is decided",
-                    self.play.trick.number
-                ),
-            };
-            self.adj
-                .record_error(RecordError::incomplete_hand(self.play.to_play(), detail));
-            return self.adj;
+        let ending = match self.result {
+            Some(_) => engine::Ending::Over,
+            None => engine::Ending::Open {
+                due: self.play.to_play(),
+                detail: match self.stage {
+                    Stage::Dealing { .. } => {
+                        "the record stops before the mão keeps a packet".to_string()
+                    }
+                    _ if self.pending.is_some() => {
+                        "the record stops while a raise awaits its answer".to_string()
+                    }
+                    _ => format!(
+                        "the record stops in trick {} before the hand is decided",
+                        self.play.trick.number
+                    ),
+                },
+            },
         };
-        let (winner, event) = match ending {
-            Ending::Won {
-                side,
-                tentos,
-                seat,
-                ran,
-            } => {
-                let code = if ran.is_some() {
-                    "ran_away"
-                } else {
-                    "hand_won"
-                };
-                self.adj.score(side, tentos, ScoreSource::Tricks, code, ran);
-                (
-                    Some(side),
-                    Event {
-                        code: "hand_won",
-                        action_index: None,
-                        trick: None,
-                        seat: Some(seat),
-                        cards: Vec::new(),
-                        detail: format!(
-                            "{} win the hand: {tentos} tento{}",
-                            side.spoken(),
-                            if tentos == 1 { "" } else { "s" }
-                        ),
-                    },
-                )
-            }
-            Ending::ElevenRun { side, seat, index } => {
-                // TU-e: not subject to the penalty cap.
-                self.adj
-                    .score(side, 1, ScoreSource::Tricks, "eleven_run", Some(index));
-                (
-                    Some(side),
-                    Event {
-                        code: "hand_won",
-                        action_index: None,
-                        trick: None,
-                        seat: Some(self.table.left(seat)),
-                        cards: Vec::new(),
-                        detail: format!(
-                            "{} win the hand: 1 tento (the leading side ran, §4)",
-                            side.spoken()
-                        ),
-                    },
-                )
-            }
-            Ending::Nobody => (
-                None,
+        let next_dealer = self.next_dealer();
+        let Hand {
+            table,
+            kind,
+            result,
+            adj,
+            ..
+        } = *self;
+        adj.conclude(error, ending, |adj| {
+            let ending = result.expect("a decided hand has its result");
+            score(adj, ending, kind, table, next_dealer)
+        })
+    }
+}
+
+/// Rules on a decided hand: the stake to the winners (or the one tento of a score-of-eleven run),
+/// nothing on three tied tricks; the game at 12 (§3.3, §4).
+fn score(
+    mut adj: Adjudication,
+    ending: Ending,
+    kind: Kind,
+    table: Table,
+    next_dealer: Seat,
+) -> Adjudication {
+    let (winner, event) = match ending {
+        Ending::Won {
+            side,
+            tentos,
+            seat,
+            ran,
+        } => {
+            let code = if ran.is_some() {
+                "ran_away"
+            } else {
+                "hand_won"
+            };
+            adj.score(side, tentos, ScoreSource::Tricks, code, ran);
+            (
+                Some(side),
                 Event {
-                    code: "hand_tied",
+                    code: "hand_won",
                     action_index: None,
                     trick: None,
-                    seat: None,
+                    seat: Some(seat),
                     cards: Vec::new(),
-                    detail: if self.kind == Kind::Iron {
-                        "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)"
-                            .into()
-                    } else {
-                        "all three tricks tied: nobody scores (TR-5)".into()
-                    },
+                    detail: format!(
+                        "{} win the hand: {tentos} tento{}",
+                        side.spoken(),
+                        if tentos == 1 { "" } else { "s" }
+                    ),
                 },
-            ),
-        };
-        self.adj.events.push(event);
-        self.adj.hand_winner = winner;
-        if let Some(c) = &mut self.adj.contract {
-            c.made = Some(winner == Some(c.side));
+            )
         }
-        let next_dealer = self.next_dealer();
-        self.adj.settle();
-        let m = &mut self.adj.match_after;
-        m.next_dealer = Some(next_dealer);
-        // §4, TU-j: the game is won at 12, also after an iron hand (a side held at 11 plays another).
-        if let Some(side) = Side::BOTH.into_iter().find(|&s| m.scores[s] >= GAME) {
-            m.game_over = true;
-            m.winner = Some(side);
+        Ending::ElevenRun { side, seat, index } => {
+            // TU-e: not subject to the penalty cap.
+            adj.score(side, 1, ScoreSource::Tricks, "eleven_run", Some(index));
+            (
+                Some(side),
+                Event {
+                    code: "hand_won",
+                    action_index: None,
+                    trick: None,
+                    seat: Some(table.left(seat)),
+                    cards: Vec::new(),
+                    detail: format!(
+                        "{} win the hand: 1 tento (the leading side ran, §4)",
+                        side.spoken()
+                    ),
+                },
+            )
         }
-        self.adj
+        Ending::Nobody => (
+            None,
+            Event {
+                code: "hand_tied",
+                action_index: None,
+                trick: None,
+                seat: None,
+                cards: Vec::new(),
+                detail: if kind == Kind::Iron {
+                    "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)".into()
+                } else {
+                    "all three tricks tied: nobody scores (TR-5)".into()
+                },
+            },
+        ),
+    };
+    adj.events.push(event);
+    adj.hand_winner = winner;
+    if let Some(c) = &mut adj.contract {
+        c.made = Some(winner == Some(c.side));
     }
+    adj.settle();
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(next_dealer);
+    // §4, TU-j: the game is won at 12, also after an iron hand (a side held at 11 plays another).
+    if let Some(side) = Side::BOTH.into_iter().find(|&s| m.scores[s] >= GAME) {
+        m.game_over = true;
+        m.winner = Some(side);
+    }
+    adj
 }
 
 #[cfg(test)]

@@ -112,6 +112,7 @@ impl Rules for Plain {
     }
 }
 
+#[derive(Clone)]
 struct PlainHand {
     play: TrickPlay<CardCounts>,
     tricks: usize,
@@ -146,14 +147,24 @@ impl HandState<Verb> for PlainHand {
     }
 
     fn view(&self) -> TableView {
-        let mut view = TableView::new(
+        TableView::new(
             "play",
             self.play.to_play().into_iter().collect(),
             &self.play,
             &self.adj.match_after,
-        );
-        view.add_plays(&self.play, judge(self.play.table));
-        view
+        )
+    }
+
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        self.play.candidates(Verb::Play, Verb::Correct)
+    }
+
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -579,6 +590,7 @@ mod knockout {
         }
     }
 
+    #[derive(Clone)]
     struct Hand {
         play: TrickPlay<CardSet>,
         tricks: usize,
@@ -619,14 +631,24 @@ mod knockout {
         }
 
         fn view(&self) -> TableView {
-            let mut view = TableView::new(
+            TableView::new(
                 "play",
                 self.play.to_play().into_iter().collect(),
                 &self.play,
                 &self.adj.match_after,
-            );
-            view.add_plays(&self.play, judge(self.play.table));
-            view
+            )
+        }
+
+        fn candidates(&self) -> Vec<Action<Verb>> {
+            self.play.candidates(Verb::Play, Verb::Correct)
+        }
+
+        fn fork(&self) -> Box<dyn HandState<Verb>> {
+            Box::new(self.clone())
+        }
+
+        fn faulted(&self, index: usize) -> bool {
+            self.adj.faulted(index) || self.play.faulted(index)
         }
 
         fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -915,6 +937,7 @@ mod tarot {
         }
     }
 
+    #[derive(Clone)]
     struct Hand {
         play: TrickPlay<CardSet>,
         adj: Adjudication,
@@ -950,14 +973,24 @@ mod tarot {
         }
 
         fn view(&self) -> TableView {
-            let mut view = TableView::new(
+            TableView::new(
                 "play",
                 self.play.to_play().into_iter().collect(),
                 &self.play,
                 &self.adj.match_after,
-            );
-            view.add_plays(&self.play, judge);
-            view
+            )
+        }
+
+        fn candidates(&self) -> Vec<Action<Verb>> {
+            self.play.candidates(Verb::Play, Verb::Correct)
+        }
+
+        fn fork(&self) -> Box<dyn HandState<Verb>> {
+            Box::new(self.clone())
+        }
+
+        fn faulted(&self, index: usize) -> bool {
+            self.adj.faulted(index) || self.play.faulted(index)
         }
 
         fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -1286,6 +1319,7 @@ mod climb {
         }
     }
 
+    #[derive(Clone)]
     struct Hand {
         hands: [CardSet; 7],
         to_act: Seat,
@@ -1368,19 +1402,28 @@ mod climb {
             } else {
                 vec![self.to_act]
             };
-            let mut view = TableView::turns("play", to_act, hands, &self.adj.match_after);
-            if self.out.is_none() {
-                let seat = self.to_act;
-                for card in self.hands[seat.pos()].iter() {
-                    if self.top.is_none_or(|top| rank(card) > rank(top)) {
-                        view.offer(seat, Verb::Play(card));
-                    }
-                }
-                if self.top.is_some() {
-                    view.offer(seat, Verb::Pass(Yes));
-                }
+            TableView::turns("play", to_act, hands, &self.adj.match_after)
+        }
+
+        fn candidates(&self) -> Vec<Action<Verb>> {
+            if self.out.is_some() {
+                return Vec::new();
             }
-            view
+            let seat = self.to_act;
+            self.hands[seat.pos()]
+                .iter()
+                .map(Verb::Play)
+                .chain([Verb::Pass(Yes)])
+                .map(|kind| Action { seat, kind })
+                .collect()
+        }
+
+        fn fork(&self) -> Box<dyn HandState<Verb>> {
+            Box::new(self.clone())
+        }
+
+        fn faulted(&self, index: usize) -> bool {
+            self.adj.faulted(index)
         }
 
         fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {

@@ -4,7 +4,7 @@
 //! and how its verbs carry the calls (`Calls`); the auction judges each call, and offers as legal
 //! exactly the calls its judge accepts.
 
-use crate::engine::{RecordError, TableView};
+use crate::engine::RecordError;
 use crate::record::{Action, Placeholder, Verbs};
 use crate::seat::{Seat, Table};
 use serde::de;
@@ -218,35 +218,54 @@ impl<L: Ladder> Auction<L> {
         }
     }
 
-    /// The calls open to the seat due (after a compelled end, his bid while the record has not
-    /// shown it).
-    fn open_calls(&self) -> (Option<Seat>, Vec<Call<L::Bid>>) {
-        if let Some(End::Compelled { declarer, bid }) = &self.end {
-            let calls = if self.shown {
-                vec![]
-            } else {
-                vec![Call::Bid(bid.clone())]
-            };
-            return (Some(*declarer), calls);
+    /// The seat due and every call it could make (after a compelled end, his bid while the
+    /// record has not shown it).
+    fn due_calls(&self) -> (Option<Seat>, Vec<Call<L::Bid>>) {
+        match &self.end {
+            Some(End::Compelled { declarer, bid }) => (
+                Some(*declarer),
+                (!self.shown)
+                    .then(|| Call::Bid(bid.clone()))
+                    .into_iter()
+                    .collect(),
+            ),
+            Some(_) => (None, Vec::new()),
+            None => (
+                self.turn,
+                std::iter::once(Call::Pass)
+                    .chain(self.ladder.bids().into_iter().map(Call::Bid))
+                    .collect(),
+            ),
         }
-        let Some(seat) = self.turn else {
-            return (None, Vec::new());
-        };
-        let calls = std::iter::once(Call::Pass)
-            .chain(self.ladder.bids().into_iter().map(Call::Bid))
-            .filter(|c| self.refusal(seat, c).is_none())
-            .collect();
-        (Some(seat), calls)
     }
 
-    /// Offers the legal calls to the seat due.
-    pub fn offer<V: Calls<L::Bid>>(&self, view: &mut TableView) {
-        let (seat, calls) = self.open_calls();
-        if let Some(seat) = seat {
-            for call in calls {
-                view.offer(seat, V::of(call));
-            }
-        }
+    /// The calls open to the seat due, for the message refusing another.
+    fn open_calls(&self) -> (Option<Seat>, Vec<Call<L::Bid>>) {
+        let (seat, calls) = self.due_calls();
+        let open = match (seat, &self.end) {
+            (Some(seat), None) => calls
+                .into_iter()
+                .filter(|c| self.refusal(seat, c).is_none())
+                .collect(),
+            _ => calls,
+        };
+        (seat, open)
+    }
+
+    /// Every call worth trying now (`HandState::candidates`): the pass and every bid of the ladder
+    /// for the seat due (after a compelled end, his bid while the record has not shown it). `apply`
+    /// judges them.
+    pub fn candidates<V: Calls<L::Bid>>(&self) -> Vec<Action<V>> {
+        let (Some(seat), calls) = self.due_calls() else {
+            return Vec::new();
+        };
+        calls
+            .into_iter()
+            .map(|call| Action {
+                seat,
+                kind: V::of(call),
+            })
+            .collect()
     }
 
     /// Judges action `index` and, if it is a legal call, makes it. Returns how the auction ended
@@ -540,11 +559,12 @@ mod tests {
         last
     }
 
-    fn offered<L: Ladder<Bid = Number>>(auction: &Auction<L>) -> Vec<String> {
-        let mut view = TableView::turns("auction", vec![], std::iter::empty(), &Default::default());
-        auction.offer::<Verb>(&mut view);
-        view.legal
+    /// The calls the auction takes now: its candidates that `apply` accepts on a copy.
+    fn offered<L: Ladder<Bid = Number> + Clone>(auction: &Auction<L>) -> Vec<String> {
+        auction
+            .candidates::<Verb>()
             .iter()
+            .filter(|a| auction.clone().apply(0, a).is_ok())
             .map(|a| serde_json::to_string(a).unwrap())
             .collect()
     }

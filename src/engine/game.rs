@@ -169,20 +169,13 @@ pub trait HandState<V> {
 
     /// Every action worth trying now, legal or not: the cards of the seat to play, every call of
     /// an auction, every choice of a decision. Empty when the hand is over.
-    fn candidates(&self) -> Vec<Action<V>> {
-        Vec::new()
-    }
+    fn candidates(&self) -> Vec<Action<V>>;
 
-    /// A copy of the hand to try a candidate on. `None` while a game still lists its legal
-    /// actions in its own `view` (being moved to `candidates`, issue 10).
-    fn fork(&self) -> Option<Box<dyn HandState<V>>> {
-        None
-    }
+    /// A copy of the hand to try a candidate on.
+    fn fork(&self) -> Box<dyn HandState<V>>;
 
     /// Whether action `index` committed an irregularity (established, or pending correction).
-    fn faulted(&self, _index: usize) -> bool {
-        false
-    }
+    fn faulted(&self, index: usize) -> bool;
 
     /// Why a whole record cannot be replayed, found at an action rather than in `start` (a stock
     /// that lacks the card an action turns): a refusal with pointers, as `start` refuses a deal.
@@ -203,19 +196,15 @@ pub trait HandState<V> {
 }
 
 /// The legal actions of a hand whose next action is `index`: its candidates that `apply` takes
-/// without a record error, an irregularity or being ignored (`None`: the game's view lists them
-/// itself).
-pub fn legal<V: Verbs>(hand: &dyn HandState<V>, index: usize) -> Option<Vec<Action<V>>> {
-    hand.fork()?;
-    Some(
-        hand.candidates()
-            .into_iter()
-            .filter(|a| {
-                let mut trial = hand.fork().expect("the game forks");
-                trial.apply(index, a).is_ok() && !trial.faulted(index) && !trial.ignored(index)
-            })
-            .collect(),
-    )
+/// without a record error, an irregularity or being ignored.
+pub fn legal<V: Verbs>(hand: &dyn HandState<V>, index: usize) -> Vec<Action<V>> {
+    hand.candidates()
+        .into_iter()
+        .filter(|a| {
+            let mut trial = hand.fork();
+            trial.apply(index, a).is_ok() && !trial.faulted(index) && !trial.ignored(index)
+        })
+        .collect()
 }
 
 /// A game behind a pointer: what the registry holds. Every `Rules` is one.

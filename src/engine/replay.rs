@@ -146,9 +146,10 @@ impl<V: Verbs> Step for Typed<V> {
 
     fn view(&self, index: usize) -> TableView {
         let mut view = self.0.view();
-        if let Some(legal) = super::game::legal(self.0.as_ref(), index) {
-            view.legal = legal.iter().map(Action::any).collect();
-        }
+        view.legal = super::game::legal(self.0.as_ref(), index)
+            .iter()
+            .map(Action::any)
+            .collect();
         view
     }
 

@@ -1,9 +1,9 @@
 //! What a player at the table sees before the next action, with every legal action.
 
-use super::{Fault, Irregularity, MatchState, PerSide, PlayedCard, Seat, Tally, Trick, TrickPlay};
+use super::{Irregularity, MatchState, PerSide, PlayedCard, Seat, Tally, TrickPlay};
 use crate::cards::{Card, Holding, Suit};
 use crate::details::Details;
-use crate::record::{Action, Verbs};
+use crate::record::Action;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -89,11 +89,6 @@ impl TableView {
         view
     }
 
-    /// Offers `kind` to `seat` as a legal next action.
-    pub fn offer<V: Verbs>(&mut self, seat: Seat, kind: V) {
-        self.legal.push(Action { seat, kind }.any());
-    }
-
     /// Sets what every seat holds, and `hand` and `hand_sizes` with it. `new` takes the hands of
     /// the `TrickPlay`; a game whose seats hold less than that so far (part of the deal, cards
     /// not yet drawn) states them here.
@@ -110,36 +105,5 @@ impl TableView {
             .and_then(|s| self.hands.get(s))
             .cloned()
             .unwrap_or_default();
-    }
-
-    /// Adds `play` actions for `seat` and `correct` actions for the seats allowed to correct, using
-    /// the game's legality judge (`None` = legal).
-    pub fn add_plays<H: Holding>(
-        &mut self,
-        play: &TrickPlay<H>,
-        judge: impl Fn(&Trick, H, Card) -> Option<Fault>,
-    ) {
-        if let Some(seat) = play.to_play() {
-            let hand = play.hand(seat);
-            for card in hand
-                .distinct()
-                .iter()
-                .filter(|&c| judge(&play.trick, hand, c).is_none())
-            {
-                self.legal.push(Action::new(seat, "play", card));
-            }
-        }
-        for (seat, before) in play.correctable() {
-            let current = play.trick.plays()[before.len()].card;
-            let mut hand = play.hand(seat);
-            hand.insert(current);
-            for card in hand
-                .distinct()
-                .iter()
-                .filter(|&c| c != current && judge(&before, hand, c).is_none())
-            {
-                self.legal.push(Action::new(seat, "correct", card));
-            }
-        }
     }
 }

@@ -760,12 +760,16 @@ impl HandState<Verb> for Hand {
         }
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn ignored(&self, index: usize) -> bool {
+        self.adj.ignored(index)
     }
 
     /// §2: the stock lists every upcard the auction turns; a record whose passes turn one past

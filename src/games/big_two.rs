@@ -930,8 +930,8 @@ impl HandState<Verb> for Hand {
         out
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     fn faulted(&self, index: usize) -> bool {

@@ -808,8 +808,8 @@ impl HandState<Verb> for Hand {
         out
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     /// A revoke pending correction, or one established when its trick closed at this action.

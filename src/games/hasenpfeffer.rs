@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Contract, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
+    Adjudication, Contract, Ending, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
     HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
     RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
@@ -248,6 +248,7 @@ enum Phase {
     Over,
 }
 
+#[derive(Clone)]
 struct HasenpfefferHand {
     phase: Phase,
     auction: Auction<Numbers>,
@@ -490,40 +491,62 @@ impl HandState<Verb> for HasenpfefferHand {
         view.trump = self.adj.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        let kinds: Vec<Verb> = match self.phase {
-            Phase::Bidding => {
-                self.auction.offer::<Verb>(&mut view);
-                Vec::new()
-            }
-            // §2.3: the record may show the forced bid of 3 before the trump.
-            Phase::Forced => {
-                self.auction.offer::<Verb>(&mut view);
-                Suit::ALL.into_iter().map(Verb::Trump).collect()
-            }
-            Phase::Trump => Suit::ALL.into_iter().map(Verb::Trump).collect(),
-            // The declarer's hand includes the widow by now.
-            Phase::Discard => self
-                .play
-                .hand(to_act[0])
-                .iter()
-                .map(Verb::Discard)
-                .collect(),
-            Phase::Play => {
-                view.add_plays(&self.play, self.judge());
-                Vec::new()
-            }
-            Phase::Over => Vec::new(),
-        };
-        for kind in kinds {
-            view.offer(to_act[0], kind);
-        }
         view
     }
 
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        let trumps = |seat| {
+            Suit::ALL.map(|suit| Action {
+                seat,
+                kind: Verb::Trump(suit),
+            })
+        };
+        match (self.phase, self.due()) {
+            (Phase::Bidding, _) => self.auction.candidates(),
+            // §2.3: the record may show the forced bid of 3 before the trump.
+            (Phase::Forced, Some(seat)) => {
+                let mut out = self.auction.candidates();
+                out.extend(trumps(seat));
+                out
+            }
+            (Phase::Trump, Some(seat)) => trumps(seat).to_vec(),
+            // The declarer's hand includes the widow by now.
+            (Phase::Discard, Some(seat)) => self
+                .play
+                .hand(seat)
+                .iter()
+                .map(|card| Action {
+                    seat,
+                    kind: Verb::Discard(card),
+                })
+                .collect(),
+            (Phase::Play, _) => self.play.candidates(Verb::Play, Verb::Correct),
+            _ => Vec::new(),
+        }
+    }
+
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        let due = self.due();
+        let ending = if self.phase == Phase::Over || self.adj.outcome == Outcome::Void {
+            Ending::Over
+        } else {
+            // README C9: the revoke penalty needs the whole hand's tricks, so the record must go on.
+            Ending::Open {
+                due: self.due(),
+                detail: format!(
+                    "the record stops before the hand is over ({} of {TRICKS} tricks played)",
+                    self.adj.tricks.len()
+                ),
+            }
+        };
         let HasenpfefferHand {
-            phase,
             high,
             revoke,
             mut play,
@@ -531,93 +554,83 @@ impl HandState<Verb> for HasenpfefferHand {
             ..
         } = *self;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        let dealer = adj.dealer;
-        if let Some(e) = error {
-            adj.record_error(e);
-            return adj;
-        }
-        if adj.outcome == Outcome::Void {
-            // §4: no score (no part, so a hand score of nothing); the next dealer deals.
-            adj.hand_score = Some(adj.total());
-            adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
-            return adj;
-        }
-        if phase != Phase::Over {
-            // README C9: the revoke penalty needs the whole hand's tricks, so the record must go on.
-            adj.record_error(RecordError::incomplete_hand(
-                due,
-                format!(
-                    "the record stops before the hand is over ({} of {TRICKS} tricks played)",
-                    adj.tricks.len()
-                ),
-            ));
-            return adj;
-        }
-        let (declarer, bid) = high.expect("a played hand has a contract");
-        let (declarers, defenders) = (
-            Table::FOUR.side(declarer),
-            Table::FOUR.side(declarer).other(),
-        );
-        let c = bid as i32;
-        let taken = adj.tally[declarers].tricks as i32;
-        let defended = adj.tally[defenders].tricks as i32;
-        // §4, the hand as played: the declarers score their tricks or lose the contract; the
-        // defenders score their tricks (a part of nothing is not listed).
-        let made_in_play = taken >= c;
-        if made_in_play {
-            adj.score(declarers, taken, ScoreSource::Contract, CONTRACT_MADE, None);
-        } else {
-            adj.score(declarers, -c, ScoreSource::Contract, CONTRACT_FAILED, None);
-        }
-        if defended != 0 {
-            adj.score(defenders, defended, ScoreSource::Tricks, TRICKS_CODE, None);
-        }
-        // §5 DEFAULT and HA-b: a revoke by a declarer fails the contract (−c, the defenders keep
-        // their tricks), by a defender makes it (max(tricks, c), the defenders score nothing). The
-        // penalty is the change it makes to the hand as played, side by side.
-        let made = match revoke.decided() {
-            None => made_in_play,
-            Some((offenders, at)) => {
-                let i = adj
-                    .irregularities
-                    .iter()
-                    .position(|r| r.action_index == Some(at))
-                    .expect("the deciding revoke is reported");
-                let declarers_played = if made_in_play { taken } else { -c };
-                let (declarers_ruled, defenders_ruled) = if offenders == declarers {
-                    (-c, defended)
-                } else {
-                    (taken.max(c), 0)
-                };
-                for (side, ruled, played) in [
-                    (declarers, declarers_ruled, declarers_played),
-                    (defenders, defenders_ruled, defended),
-                ] {
-                    if ruled != played {
-                        adj.penalize(i, side, ruled - played);
-                    }
-                }
-                offenders != declarers
-            }
-        };
-        if let Some(contract) = &mut adj.contract {
-            contract.made = Some(made);
-        }
-        adj.settle();
-        let m = &mut adj.match_after;
-        m.next_dealer = Some(Table::FOUR.left(dealer));
-        // §4, HP-4, HA-a: a side at 10 or more wins; both there, the declarers win.
-        let winner = if m.scores[declarers] >= GAME {
-            Some(declarers)
-        } else if m.scores[defenders] >= GAME {
-            Some(defenders)
-        } else {
-            None
-        };
-        if let Some(w) = winner {
-            m.game_over = true;
-            m.winner = Some(w);
-        }
-        adj
+        adj.conclude(error, ending, |adj| score(adj, high, revoke))
     }
+}
+
+/// Rules on a decided hand: void (§4), or played to the sixth trick.
+fn score(mut adj: Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides) -> Adjudication {
+    let dealer = adj.dealer;
+    if adj.outcome == Outcome::Void {
+        // §4: no score (no part, so a hand score of nothing); the next dealer deals.
+        adj.hand_score = Some(adj.total());
+        adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
+        return adj;
+    }
+    let (declarer, bid) = high.expect("a played hand has a contract");
+    let (declarers, defenders) = (
+        Table::FOUR.side(declarer),
+        Table::FOUR.side(declarer).other(),
+    );
+    let c = bid as i32;
+    let taken = adj.tally[declarers].tricks as i32;
+    let defended = adj.tally[defenders].tricks as i32;
+    // §4, the hand as played: the declarers score their tricks or lose the contract; the
+    // defenders score their tricks (a part of nothing is not listed).
+    let made_in_play = taken >= c;
+    if made_in_play {
+        adj.score(declarers, taken, ScoreSource::Contract, CONTRACT_MADE, None);
+    } else {
+        adj.score(declarers, -c, ScoreSource::Contract, CONTRACT_FAILED, None);
+    }
+    if defended != 0 {
+        adj.score(defenders, defended, ScoreSource::Tricks, TRICKS_CODE, None);
+    }
+    // §5 DEFAULT and HA-b: a revoke by a declarer fails the contract (−c, the defenders keep
+    // their tricks), by a defender makes it (max(tricks, c), the defenders score nothing). The
+    // penalty is the change it makes to the hand as played, side by side.
+    let made = match revoke.decided() {
+        None => made_in_play,
+        Some((offenders, at)) => {
+            let i = adj
+                .irregularities
+                .iter()
+                .position(|r| r.action_index == Some(at))
+                .expect("the deciding revoke is reported");
+            let declarers_played = if made_in_play { taken } else { -c };
+            let (declarers_ruled, defenders_ruled) = if offenders == declarers {
+                (-c, defended)
+            } else {
+                (taken.max(c), 0)
+            };
+            for (side, ruled, played) in [
+                (declarers, declarers_ruled, declarers_played),
+                (defenders, defenders_ruled, defended),
+            ] {
+                if ruled != played {
+                    adj.penalize(i, side, ruled - played);
+                }
+            }
+            offenders != declarers
+        }
+    };
+    if let Some(contract) = &mut adj.contract {
+        contract.made = Some(made);
+    }
+    adj.settle();
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(Table::FOUR.left(dealer));
+    // §4, HP-4, HA-a: a side at 10 or more wins; both there, the declarers win.
+    let winner = if m.scores[declarers] >= GAME {
+        Some(declarers)
+    } else if m.scores[defenders] >= GAME {
+        Some(defenders)
+    } else {
+        None
+    };
+    if let Some(w) = winner {
+        m.game_over = true;
+        m.winner = Some(w);
+    }
+    adj
 }

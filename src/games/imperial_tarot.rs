@@ -1595,8 +1595,8 @@ impl HandState<Verb> for TarotHand {
         self.candidates()
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     fn faulted(&self, index: usize) -> bool {

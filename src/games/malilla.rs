@@ -459,12 +459,16 @@ impl HandState<Verb> for MalillaHand {
         self.play.candidates(Verb::Play, Verb::Correct)
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn ignored(&self, index: usize) -> bool {
+        self.adj.ignored(index)
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {

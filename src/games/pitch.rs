@@ -8,9 +8,10 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Call, Calls, Conduct, End, Ladder, NoBid, Number, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Event, Fault, FieldError, GameInfo, HandState,
-    MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rules,
-    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Adjudication, Bonus, BonusStatus, Contract, Ending, Event, Fault, FieldError, GameInfo,
+    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::de;
@@ -122,6 +123,7 @@ impl Placeholder for Bid {
 }
 
 /// §1: Pitch's bids, in rank order.
+#[derive(Clone)]
 struct Bids;
 
 impl Ladder for Bids {
@@ -337,6 +339,7 @@ enum Phase {
     },
 }
 
+#[derive(Clone)]
 struct PitchHand {
     phase: Phase,
     auction: Auction<Bids>,
@@ -447,7 +450,7 @@ impl PitchHand {
     }
 
     /// README C5: a hand stopped by a record error is not scored, so no revoke penalty applies.
-    fn unscored(&mut self) {
+    fn void_consequences(&mut self) {
         for i in &mut self.adj.irregularities {
             i.consequence = "none: the record error leaves the hand unscored (README C5)".into();
         }
@@ -631,43 +634,50 @@ impl HandState<Verb> for PitchHand {
         view.trump = self.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        match self.phase {
-            Phase::Auction => self.auction.offer::<Verb>(&mut view),
-            Phase::Play { .. } => view.add_plays(&self.play, self.judge()),
-            Phase::Over { .. } => {}
-        }
         view
+    }
+
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        match self.phase {
+            Phase::Auction => self.auction.candidates(),
+            Phase::Play { .. } => self.play.candidates(Verb::Play, Verb::Correct),
+            Phase::Over { .. } => Vec::new(),
+        }
+    }
+
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        if let Some(e) = error {
-            self.unscored();
-            self.adj.record_error(e);
-            return self.adj;
-        }
-        match self.phase {
-            Phase::Over { pitcher, bid } => self.score(pitcher, bid),
+        let (ending, contract) = match self.phase {
+            Phase::Over { pitcher, bid } => (Ending::Over, Some((pitcher, bid))),
             Phase::Auction => {
                 let due = self.auction.due();
-                self.adj.record_error(RecordError::incomplete_hand(
-                    due,
-                    format!(
-                        "the record stops in the auction: {} calls next",
-                        due.expect("due while the auction is open")
-                    ),
-                ))
+                let detail = format!(
+                    "the record stops in the auction: {} calls next",
+                    due.expect("due while the auction is open")
+                );
+                (Ending::Open { due, detail }, None)
             }
             Phase::Play { .. } => {
-                self.unscored();
-                self.adj.record_error(RecordError::incomplete_hand(
-                    self.play.to_play(),
-                    format!(
-                        "the record stops in trick {} of {TRICKS}",
-                        self.play.trick.number
-                    ),
-                ))
+                let detail = format!(
+                    "the record stops in trick {} of {TRICKS}",
+                    self.play.trick.number
+                );
+                let due = self.play.to_play();
+                (Ending::Open { due, detail }, None)
             }
+        };
+        if self.adj.unscored(error, ending) {
+            self.void_consequences();
+        } else if let Some((pitcher, bid)) = contract {
+            self.score(pitcher, bid);
         }
         self.adj
     }

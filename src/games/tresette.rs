@@ -960,8 +960,8 @@ impl HandState<Verb> for TresetteHand {
         out
     }
 
-    fn fork(&self) -> Option<Box<dyn HandState<Verb>>> {
-        Some(Box::new(self.clone()))
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
     }
 
     fn faulted(&self, index: usize) -> bool {

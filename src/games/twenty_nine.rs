@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Contract, Decides, Effect, Event, Fault, FieldError, GameInfo, HandState,
+    Adjudication, Contract, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome,
     RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
     TrickReport, deal, must_follow_suit,
@@ -230,6 +230,7 @@ enum Phase {
     Over,
 }
 
+#[derive(Clone)]
 struct Hand {
     first_round: [CardSet; 4],
     auction: Auction<Numbers>,
@@ -584,17 +585,10 @@ impl HandState<Verb> for Hand {
                 // Before the auction ends each player holds only the first four cards.
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
-                self.auction.offer::<Verb>(&mut view);
             }
             Phase::Trump => {
-                let declarer = self.contract().declarer;
                 view.trick_number = None;
                 view.set_hands(self.first_round_hands());
-                for suit in Suit::ALL {
-                    view.offer(declarer, Verb::Trump(suit));
-                }
-                // TN-d: the record may show the dealer's compulsory 15, once.
-                self.auction.offer::<Verb>(&mut view);
             }
             Phase::Play => {
                 // The trump is public once revealed, and known to the high bidder; the seat in
@@ -608,10 +602,6 @@ impl HandState<Verb> for Hand {
                 if self.revealed() || next_void || viewer_declares {
                     view.trump = Some(self.trump);
                 }
-                view.add_plays(&self.play, judge);
-                for seat in self.royals_holders() {
-                    view.offer(seat, Verb::Royals(Yes));
-                }
             }
             Phase::Over => {
                 view.trump = self.revealed().then_some(self.trump);
@@ -620,13 +610,48 @@ impl HandState<Verb> for Hand {
         view
     }
 
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        match self.phase {
+            Phase::Auction => self.auction.candidates(),
+            Phase::Trump => {
+                let declarer = self.contract().declarer;
+                // TN-d: the record may show the dealer's compulsory 15, once.
+                let mut out = self.auction.candidates();
+                out.extend(Suit::ALL.map(|suit| Action {
+                    seat: declarer,
+                    kind: Verb::Trump(suit),
+                }));
+                out
+            }
+            Phase::Play => {
+                let mut out = self.play.candidates(Verb::Play, Verb::Correct);
+                out.extend(Table::FOUR.seats().map(|seat| Action {
+                    seat,
+                    kind: Verb::Royals(Yes),
+                }));
+                out
+            }
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn fork(&self) -> Box<dyn HandState<Verb>> {
+        Box::new(self.clone())
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index) || self.play.faulted(index)
+    }
+
+    fn ignored(&self, index: usize) -> bool {
+        self.adj.ignored(index)
+    }
+
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
-        if let Some(e) = error {
-            self.adj.record_error(e);
-            return self.adj;
-        }
-        if !matches!(self.phase, Phase::Over) {
+        let ending = if matches!(self.phase, Phase::Over) {
+            Ending::Over
+        } else {
             let (due, detail) = match self.phase {
                 Phase::Auction => {
                     let turn = self.auction.due();
@@ -655,8 +680,9 @@ impl HandState<Verb> for Hand {
                     ),
                 ),
             };
-            self.adj
-                .record_error(RecordError::incomplete_hand(due, detail));
+            Ending::Open { due, detail }
+        };
+        if self.adj.unscored(error, ending) {
             return self.adj;
         }
         let declarers = self.declarers();

@@ -7,15 +7,66 @@
 use crate::input::{FieldError, pointer_of};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 use utoipa::ToSchema;
 
-/// A game's own fields, by name.
-pub type Details = serde_json::Map<String, serde_json::Value>;
+type Fields = serde_json::Map<String, serde_json::Value>;
+
+/// A game's own fields, by name. Most games have none, and every hand builds many of these
+/// (one per tally side, the match states, the view), so an empty one holds no map at all.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Details(Option<Box<Fields>>);
+
+impl Details {
+    pub fn new() -> Details {
+        Details(None)
+    }
+
+    pub fn insert(&mut self, key: String, value: serde_json::Value) {
+        self.0.get_or_insert_with(Box::default).insert(key, value);
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<serde_json::Value> {
+        let removed = self.0.as_mut()?.remove(key);
+        if self.0.as_ref().is_some_and(|f| f.is_empty()) {
+            self.0 = None;
+        }
+        removed
+    }
+}
+
+/// The fields, read like a JSON object (empty when there are none).
+impl std::ops::Deref for Details {
+    type Target = Fields;
+    fn deref(&self) -> &Fields {
+        static EMPTY: OnceLock<Fields> = OnceLock::new();
+        self.0
+            .as_deref()
+            .unwrap_or_else(|| EMPTY.get_or_init(Fields::new))
+    }
+}
+
+impl Serialize for Details {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Details {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let fields = Fields::deserialize(d)?;
+        Ok(Details((!fields.is_empty()).then(|| Box::new(fields))))
+    }
+}
 
 /// Writes the fields of `value` (a struct) into `details`, replacing fields of the same name.
 pub fn set<T: Serialize>(details: &mut Details, value: &T) {
     match serde_json::to_value(value).expect("details are JSON") {
-        serde_json::Value::Object(fields) => details.extend(fields),
+        serde_json::Value::Object(fields) => {
+            for (k, v) in fields {
+                details.insert(k, v);
+            }
+        }
         other => unreachable!("details are a struct, not {other}"),
     }
 }

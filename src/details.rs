@@ -74,6 +74,14 @@ pub fn set<T: Serialize>(details: &mut Details, value: &T) {
 /// Reads `details` as the game's type `T`, refusing every field it does not have, or a wrong
 /// value, with a pointer under `base` (`/match_state/streak/count`).
 pub fn read<T: DeserializeOwned>(details: &Details, base: &str) -> Result<T, Vec<FieldError>> {
+    if details.is_empty() {
+        // Every hand of a game that carries nothing yet reads this: no path to track.
+        let none = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
+            std::iter::empty::<(&str, &serde_json::Value)>(),
+        );
+        return T::deserialize(none)
+            .map_err(|e| vec![FieldError::new(base.to_string(), e.to_string())]);
+    }
     let mut errors = Vec::new();
     let mut unknown: Vec<&str> = Vec::new();
     loop {

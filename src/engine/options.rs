@@ -70,7 +70,8 @@ impl Options {
         }
         let mut values = Vec::with_capacity(specs.len());
         for spec in specs {
-            let pointer = format!("{base}/{}", spec.name);
+            // Only a refused value needs its pointer: every hand resolves its options.
+            let pointer = || format!("{base}/{}", spec.name);
             let value = match (spec.kind, raw.get(spec.name)) {
                 (OptionKind::Flag { default }, None) => Value::Flag(default),
                 (OptionKind::Choice { default, .. }, None) => Value::Choice(default),
@@ -81,7 +82,7 @@ impl Options {
                         Some(v) => Value::Choice(v),
                         None => {
                             errors.push(FieldError::new(
-                                pointer,
+                                pointer(),
                                 format!("expected one of {}", values.join(", ")),
                             ));
                             continue;
@@ -93,7 +94,7 @@ impl Options {
                         Some(n) if (min..=max).contains(&n) => Value::Count(n),
                         _ => {
                             errors.push(FieldError::new(
-                                pointer,
+                                pointer(),
                                 format!("expected a whole number from {min} to {max}"),
                             ));
                             continue;
@@ -101,12 +102,12 @@ impl Options {
                     }
                 }
                 (OptionKind::Flag { .. }, Some(_)) => {
-                    errors.push(FieldError::new(pointer, "expected true or false".into()));
+                    errors.push(FieldError::new(pointer(), "expected true or false".into()));
                     continue;
                 }
                 (OptionKind::Choice { values, .. }, Some(_)) => {
                     errors.push(FieldError::new(
-                        pointer,
+                        pointer(),
                         format!("expected one of {}", values.join(", ")),
                     ));
                     continue;

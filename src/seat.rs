@@ -190,7 +190,11 @@ impl Table {
 
     /// The seat at `pos` (taken modulo the table size), in or out.
     pub fn seat(self, pos: usize) -> Seat {
-        let pos = pos % self.size;
+        self.named(pos % self.size)
+    }
+
+    /// The seat at position `pos` (< size).
+    fn named(self, pos: usize) -> Seat {
         if self.size == 4 {
             Seat::COMPASS[pos]
         } else {
@@ -215,13 +219,19 @@ impl Table {
         self.step(seat, self.size - 1)
     }
 
-    /// The first seat still in, `by` positions on at a time.
+    /// The first seat still in, `by` positions on at a time (`by` < size). No division: every
+    /// card played asks this.
     fn step(self, seat: Seat, by: usize) -> Seat {
-        let mut pos = (seat.pos() + by) % self.size;
-        while self.out >> pos & 1 == 1 {
-            pos = (pos + by) % self.size;
+        let mut pos = seat.pos();
+        loop {
+            pos += by;
+            if pos >= self.size {
+                pos -= self.size;
+            }
+            if self.out >> pos & 1 == 0 {
+                return self.named(pos);
+            }
         }
-        self.seat(pos)
     }
 
     /// The seat after `seat` in the direction of play (and of the deal and the auction).
@@ -242,12 +252,12 @@ impl Table {
 
     /// The side `seat` scores for (in or out).
     pub fn side(self, seat: Seat) -> Side {
-        let team = seat.pos() % (self.size / self.team as usize);
+        let pos = seat.pos();
         match (self.team, self.size) {
-            (1, _) => Side::player(seat.pos()),
-            (2, 4) => Side::BOTH[team],
-            (2, _) => Side::pair(team),
-            _ => Side::trio(team),
+            (1, _) => Side::player(pos),
+            (2, 4) => Side::BOTH[pos & 1],
+            (2, _) => Side::pair(pos % (self.size / 2)),
+            _ => Side::trio(pos % (self.size / 3)),
         }
     }
 

@@ -15,7 +15,6 @@ use crate::engine::{
 };
 use crate::record::{Action, HandRecord};
 use serde::Serialize;
-use serde_json::json;
 use utoipa::ToSchema;
 
 pub struct StubsAndSpoils;
@@ -441,10 +440,9 @@ impl Stubs {
     /// the game to 21 (§4.6).
     fn score(mut self, mode: Mode, mut adj: Adjudication) -> Adjudication {
         for side in Side::BOTH {
-            details::set(
-                &mut adj.tally[side].details,
-                &json!({"stubs_won": self.won[side]}),
-            );
+            adj.tally[side]
+                .details
+                .insert("stubs_won".into(), self.won[side].into());
         }
         // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
         if let Some((side, points)) = self.result(mode) {
@@ -452,10 +450,9 @@ impl Stubs {
         }
         self.apply_revoke_penalties(mode, &mut adj);
         for side in Side::BOTH {
-            details::set(
-                &mut adj.tally[side].details,
-                &json!({"stubs": self.won[side]}),
-            );
+            adj.tally[side]
+                .details
+                .insert("stubs".into(), self.won[side].into());
         }
         adj.hand_winner = self.result(mode).map(|(side, _)| side);
         adj.outcome = Outcome::Scored;

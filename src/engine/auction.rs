@@ -28,6 +28,29 @@ pub trait Calls<B>: Verbs {
     fn of(call: Call<B>) -> Self;
 }
 
+/// Makes a game's `Pass(Yes)` and `Bid(bid)` verbs its auction's calls (`auction_calls!(Verb, Number)`).
+#[macro_export]
+macro_rules! auction_calls {
+    ($verb:ident, $bid:ty) => {
+        impl $crate::engine::auction::Calls<$bid> for $verb {
+            fn call(&self) -> Option<$crate::engine::auction::Call<$bid>> {
+                match self {
+                    $verb::Pass(_) => Some($crate::engine::auction::Call::Pass),
+                    $verb::Bid(bid) => Some($crate::engine::auction::Call::Bid(bid.clone())),
+                    _ => None,
+                }
+            }
+
+            fn of(call: $crate::engine::auction::Call<$bid>) -> $verb {
+                match call {
+                    $crate::engine::auction::Call::Pass => $verb::Pass($crate::record::Yes),
+                    $crate::engine::auction::Call::Bid(bid) => $verb::Bid(bid),
+                }
+            }
+        }
+    };
+}
+
 /// A game's bids: their order, and which bid may follow which.
 pub trait Ladder {
     type Bid: Clone + PartialEq + fmt::Display;

@@ -5,7 +5,7 @@
 //! or lose the contract, defenders score their tricks; game to 10, declarers win ties at 10.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
-use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
+use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Ending, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
@@ -29,22 +29,7 @@ crate::verbs! {
     }
 }
 
-impl Calls<Number> for Verb {
-    fn call(&self) -> Option<Call<Number>> {
-        match *self {
-            Verb::Pass(Yes) => Some(Call::Pass),
-            Verb::Bid(bid) => Some(Call::Bid(bid)),
-            _ => None,
-        }
-    }
-
-    fn of(call: Call<Number>) -> Verb {
-        match call {
-            Call::Pass => Verb::Pass(Yes),
-            Call::Bid(bid) => Verb::Bid(bid),
-        }
-    }
-}
+crate::auction_calls!(Verb, Number);
 
 static INFO: GameInfo = GameInfo {
     id: "hasenpfeffer",

@@ -5,7 +5,7 @@
 //! scores its points or is set back its bid; game to 21, won only by a pitching side that made.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
-use crate::engine::auction::{Auction, Call, Calls, Conduct, End, Ladder, NoBid, Number, Rounds};
+use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Number, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Ending, Event, Fault, FieldError, GameInfo,
@@ -33,22 +33,7 @@ crate::verbs! {
     }
 }
 
-impl Calls<Bid> for Verb {
-    fn call(&self) -> Option<Call<Bid>> {
-        match *self {
-            Verb::Pass(Yes) => Some(Call::Pass),
-            Verb::Bid(bid) => Some(Call::Bid(bid)),
-            _ => None,
-        }
-    }
-
-    fn of(call: Call<Bid>) -> Verb {
-        match call {
-            Call::Pass => Verb::Pass(Yes),
-            Call::Bid(bid) => Verb::Bid(bid),
-        }
-    }
-}
+crate::auction_calls!(Verb, Bid);
 
 /// A Pitch bid: a number of points, or `smudge` (four points and every trick). Any number up to 99
 /// reads; one Pitch does not bid is the record error `illegal_bid`.

@@ -5,7 +5,7 @@
 //! point for a made contract and lose 1 otherwise; game at +6, lost at −6.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
-use crate::engine::auction::{Auction, Call, Calls, Conduct, End, NoBid, Number, Numbers, Rounds};
+use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
     Adjudication, Contract, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
@@ -30,22 +30,7 @@ crate::verbs! {
     }
 }
 
-impl Calls<Number> for Verb {
-    fn call(&self) -> Option<Call<Number>> {
-        match *self {
-            Verb::Pass(Yes) => Some(Call::Pass),
-            Verb::Bid(bid) => Some(Call::Bid(bid)),
-            _ => None,
-        }
-    }
-
-    fn of(call: Call<Number>) -> Verb {
-        match call {
-            Call::Pass => Verb::Pass(Yes),
-            Call::Bid(bid) => Verb::Bid(bid),
-        }
-    }
-}
+crate::auction_calls!(Verb, Number);
 
 static INFO: GameInfo = GameInfo {
     id: "twenty-nine",

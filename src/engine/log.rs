@@ -6,6 +6,7 @@ use crate::cards::Card;
 use crate::record::{Action, Verbs};
 use crate::seat::{PerSide, Seat, Side};
 use serde::Serialize;
+use std::fmt;
 use utoipa::ToSchema;
 
 /// A rule broken at the table, with its evidence and the consequence applied.
@@ -205,12 +206,10 @@ impl FirstDecides {
 
     /// README C9, C6: once an irregularity has decided the hand, action `index` (whatever it is, a
     /// late `correct` included) is ignored; `rule` names the penalty that decided it.
-    pub fn ignores(&self, index: usize, rule: &str) -> Option<IgnoredAction> {
+    pub fn ignores(&self, index: usize, rule: &'static str) -> Option<IgnoredAction> {
         self.0.map(|(_, at)| IgnoredAction {
             action_index: index,
-            reason: format!(
-                "the revoke at action {at} decided the hand ({rule}): later actions are ignored (README C9, C6)"
-            ),
+            reason: Reason::Decided { at, rule },
         })
     }
 
@@ -246,5 +245,48 @@ pub struct CorrectedRevoke {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct IgnoredAction {
     pub action_index: usize,
-    pub reason: String,
+    #[schema(value_type = String)]
+    pub reason: Reason,
+}
+
+/// Why an action was set aside, in words. A hand decided by a revoke sets aside every later
+/// action for the same reason: it is written out when the ruling is, not once per action.
+#[derive(Clone, Debug)]
+pub enum Reason {
+    Said(String),
+    /// README C9, C6: the revoke at action `at` decided the hand under `rule`.
+    Decided {
+        at: usize,
+        rule: &'static str,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Reason::Said(words) => f.write_str(words),
+            Reason::Decided { at, rule } => write!(
+                f,
+                "the revoke at action {at} decided the hand ({rule}): later actions are ignored (README C9, C6)"
+            ),
+        }
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl From<String> for Reason {
+    fn from(words: String) -> Reason {
+        Reason::Said(words)
+    }
+}
+
+impl From<&str> for Reason {
+    fn from(words: &str) -> Reason {
+        Reason::Said(words.to_string())
+    }
 }

@@ -441,7 +441,7 @@ impl Hand {
             at,
             IgnoredAction {
                 action_index: index,
-                reason,
+                reason: reason.into(),
             },
         );
     }

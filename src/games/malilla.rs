@@ -335,7 +335,7 @@ impl MalillaHand {
     fn ignore(&mut self, index: usize, reason: String) {
         self.adj.ignored_actions.push(IgnoredAction {
             action_index: index,
-            reason,
+            reason: reason.into(),
         });
     }
 }

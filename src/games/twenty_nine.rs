@@ -534,7 +534,7 @@ impl HandState<Verb> for Hand {
                         action_index: index,
                         reason: format!(
                             "the declarers' revoke at action {at} decided the hand: later actions are ignored (twenty-nine.md §5, TN-b; README C6, C9)"
-                        ),
+                        ).into(),
                     });
                     Ok(())
                 }

@@ -9,9 +9,9 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table,
-    TableView, deal,
+    Adjudication, Decided, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat,
+    Side, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -352,7 +352,7 @@ impl Rules for BigTwo {
 
     /// The target ends the game but the player who reaches it loses, and the target is an option:
     /// `start` refuses a finished match (a total at the target) with the match's own target.
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Side> {
+    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
         None
     }
 

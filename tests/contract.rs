@@ -323,7 +323,8 @@ fn the_contract_check_can_fail() {
 
 /// README C2–C4, C11: `correct` belongs to every game's record (a game without revokes answers it
 /// with `invalid_correct`); and an option means one thing in every game: `revoke_penalty` is the
-/// rule file's §5 penalty (`default`) or none (README "Penalties").
+/// rule file's §5 penalty (`default`) or none (README "Penalties"), in a game that has a revoke
+/// (Truco's face-down penalty and Big Two's `penalties` are named for what they switch).
 #[test]
 fn every_game_has_correct_and_one_revoke_penalty_option() {
     for game in arbiter::games::all() {
@@ -331,6 +332,11 @@ fn every_game_has_correct_and_one_revoke_penalty_option() {
         assert!(info.verbs.contains(&"correct"), "{}: no correct", info.id);
         for option in info.options {
             if option.name == "revoke_penalty" {
+                assert!(
+                    info.irregularities.contains(&"revoke"),
+                    "{}: revoke_penalty in a game without a revoke",
+                    info.id
+                );
                 let engine::OptionKind::Choice { values, default } = option.kind else {
                     panic!("{}: revoke_penalty is a choice", info.id);
                 };

@@ -123,7 +123,7 @@ static INFO: GameInfo = GameInfo {
             rule: "big-two.md §6 BT-6",
         },
         OptionSpec {
-            name: "revoke_penalty",
+            name: "penalties",
             kind: OptionKind::Choice {
                 values: &["default", "none"],
                 default: "default",
@@ -440,7 +440,7 @@ impl Rules for BigTwo {
             played: false,
             out: None,
             target,
-            penalties: options.choice("revoke_penalty") == "default",
+            penalties: options.choice("penalties") == "default",
             adj,
         }))
     }
@@ -698,7 +698,7 @@ impl Hand {
         let consequence = if self.penalties {
             format!("{PENALTY} penalty points to {seat} at the end of the hand (§5 DEFAULT); {why}")
         } else {
-            format!("no penalty points (revoke_penalty none); {why}")
+            format!("no penalty points (penalties none); {why}")
         };
         self.adj.irregularities.push(Irregularity {
             code,

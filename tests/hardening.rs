@@ -287,42 +287,69 @@ fn server() -> Server {
 }
 
 /// Sends `head` (and no more), then reads what the server answers within 10 s: the status line,
-/// and how long it took.
-fn answer_to(port: u16, head: &str) -> (String, std::time::Duration) {
-    use std::io::{Read, Write};
+/// how long it took, and how long after the answer the server closed the connection (`None`
+/// if it was still open 5 s later).
+fn answer_to(port: u16, head: &str) -> (String, std::time::Duration, Option<std::time::Duration>) {
+    use std::io::{ErrorKind, Read, Write};
+    use std::time::{Duration, Instant};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    let start = std::time::Instant::now();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let start = Instant::now();
     s.write_all(head.as_bytes()).unwrap();
     let mut out = vec![0; 4096];
     let n = s.read(&mut out).unwrap_or(0);
+    let took = start.elapsed();
     let text = String::from_utf8_lossy(&out[..n]).to_string();
-    (
-        text.lines().next().unwrap_or("").to_string(),
-        start.elapsed(),
-    )
+    // The rest of the answer, then the end of the stream (or a reset: closed all the same).
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let closed = loop {
+        match s.read(&mut out) {
+            Ok(0) => break Some(start.elapsed() - took),
+            Ok(_) => continue,
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => break Some(start.elapsed() - took),
+            Err(_) => break None,
+        }
+    };
+    (text.lines().next().unwrap_or("").to_string(), took, closed)
 }
 
 #[test]
 fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
+    use std::time::Duration;
     let s = server();
-    // Headers, a byte of the body, then nothing: 408 once the body timeout passes.
-    let (status, took) = answer_to(
+    let post = "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\n\
+                content-type: application/json\r\n";
+    // Headers, a byte of the body, then nothing: 408 once the body timeout passes, and the
+    // connection closed (a client must not hold idle sockets without bound), whether the body
+    // is framed by its length or in chunks.
+    for framing in [
+        "content-length: 100\r\n\r\n{",
+        "transfer-encoding: chunked\r\n\r\n1\r\n{\r\n",
+    ] {
+        let (status, took, closed) = answer_to(s.port, &format!("{post}{framing}"));
+        assert_eq!(status, "HTTP/1.1 408 Request Timeout", "{framing}");
+        assert!(took >= Duration::from_millis(900), "{framing}: {took:?}");
+        assert!(closed.is_some(), "{framing}: still open 5 s after the 408");
+    }
+    // 10 GB declared: 413 at once, without waiting for (or reading) the body, and closed.
+    let (status, took, closed) = answer_to(
         s.port,
-        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
-         content-length: 100\r\n\r\n{",
-    );
-    assert_eq!(status, "HTTP/1.1 408 Request Timeout");
-    assert!(took >= std::time::Duration::from_millis(900), "{took:?}");
-    // 10 GB declared: 413 at once, without waiting for (or reading) the body.
-    let (status, took) = answer_to(
-        s.port,
-        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
-         content-length: 10737418240\r\n\r\n",
+        &format!("{post}content-length: 10737418240\r\n\r\n"),
     );
     assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
-    assert!(took < std::time::Duration::from_millis(900), "{took:?}");
+    assert!(took < Duration::from_millis(900), "{took:?}");
+    assert!(closed.is_some(), "still open 5 s after the 413");
+    // Chunks past the bound: 413 once they arrive, and closed without waiting for the rest.
+    let chunk = "x".repeat(300 * 1024);
+    let (status, _, closed) = answer_to(
+        s.port,
+        &format!(
+            "{post}transfer-encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n",
+            chunk.len()
+        ),
+    );
+    assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
+    assert!(closed.is_some(), "still open 5 s after the 413");
 }
 
 // ---- 3. authentication first ----------------------------------------------------------------

@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 /// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters, not blank.
-fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
+/// (Also the CLI's rule for the club names and key labels it is given.)
+pub fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     let n = name.chars().count();
     if (1..=MAX_NAME_CHARS).contains(&n)
         && !name.trim().is_empty()

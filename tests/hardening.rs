@@ -904,6 +904,69 @@ async fn refusals_say_what_failed() {
         "{err}"
     );
     assert!(err.contains("The record cannot be adjudicated"), "{err}");
+    // So do the league's writes: a match's seats, a stored match's next hand, an amendment.
+    let bad_seats = json!({"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "X": 4}});
+    for (uri, body, pointer) in [
+        ("/v1/clubs/1/matches", bad_seats, "/seats/X"),
+        ("/v1/clubs/1/matches/1/hands", hand.clone(), "/dealer"),
+        (
+            "/v1/clubs/1/hands/1/amend",
+            json!({"record": hand}),
+            "/record/dealer",
+        ),
+    ] {
+        let r = send(&app, post_json(uri, &key, &body.to_string())).await;
+        r.refused(422, pointer);
+        assert!(
+            r.text.contains("expected N, E, S, W") && !r.text.contains("P1"),
+            "{uri}: {}",
+            r.text
+        );
+    }
+    // Two spellings of one seat are refused, not one silently replaced by the other.
+    let twice = json!({"session": 1, "seats": {"P01": 1, "P1": 2, "E": 3, "S": 4}});
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/matches", &key, &twice.to_string()),
+    )
+    .await;
+    r.refused(422, "/seats/P1");
+    assert!(r.text.contains("seat P1 is given twice"), "{}", r.text);
+    // An amendment's record that does not adjudicate is a record's problem, as a new hand's is;
+    // its note is the request's.
+    let mut record = fixture("malilla", "01");
+    record["deal"]["N"][0] = json!("7H");
+    for uri in ["/v1/clubs/1/matches/1/hands", "/v1/clubs/1/hands/1/amend"] {
+        let body = if uri.ends_with("amend") {
+            json!({"record": record})
+        } else {
+            record.clone()
+        };
+        let r = send(&app, post_json(uri, &key, &body.to_string())).await;
+        assert_eq!(r.status, 422, "{uri}: {}", r.text);
+        assert_eq!(
+            r.json["type"], "urn:arbiter:problem:invalid-record",
+            "{uri}: {}",
+            r.text
+        );
+        assert_eq!(
+            r.json["title"], "The record cannot be adjudicated",
+            "{uri}: {}",
+            r.text
+        );
+    }
+    let note = json!({"record": fixture("malilla", "01"), "note": "x".repeat(1001)});
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/hands/1/amend", &key, &note.to_string()),
+    )
+    .await;
+    r.refused(422, "/note");
+    assert_eq!(
+        r.json["type"], "urn:arbiter:problem:invalid-request",
+        "{}",
+        r.text
+    );
     // An unbalanced quote is reported as one, where it opens.
     let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
     let r = send(

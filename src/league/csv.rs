@@ -544,7 +544,7 @@ fn open_match(
     for (seat, (name, cell)) in &m.seats {
         match repo::player_named(tx, club, name)? {
             Some(id) => {
-                seats.insert(*seat, id);
+                seats.insert(seat.to_string(), id);
             }
             None => errors.push(
                 cell.at(VALUE)

@@ -142,9 +142,10 @@ pub struct NewMatch {
     /// The session (evening) the match is played in; its league fixes the game.
     pub session: i64,
     /// The player (id) at each seat of the game's table.
+    // By name: `create_match` reads them against the table, to answer a name that is no seat there
+    // with the table's seats.
     #[validate(length(max = 8))]
-    #[schema(value_type = BTreeMap<String, i64>)]
-    pub seats: BTreeMap<Seat, i64>,
+    pub seats: BTreeMap<String, i64>,
 }
 
 /// A stored hand's record replaced: the hand and every later hand of its match are adjudicated

@@ -352,6 +352,56 @@ fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
     assert!(closed.is_some(), "still open 5 s after the 413");
 }
 
+/// A sheet over `MAX_ROWS` rows (but within `MAX_SHEET` bytes) is refused naming the limit, and
+/// only the limit: the README states it, and its other rows are not worth reporting.
+#[actix_web::test]
+async fn a_sheet_over_the_row_limit_is_refused_naming_the_limit() {
+    use arbiter::league::{MAX_ROWS, MAX_SHEET};
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let mut sheet = String::from("match,hand,dealer,seat,action,value\n");
+    for _ in 0..=MAX_ROWS {
+        sheet.push_str("t1,,,N,sit,Ana\n");
+    }
+    assert!(sheet.len() <= MAX_SHEET);
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    r.refused(422, "/rows/1/match");
+    assert_eq!(
+        r.json["errors"].as_array().unwrap().len(),
+        1,
+        "{}",
+        r.json["errors"][1]
+    );
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("at most {MAX_ROWS} rows")),
+        "{}",
+        r.json["errors"][0]
+    );
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/sessions/1/matches"),
+    )
+    .await;
+    assert_eq!(
+        r.json.as_array().unwrap().len(),
+        1,
+        "nothing stored: {}",
+        r.text
+    );
+}
+
 // ---- 3. authentication first ----------------------------------------------------------------
 
 #[actix_web::test]

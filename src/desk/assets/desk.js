@@ -379,12 +379,35 @@ function centre(k) {
       }, cardEl(p.card, { faceDown: p.face_down, note }), h("figcaption", {}, p.seat, p === t.plays[0] ? " (led)" : "",
         irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null));
     })));
+  } else if (v?.current) {
+    bits.push(...combination(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
   }
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.join(", ")} to act (${v.phase})`));
   if (v && !v.error && v.tally) bits.push(tallyLine(v.tally));
   return bits;
+}
+
+/**
+ * A game of turns (Big Two): the combination to beat, as the engine's view has it, marked with
+ * the irregularity of the action that played it (an invalid combination stands).
+ */
+function combination(v, k) {
+  const cur = v.current;
+  const same = (cards) => Array.isArray(cards) && [...cards].sort().join() === [...cur.cards].sort().join();
+  const play = (S.adj?.events ?? []).filter((e) => e.action_index < k && e.seat === cur.seat && same(e.cards)).pop();
+  const irr = play ? byAction(S.adj?.irregularities, play.action_index).find((i) => i.seat === cur.seat) : null;
+  const note = irr ? irr.code.replaceAll("_", " ") : undefined;
+  return [
+    h("p", { class: "trick-head" }, `To beat: ${cur.seat}'s ${cur.shape?.replaceAll("_", " ") ?? "invalid combination"}`,
+      v.passes ? ` · ${v.passes} pass${v.passes === 1 ? "" : "es"} since` : ""),
+    h("div", { class: "trick" }, h("figure", {
+      class: `played combination${irr ? " irregular" : ""}`, dataset: { seat: cur.seat, cards: cur.cards.join(" ") },
+    }, h("div", { class: "cards" }, cur.cards.map((c) => cardEl(c, { note }))),
+    h("figcaption", {}, cur.seat, play ? ` (action ${play.action_index + 1})` : "",
+      irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null))),
+  ];
 }
 
 function tallyLine(tally) {

@@ -19,6 +19,7 @@ const S = {
   adj: null, // its adjudication
   problem: null, // or the problem that refused it
   views: [], // views[k]: the engine's table after k actions ({error} when refused there)
+  dealEvents: [], // what happened before any action (an upcard turned), from the record cut there
   step: 0,
   note: null, // where the record came from
   swap: true, // what-if: exchange the new card with its later play
@@ -167,10 +168,15 @@ async function openRecord(record, source, step) {
   const actions = Array.isArray(record?.actions) ? record.actions : [];
   // Past a record error the engine refuses every longer prefix: ask only up to it.
   const stop = S.adj?.record_error?.action_index ?? actions.length;
-  S.views = res.ok
-    ? await Promise.all(actions.map((_, k) => k).concat(actions.length)
-      .map((k) => (k <= stop ? viewAt(record, k) : { error: S.adj.record_error })))
-    : [];
+  const [views, dealEvents] = res.ok
+    ? await Promise.all([
+      Promise.all(actions.map((_, k) => k).concat(actions.length)
+        .map((k) => (k <= stop ? viewAt(record, k) : { error: S.adj.record_error }))),
+      eventsAtDeal(record),
+    ])
+    : [[], []];
+  S.views = views;
+  S.dealEvents = dealEvents;
   S.step = Math.max(0, Math.min(Number(step ?? 0) || 0, actions.length));
   $("hand").hidden = false;
   $("load").open = false;
@@ -183,6 +189,16 @@ async function viewAt(record, k) {
   const cut = { ...record, actions: record.actions.slice(0, k) };
   const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/legal-actions`, cut);
   return res.ok ? res.body : { error: res.body };
+}
+
+/**
+ * The events before the first action (Bacon's and Couillon's upcard). The adjudication gives them
+ * no action index, as it does the events of the hand's end; the record cut before its first
+ * action, adjudicated, has only the former.
+ */
+async function eventsAtDeal(record) {
+  const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/adjudications`, { ...record, actions: [] });
+  return res.ok ? byAction(res.body.events, null) : [];
 }
 
 // ---------- stepping ----------
@@ -254,7 +270,7 @@ function describe(action) {
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const byAction = (list, k) => (list ?? []).filter((x) => x?.action_index === k);
+const byAction = (list, k) => (list ?? []).filter((x) => (x?.action_index ?? null) === k);
 
 // ---------- rendering ----------
 
@@ -290,13 +306,13 @@ function renderProblem() {
 function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
-  const faceUp = [...(r.face_up ?? [])];
+  const faceUp = [...new Set([...(r.face_up ?? []), ...S.dealEvents.flatMap((e) => e.cards ?? [])])];
   fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
     item("Dealer", r.dealer ?? "?"),
     r.players && Object.keys(r.players).length ? item("Players", Object.entries(r.players).map(([s, n]) => `${s} ${n}`).join(", ")) : null,
     Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
-    faceUp.length ? item("Face up", faceUp.map((c) => cardEl(c))) : null,
+    faceUp.length ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
     a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
     a.mode ? item("Mode", a.mode) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
@@ -421,7 +437,7 @@ function renderStepNotes() {
   const k = S.step - 1, a = S.adj;
   const notes = [];
   for (const irr of byAction(a?.irregularities, k)) notes.push(irregularityCard(irr, "step-irregularity"));
-  for (const e of byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
+  for (const e of k < 0 ? S.dealEvents : byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
   for (const c of byAction(a?.corrected_revokes, k)) notes.push(h("p", { class: "event" }, "↺ corrected: ", value(c)));
   for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
   for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));

@@ -384,7 +384,8 @@ function centre(k) {
   const bits = [];
   if (t) {
     bits.push(h("p", { class: "trick-head" }, `Trick ${t.number}`, ` · ${t.leader} leads`,
-      t.complete ? h("span", { class: "winner" }, ` · won by ${t.winner}`) : null));
+      // A tied trick (Truco) belongs to nobody: its winner is null.
+      t.complete ? h("span", { class: "winner" }, t.winner ? ` · won by ${t.winner}` : " · tied") : null));
     bits.push(h("div", { class: "trick" }, t.plays.map((p) => {
       const irr = irregularityOn(t, p);
       const established = (v?.irregularities ?? []).some((i) => i.action_index === irr?.action_index);
@@ -503,7 +504,7 @@ function renderTricks() {
         const irr = irregularityOn(t, p);
         return h("span", { class: `seat-card${irr ? " irregular" : ""}` }, p.seat, " ", cardEl(p.card, { faceDown: p.face_down, note: irr?.code }));
       })),
-      h("td", {}, t.winner ?? "—"),
+      h("td", {}, t.winner ?? "tied"),
       extraKeys.map((k) => h("td", {}, value(t[k])))))))));
 }
 

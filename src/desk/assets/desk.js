@@ -20,6 +20,7 @@ const S = {
   problem: null, // or the problem that refused it
   views: [], // views[k]: the engine's table after k actions ({error} when refused there)
   dealEvents: [], // what happened before any action (an upcard turned), from the record cut there
+  seatNames: new Map(), // the engine's name of each seat the record names
   step: 0,
   note: null, // where the record came from
   swap: true, // what-if: exchange the new card with its later play
@@ -162,6 +163,7 @@ async function openRecord(record, source, step) {
   S.record = record;
   S.note = source;
   S.game = S.games.find((g) => g.id === game) ?? null;
+  S.seatNames = seatNames(record);
   const res = await api(`/v1/games/${encodeURIComponent(game)}/adjudications`, record);
   S.adj = res.ok ? res.body : null;
   S.problem = res.ok ? null : res.body;
@@ -246,9 +248,29 @@ function wireStepper() {
 
 // ---------- reading the record ----------
 
-/** The table's seats in playing order. */
+/**
+ * The engine's name of each seat the record's deal names. A four-seat table may be written with
+ * P1..P4, which the engine resolves by position to its own N E S W (Table::resolve); the views,
+ * events and irregularities then use N E S W.
+ */
+function seatNames(record) {
+  const dealt = Object.keys(record?.deal ?? {});
+  const table = (S.game?.tables ?? []).find((t) => t.players === dealt.length);
+  return new Map(dealt.map((seat) => {
+    const n = Number(/^P(\d+)$/.exec(seat)?.[1]);
+    const named = table && !table.seats.includes(seat) && n >= 1 && n <= table.seats.length;
+    return [seat, named ? table.seats[n - 1] : seat];
+  }));
+}
+
+const engineSeat = (seat) => S.seatNames.get(seat) ?? seat;
+const recordSeat = (seat) => [...S.seatNames].find(([, e]) => e === seat)?.[0] ?? seat;
+/** A seat as the engine names it, with the record's name where that differs: "E (P2)". */
+const seatLabel = (seat) => (recordSeat(seat) === seat ? seat : `${seat} (${recordSeat(seat)})`);
+
+/** The table's seats in playing order, as the engine names them. */
 function seats() {
-  const dealt = Object.keys(S.record?.deal ?? {});
+  const dealt = Object.keys(S.record?.deal ?? {}).map(engineSeat);
   const listed = S.game?.seats ?? [];
   if (dealt.length && dealt.every((s) => listed.includes(s))) return listed.filter((s) => dealt.includes(s));
   return dealt.length ? dealt.sort() : listed;
@@ -268,6 +290,14 @@ function describe(action) {
     ? `${suitSymbol(val)} ${suitName(val)}` : val === null ? null : value(val);
   return h("span", { class: "action" }, h("b", {}, action?.seat ?? "?"), ` ${words} `, what);
 }
+
+/**
+ * Whether two actions are the same, whatever the order of their keys (the examples come back with
+ * sorted keys, the legal actions with the seat first) and of the cards of a combination.
+ */
+const canonical = (x) => (Array.isArray(x) ? JSON.stringify(x.map(canonical).sort())
+  : x && typeof x === "object" ? JSON.stringify(Object.keys(x).sort().map((k) => [k, canonical(x[k])])) : JSON.stringify(x));
+const sameAction = (a, b) => canonical(a) === canonical(b);
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const byAction = (list, k) => (list ?? []).filter((x) => (x?.action_index ?? null) === k);
@@ -354,11 +384,12 @@ function renderTable() {
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
-    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[seat]) ?? [];
+    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[recordSeat(seat)]) ?? [];
     const acting = toAct.includes(seat);
-    return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seat}` },
-      h("h4", {}, seat, S.record.players?.[seat] ? ` · ${S.record.players[seat]}` : "",
-        seat === S.record.dealer ? h("span", { class: "tag" }, "dealer") : null,
+    const player = S.record.players?.[seat] ?? S.record.players?.[recordSeat(seat)];
+    return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
+      h("h4", {}, seatLabel(seat), player ? ` · ${player}` : "",
+        seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
@@ -401,7 +432,7 @@ function centre(k) {
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
   }
-  if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.join(", ")} to act (${v.phase})`));
+  if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   if (v && !v.error && v.tally) bits.push(tallyLine(v.tally));
   return bits;
 }
@@ -537,12 +568,13 @@ function renderLegal() {
   if (!S.adj) return fill("legal", h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
   if (!v || v.error) return fill("legal", h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
   const next = S.record.actions[k];
-  const legal = v.legal ?? [];
+  // In the record's own seat names, as the recorded action and a what-if's record are written.
+  const legal = (v.legal ?? []).map((act) => ({ ...act, seat: recordSeat(act.seat) }));
   fill("legal", 
-    h("p", {}, legal.length ? `${v.to_act.join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
+    h("p", {}, legal.length ? `${v.to_act.map(seatLabel).join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
     legal.length ? h("div", { class: "legal", id: "legal-actions" }, legal.map((act) => {
       const [verb, val] = verbOf(act);
-      const same = JSON.stringify(act) === JSON.stringify(next);
+      const same = sameAction(act, next);
       const label = isCard(val) ? [act.seat, " ", cardEl(val), verb === "play" ? null : ` ${verb.replaceAll("_", " ")}`] : describe(act);
       return h("button", {
         type: "button", class: `legal-action${same ? " recorded" : ""}`, dataset: { action: JSON.stringify(act) },

@@ -459,9 +459,11 @@ function combination(v, k) {
 }
 
 function tallyLine(tally) {
-  return h("p", { class: "tally", id: "tally" }, "Tally: ", Object.entries(tally).map(([side, t], i) =>
-    h("span", { dataset: { side } }, i ? " · " : "", `${side} `,
-      typeof t === "object" ? Object.entries(t).map(([f, n]) => `${n} ${f.replaceAll("_", " ")}`).join(", ") : String(t))));
+  // The separator stays outside each side's unbreakable span, so that a narrow screen can wrap
+  // the line between sides.
+  return h("p", { class: "tally", id: "tally" }, "Tally: ", Object.entries(tally).map(([side, t], i) => [i ? " · " : "",
+    h("span", { dataset: { side } }, `${side} `,
+      typeof t === "object" ? Object.entries(t).map(([f, n]) => `${n} ${f.replaceAll("_", " ")}`).join(", ") : String(t))]));
 }
 
 /** What happened at the action just taken: the director's notes. */

@@ -1,9 +1,11 @@
 //! The director's desk in a real browser: headless Chromium driven through chromedriver
-//! (WebDriver) against the service on a real port. For a fixture of every game it steps to the
-//! marked irregularity (or to the end) with the keyboard and checks that the page shows the code,
-//! seat, card and hand score the API gives; it runs a what-if and checks it against the API; it
-//! opens a record error, a stored league hand, a league's standings and a session's chart, at
-//! desktop and phone width, with no console errors. Screenshots go to `$DESK_SCREENSHOTS` (or
+//! (WebDriver) against the service on a real port. For a fixture of every registered game it
+//! steps to the marked irregularity (on a card, or Big Two's on a combination; else to the end)
+//! with the keyboard and checks that the page shows the code, seat, card and hand score the API
+//! gives; it runs a what-if in every game and checks it against the API; it checks the deal's
+//! upcard, a tied trick, every seat's cards where cards move or seats are renamed, a record error,
+//! a stored league hand, a league's standings and a session's chart; every game fits a 390 px
+//! screen, and there are no console errors. Screenshots go to `$DESK_SCREENSHOTS` (or
 //! `desk-shots/` in Cargo's test temporary directory).
 //!
 //! Without chromedriver the test says so and passes, except under `CI=true`, where it fails:
@@ -660,8 +662,10 @@ async fn checks(desk: &Desk) {
             if at == "the end" {
                 desk.keys(END).await;
             } else if name.starts_with("03-three-players") {
-                desk.js("document.querySelector('#table .centre').scrollIntoView({block: 'center'})")
-                    .await;
+                desk.js(
+                    "document.querySelector('#table .centre').scrollIntoView({block: 'center'})",
+                )
+                .await;
                 desk.shot("phone-briscola-three-players").await;
             }
             let page = desk.js("return document.documentElement.scrollWidth").await;

@@ -1,9 +1,11 @@
 //! The director's desk in a real browser: headless Chromium driven through chromedriver
-//! (WebDriver) against the service on a real port. For a fixture of every game it steps to the
-//! marked irregularity (or to the end) with the keyboard and checks that the page shows the code,
-//! seat, card and hand score the API gives; it runs a what-if and checks it against the API; it
-//! opens a record error, a stored league hand, a league's standings and a session's chart, at
-//! desktop and phone width, with no console errors. Screenshots go to `$DESK_SCREENSHOTS` (or
+//! (WebDriver) against the service on a real port. For a fixture of every registered game it
+//! steps to the marked irregularity (on a card, or Big Two's on a combination; else to the end)
+//! with the keyboard and checks that the page shows the code, seat, card and hand score the API
+//! gives; it runs a what-if in every game and checks it against the API; it checks the deal's
+//! upcard, a tied trick, every seat's cards where cards move or seats are renamed, a record error,
+//! a stored league hand, a league's standings and a session's chart; every game fits a 390 px
+//! screen, and there are no console errors. Screenshots go to `$DESK_SCREENSHOTS` (or
 //! `desk-shots/` in Cargo's test temporary directory).
 //!
 //! Without chromedriver the test says so and passes, except under `CI=true`, where it fails:
@@ -272,12 +274,30 @@ async fn checks(desk: &Desk) {
     let all = examples();
     let mut games: Vec<&String> = all.iter().map(|(g, _, _)| g).collect();
     games.dedup();
-    assert!(games.len() >= 11, "a fixture of every game");
     desk.open("").await;
-    let mut whatifs = 0;
-    for game in games {
-        // The game's first fixture with an irregularity on a card, else its first scored hand.
-        let mut chosen = None;
+    let (_, registry) = desk.call("/v1/games", None, None).await;
+    assert_eq!(
+        games.len(),
+        registry.as_array().unwrap().len(),
+        "a fixture of every registered game"
+    );
+    let mut whatifs = Vec::new();
+    // One fixture of each game, for the phone-width check: (game, name).
+    let mut phone = Vec::new();
+    for &game in &games {
+        // The game's first fixture with an irregularity on a card, else its first with an
+        // irregularity at an action (Big Two's are card-less), else its first scored hand.
+        let rank = |adj: &Value| {
+            let irrs = adj["irregularities"].as_array().unwrap();
+            if irrs.iter().any(|i| i["card"].is_string()) {
+                2
+            } else if irrs.iter().any(|i| i["action_index"].is_u64()) {
+                1
+            } else {
+                0
+            }
+        };
+        let mut chosen: Option<(String, Value, Value)> = None;
         for (g, name, record) in all.iter().filter(|(g, _, _)| g == game) {
             let (status, adj) = desk
                 .call(&format!("/v1/games/{g}/adjudications"), Some(record), None)
@@ -285,13 +305,11 @@ async fn checks(desk: &Desk) {
             if status != 200 || adj["record_error"] != Value::Null {
                 continue;
             }
-            let marked = adj["irregularities"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|i| i["card"].is_string());
-            if marked || chosen.is_none() {
-                let done = marked;
+            if chosen
+                .as_ref()
+                .is_none_or(|(_, _, best)| rank(&adj) > rank(best))
+            {
+                let done = rank(&adj) == 2;
                 chosen = Some((name.clone(), record.clone(), adj));
                 if done {
                     break;
@@ -302,6 +320,7 @@ async fn checks(desk: &Desk) {
         let status = desk.open(&format!("?game={game}&example={name}")).await;
         assert!(status.starts_with("Showing"), "{game}/{name}: {status}");
         let actions = record["actions"].as_array().unwrap().len();
+        phone.push((game.to_string(), name.clone()));
         assert_eq!(
             desk.text("#step-label").await,
             format!("The deal (0 of {actions})"),
@@ -320,13 +339,13 @@ async fn checks(desk: &Desk) {
             );
         }
 
-        let irregularity = adj["irregularities"]
-            .as_array()
-            .unwrap()
+        let irrs = adj["irregularities"].as_array().unwrap();
+        let irregularity = irrs
             .iter()
-            .find(|i| i["card"].is_string());
-        if let Some(irr) = irregularity {
-            // Step to the offending card with the arrow key, one action at a time.
+            .find(|i| i["card"].is_string())
+            .or_else(|| irrs.iter().find(|i| i["action_index"].is_u64()));
+        let whatif_at = if let Some(irr) = irregularity {
+            // Step to the offending action with the arrow key, one action at a time.
             let at = irr["action_index"].as_u64().unwrap() as usize;
             desk.keys(HOME).await;
             desk.keys(&RIGHT.repeat(at + 1)).await;
@@ -335,79 +354,54 @@ async fn checks(desk: &Desk) {
                 label.starts_with(&format!("Action {} of {actions}:", at + 1)),
                 "{game}/{name}: {label}"
             );
-            let (code, seat, card) = (
-                irr["code"].as_str().unwrap(),
-                irr["seat"].as_str().unwrap(),
-                irr["card"].as_str().unwrap(),
+            let (code, seat) = (irr["code"].as_str().unwrap(), irr["seat"].as_str().unwrap());
+            let card = irr["card"].as_str();
+            let note = format!("#step-notes .irregularity[data-code='{code}']");
+            assert_eq!(desk.attr(&note, "data-seat").await, seat, "{game}/{name}");
+            assert_eq!(
+                desk.attr(&note, "data-card").await,
+                card.unwrap_or_default(),
+                "{game}/{name}"
             );
-            let marked = ".centre figure.irregular";
+            let text = desk.text(&note).await;
+            for words in ["explanation", "consequence"] {
+                assert!(
+                    text.contains(irr[words].as_str().unwrap()),
+                    "{game}/{name}: the director's {words}: {text}"
+                );
+            }
+            // The play that committed it, marked on the table: the card, or (Big Two) the
+            // combination the API's event at that action names.
+            let played =
+                adj["events"].as_array().into_iter().flatten().find(|e| {
+                    e["action_index"].as_u64() == Some(at as u64) && e["cards"].is_array()
+                });
+            let marked = ".centre .irregular";
+            if let Some(card) = card {
+                assert_eq!(desk.attr(marked, "data-card").await, card, "{game}/{name}");
+            } else {
+                let played = played.unwrap_or_else(|| panic!("{game}/{name}: no play at {at}"));
+                let cards: Vec<&str> = played["cards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap())
+                    .collect();
+                assert_eq!(
+                    desk.attr(marked, "data-cards").await,
+                    cards.join(" "),
+                    "{game}/{name}"
+                );
+            }
             assert_eq!(desk.attr(marked, "data-seat").await, seat, "{game}/{name}");
-            assert_eq!(desk.attr(marked, "data-card").await, card, "{game}/{name}");
             assert_eq!(
                 desk.attr(&format!("{marked} .mark"), "data-code").await,
                 code,
                 "{game}/{name}"
             );
-            let note = "#step-notes .irregularity";
-            assert_eq!(desk.attr(note, "data-code").await, code);
-            assert_eq!(desk.attr(note, "data-seat").await, seat);
-            assert_eq!(desk.attr(note, "data-card").await, card);
-            let text = desk.text(note).await;
-            assert!(
-                text.contains(irr["explanation"].as_str().unwrap())
-                    && text.contains(irr["consequence"].as_str().unwrap()),
-                "{game}/{name}: the director's words: {text}"
-            );
             desk.shot(&format!("{game}-irregularity")).await;
-
-            // What if the offender had played another legal action instead?
-            desk.keys(LEFT).await; // the position before the offending card
-            let other = "#legal-actions .legal-action:not(.recorded)";
-            if let Ok(button) = desk.client.find(Locator::Css(other)).await {
-                let action: Value =
-                    serde_json::from_str(&button.attr("data-action").await.unwrap().unwrap())
-                        .unwrap();
-                button.click().await.unwrap();
-                let changed = what_if(&record, at, action);
-                let (status, expected) = desk
-                    .call(
-                        &format!("/v1/games/{game}/adjudications"),
-                        Some(&changed),
-                        None,
-                    )
-                    .await;
-                let after = "#whatif-after [data-field='hand_score']";
-                for _ in 0..100 {
-                    if desk.client.find(Locator::Css(after)).await.is_ok() {
-                        break;
-                    }
-                    tokio_sleep(50).await;
-                }
-                if status == 200 {
-                    // Side by side, in any order.
-                    let mut want: Vec<String> = expected["hand_score"]
-                        .as_object()
-                        .map(|m| m.iter().map(|(s, n)| format!("{s} {n}")).collect())
-                        .unwrap_or_else(|| vec!["—".into()]);
-                    let mut shown: Vec<String> = desk
-                        .text(after)
-                        .await
-                        .split(" · ")
-                        .map(String::from)
-                        .collect();
-                    want.sort();
-                    shown.sort();
-                    assert_eq!(shown, want, "{game}/{name}: what-if hand score");
-                    let codes = desk
-                        .text("#whatif-after [data-field='irregularities']")
-                        .await;
-                    for i in expected["irregularities"].as_array().unwrap() {
-                        assert!(codes.contains(i["code"].as_str().unwrap()), "{codes}");
-                    }
-                    whatifs += 1;
-                    desk.shot(&format!("{game}-whatif")).await;
-                }
-            }
+            desk.keys(LEFT).await; // the position before the offending action
+            at
         } else {
             desk.keys(END).await;
             let last = adj["tricks"].as_array().unwrap().last();
@@ -419,10 +413,19 @@ async fn checks(desk: &Desk) {
                 );
             }
             desk.shot(&format!("{game}-end")).await;
+            desk.keys(HOME).await; // Briscola: what if the first card were another?
+            0
+        };
+        if what_if_on_desk(desk, game, &name, &record, whatif_at).await {
+            whatifs.push(game.to_string());
         }
         desk.no_console_errors(&format!("{game}/{name}")).await;
     }
-    assert!(whatifs >= 3, "what-ifs run: {whatifs}");
+    assert_eq!(
+        whatifs.len(),
+        games.len(),
+        "a what-if in every game: {whatifs:?}"
+    );
 
     // Another table size: Briscola for three, its last trick and winner as the API has them.
     let (_, _, record) = all
@@ -451,6 +454,57 @@ async fn checks(desk: &Desk) {
         "{head}"
     );
     desk.shot("briscola-three-players").await;
+
+    // The card turned up at the deal (Bacon's and Couillon's upcard: an event before any action)
+    // is shown at step 0 and face up; an event of the hand's end (Truco's hand_won, also without
+    // an action) is not.
+    for (game, name) in [
+        ("bacon", "01-declarers-three-tricks-score-1"),
+        ("couillon", "01-accepted-acceptor-wins"),
+        ("truco", "01-plain-hand-two-tricks"),
+    ] {
+        let (_, _, record) = all.iter().find(|(g, n, _)| g == game && n == name).unwrap();
+        let (_, adj) = desk
+            .call(
+                &format!("/v1/games/{game}/adjudications"),
+                Some(record),
+                None,
+            )
+            .await;
+        desk.open(&format!("?game={game}&example={name}&step=0"))
+            .await;
+        let notes = desk.text("#step-notes").await;
+        for e in adj["events"].as_array().unwrap() {
+            let detail = e["detail"].as_str().unwrap();
+            if e["code"] == "upcard_turned" && e["action_index"].is_null() {
+                assert!(notes.contains(detail), "{game}/{name} at the deal: {notes}");
+                for card in e["cards"].as_array().unwrap() {
+                    let face_up = format!("#summary .face-up [data-card={card}]");
+                    assert!(
+                        desk.client.find(Locator::Css(&face_up)).await.is_ok(),
+                        "{game}/{name}: {card} face up"
+                    );
+                }
+            } else {
+                assert!(
+                    !notes.contains(detail),
+                    "{game}/{name} at the deal: {notes}"
+                );
+            }
+        }
+        desk.shot(&format!("{game}-deal")).await;
+        desk.no_console_errors(&format!("{game}/{name} at the deal"))
+            .await;
+    }
+
+    // A tied trick belongs to nobody (Truco fixture 05: the third trick ties).
+    desk.open("?game=truco&example=05-first-trick-winner-takes-tied-hand")
+        .await;
+    desk.keys(END).await;
+    let head = desk.text(".centre .trick-head").await;
+    assert!(head.ends_with("· tied"), "{head}");
+    desk.shot("truco-tie").await;
+    desk.no_console_errors("truco tie").await;
 
     // A pasted record (a whole fixture, as a director might paste it) is adjudicated as posted.
     desk.open("").await;
@@ -494,8 +548,16 @@ async fn checks(desk: &Desk) {
     // right after a spoil (Stubs & Spoils fixture 01's last action: S takes 6D, and the hand is
     // over) and right after a stated draw (Briscola fixture 24's fourth action: P2 draws QS, P1
     // to act; the third: P1 has drawn QH, P2 not yet).
+    // Big Two for four written with seats P1..P4 (the engine's N E S W), at P2's pass; Imperial
+    // Tarot mid-hand, with its running tally.
     for (game, name, step) in [
         ("stubs-and-spoils", "01-black-12-tricks", None),
+        ("big-two", "01-four-players-every-card-count", Some(5)),
+        (
+            "imperial-tarot",
+            "05-defender-revoke-makes-a-failing-contract",
+            Some(40),
+        ),
         (
             "briscola",
             "24-explicit-draws-checked-against-the-stock",
@@ -526,6 +588,36 @@ async fn checks(desk: &Desk) {
                 .await;
             assert_eq!(&shown, cards, "{game}/{name} step {step}: {seat}'s cards");
         }
+        // The seat to act, the recorded next action among the legal ones, the running tally.
+        let to_act = view["to_act"].as_array().unwrap();
+        if let Some(seat) = to_act.first() {
+            assert_eq!(
+                &json!(desk.attr("#table .seat.acting", "data-seat").await),
+                seat,
+                "{game}/{name} step {step}"
+            );
+            let next = &record["actions"][step];
+            let recorded = desk
+                .js("return document.querySelector('#legal-actions .recorded')?.dataset.action ?? null")
+                .await;
+            let recorded: Value = recorded
+                .as_str()
+                .map_or(Value::Null, |a| serde_json::from_str(a).unwrap());
+            assert_eq!(
+                recorded, *next,
+                "{game}/{name} step {step}: the recorded next action among the legal ones"
+            );
+        }
+        for (side, tally) in view["tally"].as_object().unwrap() {
+            let shown = desk.text(&format!("#tally [data-side='{side}']")).await;
+            for (what, n) in tally.as_object().unwrap() {
+                let want = format!("{n} {}", what.replace('_', " "));
+                assert!(
+                    shown.contains(&want),
+                    "{game}/{name} step {step}: {side} {shown}"
+                );
+            }
+        }
         desk.no_console_errors(&format!("{game}/{name} hands"))
             .await;
     }
@@ -550,17 +642,43 @@ async fn checks(desk: &Desk) {
 
     league(desk, &all).await;
 
-    // Phone width: nothing wider than the screen.
+    // Phone width: nothing wider than the screen, for one fixture of every game (and Briscola's and
+    // Big Two's other table sizes), mid-hand and at the end.
     desk.client.set_window_size(390, 844).await.unwrap();
+    for (game, name) in [
+        ("briscola", "02-two-players-hand"),
+        ("briscola", "03-three-players-hand"),
+        ("big-two", "01-four-players-every-card-count"),
+    ] {
+        phone.push((game.into(), name.into()));
+    }
+    let mut wide = Vec::new();
+    for (game, name) in &phone {
+        let (_, _, record) = all.iter().find(|(g, n, _)| g == game && n == name).unwrap();
+        let mid = record["actions"].as_array().unwrap().len() / 2;
+        desk.open(&format!("?game={game}&example={name}&step={mid}"))
+            .await;
+        for at in ["mid-hand", "the end"] {
+            if at == "the end" {
+                desk.keys(END).await;
+            } else if name.starts_with("03-three-players") {
+                desk.js(
+                    "document.querySelector('#table .centre').scrollIntoView({block: 'center'})",
+                )
+                .await;
+                desk.shot("phone-briscola-three-players").await;
+            }
+            let page = desk.js("return document.documentElement.scrollWidth").await;
+            let screen = desk.js("return window.innerWidth").await;
+            if page.as_u64() > screen.as_u64() {
+                wide.push(format!("{game}/{name} at {at}: {page} px on {screen}"));
+            }
+        }
+    }
+    assert!(wide.is_empty(), "wider than the screen: {wide:#?}");
     desk.open("?game=malilla&example=11-illegal-seven&step=0")
         .await;
     desk.keys(&RIGHT.repeat(3)).await;
-    let page = desk.js("return document.documentElement.scrollWidth").await;
-    let screen = desk.js("return window.innerWidth").await;
-    assert!(
-        page.as_u64() <= screen.as_u64(),
-        "the page is {page} px wide on a {screen} px screen"
-    );
     desk.shot("phone-hand").await;
     // The whole page, for reading the closing note's screenshots.
     desk.client.set_window_size(390, 3200).await.unwrap();
@@ -687,6 +805,79 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
     );
     desk.shot("session-chart").await;
     desk.no_console_errors("league views").await;
+}
+
+/// At the page's current step `at`, clicks another legal action of the same kind as the recorded
+/// one (another card, a different combination, another bid) and checks the what-if's hand score
+/// and irregularities against the API's adjudication of the same changed record.
+async fn what_if_on_desk(desk: &Desk, game: &str, name: &str, record: &Value, at: usize) -> bool {
+    let verb = |a: &Value| {
+        a.as_object()
+            .and_then(|o| o.keys().find(|k| *k != "seat").cloned())
+            .unwrap_or_default()
+    };
+    let recorded = verb(&record["actions"][at]);
+    let mut pick = None;
+    for button in desk
+        .client
+        .find_all(Locator::Css("#legal-actions .legal-action:not(.recorded)"))
+        .await
+        .unwrap()
+    {
+        let action: Value =
+            serde_json::from_str(&button.attr("data-action").await.unwrap().unwrap()).unwrap();
+        let same = verb(&action) == recorded;
+        if same || pick.is_none() {
+            pick = Some((button, action));
+        }
+        if same {
+            break;
+        }
+    }
+    let Some((button, action)) = pick else {
+        return false;
+    };
+    button.click().await.unwrap();
+    let changed = what_if(record, at, action);
+    let (status, expected) = desk
+        .call(
+            &format!("/v1/games/{game}/adjudications"),
+            Some(&changed),
+            None,
+        )
+        .await;
+    let after = "#whatif-after [data-field='hand_score']";
+    for _ in 0..100 {
+        if desk.client.find(Locator::Css(after)).await.is_ok() {
+            break;
+        }
+        tokio_sleep(50).await;
+    }
+    if status != 200 {
+        return false;
+    }
+    // Side by side, in any order.
+    let mut want: Vec<String> = expected["hand_score"]
+        .as_object()
+        .map(|m| m.iter().map(|(s, n)| format!("{s} {n}")).collect())
+        .unwrap_or_else(|| vec!["—".into()]);
+    let mut shown: Vec<String> = desk
+        .text(after)
+        .await
+        .split(" · ")
+        .map(String::from)
+        .collect();
+    want.sort();
+    shown.sort();
+    assert_eq!(shown, want, "{game}/{name}: what-if hand score");
+    let codes = desk
+        .text("#whatif-after [data-field='irregularities']")
+        .await;
+    for i in expected["irregularities"].as_array().unwrap() {
+        assert!(codes.contains(i["code"].as_str().unwrap()), "{codes}");
+    }
+    desk.shot(&format!("{game}-whatif")).await;
+    true
 }
 
 /// The record the desk's what-if posts: action `at` replaced by `action` and, where the seat plays

@@ -19,6 +19,8 @@ const S = {
   adj: null, // its adjudication
   problem: null, // or the problem that refused it
   views: [], // views[k]: the engine's table after k actions ({error} when refused there)
+  dealEvents: [], // what happened before any action (an upcard turned), from the record cut there
+  seatNames: new Map(), // the engine's name of each seat the record names
   step: 0,
   note: null, // where the record came from
   swap: true, // what-if: exchange the new card with its later play
@@ -161,16 +163,22 @@ async function openRecord(record, source, step) {
   S.record = record;
   S.note = source;
   S.game = S.games.find((g) => g.id === game) ?? null;
+  S.seatNames = seatNames(record);
   const res = await api(`/v1/games/${encodeURIComponent(game)}/adjudications`, record);
   S.adj = res.ok ? res.body : null;
   S.problem = res.ok ? null : res.body;
   const actions = Array.isArray(record?.actions) ? record.actions : [];
   // Past a record error the engine refuses every longer prefix: ask only up to it.
   const stop = S.adj?.record_error?.action_index ?? actions.length;
-  S.views = res.ok
-    ? await Promise.all(actions.map((_, k) => k).concat(actions.length)
-      .map((k) => (k <= stop ? viewAt(record, k) : { error: S.adj.record_error })))
-    : [];
+  const [views, dealEvents] = res.ok
+    ? await Promise.all([
+      Promise.all(actions.map((_, k) => k).concat(actions.length)
+        .map((k) => (k <= stop ? viewAt(record, k) : { error: S.adj.record_error }))),
+      eventsAtDeal(record),
+    ])
+    : [[], []];
+  S.views = views;
+  S.dealEvents = dealEvents;
   S.step = Math.max(0, Math.min(Number(step ?? 0) || 0, actions.length));
   $("hand").hidden = false;
   $("load").open = false;
@@ -183,6 +191,16 @@ async function viewAt(record, k) {
   const cut = { ...record, actions: record.actions.slice(0, k) };
   const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/legal-actions`, cut);
   return res.ok ? res.body : { error: res.body };
+}
+
+/**
+ * The events before the first action (Bacon's and Couillon's upcard). The adjudication gives them
+ * no action index, as it does the events of the hand's end; the record cut before its first
+ * action, adjudicated, has only the former.
+ */
+async function eventsAtDeal(record) {
+  const res = await api(`/v1/games/${encodeURIComponent(record.game ?? S.game?.id)}/adjudications`, { ...record, actions: [] });
+  return res.ok ? byAction(res.body.events, null) : [];
 }
 
 // ---------- stepping ----------
@@ -230,9 +248,29 @@ function wireStepper() {
 
 // ---------- reading the record ----------
 
-/** The table's seats in playing order. */
+/**
+ * The engine's name of each seat the record's deal names. A four-seat table may be written with
+ * P1..P4, which the engine resolves by position to its own N E S W (Table::resolve); the views,
+ * events and irregularities then use N E S W.
+ */
+function seatNames(record) {
+  const dealt = Object.keys(record?.deal ?? {});
+  const table = (S.game?.tables ?? []).find((t) => t.players === dealt.length);
+  return new Map(dealt.map((seat) => {
+    const n = Number(/^P(\d+)$/.exec(seat)?.[1]);
+    const named = table && !table.seats.includes(seat) && n >= 1 && n <= table.seats.length;
+    return [seat, named ? table.seats[n - 1] : seat];
+  }));
+}
+
+const engineSeat = (seat) => S.seatNames.get(seat) ?? seat;
+const recordSeat = (seat) => [...S.seatNames].find(([, e]) => e === seat)?.[0] ?? seat;
+/** A seat as the engine names it, with the record's name where that differs: "E (P2)". */
+const seatLabel = (seat) => (recordSeat(seat) === seat ? seat : `${seat} (${recordSeat(seat)})`);
+
+/** The table's seats in playing order, as the engine names them. */
 function seats() {
-  const dealt = Object.keys(S.record?.deal ?? {});
+  const dealt = Object.keys(S.record?.deal ?? {}).map(engineSeat);
   const listed = S.game?.seats ?? [];
   if (dealt.length && dealt.every((s) => listed.includes(s))) return listed.filter((s) => dealt.includes(s));
   return dealt.length ? dealt.sort() : listed;
@@ -253,8 +291,16 @@ function describe(action) {
   return h("span", { class: "action" }, h("b", {}, action?.seat ?? "?"), ` ${words} `, what);
 }
 
+/**
+ * Whether two actions are the same, whatever the order of their keys (the examples come back with
+ * sorted keys, the legal actions with the seat first) and of the cards of a combination.
+ */
+const canonical = (x) => (Array.isArray(x) ? JSON.stringify(x.map(canonical).sort())
+  : x && typeof x === "object" ? JSON.stringify(Object.keys(x).sort().map((k) => [k, canonical(x[k])])) : JSON.stringify(x));
+const sameAction = (a, b) => canonical(a) === canonical(b);
+
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const byAction = (list, k) => (list ?? []).filter((x) => x?.action_index === k);
+const byAction = (list, k) => (list ?? []).filter((x) => (x?.action_index ?? null) === k);
 
 // ---------- rendering ----------
 
@@ -290,13 +336,13 @@ function renderProblem() {
 function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
-  const faceUp = [...(r.face_up ?? [])];
+  const faceUp = [...new Set([...(r.face_up ?? []), ...S.dealEvents.flatMap((e) => e.cards ?? [])])];
   fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
     item("Dealer", r.dealer ?? "?"),
     r.players && Object.keys(r.players).length ? item("Players", Object.entries(r.players).map(([s, n]) => `${s} ${n}`).join(", ")) : null,
     Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
-    faceUp.length ? item("Face up", faceUp.map((c) => cardEl(c))) : null,
+    faceUp.length ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
     a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
     a.mode ? item("Mode", a.mode) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
@@ -338,11 +384,12 @@ function renderTable() {
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
-    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[seat]) ?? [];
+    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[recordSeat(seat)]) ?? [];
     const acting = toAct.includes(seat);
-    return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seat}` },
-      h("h4", {}, seat, S.record.players?.[seat] ? ` · ${S.record.players[seat]}` : "",
-        seat === S.record.dealer ? h("span", { class: "tag" }, "dealer") : null,
+    const player = S.record.players?.[seat] ?? S.record.players?.[recordSeat(seat)];
+    return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
+      h("h4", {}, seatLabel(seat), player ? ` · ${player}` : "",
+        seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
@@ -368,7 +415,8 @@ function centre(k) {
   const bits = [];
   if (t) {
     bits.push(h("p", { class: "trick-head" }, `Trick ${t.number}`, ` · ${t.leader} leads`,
-      t.complete ? h("span", { class: "winner" }, ` · won by ${t.winner}`) : null));
+      // A tied trick (Truco) belongs to nobody: its winner is null.
+      t.complete ? h("span", { class: "winner" }, t.winner ? ` · won by ${t.winner}` : " · tied") : null));
     bits.push(h("div", { class: "trick" }, t.plays.map((p) => {
       const irr = irregularityOn(t, p);
       const established = (v?.irregularities ?? []).some((i) => i.action_index === irr?.action_index);
@@ -379,18 +427,43 @@ function centre(k) {
       }, cardEl(p.card, { faceDown: p.face_down, note }), h("figcaption", {}, p.seat, p === t.plays[0] ? " (led)" : "",
         irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null));
     })));
+  } else if (v?.current) {
+    bits.push(...combination(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
   }
-  if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.join(", ")} to act (${v.phase})`));
+  if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   if (v && !v.error && v.tally) bits.push(tallyLine(v.tally));
   return bits;
 }
 
+/**
+ * A game of turns (Big Two): the combination to beat, as the engine's view has it, marked with
+ * the irregularity of the action that played it (an invalid combination stands).
+ */
+function combination(v, k) {
+  const cur = v.current;
+  const same = (cards) => Array.isArray(cards) && [...cards].sort().join() === [...cur.cards].sort().join();
+  const play = (S.adj?.events ?? []).filter((e) => e.action_index < k && e.seat === cur.seat && same(e.cards)).pop();
+  const irr = play ? byAction(S.adj?.irregularities, play.action_index).find((i) => i.seat === cur.seat) : null;
+  const note = irr ? irr.code.replaceAll("_", " ") : undefined;
+  return [
+    h("p", { class: "trick-head" }, `To beat: ${cur.seat}'s ${cur.shape?.replaceAll("_", " ") ?? "invalid combination"}`,
+      v.passes ? ` · ${v.passes} pass${v.passes === 1 ? "" : "es"} since` : ""),
+    h("div", { class: "trick" }, h("figure", {
+      class: `played combination${irr ? " irregular" : ""}`, dataset: { seat: cur.seat, cards: cur.cards.join(" ") },
+    }, h("div", { class: "cards" }, cur.cards.map((c) => cardEl(c, { note }))),
+    h("figcaption", {}, cur.seat, play ? ` (action ${play.action_index + 1})` : "",
+      irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null))),
+  ];
+}
+
 function tallyLine(tally) {
-  return h("p", { class: "tally", id: "tally" }, "Tally: ", Object.entries(tally).map(([side, t], i) =>
-    h("span", { dataset: { side } }, i ? " · " : "", `${side} `,
-      typeof t === "object" ? Object.entries(t).map(([f, n]) => `${n} ${f.replaceAll("_", " ")}`).join(", ") : String(t))));
+  // The separator stays outside each side's unbreakable span, so that a narrow screen can wrap
+  // the line between sides.
+  return h("p", { class: "tally", id: "tally" }, "Tally: ", Object.entries(tally).map(([side, t], i) => [i ? " · " : "",
+    h("span", { dataset: { side } }, `${side} `,
+      typeof t === "object" ? Object.entries(t).map(([f, n]) => `${n} ${f.replaceAll("_", " ")}`).join(", ") : String(t))]));
 }
 
 /** What happened at the action just taken: the director's notes. */
@@ -398,7 +471,7 @@ function renderStepNotes() {
   const k = S.step - 1, a = S.adj;
   const notes = [];
   for (const irr of byAction(a?.irregularities, k)) notes.push(irregularityCard(irr, "step-irregularity"));
-  for (const e of byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
+  for (const e of k < 0 ? S.dealEvents : byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
   for (const c of byAction(a?.corrected_revokes, k)) notes.push(h("p", { class: "event" }, "↺ corrected: ", value(c)));
   for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
   for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));
@@ -464,7 +537,7 @@ function renderTricks() {
         const irr = irregularityOn(t, p);
         return h("span", { class: `seat-card${irr ? " irregular" : ""}` }, p.seat, " ", cardEl(p.card, { faceDown: p.face_down, note: irr?.code }));
       })),
-      h("td", {}, t.winner ?? "—"),
+      h("td", {}, t.winner ?? "tied"),
       extraKeys.map((k) => h("td", {}, value(t[k])))))))));
 }
 
@@ -497,12 +570,13 @@ function renderLegal() {
   if (!S.adj) return fill("legal", h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
   if (!v || v.error) return fill("legal", h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
   const next = S.record.actions[k];
-  const legal = v.legal ?? [];
+  // In the record's own seat names, as the recorded action and a what-if's record are written.
+  const legal = (v.legal ?? []).map((act) => ({ ...act, seat: recordSeat(act.seat) }));
   fill("legal", 
-    h("p", {}, legal.length ? `${v.to_act.join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
+    h("p", {}, legal.length ? `${v.to_act.map(seatLabel).join(", ")} to act. Legal actions (${legal.length}):` : "Nobody is to act: the hand is over."),
     legal.length ? h("div", { class: "legal", id: "legal-actions" }, legal.map((act) => {
       const [verb, val] = verbOf(act);
-      const same = JSON.stringify(act) === JSON.stringify(next);
+      const same = sameAction(act, next);
       const label = isCard(val) ? [act.seat, " ", cardEl(val), verb === "play" ? null : ` ${verb.replaceAll("_", " ")}`] : describe(act);
       return h("button", {
         type: "button", class: `legal-action${same ? " recorded" : ""}`, dataset: { action: JSON.stringify(act) },

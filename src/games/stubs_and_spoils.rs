@@ -328,16 +328,14 @@ impl Hand {
 
     /// The seats due to act now (README C12): the non-dealers who have not discarded, the next to
     /// play, or the spoil taker.
-    fn due(&self) -> Vec<Seat> {
-        match self.phase {
-            Phase::Gallery { discarded } => Table::FOUR
-                .seats()
-                .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
-                .collect(),
-            Phase::Play => self.play.to_play().into_iter().collect(),
-            Phase::Spoil { taker, .. } => vec![taker],
-            Phase::Over => vec![],
-        }
+    fn due(&self) -> impl Iterator<Item = Seat> + '_ {
+        let to_play = self.play.to_play();
+        Table::FOUR.seats().filter(move |&s| match self.phase {
+            Phase::Gallery { discarded } => s != self.adj.dealer && !discarded[s.pos()],
+            Phase::Play => to_play == Some(s),
+            Phase::Spoil { taker, .. } => s == taker,
+            Phase::Over => false,
+        })
     }
 
     /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
@@ -438,7 +436,7 @@ impl Stubs {
 
     /// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5),
     /// the game to 21 (§4.6).
-    fn score(mut self, mode: Mode, mut adj: Adjudication) -> Adjudication {
+    fn score(&mut self, mode: Mode, adj: &mut Adjudication) {
         for side in Side::BOTH {
             adj.tally[side]
                 .details
@@ -448,7 +446,7 @@ impl Stubs {
         if let Some((side, points)) = self.result(mode) {
             adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
         }
-        self.apply_revoke_penalties(mode, &mut adj);
+        self.apply_revoke_penalties(mode, adj);
         for side in Side::BOTH {
             adj.tally[side]
                 .details
@@ -464,7 +462,6 @@ impl Stubs {
             m.game_over = true;
             m.winner = Some(side);
         }
-        adj
     }
 }
 
@@ -472,12 +469,11 @@ impl HandState<Verb> for Hand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
-        let due = self.due();
         // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
         // judged by C3 instead, a stated stub names the winner it lies in front of).
         let turn_free = matches!(action.kind, Verb::Correct(_) | Verb::Stub(_));
-        if !turn_free && !due.is_empty() && !due.contains(&seat) {
-            let due: Vec<String> = due.iter().map(|s| s.to_string()).collect();
+        if !turn_free && self.due().next().is_some() && !self.due().any(|s| s == seat) {
+            let due: Vec<String> = self.due().map(|s| s.to_string()).collect();
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
@@ -566,7 +562,12 @@ impl HandState<Verb> for Hand {
             Phase::Spoil { .. } => "spoil",
             Phase::Over => "over",
         };
-        let mut view = TableView::new(phase, self.due(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(
+            phase,
+            self.due().collect(),
+            &self.play,
+            &self.adj.match_after,
+        );
         view.trump = self.adj.trump;
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
@@ -618,7 +619,7 @@ impl HandState<Verb> for Hand {
         self.adj.faulted(index) || self.play.faulted(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let detail = match self.phase {
             Phase::Over => None,
             Phase::Gallery { .. } => {
@@ -637,20 +638,21 @@ impl HandState<Verb> for Hand {
             None => Ending::Over,
             Some(detail) => {
                 // The seat due, where one is (in the gallery several may be).
-                let due = self.due();
+                let due: Vec<Seat> = self.due().collect();
                 let due = (due.len() == 1).then(|| due[0]);
                 Ending::Open { due, detail }
             }
         };
         let Hand {
             mode,
-            mut play,
-            stubs,
-            mut adj,
+            ref mut play,
+            ref mut stubs,
+            ref mut adj,
             ..
         } = *self;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| stubs.score(mode, adj))
+        adj.conclude(error, ending, |adj| stubs.score(mode, adj));
+        self.adj
     }
 }
 

@@ -120,7 +120,20 @@ fn open(path: &Path) -> Option<Store> {
     }
 }
 
+/// Refuses, saying why, a name the API would refuse (`league::name_ok`).
+fn refused_name(flag: &str, name: &str) -> bool {
+    let Err(e) = league::name_ok(name) else {
+        return false;
+    };
+    let why = e.message.unwrap_or_default();
+    eprintln!("arbiter: {flag}: {why}");
+    true
+}
+
 fn create_club(path: &Path, name: &str) -> ExitCode {
+    if refused_name("--name", name.trim()) {
+        return ExitCode::FAILURE;
+    }
     write(
         path,
         |tx| league::create_club(tx, name.trim()),
@@ -132,6 +145,9 @@ fn create_club(path: &Path, name: &str) -> ExitCode {
 }
 
 fn create_key(path: &Path, club: i64, label: &str) -> ExitCode {
+    if refused_name("--label", label.trim()) {
+        return ExitCode::FAILURE;
+    }
     write(
         path,
         |tx| league::create_key(tx, club, label.trim()),

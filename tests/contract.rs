@@ -4,7 +4,7 @@
 mod common;
 
 use arbiter::api::problem::parse_json;
-use arbiter::engine::{self, Adjudication, BonusStatus, GameInfo, Outcome, ScoreSource, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, Options, Outcome, ScoreSource, Side};
 use arbiter::record::HandRecord;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -27,8 +27,13 @@ fn adjudicated() -> Vec<(String, &'static dyn engine::Game, HandRecord, Adjudica
     out
 }
 
+/// The games that have going alone (clause 5: `contract.alone` always present there, absent
+/// elsewhere).
+const GOING_ALONE: &[&str] = &["bacon"];
+
 /// Checks one adjudication against the contract; every broken clause is listed.
-fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<String> {
+fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> Vec<String> {
+    let info = game.info();
     let mut out = Vec::new();
     let mut fail = |s: String| out.push(s);
     let declared = |list: &[&str], code: &str| list.contains(&code);
@@ -40,6 +45,43 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
     for s in &sides {
         if !a.tally.sides().any(|t| t == *s) {
             fail(format!("the tally has no entry for {s}"));
+        }
+    }
+    // Clause 7: the tally's tricks are the tricks each side won, as reported (a tied trick, whose
+    // winner is null, counts for nobody; a game without tricks reports none and counts none).
+    let options = Options::resolve(info.options, &record.options, "/options").expect("accepted");
+    let table = game.table(&options);
+    for &s in &sides {
+        let won = a
+            .tricks
+            .iter()
+            .filter(|t| t.winner.is_some_and(|w| table.side(w) == s))
+            .count() as u32;
+        if a.tally[s].tricks != won {
+            fail(format!(
+                "the tally gives {s} {} tricks, the tricks report {won} won",
+                a.tally[s].tricks
+            ));
+        }
+    }
+    // Clause 5: `alone` is stated in every contract of a game that has going alone, in none other.
+    if let Some(c) = &a.contract
+        && c.alone.is_some() != GOING_ALONE.contains(&info.id)
+    {
+        fail(format!("the contract's `alone` is {:?}", c.alone));
+    }
+    // Clause 9, README C13: a fault before the first card is played has no trick.
+    let first_card = record
+        .actions
+        .iter()
+        .position(|x| x.kind.verb == "play")
+        .unwrap_or(record.actions.len());
+    for i in &a.irregularities {
+        if i.action_index.is_none_or(|x| x < first_card) && i.trick.is_some() {
+            fail(format!(
+                "{} at {:?}, before the first card ({first_card}), has trick {:?}",
+                i.code, i.action_index, i.trick
+            ));
         }
     }
     if let Some(e) = &a.record_error {
@@ -58,6 +100,18 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
                 record.actions.len(),
                 e.action_index
             ));
+        }
+        // Clause 10: the seat due, where one is (the table's one seat to act; gallery discards
+        // in any order leave several).
+        if e.code == "incomplete_hand" {
+            let to_act = engine::legal_actions(game, record)
+                .expect("the record's position")
+                .to_act;
+            if let [due] = to_act[..]
+                && e.seat != Some(due)
+            {
+                fail(format!("incomplete_hand names {:?}, {due} was due", e.seat));
+            }
         }
         return out;
     }
@@ -164,7 +218,7 @@ fn breaches(info: &GameInfo, record: &HandRecord, a: &Adjudication) -> Vec<Strin
 fn every_fixture_keeps_the_one_contract() {
     let mut failures = Vec::new();
     for (path, game, record, a) in adjudicated() {
-        for b in breaches(game.info(), &record, &a) {
+        for b in breaches(game, &record, &a) {
             failures.push(format!("{path}: {b}"));
         }
         // The wire shape: these keys are always present, whatever the game.
@@ -199,21 +253,78 @@ fn every_fixture_keeps_the_one_contract() {
     );
 }
 
-/// The checker itself can fail: a hand score that the parts do not add up to is caught.
+/// The checker itself can fail: each clause it checks is caught when an adjudication that keeps
+/// the contract is spoiled in that clause.
 #[test]
 fn the_contract_check_can_fail() {
-    let (_, game, record, mut a) = adjudicated()
-        .into_iter()
-        .find(|(_, _, _, a)| a.hand_score.is_some() && !a.score_items.is_empty())
-        .expect("a scored fixture");
-    assert!(breaches(game.info(), &record, &a).is_empty());
-    a.score_items[0].points += 1;
-    assert!(!breaches(game.info(), &record, &a).is_empty());
+    let all = adjudicated();
+    let caught = |what: &str,
+                  find: &dyn Fn(&str, &HandRecord, &Adjudication) -> bool,
+                  spoil: &dyn Fn(&mut Adjudication)| {
+        let (path, game, record, a) = all
+            .iter()
+            .find(|(_, g, r, a)| find(g.info().id, r, a))
+            .unwrap_or_else(|| panic!("a fixture for {what}"));
+        assert!(breaches(*game, record, a).is_empty(), "{path}");
+        let mut spoiled = a.clone();
+        spoil(&mut spoiled);
+        assert!(
+            !breaches(*game, record, &spoiled).is_empty(),
+            "{what}: {path} spoiled is not caught"
+        );
+    };
+    caught(
+        "score items",
+        &|_, _, a| a.hand_score.is_some() && !a.score_items.is_empty(),
+        &|a| a.score_items[0].points += 1,
+    );
+    caught(
+        "the tally's tricks",
+        &|_, _, a| !a.tricks.is_empty(),
+        &|a| {
+            let side = a.match_before.scores.sides().next().unwrap();
+            a.tally[side].tricks += 1;
+        },
+    );
+    caught(
+        "alone in Bacon",
+        &|g, _, a| g == "bacon" && a.contract.is_some(),
+        &|a| a.contract.as_mut().unwrap().alone = None,
+    );
+    caught(
+        "alone elsewhere",
+        &|g, _, a| g != "bacon" && a.contract.is_some(),
+        &|a| a.contract.as_mut().unwrap().alone = Some(false),
+    );
+    caught(
+        "C13",
+        &|_, r, a| {
+            let first = r.actions.iter().position(|x| x.kind.verb == "play");
+            a.irregularities
+                .iter()
+                .any(|i| i.action_index.is_some_and(|x| first.is_none_or(|f| x < f)))
+        },
+        &|a| {
+            for i in &mut a.irregularities {
+                i.trick = Some(1);
+            }
+        },
+    );
+    caught(
+        "the seat due",
+        &|_, _, a| {
+            a.record_error
+                .as_ref()
+                .is_some_and(|e| e.code == "incomplete_hand" && e.seat.is_some())
+        },
+        &|a| a.record_error.as_mut().unwrap().seat = None,
+    );
 }
 
 /// README C2–C4, C11: `correct` belongs to every game's record (a game without revokes answers it
 /// with `invalid_correct`); and an option means one thing in every game: `revoke_penalty` is the
-/// rule file's §5 penalty (`default`) or none (README "Penalties").
+/// rule file's §5 penalty (`default`) or none (README "Penalties"), in a game that has a revoke
+/// (Truco's face-down penalty and Big Two's `penalties` are named for what they switch).
 #[test]
 fn every_game_has_correct_and_one_revoke_penalty_option() {
     for game in arbiter::games::all() {
@@ -221,6 +332,11 @@ fn every_game_has_correct_and_one_revoke_penalty_option() {
         assert!(info.verbs.contains(&"correct"), "{}: no correct", info.id);
         for option in info.options {
             if option.name == "revoke_penalty" {
+                assert!(
+                    info.irregularities.contains(&"revoke"),
+                    "{}: revoke_penalty in a game without a revoke",
+                    info.id
+                );
                 let engine::OptionKind::Choice { values, default } = option.kind else {
                     panic!("{}: revoke_penalty is a choice", info.id);
                 };

@@ -287,42 +287,119 @@ fn server() -> Server {
 }
 
 /// Sends `head` (and no more), then reads what the server answers within 10 s: the status line,
-/// and how long it took.
-fn answer_to(port: u16, head: &str) -> (String, std::time::Duration) {
-    use std::io::{Read, Write};
+/// how long it took, and how long after the answer the server closed the connection (`None`
+/// if it was still open 5 s later).
+fn answer_to(port: u16, head: &str) -> (String, std::time::Duration, Option<std::time::Duration>) {
+    use std::io::{ErrorKind, Read, Write};
+    use std::time::{Duration, Instant};
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    let start = std::time::Instant::now();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let start = Instant::now();
     s.write_all(head.as_bytes()).unwrap();
     let mut out = vec![0; 4096];
     let n = s.read(&mut out).unwrap_or(0);
+    let took = start.elapsed();
     let text = String::from_utf8_lossy(&out[..n]).to_string();
-    (
-        text.lines().next().unwrap_or("").to_string(),
-        start.elapsed(),
-    )
+    // The rest of the answer, then the end of the stream (or a reset: closed all the same).
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let closed = loop {
+        match s.read(&mut out) {
+            Ok(0) => break Some(start.elapsed() - took),
+            Ok(_) => continue,
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => break Some(start.elapsed() - took),
+            Err(_) => break None,
+        }
+    };
+    (text.lines().next().unwrap_or("").to_string(), took, closed)
 }
 
 #[test]
 fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
+    use std::time::Duration;
     let s = server();
-    // Headers, a byte of the body, then nothing: 408 once the body timeout passes.
-    let (status, took) = answer_to(
+    let post = "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\n\
+                content-type: application/json\r\n";
+    // Headers, a byte of the body, then nothing: 408 once the body timeout passes, and the
+    // connection closed (a client must not hold idle sockets without bound), whether the body
+    // is framed by its length or in chunks.
+    for framing in [
+        "content-length: 100\r\n\r\n{",
+        "transfer-encoding: chunked\r\n\r\n1\r\n{\r\n",
+    ] {
+        let (status, took, closed) = answer_to(s.port, &format!("{post}{framing}"));
+        assert_eq!(status, "HTTP/1.1 408 Request Timeout", "{framing}");
+        assert!(took >= Duration::from_millis(900), "{framing}: {took:?}");
+        assert!(closed.is_some(), "{framing}: still open 5 s after the 408");
+    }
+    // 10 GB declared: 413 at once, without waiting for (or reading) the body, and closed.
+    let (status, took, closed) = answer_to(
         s.port,
-        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
-         content-length: 100\r\n\r\n{",
-    );
-    assert_eq!(status, "HTTP/1.1 408 Request Timeout");
-    assert!(took >= std::time::Duration::from_millis(900), "{took:?}");
-    // 10 GB declared: 413 at once, without waiting for (or reading) the body.
-    let (status, took) = answer_to(
-        s.port,
-        "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
-         content-length: 10737418240\r\n\r\n",
+        &format!("{post}content-length: 10737418240\r\n\r\n"),
     );
     assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
-    assert!(took < std::time::Duration::from_millis(900), "{took:?}");
+    assert!(took < Duration::from_millis(900), "{took:?}");
+    assert!(closed.is_some(), "still open 5 s after the 413");
+    // Chunks past the bound: 413 once they arrive, and closed without waiting for the rest.
+    let chunk = "x".repeat(300 * 1024);
+    let (status, _, closed) = answer_to(
+        s.port,
+        &format!(
+            "{post}transfer-encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n",
+            chunk.len()
+        ),
+    );
+    assert_eq!(status, "HTTP/1.1 413 Payload Too Large");
+    assert!(closed.is_some(), "still open 5 s after the 413");
+}
+
+/// A sheet over `MAX_ROWS` rows (but within `MAX_SHEET` bytes) is refused naming the limit, and
+/// only the limit: the README states it, and its other rows are not worth reporting.
+#[actix_web::test]
+async fn a_sheet_over_the_row_limit_is_refused_naming_the_limit() {
+    use arbiter::league::{MAX_ROWS, MAX_SHEET};
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let mut sheet = String::from("match,hand,dealer,seat,action,value\n");
+    for _ in 0..=MAX_ROWS {
+        sheet.push_str("t1,,,N,sit,Ana\n");
+    }
+    assert!(sheet.len() <= MAX_SHEET);
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key))
+            .insert_header(("content-type", "text/csv"))
+            .set_payload(sheet),
+    )
+    .await;
+    r.refused(422, "/rows/1/match");
+    assert_eq!(
+        r.json["errors"].as_array().unwrap().len(),
+        1,
+        "{}",
+        r.json["errors"][1]
+    );
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("at most {MAX_ROWS} rows")),
+        "{}",
+        r.json["errors"][0]
+    );
+    let r = send(
+        &app,
+        http::TestRequest::get().uri("/v1/clubs/1/sessions/1/matches"),
+    )
+    .await;
+    assert_eq!(
+        r.json.as_array().unwrap().len(),
+        1,
+        "nothing stored: {}",
+        r.text
+    );
 }
 
 // ---- 3. authentication first ----------------------------------------------------------------
@@ -877,6 +954,69 @@ async fn refusals_say_what_failed() {
         "{err}"
     );
     assert!(err.contains("The record cannot be adjudicated"), "{err}");
+    // So do the league's writes: a match's seats, a stored match's next hand, an amendment.
+    let bad_seats = json!({"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "X": 4}});
+    for (uri, body, pointer) in [
+        ("/v1/clubs/1/matches", bad_seats, "/seats/X"),
+        ("/v1/clubs/1/matches/1/hands", hand.clone(), "/dealer"),
+        (
+            "/v1/clubs/1/hands/1/amend",
+            json!({"record": hand}),
+            "/record/dealer",
+        ),
+    ] {
+        let r = send(&app, post_json(uri, &key, &body.to_string())).await;
+        r.refused(422, pointer);
+        assert!(
+            r.text.contains("expected N, E, S, W") && !r.text.contains("P1"),
+            "{uri}: {}",
+            r.text
+        );
+    }
+    // Two spellings of one seat are refused, not one silently replaced by the other.
+    let twice = json!({"session": 1, "seats": {"P01": 1, "P1": 2, "E": 3, "S": 4}});
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/matches", &key, &twice.to_string()),
+    )
+    .await;
+    r.refused(422, "/seats/P1");
+    assert!(r.text.contains("seat P1 is given twice"), "{}", r.text);
+    // An amendment's record that does not adjudicate is a record's problem, as a new hand's is;
+    // its note is the request's.
+    let mut record = fixture("malilla", "01");
+    record["deal"]["N"][0] = json!("7H");
+    for uri in ["/v1/clubs/1/matches/1/hands", "/v1/clubs/1/hands/1/amend"] {
+        let body = if uri.ends_with("amend") {
+            json!({"record": record})
+        } else {
+            record.clone()
+        };
+        let r = send(&app, post_json(uri, &key, &body.to_string())).await;
+        assert_eq!(r.status, 422, "{uri}: {}", r.text);
+        assert_eq!(
+            r.json["type"], "urn:arbiter:problem:invalid-record",
+            "{uri}: {}",
+            r.text
+        );
+        assert_eq!(
+            r.json["title"], "The record cannot be adjudicated",
+            "{uri}: {}",
+            r.text
+        );
+    }
+    let note = json!({"record": fixture("malilla", "01"), "note": "x".repeat(1001)});
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/hands/1/amend", &key, &note.to_string()),
+    )
+    .await;
+    r.refused(422, "/note");
+    assert_eq!(
+        r.json["type"], "urn:arbiter:problem:invalid-request",
+        "{}",
+        r.text
+    );
     // An unbalanced quote is reported as one, where it opens.
     let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
     let r = send(

@@ -95,3 +95,29 @@ proptest! {
         }
     }
 }
+
+/// The tally counts each trick as it closes, as in every other game: halfway through fixture 01
+/// (the discards and four tricks, all won by W) the table shows W's tricks and points, not zeros.
+#[test]
+fn the_tally_counts_each_trick_as_it_closes() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/imperial-tarot/01-eldest-keeps-his-skirmish-with-the-people-made.json"
+    );
+    let fixture: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut record: HandRecord =
+        parse_json(&serde_json::to_vec(&fixture["record"]).unwrap()).unwrap();
+    // Actions 0-10: the auction, W's choice and his six discards; 11-26: tricks 1-4.
+    record.actions.truncate(27);
+    let game = arbiter::games::find("imperial-tarot").expect("registered");
+    let view = arbiter::engine::legal_actions(game, &record).expect("a legal position");
+    let tally = serde_json::to_value(&view.tally).unwrap();
+    // W: 13 + 4 + 11 + 4 card points, 1 a trick, and the discards (AS 2S AD 2D AC 2C, 6), his pile
+    // With the People (§4.5).
+    assert_eq!(
+        tally,
+        json!({"P1": {"tricks": 0, "points": 0}, "P2": {"tricks": 0, "points": 0},
+               "P3": {"tricks": 0, "points": 0}, "P4": {"tricks": 4, "points": 42}})
+    );
+}

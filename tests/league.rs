@@ -1201,6 +1201,39 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
     let (ok, out) = cli(&db, &["club", "create", "--name", "Club C"]);
     assert!(ok, "{out}");
     assert!(is_key_id(&printed_key(&out).1), "{out}");
+    // The CLI takes the names the API takes: a club name or a key label that is empty, blank,
+    // too long or carries a control or bidirectional formatting character is refused, and
+    // nothing is written.
+    let keys_before = c.send(list(&c.key)).await.json.as_array().unwrap().len();
+    let long = "x".repeat(101);
+    for bad in [
+        "",
+        "   ",
+        "Evil\u{202e}club",
+        "tab\u{2067}",
+        "bell\u{7}",
+        &long,
+    ] {
+        let (ok, out) = cli(&db, &["club", "create", "--name", bad]);
+        assert!(
+            !ok && out.contains("--name: expected 1 to 100 characters"),
+            "{bad:?}: {out}"
+        );
+        let (ok, out) = cli(
+            &db,
+            &["key", "create", "--club", &a.to_string(), "--label", bad],
+        );
+        assert!(
+            !ok && out.contains("--label: expected 1 to 100 characters"),
+            "{bad:?}: {out}"
+        );
+    }
+    let (ok, out) = cli(&db, &["club", "create", "--name", "Club D"]);
+    assert!(ok && out.starts_with("club 4 (Club D)"), "{out}");
+    assert_eq!(
+        c.send(list(&c.key)).await.json.as_array().unwrap().len(),
+        keys_before
+    );
 
     // The lost key is revoked by its id; the list shows it.
     let r = c

@@ -138,3 +138,42 @@ async fn the_readme_season_runs_as_written() {
     }
     assert!(ran >= 20, "the tutorial ran {ran} requests");
 }
+
+/// The sheet's limits the README states (in the reference and in the tutorial) are the import's:
+/// every "at most N rows" is `MAX_ROWS` and every "N MiB" is `MAX_SHEET`.
+#[test]
+fn the_readme_states_the_sheet_limits_the_import_applies() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let words: Vec<&str> = readme.split_whitespace().collect();
+    let grouped = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let rows: Vec<&str> = words
+        .windows(4)
+        .filter(|w| w[0] == "at" && w[1] == "most" && w[3].starts_with("rows"))
+        .map(|w| w[2])
+        .collect();
+    let mib: Vec<&str> = words
+        .windows(2)
+        .filter(|w| w[1].starts_with("MiB"))
+        .map(|w| w[0])
+        .collect();
+    assert!(rows.len() >= 2 && mib.len() >= 2, "{rows:?} {mib:?}");
+    assert!(
+        rows.iter()
+            .all(|r| *r == grouped(arbiter::league::MAX_ROWS)),
+        "{rows:?}"
+    );
+    assert!(arbiter::league::MAX_SHEET.is_multiple_of(1024 * 1024));
+    let sheet = (arbiter::league::MAX_SHEET / (1024 * 1024)).to_string();
+    assert!(mib.iter().all(|m| *m == sheet), "{mib:?}");
+}

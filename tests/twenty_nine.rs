@@ -437,3 +437,33 @@ fn the_dealers_compulsory_15_shows_once_and_a_second_showing_is_an_illegal_bid()
         }
     }
 }
+
+#[test]
+fn a_state_already_decided_is_refused_in_words_that_say_who_lost_and_who_won() {
+    // §4: +6 wins, -6 loses (the other side wins): either way no hand can follow, and the refusal
+    // says which way the game went, at the score that decided it.
+    let refused = |scores: Value| {
+        let mut r = deal_b(json!([]));
+        r.match_state = Some(serde_json::from_value(json!({ "scores": scores })).unwrap());
+        engine::adjudicate(game(), &r).expect_err("a decided game")
+    };
+    let e = refused(json!({"NS": -6, "EW": 0}));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].pointer, "/match_state/scores/NS");
+    assert!(
+        e[0].detail.contains("NS has -6 and has lost at -6") && e[0].detail.contains("EW has won"),
+        "{}",
+        e[0].detail
+    );
+    let e = refused(json!({"NS": 0, "EW": 6}));
+    assert_eq!(e[0].pointer, "/match_state/scores/EW");
+    assert!(
+        e[0].detail.contains("won at 6") && e[0].detail.contains("EW has won"),
+        "{}",
+        e[0].detail
+    );
+    // -5 is still in the game.
+    let mut r = deal_b(json!([]));
+    r.match_state = Some(serde_json::from_value(json!({"scores": {"NS": -5, "EW": 5}})).unwrap());
+    assert!(engine::adjudicate(game(), &r).is_ok());
+}

@@ -1071,11 +1071,59 @@ async fn post_hand(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
-    create(&req, &state, club, body, move |tx, record: HandRecord| {
+    let answer = create(&req, &state, club, body, move |tx, record: HandRecord| {
         league::post_hand(tx, club, m, &record)
     })
-    .await
-    .map_err(Problem::about_record)
+    .await;
+    about_record_for(&state, club, RecordFor::Match(m), answer).await
+}
+
+/// Where a league write puts a hand record: after the hands of a stored match (the body is the
+/// record), or over a stored hand (the record is the body's `record`).
+#[derive(Clone, Copy)]
+enum RecordFor {
+    Match(i64),
+    Hand(i64),
+}
+
+/// A refused hand record of a stored match is answered as the game endpoints answer one: titled
+/// as the record's problem (`invalid-record`) when every error is in the record, and with the
+/// seats of the match's table where a seat did not parse (the parser offers every seat there is).
+async fn about_record_for<T>(
+    state: &web::Data<LeagueState>,
+    club: i64,
+    to: RecordFor,
+    answer: Result<T, Problem>,
+) -> Result<T, Problem> {
+    let Err(p) = answer else { return answer };
+    if p.status != StatusCode::UNPROCESSABLE_ENTITY.as_u16() {
+        return Err(p);
+    }
+    let record = match to {
+        RecordFor::Match(_) => "",
+        RecordFor::Hand(_) => "/record",
+    };
+    let in_record = p.errors.iter().all(|e| {
+        e.pointer
+            .strip_prefix(record)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    let p = if in_record { p.about_record() } else { p };
+    let seats = read(state, move |tx| {
+        let m = match to {
+            RecordFor::Match(m) => m,
+            RecordFor::Hand(h) => league::match_of(tx, club, h)?,
+        };
+        Ok(league::get_match(tx, club, m)?
+            .seats
+            .into_keys()
+            .collect::<Vec<_>>())
+    })
+    .await;
+    Err(match seats {
+        Ok(seats) => p.offering_seats(&seats),
+        Err(_) => p,
+    })
 }
 
 async fn hand_list(
@@ -1182,7 +1230,7 @@ async fn amend_hand(
 ) -> Result<HttpResponse, Problem> {
     let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
     let (status, access) = (StatusCode::OK, Access::Club);
-    write_json(
+    let answer = write_json(
         &req,
         &state,
         club,
@@ -1191,7 +1239,8 @@ async fn amend_hand(
         access,
         move |tx, by, a: HandAmendment| league::amend_hand(tx, club, hand, &a, by),
     )
-    .await
+    .await;
+    about_record_for(&state, club, RecordFor::Hand(hand), answer).await
 }
 
 /// Voids a stored hand: it no longer counts (its record and ruling stay in the audit trail), and

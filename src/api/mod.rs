@@ -206,6 +206,7 @@ pub fn app(
             }
             srv.call(req)
         })
+        .wrap_fn(problem::close_if_unread)
         .configure(configure)
         .configure(league::configure)
         .configure(crate::desk::configure)

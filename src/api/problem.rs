@@ -2,13 +2,20 @@
 //! every error.
 
 use crate::input::{FieldError, escape, pointer_of};
+use actix_web::body::{BodySize, BoxBody, MessageBody};
+use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse};
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use utoipa::ToSchema;
 use validator::{Validate, ValidationErrors, ValidationErrorsKind};
@@ -257,6 +264,65 @@ pub async fn read_body(
                 format!("the body did not arrive within {} s", limit.as_secs_f64()),
             ))
         })
+}
+
+/// A response body that keeps its request's payload until the body has been sent.
+///
+/// A response sent before its request's body was read in full must close the connection, or a
+/// client that stalls its body holds the socket without bound. actix-web closes it after a
+/// response to an unread `Content-Length` body, but a chunked body whose reader was dropped is
+/// drained, with no deadline, before the next request; so the payload is kept, unread, until the
+/// response is out, and actix-web closes the connection as it does for a declared length.
+pub struct UntilSent {
+    body: BoxBody,
+    _payload: Option<Rc<RefCell<Payload>>>,
+}
+
+impl MessageBody for UntilSent {
+    type Error = <BoxBody as MessageBody>::Error;
+
+    fn size(&self) -> BodySize {
+        self.body.size()
+    }
+
+    fn poll_next(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<web::Bytes, Self::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_next(cx)
+    }
+}
+
+/// Middleware: the handler reads the request's payload through a handle, and the response keeps
+/// the payload itself until it is sent (see `UntilSent`).
+pub fn close_if_unread<S, B>(
+    mut req: ServiceRequest,
+    srv: &S,
+) -> impl Future<Output = Result<ServiceResponse<UntilSent>, actix_web::Error>> + use<S, B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody + 'static,
+{
+    let payload = match req.take_payload() {
+        Payload::None => None,
+        payload => {
+            let payload = Rc::new(RefCell::new(payload));
+            let read = Rc::clone(&payload);
+            let stream =
+                futures_util::stream::poll_fn(move |cx| read.borrow_mut().poll_next_unpin(cx));
+            req.set_payload(Payload::Stream {
+                payload: Box::pin(stream),
+            });
+            Some(payload)
+        }
+    };
+    let res = srv.call(req);
+    async move {
+        Ok(res.await?.map_body(|_, body| UntilSent {
+            body: BoxBody::new(body),
+            _payload: payload,
+        }))
+    }
 }
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.

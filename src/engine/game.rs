@@ -110,6 +110,17 @@ impl ToSchema for Tables {
     }
 }
 
+/// A game that the match state's scores have already decided (`Rules::already_won`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// The side that has won the game.
+    pub winner: Side,
+    /// The side whose score decided it: the winner's, or the loser's where a side can lose.
+    pub at: Side,
+    /// Why that score decides the game, in the rules' words ("NS has -6 and has lost at -6").
+    pub why: String,
+}
+
 /// One game's rules, in its own verbs.
 pub trait Rules: Send + Sync + 'static {
     /// What a record of this game can say: its verbs and their values (`verbs!`).
@@ -133,12 +144,24 @@ pub trait Rules: Send + Sync + 'static {
     /// bounds. The replay driver refuses any other part before `start`.
     fn setup(&self, options: &Options) -> Setup;
 
-    /// The side that has already won a game whose scores are `scores`, so that no hand can follow
-    /// (a request with such a match state is refused): by default a side at or past `game_target`.
-    /// A game whose target does not end it by itself (Pitch: only the pitchers win at 21) says so.
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {
+    /// Whether the scores `scores` have already decided the game, so that no hand can follow (a
+    /// request with such a match state is refused, at the score that decided it): by default a
+    /// side at or past `game_target` has won. A game whose target does not end it by itself
+    /// (Pitch: only the pitchers win at 21) says so; one that is also lost (Twenty-Nine at −6) or
+    /// decided between two totals past the target (Tresette) says how.
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
         let target = self.info().game_target;
-        scores.sides().find(|&s| target > 0 && scores[s] >= target)
+        let side = scores
+            .sides()
+            .find(|&s| target > 0 && scores[s] >= target)?;
+        Some(Decided {
+            winner: side,
+            at: side,
+            why: format!(
+                "{side} has {} and the game is won at {target}",
+                scores[side]
+            ),
+        })
     }
 
     /// Whether the lowest total wins the game (Big Two's penalty points), so that a league ranks
@@ -218,7 +241,7 @@ pub trait Game: Send + Sync {
     fn setup(&self, options: &Options) -> Setup;
 
     /// See `Rules::already_won`.
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side>;
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided>;
 
     /// See `Rules::lowest_total_wins`.
     fn lowest_total_wins(&self) -> bool;
@@ -259,7 +282,7 @@ impl<R: Rules> Game for R {
         Rules::setup(self, options)
     }
 
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Side> {
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
         Rules::already_won(self, scores)
     }
 

@@ -440,13 +440,12 @@ fn check_match_state(
             format!("hands played are limited to {SCORE_LIMIT}"),
         ));
     }
-    if let Some(side) = game.already_won(&state.scores) {
+    if let Some(d) = game.already_won(&state.scores) {
         errors.push(FieldError::new(
-            format!("{base}/scores/{side}"),
+            format!("{base}/scores/{}", d.at),
             format!(
-                "{side} has {} and the game is won at {}: the game is over, start a new match",
-                state.scores[side],
-                game.info().game_target
+                "{}: {} has won the game, start a new match",
+                d.why, d.winner
             ),
         ));
     }

@@ -9,9 +9,9 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table,
-    TableView, deal,
+    Adjudication, Decided, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat,
+    Side, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -123,7 +123,7 @@ static INFO: GameInfo = GameInfo {
             rule: "big-two.md §6 BT-6",
         },
         OptionSpec {
-            name: "revoke_penalty",
+            name: "penalties",
             kind: OptionKind::Choice {
                 values: &["default", "none"],
                 default: "default",
@@ -352,7 +352,7 @@ impl Rules for BigTwo {
 
     /// The target ends the game but the player who reaches it loses, and the target is an option:
     /// `start` refuses a finished match (a total at the target) with the match's own target.
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Side> {
+    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
         None
     }
 
@@ -440,7 +440,7 @@ impl Rules for BigTwo {
             played: false,
             out: None,
             target,
-            penalties: options.choice("revoke_penalty") == "default",
+            penalties: options.choice("penalties") == "default",
             adj,
         }))
     }
@@ -698,7 +698,7 @@ impl Hand {
         let consequence = if self.penalties {
             format!("{PENALTY} penalty points to {seat} at the end of the hand (§5 DEFAULT); {why}")
         } else {
-            format!("no penalty points (revoke_penalty none); {why}")
+            format!("no penalty points (penalties none); {why}")
         };
         self.adj.irregularities.push(Irregularity {
             code,

@@ -839,6 +839,7 @@ impl TarotHand {
             }
         }
         self.tricks_won[winner.pos()] += 1;
+        self.count_tally();
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
         self.adj.tricks.push(report);
@@ -1197,13 +1198,19 @@ impl TarotHand {
         }
     }
 
-    fn rule(mut self) -> Adjudication {
+    /// The tally as the piles stand: after each trick, and once the Fool is paid for.
+    fn count_tally(&mut self) {
         let counts = self.counts();
         for s in TABLE.seats() {
             let tally = &mut self.adj.tally[TABLE.side(s)];
             tally.tricks = self.tricks_won[s.pos()];
             tally.points = Some(counts[s.pos()]);
         }
+    }
+
+    fn rule(mut self) -> Adjudication {
+        self.count_tally();
+        let counts = self.counts();
         let camp_points = self.declarer().map(|d| {
             let people = match self.extra_to {
                 TarotPeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),

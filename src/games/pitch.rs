@@ -8,10 +8,10 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Number, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Ending, Event, Fault, FieldError, GameInfo,
-    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal,
+    Adjudication, Bonus, BonusStatus, Contract, Decided, Ending, Event, Fault, FieldError,
+    GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::de;
@@ -262,7 +262,7 @@ impl Rules for Pitch {
     /// without winning, as the other side scoring its points (up to 4 a hand, whatever its total)
     /// or as a pitcher set back, and both sides can stand at 21 or more with the game undecided.
     /// So no score alone says the game is over (only `game_over` does).
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Side> {
+    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
         None
     }
 

@@ -7,10 +7,10 @@
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState, IgnoredAction,
-    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal, must_follow_suit,
+    Adjudication, Decided, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
+    IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Verbs, Yes};
 use serde::de::{self, Visitor};
@@ -464,6 +464,13 @@ struct Variants {
     false_information_penalty: bool,
 }
 
+/// §4: the first side with 31 or more after a hand wins; if both are, the higher total; equal
+/// totals play another hand.
+fn game_winner(scores: &PerSide<i32>) -> Option<Side> {
+    let (ns, ew) = (scores[Side::NS], scores[Side::EW]);
+    ((ns >= GAME || ew >= GAME) && ns != ew).then_some(if ns > ew { Side::NS } else { Side::EW })
+}
+
 impl Rules for Tresette {
     type Verb = Verb;
     type Details = NoDetails;
@@ -471,6 +478,29 @@ impl Rules for Tresette {
 
     fn info(&self) -> &'static GameInfo {
         &INFO
+    }
+
+    /// §4: past 31 the game is decided unless both sides stand at 31 or more with equal totals,
+    /// which play another hand (fixture 12's 33–33 goes on).
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
+        let winner = game_winner(scores)?;
+        let other = winner.other();
+        let why = if scores[other] >= GAME {
+            format!(
+                "{winner} has {} and {other} {}: both are at {GAME} or more and the higher total wins",
+                scores[winner], scores[other]
+            )
+        } else {
+            format!(
+                "{winner} has {} and the game is won at {GAME}",
+                scores[winner]
+            )
+        };
+        Some(Decided {
+            winner,
+            at: winner,
+            why,
+        })
     }
 
     /// TS-2, TR-a: clockwise by default; the traditional way plays to the right.
@@ -1103,12 +1133,8 @@ impl TresetteHand {
         self.adj.settle();
         let m = &mut self.adj.match_after;
         m.next_dealer = Some(next_dealer);
-        // §4: the first side with 31 wins; both ⇒ the higher total; equal ⇒ another hand.
-        let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
-        if (ns >= GAME || ew >= GAME) && ns != ew {
-            m.game_over = true;
-            m.winner = Some(if ns > ew { Side::NS } else { Side::EW });
-        }
+        m.winner = game_winner(&m.scores);
+        m.game_over = m.winner.is_some();
     }
 }
 

@@ -8,10 +8,10 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Rounds};
 use crate::engine::deal::Setup;
 use crate::engine::{
-    Adjudication, Contract, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
-    IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome,
-    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal, must_follow_suit,
+    Adjudication, Contract, Decided, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo,
+    HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options,
+    Outcome, PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView,
+    Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Yes};
 
@@ -149,6 +149,15 @@ fn winner(trick: &Trick, trump: Suit, trumps_from: Option<usize>) -> usize {
         .expect("the led card always ranks")
 }
 
+/// §4: the side whose total decides the game, and the winner: a side reaching +6 wins, a side
+/// reaching −6 loses (the other side wins).
+fn game_decided(scores: &PerSide<i32>) -> Option<(Side, Side)> {
+    let at = scores
+        .sides()
+        .find(|&s| scores[s] >= GAME || scores[s] <= -GAME)?;
+    Some((at, if scores[at] >= GAME { at } else { at.other() }))
+}
+
 impl Rules for TwentyNine {
     type Verb = Verb;
     type Details = NoDetails;
@@ -156,6 +165,17 @@ impl Rules for TwentyNine {
 
     fn info(&self) -> &'static GameInfo {
         &INFO
+    }
+
+    /// §4: a side at +6 has won, and a side at −6 has lost: the other side has won.
+    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
+        let (at, winner) = game_decided(scores)?;
+        let why = if winner == at {
+            format!("{at} has {} and has won at {GAME}", scores[at])
+        } else {
+            format!("{at} has {} and has lost at -{GAME}", scores[at])
+        };
+        Some(Decided { winner, at, why })
     }
 
     fn setup(&self, _: &Options) -> Setup {
@@ -724,13 +744,8 @@ impl HandState<Verb> for Hand {
         adj.settle();
         let m = &mut adj.match_after;
         m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // TN-5, README C8
-        if m.scores[declarers] >= GAME {
-            m.game_over = true;
-            m.winner = Some(declarers);
-        } else if m.scores[declarers] <= -GAME {
-            m.game_over = true;
-            m.winner = Some(declarers.other());
-        }
+        m.winner = game_decided(&m.scores).map(|(_, winner)| winner);
+        m.game_over = m.winner.is_some();
         adj
     }
 }

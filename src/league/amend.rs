@@ -44,7 +44,7 @@ fn match_hands(tx: &Transaction, match_id: i64) -> Result<Vec<StoredRow>> {
 }
 
 /// The match id of `club`'s hand `hand`.
-fn match_of(tx: &Transaction, club: i64, hand: i64) -> Result<i64> {
+pub fn match_of(tx: &Transaction, club: i64, hand: i64) -> Result<i64> {
     tx.query_row(
         "SELECT match_id FROM hands WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)",
         params![hand, club],

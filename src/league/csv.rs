@@ -243,9 +243,12 @@ fn read(
     let mut errors = Vec::new();
     let mut matches: Vec<MatchDraft> = Vec::new();
     for (n, row) in reader.records().enumerate() {
+        // Over the limit, the limit is the answer: the other rows' problems are not worth a
+        // report as long as the sheet.
         if n >= MAX_ROWS {
-            errors.push(header_cell.problem(format!("a sheet holds at most {MAX_ROWS} rows")));
-            break;
+            return Err(vec![header_cell.problem(format!(
+                "a sheet holds at most {MAX_ROWS} rows after the header: split it"
+            ))]);
         }
         let row = match row {
             Ok(r) => r,
@@ -544,7 +547,7 @@ fn open_match(
     for (seat, (name, cell)) in &m.seats {
         match repo::player_named(tx, club, name)? {
             Some(id) => {
-                seats.insert(*seat, id);
+                seats.insert(seat.to_string(), id);
             }
             None => errors.push(
                 cell.at(VALUE)

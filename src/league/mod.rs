@@ -14,7 +14,7 @@ mod repo;
 mod schema;
 mod standings;
 
-pub use amend::{amend_hand, list_amendments, rename_player, rename_session, void_hand};
+pub use amend::{amend_hand, list_amendments, match_of, rename_player, rename_session, void_hand};
 pub use csv::{
     MAX_ROWS, MAX_SHEET, SHEET_COLUMNS, SheetPage, export, hands_table, import, sheet_template,
     standings_table,

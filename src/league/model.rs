@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 use validator::Validate;
 
 /// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters, not blank.
-fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
+/// (Also the CLI's rule for the club names and key labels it is given.)
+pub fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     let n = name.chars().count();
     if (1..=MAX_NAME_CHARS).contains(&n)
         && !name.trim().is_empty()
@@ -141,9 +142,10 @@ pub struct NewMatch {
     /// The session (evening) the match is played in; its league fixes the game.
     pub session: i64,
     /// The player (id) at each seat of the game's table.
+    // By name: `create_match` reads them against the table, to answer a name that is no seat there
+    // with the table's seats.
     #[validate(length(max = 8))]
-    #[schema(value_type = BTreeMap<String, i64>)]
-    pub seats: BTreeMap<Seat, i64>,
+    pub seats: BTreeMap<String, i64>,
 }
 
 /// A stored hand's record replaced: the hand and every later hand of its match are adjudicated

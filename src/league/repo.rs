@@ -6,6 +6,7 @@ use super::model::*;
 use super::{Result, StoreError};
 use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat};
 use crate::games;
+use crate::input::escape;
 use crate::record::HandRecord;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde_json::Value;
@@ -381,8 +382,28 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     let (game, options) = league_rules(&league)?;
     let table = game.table(&options);
     let mut errors = Vec::new();
+    // Seats are read here, where the table is known, so that a name that is no seat is answered
+    // with this table's seats.
+    let mut seats = BTreeMap::new();
+    for (name, player) in &new.seats {
+        let pointer = format!("/seats/{}", escape(name));
+        match name.parse::<Seat>() {
+            Ok(seat) if table.resolve(seat).is_some() => {
+                if seats.insert(seat, *player).is_some() {
+                    errors.push(FieldError::new(
+                        pointer,
+                        format!("seat {seat} is given twice"),
+                    ));
+                }
+            }
+            _ => errors.push(FieldError::new(
+                pointer,
+                format!("no seat {name} at this table: expected {}", table.names()),
+            )),
+        }
+    }
     for seat in table.seats() {
-        if !new.seats.contains_key(&seat) {
+        if !seats.contains_key(&seat) {
             errors.push(FieldError::new(
                 format!("/seats/{seat}"),
                 format!("{} needs a player at {seat}", game.info().name),
@@ -390,14 +411,9 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
         }
     }
     let mut seen = BTreeMap::new();
-    for (seat, player) in &new.seats {
+    for (seat, player) in &seats {
         let pointer = format!("/seats/{seat}");
-        if table.resolve(*seat).is_none() {
-            errors.push(FieldError::new(
-                pointer,
-                format!("no seat {seat} at this table: expected {}", table.names()),
-            ));
-        } else if let Err(StoreError::NotFound(d)) = get_player(tx, club, *player) {
+        if let Err(StoreError::NotFound(d)) = get_player(tx, club, *player) {
             errors.push(FieldError::new(pointer, d));
         } else if let Some(other) = seen.insert(*player, *seat) {
             errors.push(FieldError::new(
@@ -418,7 +434,7 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
         ],
     )?;
     let id = tx.last_insert_rowid();
-    for (seat, player) in &new.seats {
+    for (seat, player) in &seats {
         tx.execute(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
             params![id, seat.to_string(), table.side(*seat).to_string(), player],
@@ -428,7 +444,7 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     for side in table.sides() {
         let team: Vec<i64> = table
             .members(side)
-            .filter_map(|seat| new.seats.get(&seat).copied())
+            .filter_map(|seat| seats.get(&seat).copied())
             .collect();
         if team.len() >= 2 {
             tx.execute(

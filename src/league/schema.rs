@@ -256,6 +256,20 @@ INSERT OR IGNORE INTO hand_camps (hand_id, seat, role)
            json_each(c.value, '$.seats') s;
 "#,
         ),
+        // 7: Big Two has no revoke, and its `revoke_penalty` switched the penalty points of its
+        // irregularities: it is now `penalties`, with the same values (issue 9 B10, as Truco's in
+        // migration 5). Stored leagues and hand records keep playing as they did.
+        M::up(
+            r#"
+UPDATE leagues SET options = json_remove(json_set(options, '$.penalties',
+        json_extract(options, '$.revoke_penalty')), '$.revoke_penalty')
+ WHERE game = 'big-two' AND json_extract(options, '$.revoke_penalty') IS NOT NULL;
+UPDATE hands SET record = json_remove(json_set(record, '$.options.penalties',
+        json_extract(record, '$.options.revoke_penalty')), '$.options.revoke_penalty')
+ WHERE league_id IN (SELECT id FROM leagues WHERE game = 'big-two')
+   AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
+"#,
+        ),
     ]
 }
 
@@ -386,6 +400,52 @@ mod tests {
         assert_eq!(
             record,
             r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
+        );
+    }
+
+    /// Big Two leagues and hands stored with `revoke_penalty` play on under migration 7, as
+    /// `penalties` with the same value; another game's `revoke_penalty` is left alone.
+    #[test]
+    fn migration_7_renames_big_two_revoke_penalty_to_penalties() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 6).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES
+                 (1, 1, 'a', 's', 'big-two', '{"players": "3", "revoke_penalty": "none"}'),
+                 (2, 1, 'b', 's', 'big-two', '{"target": 50}'),
+                 (3, 1, 'c', 's', 'pitch', '{"revoke_penalty": "none"}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e'), (2, 3, 'f');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}'), (2, 3, 2, '{}');
+             INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication)
+                 VALUES (1, 1, 1, 1, 1, 'P1', 'scored', '{"options": {"revoke_penalty": "default"}}', '{}'),
+                        (2, 2, 3, 2, 1, 'E', 'scored', '{"options": {"revoke_penalty": "none"}}', '{}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let column = |sql: &str| -> Vec<String> {
+            conn.prepare(sql)
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap()
+        };
+        assert_eq!(
+            column("SELECT options FROM leagues ORDER BY id"),
+            [
+                r#"{"players":"3","penalties":"none"}"#,
+                r#"{"target": 50}"#,
+                r#"{"revoke_penalty": "none"}"#,
+            ]
+        );
+        assert_eq!(
+            column("SELECT record FROM hands ORDER BY id"),
+            [
+                r#"{"options":{"penalties":"default"}}"#,
+                r#"{"options": {"revoke_penalty": "none"}}"#,
+            ]
         );
     }
 

@@ -238,8 +238,10 @@ fn prepare<'a, R: Rules>(
             ));
             MatchState::default()
         }
-        (None, state) => {
-            let mut state = state.clone().unwrap_or_default();
+        // No match state: every match's start, which holds nothing to check.
+        (None, None) => MatchState::default(),
+        (None, Some(state)) => {
+            let mut state = state.clone();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
             state.next_dealer = state.next_dealer.map(named);
             if let Err(e) =

@@ -326,16 +326,29 @@ impl Hand {
         Ok(())
     }
 
-    /// The seats due to act now (README C12): the non-dealers who have not discarded, the next to
-    /// play, or the spoil taker.
-    fn due(&self) -> impl Iterator<Item = Seat> + '_ {
-        let to_play = self.play.to_play();
-        Table::FOUR.seats().filter(move |&s| match self.phase {
-            Phase::Gallery { discarded } => s != self.adj.dealer && !discarded[s.pos()],
-            Phase::Play => to_play == Some(s),
-            Phase::Spoil { taker, .. } => s == taker,
-            Phase::Over => false,
-        })
+    /// The seats due to act now (README C12), as a mask of table positions: the non-dealers who
+    /// have not discarded, the next to play, or the spoil taker. A mask, not a list: every action
+    /// asks.
+    fn due(&self) -> u8 {
+        let bit = |s: Seat| 1u8 << s.pos();
+        match self.phase {
+            Phase::Gallery { discarded } => Table::FOUR
+                .seats()
+                .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
+                .fold(0, |due, s| due | bit(s)),
+            Phase::Play => self.play.to_play().map_or(0, bit),
+            Phase::Spoil { taker, .. } => bit(taker),
+            Phase::Over => 0,
+        }
+    }
+
+    /// The seats due to act now, in table order.
+    fn due_seats(&self) -> Vec<Seat> {
+        let due = self.due();
+        Table::FOUR
+            .seats()
+            .filter(|s| due >> s.pos() & 1 == 1)
+            .collect()
     }
 
     /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
@@ -472,8 +485,9 @@ impl HandState<Verb> for Hand {
         // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
         // judged by C3 instead, a stated stub names the winner it lies in front of).
         let turn_free = matches!(action.kind, Verb::Correct(_) | Verb::Stub(_));
-        if !turn_free && self.due().next().is_some() && !self.due().any(|s| s == seat) {
-            let due: Vec<String> = self.due().map(|s| s.to_string()).collect();
+        let due = self.due();
+        if !turn_free && due != 0 && due >> seat.pos() & 1 == 0 {
+            let due: Vec<String> = self.due_seats().iter().map(|s| s.to_string()).collect();
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
@@ -562,12 +576,7 @@ impl HandState<Verb> for Hand {
             Phase::Spoil { .. } => "spoil",
             Phase::Over => "over",
         };
-        let mut view = TableView::new(
-            phase,
-            self.due().collect(),
-            &self.play,
-            &self.adj.match_after,
-        );
+        let mut view = TableView::new(phase, self.due_seats(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
@@ -583,7 +592,7 @@ impl HandState<Verb> for Hand {
         let action = |seat, kind| Action { seat, kind };
         match self.phase {
             Phase::Gallery { .. } => self
-                .due()
+                .due_seats()
                 .into_iter()
                 .flat_map(|seat| self.play.hand(seat).iter().map(move |c| (seat, c)))
                 .map(|(seat, c)| action(seat, Verb::Discard(c)))
@@ -638,7 +647,7 @@ impl HandState<Verb> for Hand {
             None => Ending::Over,
             Some(detail) => {
                 // The seat due, where one is (in the gallery several may be).
-                let due: Vec<Seat> = self.due().collect();
+                let due = self.due_seats();
                 let due = (due.len() == 1).then(|| due[0]);
                 Ending::Open { due, detail }
             }

@@ -62,6 +62,10 @@ impl<'de> Deserialize<'de> for Details {
 /// Writes the fields of `value` (a struct) into `details`, replacing fields of the same name.
 pub fn set<T: Serialize>(details: &mut Details, value: &T) {
     match serde_json::to_value(value).expect("details are JSON") {
+        // Empty so far (the usual case): the new fields are the details, no copying field by field.
+        serde_json::Value::Object(fields) if details.0.is_none() => {
+            details.0 = (!fields.is_empty()).then(|| Box::new(fields));
+        }
         serde_json::Value::Object(fields) => {
             for (k, v) in fields {
                 details.insert(k, v);

@@ -461,75 +461,98 @@ impl Pack {
 
 pub mod packs {
     //! The packs of the rule files (`shared/rules/*.md` §1).
+    //! Each is built once and handed out as a copy: every hand asks for its pack twice (the
+    //! setup check and the deal), and building one card by card showed in the replay profile.
     use super::{Card, Pack, Rank::*};
+    use std::sync::LazyLock;
 
     /// 52-card French pack.
     pub fn standard52() -> Pack {
-        Pack::suited(
-            "52-card pack",
-            &[
-                Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two,
-            ],
-        )
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            Pack::suited(
+                "52-card pack",
+                &[
+                    Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two,
+                ],
+            )
+        });
+        PACK.clone()
     }
 
     /// 40-card Spanish/Italian pack: A K Q J 7 6 5 4 3 2 (Malilla, Tresette, Briscola, Truco).
     pub fn latin40() -> Pack {
-        Pack::suited(
-            "40-card pack (A K Q J 7-2)",
-            &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two],
-        )
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            Pack::suited(
+                "40-card pack (A K Q J 7-2)",
+                &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two],
+            )
+        });
+        PACK.clone()
     }
 
     /// 32-card piquet pack: A K Q J T 9 8 7 (Twenty-Nine).
     pub fn piquet32() -> Pack {
-        Pack::suited(
-            "32-card pack (A K Q J T 9 8 7)",
-            &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven],
-        )
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            Pack::suited(
+                "32-card pack (A K Q J T 9 8 7)",
+                &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven],
+            )
+        });
+        PACK.clone()
     }
 
     /// 24-card pack: A K Q J T 9 (Couillon).
     pub fn euchre24() -> Pack {
-        Pack::suited(
-            "24-card pack (A K Q J T 9)",
-            &[Ace, King, Queen, Jack, Ten, Nine],
-        )
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            Pack::suited(
+                "24-card pack (A K Q J T 9)",
+                &[Ace, King, Queen, Jack, Ten, Nine],
+            )
+        });
+        PACK.clone()
     }
 
     /// 25-card pack: A K Q J T 9 and one joker (Hasenpfeffer).
     pub fn euchre24_joker() -> Pack {
-        euchre24().with(&[Card::JOKER])
+        static PACK: LazyLock<Pack> = LazyLock::new(|| euchre24().with(&[Card::JOKER]));
+        PACK.clone()
     }
 
     /// Four 52-card packs shuffled together (Calypso): every card four times.
     pub fn calypso208() -> Pack {
-        standard52().times(4, "four 52-card packs")
+        static PACK: LazyLock<Pack> = LazyLock::new(|| standard52().times(4, "four 52-card packs"));
+        PACK.clone()
     }
 
     /// Five 52-card packs and their ten jokers, all jokers equal (Hand and Foot).
     pub fn hand_and_foot270() -> Pack {
-        let mut pack = standard52().times(5, "five 52-card packs with ten jokers");
-        for _ in 0..10 {
-            pack = pack.with(&[Card::JOKER]);
-        }
-        pack
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            let mut pack = standard52().times(5, "five 52-card packs with ten jokers");
+            for _ in 0..10 {
+                pack = pack.with(&[Card::JOKER]);
+            }
+            pack
+        });
+        PACK.clone()
     }
 
     /// 78-card tarot: four suits of 14 (with cavaliers), 21 trumps and the Fool (Imperial Tarot).
     pub fn tarot78() -> Pack {
-        let mut pack = Pack::suited(
-            "78-card tarot",
-            &[
-                King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three, Two,
-                Ace,
-            ],
-        );
-        for n in 1..=21 {
-            pack.cards.insert(Card::tarot_trump(n).expect("1..=21"));
-        }
-        pack.cards.insert(Card::FOOL);
-        pack
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            let mut pack = Pack::suited(
+                "78-card tarot",
+                &[
+                    King, Queen, Cavalier, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three,
+                    Two, Ace,
+                ],
+            );
+            for n in 1..=21 {
+                pack.cards.insert(Card::tarot_trump(n).expect("1..=21"));
+            }
+            pack.cards.insert(Card::FOOL);
+            pack
+        });
+        PACK.clone()
     }
 }
 

@@ -210,17 +210,16 @@ pub enum Ending {
 impl Adjudication {
     /// The one way every hand finishes (README C5): a record error leaves the hand unscored and the
     /// match as it was; a record that stops before the hand is decided is `incomplete_hand`;
-    /// otherwise `score` rules on the hand.
+    /// otherwise `score` rules on the hand. In place: the ruling is large, and moving it in and
+    /// out of the scoring showed in the replay profile.
     pub fn conclude(
-        mut self,
+        &mut self,
         error: Option<RecordError>,
         ending: Ending,
-        score: impl FnOnce(Adjudication) -> Adjudication,
-    ) -> Adjudication {
-        if self.unscored(error, ending) {
-            self
-        } else {
-            score(self)
+        score: impl FnOnce(&mut Adjudication),
+    ) {
+        if !self.unscored(error, ending) {
+            score(self);
         }
     }
 

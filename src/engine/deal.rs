@@ -262,27 +262,29 @@ pub fn check_holdings<H: Holding, V: Verbs>(
             continue;
         }
         for (i, &card) in cards.iter().enumerate() {
-            let refusal = match pack.count(card) {
+            // In the pack, with a copy not yet dealt: the usual case, tested first.
+            let copies = pack.count(card);
+            if copies > all.count(card) {
+                all.insert(card);
+                hands[at.pos()].insert(card);
+                continue;
+            }
+            let refusal = match copies {
                 0 => format!("{card} is not in the {}", pack.name),
-                1 if all.contains(card) => format!(
+                1 => format!(
                     "{card} is dealt twice (first at {})",
                     first_place(record, card)
                 ),
-                copies if all.count(card) >= copies => format!(
+                _ => format!(
                     "{card} is dealt more often than the {copies} copies of the {}",
                     pack.name
                 ),
-                _ => {
-                    all.insert(card);
-                    hands[at.pos()].insert(card);
-                    continue;
-                }
             };
             errors.push(FieldError::new(format!("/deal/{seat}/{i}"), refusal));
         }
     }
     for seat in table.seats() {
-        if !record.deal.keys().any(|s| table.resolve(*s) == Some(seat)) {
+        if !seen[seat.pos()] {
             errors.push(FieldError::new(
                 "/deal".into(),
                 format!("the deal has no hand for seat {seat}"),

@@ -20,8 +20,9 @@ pub struct TrickPlay<H: Holding = CardSet> {
     pub trick: Trick,
     /// The next seat to play, or `None` when the trick is complete.
     next: Option<Seat>,
-    /// Fault of each card in the current trick, not yet established.
-    pending: [Option<Fault>; MAX_PLAYS],
+    /// Fault of each card in the current trick, not yet established. Boxed: faults are rare, and
+    /// every hand moves its trick play about (seven inline faults would triple its size).
+    pending: [Option<Box<Fault>>; MAX_PLAYS],
     /// The trick position of the first corrected revoke: seats after it may change their cards too.
     correction_window: Option<usize>,
     /// Seats sitting this hand out (Bacon's loner's partner): skipped in turn, no card to a trick.
@@ -128,7 +129,7 @@ impl<H: Holding> TrickPlay<H> {
         self.take(index, seat, card, "play")?;
         let pos = self.trick.len();
         self.trick.push(seat, card, index);
-        self.pending[pos] = fault;
+        self.pending[pos] = fault.map(Box::new);
         self.next = if self.is_complete() {
             None
         } else {
@@ -261,7 +262,7 @@ impl<H: Holding> TrickPlay<H> {
         }
         // README C10: the card on the table is now the one the `correct` put there.
         self.trick.replace(pos, card, index);
-        self.pending[pos] = fault;
+        self.pending[pos] = fault.map(Box::new);
         Ok(())
     }
 
@@ -320,7 +321,7 @@ impl<H: Holding> TrickPlay<H> {
         for (pos, p) in done.plays().iter().enumerate() {
             if let Some(fault) = self.pending[pos].take() {
                 established.push(Established {
-                    fault,
+                    fault: *fault,
                     action_index: done.action_index(pos),
                     seat: p.seat,
                     card: p.card,

@@ -47,20 +47,20 @@ impl<V: Verbs> Prepared<'_, V> {
         if let Some(refusal) = self.state.refusal() {
             return Err(refusal);
         }
-        Ok(rule(self.state.finish(error), self.actions.len()))
+        let mut adjudication = self.state.finish(error);
+        locate(&mut adjudication, self.actions.len());
+        Ok(adjudication)
     }
 }
 
-/// The ruling on a hand whose record held `actions` actions (README C5 / the contract: an
-/// incomplete hand names where the next action was due).
-fn rule(adjudication: Adjudication, actions: usize) -> Adjudication {
-    let mut adjudication = adjudication;
+/// Completes the ruling on a hand whose record held `actions` actions (README C5 / the contract:
+/// an incomplete hand names where the next action was due).
+fn locate(adjudication: &mut Adjudication, actions: usize) {
     if let Some(e) = &mut adjudication.record_error
         && e.code == "incomplete_hand"
     {
         e.action_index = Some(actions);
     }
-    adjudication
 }
 
 /// A record read in its game's verbs (`Game::read`), ready to be ruled on.
@@ -192,7 +192,9 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
-        rule(self.state.finish(error), self.applied)
+        let mut adjudication = self.state.finish(error);
+        locate(&mut adjudication, self.applied);
+        adjudication
     }
 }
 
@@ -236,8 +238,10 @@ fn prepare<'a, R: Rules>(
             ));
             MatchState::default()
         }
-        (None, state) => {
-            let mut state = state.clone().unwrap_or_default();
+        // No match state: every match's start, which holds nothing to check.
+        (None, None) => MatchState::default(),
+        (None, Some(state)) => {
+            let mut state = state.clone();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
             state.next_dealer = state.next_dealer.map(named);
             if let Err(e) =

@@ -356,31 +356,33 @@ impl Hand {
         self.phase = Phase::Discard { taker };
     }
 
-    /// The seat due to act and what it is due to do; `None` once the hand is over. While a
-    /// pick-up awaits its vetoes, which are optional (BA-b), that is the upcard's taker.
-    fn due(&self) -> Option<(Seat, String)> {
+    /// The seat due to act; `None` once the hand is over. While a pick-up awaits its vetoes,
+    /// which are optional (BA-b), that is the upcard's taker.
+    fn due(&self) -> Option<Seat> {
         match self.phase {
-            Phase::Auction { upcard, caller, .. } => Some((
-                caller,
-                format!(
-                    "pass or pick up upcard {} ({})",
-                    upcard + 1,
-                    self.stock[upcard]
-                ),
-            )),
-            Phase::Veto { caller, .. } => Some((
-                self.taker(caller),
-                format!("discard, {caller}'s pick-up standing unless his partner vetoes it"),
-            )),
-            Phase::Discard { taker } => Some((
-                taker,
-                "discard one card face up before the first lead (bacon.md §3)".into(),
-            )),
-            Phase::Play => self
-                .play
-                .to_play()
-                .map(|s| (s, format!("play to trick {}", self.play.trick.number))),
+            Phase::Auction { caller, .. } => Some(caller),
+            Phase::Veto { caller, .. } => Some(self.taker(caller)),
+            Phase::Discard { taker } => Some(taker),
+            Phase::Play => self.play.to_play(),
             Phase::Over => None,
+        }
+    }
+
+    /// What the seat due is due to do, for a refusal (written only when one is made).
+    fn due_to(&self) -> String {
+        match self.phase {
+            Phase::Auction { upcard, .. } => format!(
+                "pass or pick up upcard {} ({})",
+                upcard + 1,
+                self.stock[upcard]
+            ),
+            Phase::Veto { caller, .. } => {
+                format!("discard, {caller}'s pick-up standing unless his partner vetoes it")
+            }
+            Phase::Discard { .. } => {
+                "discard one card face up before the first lead (bacon.md §3)".into()
+            }
+            _ => format!("play to trick {}", self.play.trick.number),
         }
     }
 
@@ -537,7 +539,7 @@ fn all_five(contract: &Contract, side: Side) -> i32 {
 }
 
 /// Rules on a hand played out or decided by a revoke (§4, §5 DEFAULT): exactly one side scores.
-fn score(mut adj: Adjudication, decided: Option<(Side, usize)>) -> Adjudication {
+fn score(adj: &mut Adjudication, decided: Option<(Side, usize)>) {
     let c = adj.contract.clone().expect("a pick-up stood");
     let winner = match decided {
         // §5 DEFAULT: the first established revoke decides the hand (README C7, C9): the other
@@ -583,15 +585,13 @@ fn score(mut adj: Adjudication, decided: Option<(Side, usize)>) -> Adjudication 
         m.game_over = true;
         m.winner = Some(winner);
     }
-    adj
 }
 
 /// §1, BA-2: an acquitted hand has no play and no score; `redealer` deals again.
-fn acquitted(mut adj: Adjudication, redealer: Seat) -> Adjudication {
+fn acquitted(adj: &mut Adjudication, redealer: Seat) {
     adj.outcome = Outcome::Void;
     adj.hand_score = Some(PerSide::default());
     adj.match_after.next_dealer = Some(redealer);
-    adj
 }
 
 fn suit_name(suit: Suit) -> &'static str {
@@ -656,13 +656,13 @@ impl HandState<Verb> for Hand {
             _ => {}
         }
         // README C12: the seat is checked before the verb.
-        let (due, what) = self.due().expect("a seat is due before the hand is over");
+        let due = self.due().expect("a seat is due before the hand is over");
         if seat != due {
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
                 action,
-                format!("{due} is due to {what}, not {seat}"),
+                format!("{due} is due to {}, not {seat}", self.due_to()),
             ));
         }
         match (self.phase, action.kind) {
@@ -704,7 +704,7 @@ impl HandState<Verb> for Hand {
             _ => Err(RecordError::unexpected(
                 index,
                 action,
-                format!("{due} is due to {what}"),
+                format!("{due} is due to {}", self.due_to()),
             )),
         }
     }
@@ -786,7 +786,7 @@ impl HandState<Verb> for Hand {
         )])
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let open = |due, detail| Ending::Open { due, detail };
         let ending = match (self.missing_upcard, self.phase) {
             // A record replayed whole is refused for this (`refusal`); one replayed step by step
@@ -801,7 +801,7 @@ impl HandState<Verb> for Hand {
             // Acquitted, five tricks played, or a deciding revoke.
             (None, Phase::Over) => Ending::Over,
             (None, phase) => open(
-                self.due().map(|(s, _)| s),
+                self.due(),
                 match phase {
                     Phase::Auction { upcard, caller, .. } => format!(
                         "the record stops in the auction on upcard {}: {caller} has not called",
@@ -825,17 +825,15 @@ impl HandState<Verb> for Hand {
             Table::FOUR.left(dealer)
         };
         let (was_acquitted, decided) = (self.acquitted, self.decided_by.decided());
-        let Hand {
-            mut play, mut adj, ..
-        } = *self;
-        adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| {
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        self.adj.conclude(error, ending, |adj| {
             if was_acquitted {
                 acquitted(adj, redealer)
             } else {
                 score(adj, decided)
             }
-        })
+        });
+        self.adj
     }
 }
 

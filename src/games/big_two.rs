@@ -747,13 +747,13 @@ impl Hand {
 
     /// §4, §5: the cards left, the penalties and the game, once `out` has gone out.
     fn score(
-        mut adj: Adjudication,
+        adj: &mut Adjudication,
         hands: &[CardSet],
         out: Seat,
         table: Table,
         target: i32,
         penalties: bool,
-    ) -> Adjudication {
+    ) {
         for seat in table.seats().filter(|&s| s != out) {
             let points = Self::card_points(hands[seat.pos()].len());
             adj.score(
@@ -790,7 +790,6 @@ impl Hand {
             };
             details::set(&mut m.details, &Carried { winners });
         }
-        adj
     }
 
     fn set_details(&mut self) {
@@ -952,17 +951,18 @@ impl HandState<Verb> for Hand {
         };
         let Hand {
             table,
-            hands,
+            ref hands,
             out,
             target,
             penalties,
-            adj,
+            ref mut adj,
             ..
         } = *self;
         adj.conclude(error, ending, |adj| {
             let out = out.expect("a decided hand has a seat out");
-            Hand::score(adj, &hands, out, table, target, penalties)
-        })
+            Hand::score(adj, hands, out, table, target, penalties)
+        });
+        self.adj
     }
 }
 

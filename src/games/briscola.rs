@@ -446,7 +446,7 @@ impl Hand {
 /// §4: each side scores its card points; they add to the match totals, except in a tie-breaker
 /// among `contenders`, which is scored on its own (BR-b); the deal passes left after every hand
 /// (BR-c).
-fn score(mut adj: Adjudication, table: Table, contenders: &[Side]) -> Adjudication {
+fn score(adj: &mut Adjudication, table: Table, contenders: &[Side]) {
     for side in table.sides() {
         let points = adj.tally[side].points.unwrap_or(0);
         adj.score(side, points, ScoreSource::Tricks, "card_points", None);
@@ -467,7 +467,6 @@ fn score(mut adj: Adjudication, table: Table, contenders: &[Side]) -> Adjudicati
         m.hands_played += 1;
         decide(m, leaders(contenders.iter().copied(), |s| score[s]));
     }
-    adj
 }
 
 impl HandState<Verb> for Hand {
@@ -571,7 +570,7 @@ impl HandState<Verb> for Hand {
         self.adj.faulted(index) || self.play.faulted(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let ending = if self.is_over() {
             Ending::Over
         } else {
@@ -583,13 +582,10 @@ impl HandState<Verb> for Hand {
                 ),
             }
         };
-        let Hand {
-            table,
-            contenders,
-            adj,
-            ..
-        } = *self;
-        adj.conclude(error, ending, |adj| score(adj, table, &contenders))
+        let (table, contenders) = (self.table, std::mem::take(&mut self.contenders));
+        self.adj
+            .conclude(error, ending, |adj| score(adj, table, &contenders));
+        self.adj
     }
 }
 

@@ -340,18 +340,20 @@ impl Hand {
         }
     }
 
-    /// The seat due to act and what it is due to do; `None` once the hand is over.
-    fn due(&self) -> Option<(Seat, String)> {
+    /// The seat due to act; `None` once the hand is over.
+    fn due(&self) -> Option<Seat> {
         match self.phase {
-            Phase::Trump { turn, .. } => Some((
-                turn,
-                "accept or decline the upcard's suit (§2, CO-2)".into(),
-            )),
-            Phase::Play => self
-                .play
-                .to_play()
-                .map(|s| (s, format!("play to trick {}", self.play.trick.number))),
+            Phase::Trump { turn, .. } => Some(turn),
+            Phase::Play => self.play.to_play(),
             Phase::Over => None,
+        }
+    }
+
+    /// What the seat due is due to do, for a refusal (written only when one is made).
+    fn due_to(&self) -> String {
+        match self.phase {
+            Phase::Trump { .. } => "accept or decline the upcard's suit (§2, CO-2)".into(),
+            _ => format!("play to trick {}", self.play.trick.number),
         }
     }
 
@@ -417,7 +419,7 @@ impl Hand {
 /// Rules on a decided hand (§4): a revoke that `decided` it (§5 DEFAULT) gives it to the other
 /// side; otherwise the side with more card points wins it, equal points tie. Scores are units
 /// erased net of marks; `carried` is what the tied hands just before add (CO-4).
-fn score(mut adj: Adjudication, decided: Option<(Side, usize)>, carried: i32) -> Adjudication {
+fn score(adj: &mut Adjudication, decided: Option<(Side, usize)>, carried: i32) {
     let winner = match decided {
         // §5: the revoke decided the hand; the cards still unplayed cannot change that.
         Some((offenders, _)) => Some(offenders.other()),
@@ -488,7 +490,6 @@ fn score(mut adj: Adjudication, decided: Option<(Side, usize)>, carried: i32) ->
             }
         }
     }
-    adj
 }
 
 impl HandState<Verb> for Hand {
@@ -517,13 +518,13 @@ impl HandState<Verb> for Hand {
             _ => {}
         }
         // README C12: the seat is checked before the verb.
-        let (due, what) = self.due().expect("a seat is due before the hand is over");
+        let due = self.due().expect("a seat is due before the hand is over");
         if seat != due {
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
                 action,
-                format!("{due} is due to {what}, not {seat}"),
+                format!("{due} is due to {}, not {seat}", self.due_to()),
             ));
         }
         match (self.phase, action.kind) {
@@ -540,7 +541,7 @@ impl HandState<Verb> for Hand {
                 return Err(RecordError::unexpected(
                     index,
                     action,
-                    format!("{due} is due to {what}"),
+                    format!("{due} is due to {}", self.due_to()),
                 ));
             }
         }
@@ -585,7 +586,7 @@ impl HandState<Verb> for Hand {
         self.adj.ignored(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         // A deciding revoke ends the hand (§5) as the fourth trick does.
         let ending = match self.phase {
             Phase::Over => Ending::Over,
@@ -604,11 +605,10 @@ impl HandState<Verb> for Hand {
             },
         };
         let (decided, carried) = (self.decided.decided(), self.carried());
-        let Hand {
-            mut play, mut adj, ..
-        } = *self;
-        adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| score(adj, decided, carried))
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        self.adj
+            .conclude(error, ending, |adj| score(adj, decided, carried));
+        self.adj
     }
 }
 

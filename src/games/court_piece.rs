@@ -538,12 +538,12 @@ impl Hand {
 
 /// §4: the hand's courts, the streak and the next dealer.
 fn score(
-    mut adj: Adjudication,
+    adj: &mut Adjudication,
     phase: Phase,
     first_seven: Option<Side>,
     forfeit: Option<(usize, Seat)>,
     rules: Variants,
-) -> Adjudication {
+) {
     let dealer = adj.dealer;
     let court = |code, side, points, status| Bonus {
         code,
@@ -553,7 +553,7 @@ fn score(
         status,
     };
     if let Phase::PlayOn(side) = phase {
-        Hand::undecided(&mut adj, side);
+        Hand::undecided(adj, side);
     }
     let winner = if let Some((f, revoker)) = forfeit {
         // §5, CP-5: one court to the non-revoking side, whatever happened before.
@@ -635,7 +635,6 @@ fn score(
             std::cmp::Ordering::Equal => None,
         };
     }
-    adj
 }
 
 /// An event of the hand, at the trick reached so far.
@@ -845,19 +844,12 @@ impl HandState<Verb> for Hand {
             // CP-c: with no play-on decision recorded the hand is abandoned (in `score`).
             Phase::PlayOn(_) | Phase::Over(_) => engine::Ending::Over,
         };
-        let Hand {
-            phase,
-            first_seven,
-            forfeit,
-            revokes,
-            rules,
-            adj,
-            ..
-        } = *self;
-        let forfeit = forfeit.map(|f| (f, revokes[f].at.seat));
-        adj.conclude(error, ending, |adj| {
+        let forfeit = self.forfeit.map(|f| (f, self.revokes[f].at.seat));
+        let (phase, first_seven, rules) = (self.phase, self.first_seven, self.rules);
+        self.adj.conclude(error, ending, |adj| {
             score(adj, phase, first_seven, forfeit, rules)
-        })
+        });
+        self.adj
     }
 }
 

@@ -518,7 +518,7 @@ impl HandState<Verb> for HasenpfefferHand {
         self.adj.faulted(index) || self.play.faulted(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let ending = if self.phase == Phase::Over || self.adj.outcome == Outcome::Void {
             Ending::Over
         } else {
@@ -531,26 +531,22 @@ impl HandState<Verb> for HasenpfefferHand {
                 ),
             }
         };
-        let HasenpfefferHand {
-            high,
-            revoke,
-            mut play,
-            mut adj,
-            ..
-        } = *self;
-        adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| score(adj, high, revoke))
+        let (high, revoke) = (self.high, self.revoke);
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        self.adj
+            .conclude(error, ending, |adj| score(adj, high, revoke));
+        self.adj
     }
 }
 
 /// Rules on a decided hand: void (§4), or played to the sixth trick.
-fn score(mut adj: Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides) -> Adjudication {
+fn score(adj: &mut Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides) {
     let dealer = adj.dealer;
     if adj.outcome == Outcome::Void {
         // §4: no score (no part, so a hand score of nothing); the next dealer deals.
         adj.hand_score = Some(adj.total());
         adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
-        return adj;
+        return;
     }
     let (declarer, bid) = high.expect("a played hand has a contract");
     let (declarers, defenders) = (
@@ -617,5 +613,4 @@ fn score(mut adj: Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides) 
         m.game_over = true;
         m.winner = Some(w);
     }
-    adj
 }

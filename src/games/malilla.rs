@@ -471,7 +471,7 @@ impl HandState<Verb> for MalillaHand {
         self.adj.ignored(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let ending = if self.decided() {
             Ending::Over
         } else {
@@ -483,28 +483,23 @@ impl HandState<Verb> for MalillaHand {
                 ),
             }
         };
-        let MalillaHand {
-            mut play,
-            foul,
-            misdeal,
-            abeyance,
-            mut adj,
-            ..
-        } = *self;
-        adj.corrected_revokes = std::mem::take(&mut play.corrected);
+        let (foul, misdeal, abeyance) = (self.foul, self.misdeal, self.abeyance);
+        let adj = &mut self.adj;
+        adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
         // C8: the deal passes left after every hand (a record error leaves the match as it was).
         adj.match_after.next_dealer = Some(Table::FOUR.left(adj.dealer));
-        adj.conclude(error, ending, |adj| score(adj, misdeal, foul, abeyance))
+        adj.conclude(error, ending, |adj| score(adj, misdeal, foul, abeyance));
+        self.adj
     }
 }
 
 /// Rules on a decided hand: a misdeal, a game lost by a foul, or the ten tricks played (§4, §5).
 fn score(
-    mut adj: Adjudication,
+    adj: &mut Adjudication,
     misdeal: bool,
     foul: Option<(Side, usize)>,
     abeyance: Option<usize>,
-) -> Adjudication {
+) {
     let dealer = adj.dealer;
     if misdeal {
         // §5: the errant dealer surrenders the cards to the next dealer; no score, no bonus.
@@ -525,7 +520,7 @@ fn score(
             effect: Effect::default(),
         });
         adj.hand_score = Some(adj.total());
-        return adj;
+        return;
     }
     if let Some((side, _)) = foul {
         adj.outcome = Outcome::GameLost;
@@ -537,7 +532,7 @@ fn score(
         let m = &mut adj.match_after;
         m.game_over = true;
         m.winner = Some(side.other());
-        return adj;
+        return;
     }
     // §4: the side with more than 35 of the 70 points wins the hand and scores the excess;
     // 35–35 scores nothing.
@@ -577,5 +572,4 @@ fn score(
         m.game_over = true;
         m.winner = Some(side);
     }
-    adj
 }

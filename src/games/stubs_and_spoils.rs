@@ -326,18 +326,29 @@ impl Hand {
         Ok(())
     }
 
-    /// The seats due to act now (README C12): the non-dealers who have not discarded, the next to
-    /// play, or the spoil taker.
-    fn due(&self) -> Vec<Seat> {
+    /// The seats due to act now (README C12), as a mask of table positions: the non-dealers who
+    /// have not discarded, the next to play, or the spoil taker. A mask, not a list: every action
+    /// asks.
+    fn due(&self) -> u8 {
+        let bit = |s: Seat| 1u8 << s.pos();
         match self.phase {
             Phase::Gallery { discarded } => Table::FOUR
                 .seats()
                 .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
-                .collect(),
-            Phase::Play => self.play.to_play().into_iter().collect(),
-            Phase::Spoil { taker, .. } => vec![taker],
-            Phase::Over => vec![],
+                .fold(0, |due, s| due | bit(s)),
+            Phase::Play => self.play.to_play().map_or(0, bit),
+            Phase::Spoil { taker, .. } => bit(taker),
+            Phase::Over => 0,
         }
+    }
+
+    /// The seats due to act now, in table order.
+    fn due_seats(&self) -> Vec<Seat> {
+        let due = self.due();
+        Table::FOUR
+            .seats()
+            .filter(|s| due >> s.pos() & 1 == 1)
+            .collect()
     }
 
     /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
@@ -438,7 +449,7 @@ impl Stubs {
 
     /// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5),
     /// the game to 21 (§4.6).
-    fn score(mut self, mode: Mode, mut adj: Adjudication) -> Adjudication {
+    fn score(&mut self, mode: Mode, adj: &mut Adjudication) {
         for side in Side::BOTH {
             adj.tally[side]
                 .details
@@ -448,7 +459,7 @@ impl Stubs {
         if let Some((side, points)) = self.result(mode) {
             adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
         }
-        self.apply_revoke_penalties(mode, &mut adj);
+        self.apply_revoke_penalties(mode, adj);
         for side in Side::BOTH {
             adj.tally[side]
                 .details
@@ -464,7 +475,6 @@ impl Stubs {
             m.game_over = true;
             m.winner = Some(side);
         }
-        adj
     }
 }
 
@@ -472,12 +482,12 @@ impl HandState<Verb> for Hand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         let unexpected = |what: &str| RecordError::unexpected(index, action, what.to_string());
-        let due = self.due();
         // README C12: an action by a seat not due is out_of_turn, whatever its verb (a correct is
         // judged by C3 instead, a stated stub names the winner it lies in front of).
         let turn_free = matches!(action.kind, Verb::Correct(_) | Verb::Stub(_));
-        if !turn_free && !due.is_empty() && !due.contains(&seat) {
-            let due: Vec<String> = due.iter().map(|s| s.to_string()).collect();
+        let due = self.due();
+        if !turn_free && due != 0 && due >> seat.pos() & 1 == 0 {
+            let due: Vec<String> = self.due_seats().iter().map(|s| s.to_string()).collect();
             return Err(RecordError::on(
                 "out_of_turn",
                 index,
@@ -566,7 +576,7 @@ impl HandState<Verb> for Hand {
             Phase::Spoil { .. } => "spoil",
             Phase::Over => "over",
         };
-        let mut view = TableView::new(phase, self.due(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, self.due_seats(), &self.play, &self.adj.match_after);
         view.trump = self.adj.trump;
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
@@ -582,7 +592,7 @@ impl HandState<Verb> for Hand {
         let action = |seat, kind| Action { seat, kind };
         match self.phase {
             Phase::Gallery { .. } => self
-                .due()
+                .due_seats()
                 .into_iter()
                 .flat_map(|seat| self.play.hand(seat).iter().map(move |c| (seat, c)))
                 .map(|(seat, c)| action(seat, Verb::Discard(c)))
@@ -618,7 +628,7 @@ impl HandState<Verb> for Hand {
         self.adj.faulted(index) || self.play.faulted(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let detail = match self.phase {
             Phase::Over => None,
             Phase::Gallery { .. } => {
@@ -637,20 +647,21 @@ impl HandState<Verb> for Hand {
             None => Ending::Over,
             Some(detail) => {
                 // The seat due, where one is (in the gallery several may be).
-                let due = self.due();
+                let due = self.due_seats();
                 let due = (due.len() == 1).then(|| due[0]);
                 Ending::Open { due, detail }
             }
         };
         let Hand {
             mode,
-            mut play,
-            stubs,
-            mut adj,
+            ref mut play,
+            ref mut stubs,
+            ref mut adj,
             ..
         } = *self;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| stubs.score(mode, adj))
+        adj.conclude(error, ending, |adj| stubs.score(mode, adj));
+        self.adj
     }
 }
 

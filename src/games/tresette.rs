@@ -1002,7 +1002,7 @@ impl HandState<Verb> for TresetteHand {
         self.adj.ignored(index)
     }
 
-    fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         let ending = if self.is_over() {
             Ending::Over
         } else {
@@ -1018,24 +1018,19 @@ impl HandState<Verb> for TresetteHand {
                 },
             }
         };
-        let mut hand = *self;
-        hand.adj.corrected_revokes = std::mem::take(&mut hand.play.corrected);
-        // `conclude` rules on the adjudication; the scoring of a decided hand puts it back in the
-        // hand, whose state it reads (an empty one stands in meanwhile).
-        let dealer = hand.adj.dealer;
-        let empty = Adjudication::new(INFO.id, dealer, &MatchState::default(), 0);
-        let adj = std::mem::replace(&mut hand.adj, empty);
-        adj.conclude(error, ending, |adj| {
-            hand.adj = adj;
-            hand.score()
-        })
+        self.adj.corrected_revokes = std::mem::take(&mut self.play.corrected);
+        // The scoring of a decided hand reads the whole hand, not only its adjudication.
+        if !self.adj.unscored(error, ending) {
+            self.score();
+        }
+        self.adj
     }
 }
 
 impl TresetteHand {
     /// §4, §5: card points or the revoke penalty, false-information points, melds, the game; each a
     /// part of the hand score, in that order.
-    fn score(mut self) -> Adjudication {
+    fn score(&mut self) {
         let revoking: Vec<Side> = Side::BOTH
             .into_iter()
             .filter(|&s| {
@@ -1140,7 +1135,6 @@ impl TresetteHand {
         m.next_dealer = Some(next_dealer);
         m.winner = game_winner(&m.scores);
         m.game_over = m.winner.is_some();
-        self.adj
     }
 }
 

@@ -1279,29 +1279,18 @@ impl HandState<Verb> for Hand {
             },
         };
         let next_dealer = self.next_dealer();
-        let Hand {
-            table,
-            kind,
-            result,
-            adj,
-            ..
-        } = *self;
-        adj.conclude(error, ending, |adj| {
+        let (table, kind, result) = (self.table, self.kind, self.result);
+        self.adj.conclude(error, ending, |adj| {
             let ending = result.expect("a decided hand has its result");
             score(adj, ending, kind, table, next_dealer)
-        })
+        });
+        self.adj
     }
 }
 
 /// Rules on a decided hand: the stake to the winners (or the one tento of a score-of-eleven run),
 /// nothing on three tied tricks; the game at 12 (§3.3, §4).
-fn score(
-    mut adj: Adjudication,
-    ending: Ending,
-    kind: Kind,
-    table: Table,
-    next_dealer: Seat,
-) -> Adjudication {
+fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_dealer: Seat) {
     let (winner, event) = match ending {
         Ending::Won {
             side,
@@ -1378,7 +1367,6 @@ fn score(
         m.game_over = true;
         m.winner = Some(side);
     }
-    adj
 }
 
 #[cfg(test)]

@@ -476,7 +476,7 @@ pub mod packs {
                 ],
             )
         });
-        PACK.clone()
+        *PACK
     }
 
     /// 40-card Spanish/Italian pack: A K Q J 7 6 5 4 3 2 (Malilla, Tresette, Briscola, Truco).
@@ -487,7 +487,7 @@ pub mod packs {
                 &[Ace, King, Queen, Jack, Seven, Six, Five, Four, Three, Two],
             )
         });
-        PACK.clone()
+        *PACK
     }
 
     /// 32-card piquet pack: A K Q J T 9 8 7 (Twenty-Nine).
@@ -498,7 +498,7 @@ pub mod packs {
                 &[Ace, King, Queen, Jack, Ten, Nine, Eight, Seven],
             )
         });
-        PACK.clone()
+        *PACK
     }
 
     /// 24-card pack: A K Q J T 9 (Couillon).
@@ -509,19 +509,19 @@ pub mod packs {
                 &[Ace, King, Queen, Jack, Ten, Nine],
             )
         });
-        PACK.clone()
+        *PACK
     }
 
     /// 25-card pack: A K Q J T 9 and one joker (Hasenpfeffer).
     pub fn euchre24_joker() -> Pack {
         static PACK: LazyLock<Pack> = LazyLock::new(|| euchre24().with(&[Card::JOKER]));
-        PACK.clone()
+        *PACK
     }
 
     /// Four 52-card packs shuffled together (Calypso): every card four times.
     pub fn calypso208() -> Pack {
         static PACK: LazyLock<Pack> = LazyLock::new(|| standard52().times(4, "four 52-card packs"));
-        PACK.clone()
+        *PACK
     }
 
     /// Five 52-card packs and their ten jokers, all jokers equal (Hand and Foot).
@@ -533,7 +533,7 @@ pub mod packs {
             }
             pack
         });
-        PACK.clone()
+        *PACK
     }
 
     /// 78-card tarot: four suits of 14 (with cavaliers), 21 trumps and the Fool (Imperial Tarot).
@@ -552,7 +552,7 @@ pub mod packs {
             pack.cards.insert(Card::FOOL);
             pack
         });
-        PACK.clone()
+        *PACK
     }
 }
 

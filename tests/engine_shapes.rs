@@ -159,10 +159,6 @@ impl HandState<Verb> for PlainHand {
         self.play.candidates(Verb::Play, Verb::Correct)
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }
@@ -643,10 +639,6 @@ mod knockout {
             self.play.candidates(Verb::Play, Verb::Correct)
         }
 
-        fn fork(&self) -> Box<dyn HandState<Verb>> {
-            Box::new(self.clone())
-        }
-
         fn faulted(&self, index: usize) -> bool {
             self.adj.faulted(index) || self.play.faulted(index)
         }
@@ -983,10 +975,6 @@ mod tarot {
 
         fn candidates(&self) -> Vec<Action<Verb>> {
             self.play.candidates(Verb::Play, Verb::Correct)
-        }
-
-        fn fork(&self) -> Box<dyn HandState<Verb>> {
-            Box::new(self.clone())
         }
 
         fn faulted(&self, index: usize) -> bool {
@@ -1416,10 +1404,6 @@ mod climb {
                 .chain([Verb::Pass(Yes)])
                 .map(|kind| Action { seat, kind })
                 .collect()
-        }
-
-        fn fork(&self) -> Box<dyn HandState<Verb>> {
-            Box::new(self.clone())
         }
 
         fn faulted(&self, index: usize) -> bool {

@@ -183,7 +183,7 @@ pub trait Rules: Send + Sync + 'static {
 /// position offers are the `candidates` that `apply` takes on a `fork` of the hand without a
 /// record error, without an irregularity at that action (`faulted`) and without setting it aside
 /// (`ignored`).
-pub trait HandState<V> {
+pub trait HandState<V>: Fork<V> {
     /// Applies action `index`. A record error stops the replay.
     fn apply(&mut self, index: usize, action: &Action<V>) -> Result<(), RecordError>;
 
@@ -193,9 +193,6 @@ pub trait HandState<V> {
     /// Every action worth trying now, legal or not: the cards of the seat to play, every call of
     /// an auction, every choice of a decision. Empty when the hand is over.
     fn candidates(&self) -> Vec<Action<V>>;
-
-    /// A copy of the hand to try a candidate on.
-    fn fork(&self) -> Box<dyn HandState<V>>;
 
     /// Whether action `index` committed an irregularity (established, or pending correction).
     fn faulted(&self, index: usize) -> bool;
@@ -216,6 +213,18 @@ pub trait HandState<V> {
     /// Ends the replay (after the last action, or at a record error) and rules on the hand: with
     /// `Adjudication::conclude`, the one way every game finishes.
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
+}
+
+/// A copy of a hand to try a candidate on: every hand that can be cloned has one, so no game
+/// writes its own.
+pub trait Fork<V> {
+    fn fork(&self) -> Box<dyn HandState<V>>;
+}
+
+impl<V, T: HandState<V> + Clone + 'static> Fork<V> for T {
+    fn fork(&self) -> Box<dyn HandState<V>> {
+        Box::new(self.clone())
+    }
 }
 
 /// The legal actions of a hand whose next action is `index`: its candidates that `apply` takes

@@ -562,10 +562,6 @@ impl HandState<Verb> for Hand {
         out
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }

@@ -807,10 +807,6 @@ impl HandState<Verb> for Hand {
         out
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     /// A revoke pending correction, or one established when its trick closed at this action.
     fn faulted(&self, index: usize) -> bool {
         self.play.faulted(index) || self.revokes.iter().any(|r| r.at.action_index == index)

@@ -1602,10 +1602,6 @@ impl HandState<Verb> for TarotHand {
         self.candidates()
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }

@@ -459,10 +459,6 @@ impl HandState<Verb> for MalillaHand {
         self.play.candidates(Verb::Play, Verb::Correct)
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }

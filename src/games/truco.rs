@@ -1246,10 +1246,6 @@ impl HandState<Verb> for Hand {
         }
     }
 
-    fn fork(&self) -> Box<dyn HandState<Verb>> {
-        Box::new(self.clone())
-    }
-
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }

@@ -297,6 +297,16 @@ pub fn migrate(conn: &mut Connection) -> rusqlite_migration::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    /// The text values of the first column `sql` selects, in order.
+    fn column(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
+        conn.prepare(sql)
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
     #[test]
     fn migrations_are_valid() {
         rusqlite_migration::Migrations::new(super::migrations())
@@ -340,13 +350,7 @@ mod tests {
         )
         .unwrap();
         m.to_latest(&mut conn).unwrap();
-        let ids: Vec<String> = conn
-            .prepare("SELECT public_id FROM api_keys")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
+        let ids = column(&conn, "SELECT public_id FROM api_keys");
         assert_eq!(ids.len(), 2);
         assert_ne!(ids[0], ids[1]);
         for id in ids {
@@ -378,13 +382,7 @@ mod tests {
         )
         .unwrap();
         m.to_latest(&mut conn).unwrap();
-        let options: Vec<String> = conn
-            .prepare("SELECT options FROM leagues ORDER BY id")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
+        let options = column(&conn, "SELECT options FROM leagues ORDER BY id");
         assert_eq!(
             options,
             [
@@ -424,14 +422,7 @@ mod tests {
         )
         .unwrap();
         m.to_latest(&mut conn).unwrap();
-        let column = |sql: &str| -> Vec<String> {
-            conn.prepare(sql)
-                .unwrap()
-                .query_map([], |r| r.get(0))
-                .unwrap()
-                .collect::<rusqlite::Result<_>>()
-                .unwrap()
-        };
+        let column = |sql: &str| column(&conn, sql);
         assert_eq!(
             column("SELECT options FROM leagues ORDER BY id"),
             [
@@ -472,14 +463,7 @@ mod tests {
         )
         .unwrap();
         m.to_latest(&mut conn).unwrap();
-        let rows = |sql: &str| -> Vec<String> {
-            conn.prepare(sql)
-                .unwrap()
-                .query_map([], |r| r.get(0))
-                .unwrap()
-                .collect::<rusqlite::Result<_>>()
-                .unwrap()
-        };
+        let rows = |sql: &str| column(&conn, sql);
         assert_eq!(
             rows("SELECT id || ' ' || name || ' ' || roster FROM partnerships"),
             ["7 a & b 2,10"]

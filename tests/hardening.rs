@@ -45,6 +45,15 @@ impl Reply {
     }
 }
 
+/// A CSV sheet posted to session 1 of club 1 with `key`.
+fn csv_sheet(key: &str, sheet: impl Into<String>) -> http::TestRequest {
+    http::TestRequest::post()
+        .uri("/v1/clubs/1/sessions/1/sheet")
+        .insert_header(bearer(key))
+        .insert_header(("content-type", "text/csv"))
+        .set_payload(sheet.into())
+}
+
 async fn send<S, B>(app: &S, req: http::TestRequest) -> Reply
 where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
@@ -365,15 +374,7 @@ async fn a_sheet_over_the_row_limit_is_refused_naming_the_limit() {
         sheet.push_str("t1,,,N,sit,Ana\n");
     }
     assert!(sheet.len() <= MAX_SHEET);
-    let r = send(
-        &app,
-        http::TestRequest::post()
-            .uri("/v1/clubs/1/sessions/1/sheet")
-            .insert_header(bearer(&key))
-            .insert_header(("content-type", "text/csv"))
-            .set_payload(sheet),
-    )
-    .await;
+    let r = send(&app, csv_sheet(&key, sheet)).await;
     r.refused(422, "/rows/1/match");
     assert_eq!(
         r.json["errors"].as_array().unwrap().len(),
@@ -680,15 +681,7 @@ async fn head_401_and_201_carry_their_headers() {
     }
     // An import creates the session's hands.
     let sheet = "match,hand,dealer,seat,action,value\n";
-    let r = send(
-        &app,
-        http::TestRequest::post()
-            .uri("/v1/clubs/1/sessions/1/sheet")
-            .insert_header(bearer(&key))
-            .insert_header(("content-type", "text/csv"))
-            .set_payload(sheet),
-    )
-    .await;
+    let r = send(&app, csv_sheet(&key, sheet)).await;
     assert_eq!(
         (r.status, r.header("location")),
         (201, "/v1/clubs/1/sessions/1/hands"),
@@ -1019,15 +1012,7 @@ async fn refusals_say_what_failed() {
     );
     // An unbalanced quote is reported as one, where it opens.
     let sheet = "match,hand,dealer,seat,action,value\nt1,,,N,sit,\"Ana\nt1,,,E,sit,Ben\n";
-    let r = send(
-        &app,
-        http::TestRequest::post()
-            .uri("/v1/clubs/1/sessions/1/sheet")
-            .insert_header(bearer(&key))
-            .insert_header(("content-type", "text/csv"))
-            .set_payload(sheet),
-    )
-    .await;
+    let r = send(&app, csv_sheet(&key, sheet)).await;
     r.refused(422, "/rows/2/value");
     assert!(r.text.contains("quote"), "{}", r.text);
     assert_eq!(

@@ -94,6 +94,24 @@ where
         r.json["id"].as_i64().unwrap()
     }
 
+    /// A league of three-player Briscola (2S removed) and a session of it: their ids.
+    async fn briscola_for_three(&self) -> (i64, i64) {
+        let league = self
+            .create(
+                "/v1/clubs/1/leagues",
+                json!({"name": "Sunday", "season": "2026", "game": "briscola",
+                       "options": {"players": "3", "removed_two": "2S"}}),
+            )
+            .await;
+        let session = self
+            .create(
+                &format!("/v1/clubs/1/leagues/{league}/sessions"),
+                json!({"name": "Afternoon"}),
+            )
+            .await;
+        (league, session)
+    }
+
     async fn import(&self, session: i64, sheet: &str) -> Reply {
         let uri = format!("/v1/clubs/1/sessions/{session}/sheet");
         self.send(
@@ -941,19 +959,7 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
     let c = Client { app, key };
     let s = set_up(&c).await;
     let p = &s.players;
-    let league = c
-        .create(
-            "/v1/clubs/1/leagues",
-            json!({"name": "Sunday", "season": "2026", "game": "briscola",
-                   "options": {"players": "3", "removed_two": "2S"}}),
-        )
-        .await;
-    let session = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Afternoon"}),
-        )
-        .await;
+    let (league, session) = c.briscola_for_three().await;
     // A four-seat match is refused at the seat the table does not have.
     let r = c
         .post("/v1/clubs/1/matches", &json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"], "P4": p["Dee"]}}))
@@ -1688,19 +1694,7 @@ async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
     let c = Client { app, key };
     let s = set_up(&c).await;
     let p = &s.players;
-    let league = c
-        .create(
-            "/v1/clubs/1/leagues",
-            json!({"name": "Sunday", "season": "2026", "game": "briscola",
-                   "options": {"players": "3", "removed_two": "2S"}}),
-        )
-        .await;
-    let session = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Afternoon"}),
-        )
-        .await;
+    let (league, session) = c.briscola_for_three().await;
     // Fixture briscola/03 (dealer P3, diamonds trump): P1 63, P2 32, P3 25. In its last three
     // tricks (no stock left) P2 leads AD, QD, 6D, P1 follows KD, 7D, 5D and P3 holds 3D, JD, 2C. Had
     // P3 kept 3D for the last trick and thrown 2C under the ace, P2 would take 11 + 0 + 4 = 15 (not

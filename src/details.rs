@@ -1,37 +1,99 @@
 //! Game-owned details: the fields a game adds to the common adjudication, tally, table view and
 //! match state (Stubs & Spoils' mode, Court Piece's streak, ...). In the engine's types they are one
-//! JSON object the game owns; on the wire its fields sit beside the common ones, so that records and
+//! value the game owns; on the wire its fields sit beside the common ones, so that records and
 //! results read as they always have. Each game declares their types (`Rules::Details`,
 //! `Rules::Carried`), which also give its schemas.
+//!
+//! A game writes its details as its own typed value, and the JSON object is made only when someone
+//! reads it (the ruling written out, a test). Every hand writes details, and building a JSON map
+//! for each showed in the replay profile. Details read from a request stay JSON until the game
+//! reads them (`read`), and a game's carried state is read once, when the hand starts
+//! (`Game::read_carried`).
 
 use crate::input::{FieldError, pointer_of};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::fmt;
 use std::sync::OnceLock;
 use utoipa::ToSchema;
 
 type Fields = serde_json::Map<String, serde_json::Value>;
 
-/// A game's own fields, by name. Most games have none, and every hand builds many of these
-/// (one per tally side, the match states, the view), so an empty one holds no map at all.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Details(Option<Box<Fields>>);
+/// A game's own fields. Most games have none, and every hand builds many of these (one per tally
+/// side, the match states, the view), so empty details hold nothing at all.
+#[derive(Clone, Default)]
+pub struct Details(Held);
+
+#[derive(Clone, Default)]
+enum Held {
+    #[default]
+    None,
+    /// As read from a request (a match state), not yet read by its game.
+    Json(Box<Fields>),
+    /// As the game wrote them.
+    Typed(Box<dyn Owned>),
+}
+
+/// A game's typed details, with their JSON object made on first reading.
+trait Owned: Send + Sync {
+    fn fields(&self) -> &Fields;
+    fn value(&self) -> &dyn Any;
+    fn boxed(&self) -> Box<dyn Owned>;
+}
+
+struct Value<T> {
+    value: T,
+    fields: OnceLock<Fields>,
+}
+
+impl<T: Serialize + Clone + Send + Sync + 'static> Owned for Value<T> {
+    fn fields(&self) -> &Fields {
+        self.fields
+            .get_or_init(|| match serde_json::to_value(&self.value) {
+                Ok(serde_json::Value::Object(fields)) => fields,
+                other => unreachable!("details are a struct, not {other:?}"),
+            })
+    }
+
+    fn value(&self) -> &dyn Any {
+        &self.value
+    }
+
+    fn boxed(&self) -> Box<dyn Owned> {
+        Box::new(Value {
+            value: self.value.clone(),
+            fields: self.fields.clone(),
+        })
+    }
+}
+
+impl Clone for Box<dyn Owned> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
+}
 
 impl Details {
     pub fn new() -> Details {
-        Details(None)
+        Details(Held::None)
     }
 
-    pub fn insert(&mut self, key: String, value: serde_json::Value) {
-        self.0.get_or_insert_with(Box::default).insert(key, value);
+    /// The game's details `value` (a struct): its fields are the details' fields.
+    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(value: T) -> Details {
+        Details(Held::Typed(Box::new(Value {
+            value,
+            fields: OnceLock::new(),
+        })))
     }
 
-    pub fn remove(&mut self, key: &str) -> Option<serde_json::Value> {
-        let removed = self.0.as_mut()?.remove(key);
-        if self.0.as_ref().is_some_and(|f| f.is_empty()) {
-            self.0 = None;
+    /// Whether there are no fields (typed details are read as JSON to tell).
+    pub fn is_empty(&self) -> bool {
+        match &self.0 {
+            Held::None => true,
+            Held::Json(fields) => fields.is_empty(),
+            Held::Typed(value) => value.fields().is_empty(),
         }
-        removed
     }
 }
 
@@ -40,9 +102,24 @@ impl std::ops::Deref for Details {
     type Target = Fields;
     fn deref(&self) -> &Fields {
         static EMPTY: OnceLock<Fields> = OnceLock::new();
-        self.0
-            .as_deref()
-            .unwrap_or_else(|| EMPTY.get_or_init(Fields::new))
+        match &self.0 {
+            Held::None => EMPTY.get_or_init(Fields::new),
+            Held::Json(fields) => fields,
+            Held::Typed(value) => value.fields(),
+        }
+    }
+}
+
+/// Details are equal when their fields are, however they are held.
+impl PartialEq for Details {
+    fn eq(&self, other: &Details) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for Details {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
     }
 }
 
@@ -55,42 +132,43 @@ impl Serialize for Details {
 impl<'de> Deserialize<'de> for Details {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let fields = Fields::deserialize(d)?;
-        Ok(Details((!fields.is_empty()).then(|| Box::new(fields))))
+        Ok(Details(if fields.is_empty() {
+            Held::None
+        } else {
+            Held::Json(Box::new(fields))
+        }))
     }
 }
 
-/// Writes the fields of `value` (a struct) into `details`, replacing fields of the same name.
-pub fn set<T: Serialize>(details: &mut Details, value: &T) {
-    match serde_json::to_value(value).expect("details are JSON") {
-        // Empty so far (the usual case): the new fields are the details, no copying field by field.
-        serde_json::Value::Object(fields) if details.0.is_none() => {
-            details.0 = (!fields.is_empty()).then(|| Box::new(fields));
-        }
-        serde_json::Value::Object(fields) => {
-            for (k, v) in fields {
-                details.insert(k, v);
+/// Reads `details` as the game's type `T`: as the game wrote them, or from JSON refusing every
+/// field it does not have, or a wrong value, with a pointer under `base`
+/// (`/match_state/streak/count`).
+pub fn read<T: DeserializeOwned + Clone + 'static>(
+    details: &Details,
+    base: &str,
+) -> Result<T, Vec<FieldError>> {
+    let fields = match &details.0 {
+        Held::Typed(value) => {
+            if let Some(value) = value.value().downcast_ref::<T>() {
+                return Ok(value.clone());
             }
+            value.fields()
         }
-        other => unreachable!("details are a struct, not {other}"),
-    }
-}
-
-/// Reads `details` as the game's type `T`, refusing every field it does not have, or a wrong
-/// value, with a pointer under `base` (`/match_state/streak/count`).
-pub fn read<T: DeserializeOwned>(details: &Details, base: &str) -> Result<T, Vec<FieldError>> {
-    if details.is_empty() {
-        // Every hand of a game that carries nothing yet reads this: no path to track.
-        let none = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
-            std::iter::empty::<(&str, &serde_json::Value)>(),
-        );
-        return T::deserialize(none)
-            .map_err(|e| vec![FieldError::new(base.to_string(), e.to_string())]);
-    }
+        Held::Json(fields) => fields,
+        Held::None => {
+            // Every hand of a game that carries nothing yet reads this: no path to track.
+            let none = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
+                std::iter::empty::<(&str, &serde_json::Value)>(),
+            );
+            return T::deserialize(none)
+                .map_err(|e| vec![FieldError::new(base.to_string(), e.to_string())]);
+        }
+    };
     let mut errors = Vec::new();
     let mut unknown: Vec<&str> = Vec::new();
     loop {
         let map = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
-            details
+            fields
                 .iter()
                 .filter(|(k, _)| !unknown.contains(&k.as_str()))
                 .map(|(k, v)| (k.as_str(), v)),
@@ -106,7 +184,7 @@ pub fn read<T: DeserializeOwned>(details: &Details, base: &str) -> Result<T, Vec
         let field = message
             .strip_prefix("unknown field `")
             .and_then(|m| m.split('`').next())
-            .and_then(|f| details.keys().find(|k| *k == f));
+            .and_then(|f| fields.keys().find(|k| *k == f));
         match field {
             Some(field) => {
                 errors.push(FieldError::new(pointer, message));

@@ -129,7 +129,7 @@ pub trait Rules: Send + Sync + 'static {
     type Details: ToSchema;
     /// The fields this game carries in the match state from hand to hand (`MatchState.details`);
     /// a match state given with any other field is refused.
-    type Carried: ToSchema + DeserializeOwned;
+    type Carried: ToSchema + Serialize + DeserializeOwned + Clone + Send + Sync + 'static;
 
     fn info(&self) -> &'static GameInfo;
 
@@ -255,8 +255,9 @@ pub trait Game: Send + Sync {
     /// See `Rules::lowest_total_wins`.
     fn lowest_total_wins(&self) -> bool;
 
-    /// Checks the game's own fields of a match state given in a request (pointers under `base`).
-    fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>>;
+    /// Reads the game's own fields of a match state given in a request (pointers under `base`):
+    /// they are checked, and held as the game's type from then on.
+    fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>>;
 
     /// Reads `record` in this game's verbs: a verb the game does not have, or a value that is not
     /// what the verb takes, is refused with a pointer to it.
@@ -299,12 +300,12 @@ impl<R: Rules> Game for R {
         Rules::lowest_total_wins(self)
     }
 
-    fn check_carried(&self, details: &Details, base: &str) -> Result<(), Vec<FieldError>> {
+    fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>> {
         // A match state with none of the game's fields is every match's start: always valid.
         if details.is_empty() {
-            return Ok(());
+            return Ok(Details::new());
         }
-        crate::details::read::<R::Carried>(details, base).map(drop)
+        crate::details::read::<R::Carried>(details, base).map(Details::of)
     }
 
     fn read<'a>(&'a self, record: &HandRecord) -> Result<Box<dyn Recorded + 'a>, Vec<FieldError>> {

@@ -244,9 +244,13 @@ fn prepare<'a, R: Rules>(
             let mut state = state.clone();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
             state.next_dealer = state.next_dealer.map(named);
-            if let Err(e) =
-                check_match_state(game, table, &state, named(record.dealer), "/match_state")
-            {
+            if let Err(e) = check_match_state(
+                game,
+                table,
+                &mut state,
+                named(record.dealer),
+                "/match_state",
+            ) {
                 errors.extend(e);
             }
             state.out = state.out.into_iter().map(|(s, n)| (named(s), n)).collect();
@@ -379,17 +383,19 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
     state.next_dealer = state.next_dealer.map(resolve);
-    check_match_state(game, Some(table), &state, first_dealer, "/match_state").map_err(|e| {
-        e.into_iter()
-            .map(|f| {
-                if f.pointer == "/dealer" {
-                    f.under("/hands/0")
-                } else {
-                    f
-                }
-            })
-            .collect::<Vec<_>>()
-    })?;
+    check_match_state(game, Some(table), &mut state, first_dealer, "/match_state").map_err(
+        |e| {
+            e.into_iter()
+                .map(|f| {
+                    if f.pointer == "/dealer" {
+                        f.under("/hands/0")
+                    } else {
+                        f
+                    }
+                })
+                .collect::<Vec<_>>()
+        },
+    )?;
     state.out = state
         .out
         .into_iter()
@@ -414,19 +420,21 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
 const SCORE_LIMIT: i32 = 1_000_000;
 
 /// Checks a match state given in a request, for a hand dealt by `dealer` in `game` at `table` (when
-/// the options give one).
+/// the options give one); the game's own fields are then held as the game reads them.
 fn check_match_state(
     game: &dyn Game,
     table: Option<Table>,
-    state: &MatchState,
+    state: &mut MatchState,
     dealer: Seat,
     base: &str,
 ) -> Result<(), Vec<FieldError>> {
     let mut errors = Vec::new();
     // A field of the game's own that it does not keep would be carried along unread.
-    if let Err(e) = game.check_carried(&state.details, base) {
-        errors.extend(e);
+    match game.read_carried(&state.details, base) {
+        Ok(details) => state.details = details,
+        Err(e) => errors.extend(e),
     }
+    let state = &*state;
     for side in state.scores.sides() {
         if !(-SCORE_LIMIT..=SCORE_LIMIT).contains(&state.scores[side]) {
             errors.push(FieldError::new(

@@ -59,7 +59,7 @@ impl Placeholder for CountQuery {
 }
 
 /// What Big Two adds to the adjudication.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = BigTwoDetails)]
 pub struct Details {
     /// The seat that went out (no cards left); absent when no one did.
@@ -74,7 +74,7 @@ pub struct Details {
 
 /// What Big Two carries in the match state: `winners`, set when the game ends (one side, or
 /// every side tied for the lowest total: ties share the win, §4).
-#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = BigTwoCarried)]
 pub struct Carried {
@@ -83,7 +83,7 @@ pub struct Carried {
 }
 
 /// What the table sees beside the hands: the combination to beat.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 struct ViewDetails {
     /// The combination on the table, `null` when the seat to act leads.
     current: Option<Standing>,
@@ -788,7 +788,7 @@ impl Hand {
                 [one] => Some(one),
                 _ => None,
             };
-            details::set(&mut m.details, &Carried { winners });
+            m.details = details::Details::of(Carried { winners });
         }
     }
 
@@ -798,14 +798,11 @@ impl Hand {
             .seats()
             .map(|s| (s, self.hands[s.pos()].len()))
             .collect();
-        details::set(
-            &mut self.adj.details,
-            &Details {
-                went_out: self.out,
-                cards_left,
-                lowest_card: self.lowest,
-            },
-        );
+        self.adj.details = details::Details::of(Details {
+            went_out: self.out,
+            cards_left,
+            lowest_card: self.lowest,
+        });
     }
 }
 
@@ -896,14 +893,11 @@ impl HandState<Verb> for Hand {
         );
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        details::set(
-            &mut view.details,
-            &ViewDetails {
-                current: self.current.clone(),
-                passes: self.passes,
-                lowest_card: self.lowest,
-            },
-        );
+        view.details = details::Details::of(ViewDetails {
+            current: self.current.clone(),
+            passes: self.passes,
+            lowest_card: self.lowest,
+        });
         view
     }
 

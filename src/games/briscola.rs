@@ -135,13 +135,9 @@ fn contenders(m: &MatchState) -> Vec<Side> {
 }
 
 fn set_contenders(m: &mut MatchState, contenders: &[Side]) {
-    m.details.remove("contenders");
-    details::set(
-        &mut m.details,
-        &Carried {
-            contenders: contenders.to_vec(),
-        },
-    );
+    m.details = details::Details::of(Carried {
+        contenders: contenders.to_vec(),
+    });
 }
 
 /// A single leader wins the match; tied leaders contend in a tie-breaker hand (BR-b, BR-3).

@@ -281,8 +281,7 @@ fn pending_ties(m: &MatchState) -> u32 {
 }
 
 fn set_pending_ties(m: &mut MatchState, pending_ties: u32) {
-    m.details.remove("pending_ties");
-    details::set(&mut m.details, &Carried { pending_ties });
+    m.details = details::Details::of(Carried { pending_ties });
 }
 
 impl Hand {

@@ -615,15 +615,12 @@ fn score(
         Table::FOUR.left(Table::FOUR.left(dealer))
     };
     let m = &mut adj.match_after;
-    details::set(
-        &mut m.details,
-        &Carried {
-            streak: Some(Streak {
-                side: winner,
-                count,
-            }),
-        },
-    );
+    m.details = details::Details::of(Carried {
+        streak: Some(Streak {
+            side: winner,
+            count,
+        }),
+    });
     m.next_dealer = Some(next_dealer);
     // §4.4: most courts wins the agreed match; equal is a draw.
     if rules.match_hands > 0 && m.hands_played >= rules.match_hands {

@@ -1227,7 +1227,7 @@ impl TarotHand {
             }
         });
         let details = self.details(camp_points);
-        details::set(&mut self.adj.details, &details);
+        self.adj.details = details::Details::of(details);
         if self.penalty_play() {
             self.score_penalty_play(&counts);
         } else {
@@ -1263,7 +1263,7 @@ impl TarotHand {
             }
         };
         let details = self.details(None);
-        details::set(&mut self.adj.details, &details);
+        self.adj.details = details::Details::of(details);
         if self.adj.unscored(error, ending) {
             return self.adj;
         }
@@ -1594,7 +1594,7 @@ impl HandState<Verb> for TarotHand {
         view.trump = self.imperial;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        details::set(&mut view.details, &self.details(None));
+        view.details = details::Details::of(self.details(None));
         view
     }
 

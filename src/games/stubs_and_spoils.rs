@@ -85,6 +85,15 @@ pub struct Details {
     pub special_suit: Suit,
 }
 
+/// What Stubs & Spoils adds to each side's tally.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct TallyDetails {
+    /// The stubs in front of the side's players.
+    stubs_won: i32,
+    /// After the revoke transfers (§5): what is scored.
+    stubs: i32,
+}
+
 /// §5 default: stubs moved per established revoke.
 const REVOKE_STUBS: i32 = 2;
 
@@ -168,13 +177,10 @@ impl Rules for StubsAndSpoils {
             Mode::Black
         };
         let mut adj = Adjudication::new(INFO.id, dealer, before, 15);
-        details::set(
-            &mut adj.details,
-            &Details {
-                mode,
-                special_suit: special,
-            },
-        );
+        adj.details = details::Details::of(Details {
+            mode,
+            special_suit: special,
+        });
         if mode == Mode::Black {
             adj.trump = Some(special);
         }
@@ -450,20 +456,17 @@ impl Stubs {
     /// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5),
     /// the game to 21 (§4.6).
     fn score(&mut self, mode: Mode, adj: &mut Adjudication) {
-        for side in Side::BOTH {
-            adj.tally[side]
-                .details
-                .insert("stubs_won".into(), self.won[side].into());
-        }
+        let stubs_won = self.won;
         // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
         if let Some((side, points)) = self.result(mode) {
             adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
         }
         self.apply_revoke_penalties(mode, adj);
         for side in Side::BOTH {
-            adj.tally[side]
-                .details
-                .insert("stubs".into(), self.won[side].into());
+            adj.tally[side].details = details::Details::of(TallyDetails {
+                stubs_won: stubs_won[side],
+                stubs: self.won[side],
+            });
         }
         adj.hand_winner = self.result(mode).map(|(side, _)| side);
         adj.outcome = Outcome::Scored;

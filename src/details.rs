@@ -15,22 +15,20 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use utoipa::ToSchema;
 
 type Fields = serde_json::Map<String, serde_json::Value>;
 
-/// A game's own fields. Most games have none, and every hand builds many of these (one per tally
-/// side, the match states, the view), so empty details hold nothing at all.
+/// A game's own fields. Most games have none, and every hand builds and copies many of these (one
+/// per tally side, the match states, the view), so empty details hold nothing, and others are one
+/// shared pointer: small to move, and a copy is not a new allocation.
 #[derive(Clone, Default)]
-pub struct Details(Held);
+pub struct Details(Option<Arc<Held>>);
 
-#[derive(Clone, Default)]
 enum Held {
-    #[default]
-    None,
     /// As read from a request (a match state), not yet read by its game.
-    Json(Box<Fields>),
+    Json(Fields),
     /// As the game wrote them.
     Typed(Box<dyn Owned>),
 }
@@ -39,7 +37,6 @@ enum Held {
 trait Owned: Send + Sync {
     fn fields(&self) -> &Fields;
     fn value(&self) -> &dyn Any;
-    fn boxed(&self) -> Box<dyn Owned>;
 }
 
 struct Value<T> {
@@ -47,7 +44,7 @@ struct Value<T> {
     fields: OnceLock<Fields>,
 }
 
-impl<T: Serialize + Clone + Send + Sync + 'static> Owned for Value<T> {
+impl<T: Serialize + Send + Sync + 'static> Owned for Value<T> {
     fn fields(&self) -> &Fields {
         self.fields
             .get_or_init(|| match serde_json::to_value(&self.value) {
@@ -59,41 +56,19 @@ impl<T: Serialize + Clone + Send + Sync + 'static> Owned for Value<T> {
     fn value(&self) -> &dyn Any {
         &self.value
     }
-
-    fn boxed(&self) -> Box<dyn Owned> {
-        Box::new(Value {
-            value: self.value.clone(),
-            fields: self.fields.clone(),
-        })
-    }
-}
-
-impl Clone for Box<dyn Owned> {
-    fn clone(&self) -> Self {
-        self.boxed()
-    }
 }
 
 impl Details {
     pub fn new() -> Details {
-        Details(Held::None)
+        Details(None)
     }
 
     /// The game's details `value` (a struct): its fields are the details' fields.
-    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(value: T) -> Details {
-        Details(Held::Typed(Box::new(Value {
+    pub fn of<T: Serialize + Send + Sync + 'static>(value: T) -> Details {
+        Details(Some(Arc::new(Held::Typed(Box::new(Value {
             value,
             fields: OnceLock::new(),
-        })))
-    }
-
-    /// Whether there are no fields (typed details are read as JSON to tell).
-    pub fn is_empty(&self) -> bool {
-        match &self.0 {
-            Held::None => true,
-            Held::Json(fields) => fields.is_empty(),
-            Held::Typed(value) => value.fields().is_empty(),
-        }
+        })))))
     }
 }
 
@@ -102,10 +77,10 @@ impl std::ops::Deref for Details {
     type Target = Fields;
     fn deref(&self) -> &Fields {
         static EMPTY: OnceLock<Fields> = OnceLock::new();
-        match &self.0 {
-            Held::None => EMPTY.get_or_init(Fields::new),
-            Held::Json(fields) => fields,
-            Held::Typed(value) => value.fields(),
+        match self.0.as_deref() {
+            None => EMPTY.get_or_init(Fields::new),
+            Some(Held::Json(fields)) => fields,
+            Some(Held::Typed(value)) => value.fields(),
         }
     }
 }
@@ -132,11 +107,9 @@ impl Serialize for Details {
 impl<'de> Deserialize<'de> for Details {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let fields = Fields::deserialize(d)?;
-        Ok(Details(if fields.is_empty() {
-            Held::None
-        } else {
-            Held::Json(Box::new(fields))
-        }))
+        Ok(Details(
+            (!fields.is_empty()).then(|| Arc::new(Held::Json(fields))),
+        ))
     }
 }
 
@@ -147,15 +120,15 @@ pub fn read<T: DeserializeOwned + Clone + 'static>(
     details: &Details,
     base: &str,
 ) -> Result<T, Vec<FieldError>> {
-    let fields = match &details.0 {
-        Held::Typed(value) => {
+    let fields = match details.0.as_deref() {
+        Some(Held::Typed(value)) => {
             if let Some(value) = value.value().downcast_ref::<T>() {
                 return Ok(value.clone());
             }
             value.fields()
         }
-        Held::Json(fields) => fields,
-        Held::None => {
+        Some(Held::Json(fields)) => fields,
+        None => {
             // Every hand of a game that carries nothing yet reads this: no path to track.
             let none = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
                 std::iter::empty::<(&str, &serde_json::Value)>(),

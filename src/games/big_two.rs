@@ -59,7 +59,7 @@ impl Placeholder for CountQuery {
 }
 
 /// What Big Two adds to the adjudication.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 #[schema(as = BigTwoDetails)]
 pub struct Details {
     /// The seat that went out (no cards left); absent when no one did.
@@ -83,7 +83,7 @@ pub struct Carried {
 }
 
 /// What the table sees beside the hands: the combination to beat.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Debug, Serialize)]
 struct ViewDetails {
     /// The combination on the table, `null` when the seat to act leads.
     current: Option<Standing>,

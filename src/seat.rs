@@ -483,11 +483,14 @@ impl<T: Default> PerSide<T> {
         out
     }
 
-    /// The sides in play, in order.
+    /// The sides in play, in order (bit by bit: every hand's scoring walks them).
     pub fn sides(&self) -> impl Iterator<Item = Side> + '_ {
-        (0..SIDES as u8)
-            .filter(|i| self.present >> i & 1 == 1)
-            .map(Side)
+        let mut present = self.present;
+        std::iter::from_fn(move || {
+            let i = present.trailing_zeros();
+            present &= present.wrapping_sub(1);
+            (i < SIDES as u32).then_some(Side(i as u8))
+        })
     }
 }
 

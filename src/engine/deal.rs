@@ -55,12 +55,18 @@ pub enum Part {
 impl Part {
     /// The record field that holds this part.
     pub fn field(self) -> &'static str {
+        SETUP_FIELDS[self.slot()]
+    }
+
+    /// The position of its record field in `SETUP_FIELDS`: every record is checked field by field,
+    /// and comparing names showed in the replay profile.
+    fn slot(self) -> usize {
         match self {
-            Part::DealersCard | Part::FaceUp | Part::DiscardPile => "face_up",
-            Part::Stock | Part::Widow => "stock",
-            Part::Shoe => "shoe",
-            Part::CutCard => "cut_card",
-            Part::Deals => "deals",
+            Part::DealersCard | Part::FaceUp | Part::DiscardPile => 0,
+            Part::Stock | Part::Widow => 1,
+            Part::Shoe => 2,
+            Part::CutCard => 3,
+            Part::Deals => 4,
         }
     }
 }
@@ -116,14 +122,14 @@ impl Setup {
     }
 }
 
-/// How many `field` holds in `record` (cards, deals, or the cut card's position); `None` when the
+/// How many the field at `slot` of `SETUP_FIELDS` holds in `record` (cards, deals, or the cut card's position); `None` when the
 /// record leaves it out (or empty).
-fn held<V: Verbs>(record: &HandRecord<V>, field: &str) -> Option<u32> {
-    let n = match field {
-        "face_up" => record.face_up.len(),
-        "stock" => record.stock.len(),
-        "shoe" => record.shoe.len(),
-        "deals" => record.deals.len(),
+fn held<V: Verbs>(record: &HandRecord<V>, slot: usize) -> Option<u32> {
+    let n = match slot {
+        0 => record.face_up.len(),
+        1 => record.stock.len(),
+        2 => record.shoe.len(),
+        4 => record.deals.len(),
         _ => return record.cut_card,
     };
     (n > 0).then_some(n as u32)
@@ -148,9 +154,9 @@ pub fn check_setup<V: Verbs>(
     name: &str,
 ) -> Result<(), Vec<FieldError>> {
     let mut errors = Vec::new();
-    for field in SETUP_FIELDS {
-        let given = held(record, field);
-        let Some(holds) = setup.holding(field) else {
+    for (slot, field) in SETUP_FIELDS.into_iter().enumerate() {
+        let given = held(record, slot);
+        let Some(holds) = setup.parts.iter().find(|h| h.part.slot() == slot) else {
             if given.is_some() {
                 errors.push(FieldError::new(
                     format!("/{field}"),
@@ -166,7 +172,7 @@ pub fn check_setup<V: Verbs>(
         let (min, max) = match holds.count {
             Count::Between(min, max) => (min, max),
             // The cut card lies within the shoe.
-            Count::Rest { at_least } if field == "cut_card" => (at_least, setup.pack.len()),
+            Count::Rest { at_least } if holds.part == Part::CutCard => (at_least, setup.pack.len()),
             // What the pack leaves once every other card listed is counted.
             Count::Rest { at_least } => (
                 at_least,

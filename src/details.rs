@@ -5,10 +5,10 @@
 //! `Rules::Carried`), which also give its schemas.
 //!
 //! A game writes its details as its own typed value, and the JSON object is made only when someone
-//! reads it (the ruling written out, a test). Every hand writes details, and building a JSON map
-//! for each showed in the replay profile. Details read from a request stay JSON until the game
-//! reads them (`read`), and a game's carried state is read once, when the hand starts
-//! (`Game::read_carried`).
+//! reads it (the ruling written out, a test): every hand writes details, and building a JSON map
+//! for each showed in the replay profile. A match state's details given in a request are read
+//! once, when the match state is checked (`checked`, through `Game::read_carried`): the game's
+//! later reads take that reading, and the fields stay exactly as given.
 
 use crate::input::{FieldError, pointer_of};
 use serde::de::DeserializeOwned;
@@ -27,9 +27,9 @@ type Fields = serde_json::Map<String, serde_json::Value>;
 pub struct Details(Option<Arc<Held>>);
 
 enum Held {
-    /// As read from a request (a match state), not yet read by its game.
+    /// As given in a request (a match state), not yet read by its game.
     Json(Fields),
-    /// As the game wrote them.
+    /// As the game wrote them, or as it read them from a request (`checked`).
     Typed(Box<dyn Owned>),
 }
 
@@ -51,6 +51,25 @@ impl<T: Serialize + Send + Sync + 'static> Owned for Value<T> {
                 Ok(serde_json::Value::Object(fields)) => fields,
                 other => unreachable!("details are a struct, not {other:?}"),
             })
+    }
+
+    fn value(&self) -> &dyn Any {
+        &self.value
+    }
+}
+
+/// The game's reading of details given in a request: their fields stay as given.
+struct Given<T> {
+    value: T,
+    given: Arc<Held>,
+}
+
+impl<T: Send + Sync + 'static> Owned for Given<T> {
+    fn fields(&self) -> &Fields {
+        match &*self.given {
+            Held::Json(fields) => fields,
+            Held::Typed(value) => value.fields(),
+        }
     }
 
     fn value(&self) -> &dyn Any {
@@ -116,27 +135,51 @@ impl<'de> Deserialize<'de> for Details {
 /// Reads `details` as the game's type `T`: as the game wrote them, or from JSON refusing every
 /// field it does not have, or a wrong value, with a pointer under `base`
 /// (`/match_state/streak/count`).
-pub fn read<T: DeserializeOwned + Clone + 'static>(
+pub fn read<T: DeserializeOwned + Clone + Send + Sync + 'static>(
     details: &Details,
     base: &str,
 ) -> Result<T, Vec<FieldError>> {
-    let fields = match details.0.as_deref() {
-        Some(Held::Typed(value)) => {
-            if let Some(value) = value.value().downcast_ref::<T>() {
-                return Ok(value.clone());
-            }
-            value.fields()
-        }
-        Some(Held::Json(fields)) => fields,
+    match details.0.as_deref() {
+        Some(Held::Typed(value)) => match value.value().downcast_ref::<T>() {
+            Some(value) => Ok(value.clone()),
+            None => parse(value.fields(), base),
+        },
+        Some(Held::Json(fields)) => parse(fields, base),
         None => {
             // Every hand of a game that carries nothing yet reads this: no path to track.
             let none = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
                 std::iter::empty::<(&str, &serde_json::Value)>(),
             );
-            return T::deserialize(none)
-                .map_err(|e| vec![FieldError::new(base.to_string(), e.to_string())]);
+            T::deserialize(none).map_err(|e| vec![FieldError::new(base.to_string(), e.to_string())])
         }
-    };
+    }
+}
+
+/// Reads `details` given in a request as the game's type `T` (see `read`), once: the details
+/// returned hold that reading for the game's later reads, and still the fields as given.
+pub fn checked<T: DeserializeOwned + Clone + Send + Sync + 'static>(
+    details: &Details,
+    base: &str,
+) -> Result<Details, Vec<FieldError>> {
+    let value = read::<T>(details, base)?;
+    Ok(match &details.0 {
+        Some(given) => Details(Some(Arc::new(Held::Typed(Box::new(Given {
+            value,
+            given: given.clone(),
+        }))))),
+        None => Details::new(),
+    })
+}
+
+/// Reads `fields` as `T`, naming every field it does not have (see `read`).
+fn parse<T: DeserializeOwned>(fields: &Fields, base: &str) -> Result<T, Vec<FieldError>> {
+    // Details given are mostly right: read them plainly, and track the path only to name an error.
+    let plain = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(
+        fields.iter().map(|(k, v)| (k.as_str(), v)),
+    );
+    if let Ok(value) = T::deserialize(plain) {
+        return Ok(value);
+    }
     let mut errors = Vec::new();
     let mut unknown: Vec<&str> = Vec::new();
     loop {
@@ -175,3 +218,83 @@ pub fn read<T: DeserializeOwned + Clone + 'static>(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoDetails {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Carried {
+        #[serde(default, skip_serializing_if = "is_zero")]
+        ties: u32,
+        #[serde(default)]
+        side: Option<String>,
+    }
+
+    fn is_zero(n: &u32) -> bool {
+        *n == 0
+    }
+
+    fn given(fields: serde_json::Value) -> Details {
+        serde_json::from_value(fields).unwrap()
+    }
+
+    #[test]
+    fn typed_details_read_as_the_json_of_their_value() {
+        let d = Details::of(Carried {
+            ties: 2,
+            side: None,
+        });
+        assert_eq!(
+            serde_json::to_value(&d).unwrap(),
+            json!({"ties": 2, "side": null})
+        );
+        assert_eq!(d, given(json!({"side": null, "ties": 2})));
+        assert_ne!(d, given(json!({"ties": 2})));
+        assert_eq!(
+            read::<Carried>(&d, "/m").unwrap(),
+            Carried {
+                ties: 2,
+                side: None
+            }
+        );
+        // Nothing written: nothing held, and no field on the wire.
+        assert!(Details::of(crate::details::NoDetails {}).is_empty());
+        assert_eq!(serde_json::to_value(Details::new()).unwrap(), json!({}));
+    }
+
+    #[test]
+    fn details_checked_keep_their_fields_as_given_and_their_reading() {
+        // `ties: 0` is what the type would leave out: the match state echoes it all the same.
+        let d = given(json!({"ties": 0, "side": "NS"}));
+        let held = checked::<Carried>(&d, "/match_state").unwrap();
+        assert_eq!(
+            serde_json::to_value(&held).unwrap(),
+            json!({"ties": 0, "side": "NS"})
+        );
+        assert_eq!(
+            read::<Carried>(&held, "/match_state").unwrap(),
+            Carried {
+                ties: 0,
+                side: Some("NS".into())
+            }
+        );
+        assert!(
+            checked::<Carried>(&Details::new(), "/m")
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn every_wrong_field_is_named_with_its_pointer() {
+        let d = given(json!({"ties": 1, "odd": 1, "other": 2}));
+        let e = checked::<Carried>(&d, "/match_state").unwrap_err();
+        let pointers: Vec<_> = e.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/match_state/odd", "/match_state/other"]);
+        let e = read::<Carried>(&given(json!({"ties": "x"})), "/match_state").unwrap_err();
+        assert_eq!(e[0].pointer, "/match_state/ties");
+    }
+}

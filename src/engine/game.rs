@@ -256,7 +256,7 @@ pub trait Game: Send + Sync {
     fn lowest_total_wins(&self) -> bool;
 
     /// Reads the game's own fields of a match state given in a request (pointers under `base`):
-    /// they are checked, and held as the game's type from then on.
+    /// they are checked, and held as the game reads them from then on (the fields as given).
     fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>>;
 
     /// Reads `record` in this game's verbs: a verb the game does not have, or a value that is not
@@ -305,7 +305,7 @@ impl<R: Rules> Game for R {
         if details.is_empty() {
             return Ok(Details::new());
         }
-        crate::details::read::<R::Carried>(details, base).map(Details::of)
+        crate::details::checked::<R::Carried>(details, base)
     }
 
     fn read<'a>(&'a self, record: &HandRecord) -> Result<Box<dyn Recorded + 'a>, Vec<FieldError>> {

@@ -9,6 +9,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::StreamExt;
 use serde::Serialize;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
@@ -391,34 +392,43 @@ fn check_document(bytes: &[u8]) -> Result<(), Problem> {
     Ok(())
 }
 
-/// Walks a JSON document, keeping the pointer of the value it is in, and stops at the first
-/// duplicate key.
+/// Walks a JSON document and stops at the first duplicate key. Every JSON body is walked, so the
+/// path is kept as borrowed keys and positions, and written as a pointer only for a duplicate.
 #[derive(Default)]
-struct Walk {
-    pointer: String,
+struct Walk<'de> {
+    path: Vec<Step<'de>>,
     duplicate: Option<(String, String)>,
 }
 
-impl<'de> DeserializeSeed<'de> for &mut Walk {
+/// One step into a document: a position in an array or a key of an object.
+enum Step<'de> {
+    Index(usize),
+    Key(Cow<'de, str>),
+}
+
+impl Walk<'_> {
+    /// The JSON pointer of the current value.
+    fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for step in &self.path {
+            pointer.push('/');
+            match step {
+                Step::Index(i) => pointer.push_str(&i.to_string()),
+                Step::Key(key) => pointer.push_str(&escape(key)),
+            }
+        }
+        pointer
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Walk<'de> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl Walk {
-    /// Walks the value at `token` under the current pointer.
-    fn under<R>(&mut self, token: &str, read: impl FnOnce(&mut Walk) -> R) -> R {
-        let len = self.pointer.len();
-        self.pointer.push('/');
-        self.pointer.push_str(&escape(token));
-        let out = read(self);
-        self.pointer.truncate(len);
-        out
-    }
-}
-
-impl<'de> Visitor<'de> for &mut Walk {
+impl<'de> Visitor<'de> for &mut Walk<'de> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
@@ -443,26 +453,78 @@ impl<'de> Visitor<'de> for &mut Walk {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         for i in 0.. {
-            if self
-                .under(&i.to_string(), |w| seq.next_element_seed(w))?
-                .is_none()
-            {
+            self.path.push(Step::Index(i));
+            let more = seq.next_element_seed(&mut *self)?.is_some();
+            self.path.pop();
+            if !more {
                 break;
             }
         }
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                self.duplicate = Some((format!("{}/{}", self.pointer, escape(&key)), key));
+        let mut seen = Seen::Few(Vec::new());
+        while let Some(key) = map.next_key_seed(Key)? {
+            if !seen.insert(key.clone()) {
+                self.duplicate = Some((format!("{}/{}", self.pointer(), escape(&key)), key.into()));
                 return Err(serde::de::Error::custom("duplicate key"));
             }
-            self.under(&key, |w| map.next_value_seed(w))?;
-            seen.insert(key);
+            self.path.push(Step::Key(key));
+            map.next_value_seed(&mut *self)?;
+            self.path.pop();
         }
         Ok(())
+    }
+}
+
+/// An object's key, borrowed from the document unless it has escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(key))
+    }
+    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(key.to_owned()))
+    }
+}
+
+/// The keys of one object so far: a list while it is short (nearly every object), hashed beyond.
+enum Seen<'de> {
+    Few(Vec<Cow<'de, str>>),
+    Many(HashSet<Cow<'de, str>>),
+}
+
+impl<'de> Seen<'de> {
+    const FEW: usize = 16;
+
+    /// Adds `key`; false when the object already had it.
+    fn insert(&mut self, key: Cow<'de, str>) -> bool {
+        match self {
+            Seen::Few(keys) if keys.contains(&key) => false,
+            Seen::Few(keys) if keys.len() < Seen::FEW => {
+                keys.push(key);
+                true
+            }
+            Seen::Few(keys) => {
+                let mut set: HashSet<_> = keys.drain(..).collect();
+                set.insert(key);
+                *self = Seen::Many(set);
+                true
+            }
+            Seen::Many(set) => set.insert(key),
+        }
     }
 }
 
@@ -506,5 +568,42 @@ fn describe(e: &validator::ValidationError) -> String {
         ("length", None, Some(max)) => format!("expected at most {max} items"),
         ("length", Some(min), None) => format!("expected at least {min} items"),
         (code, _, _) => format!("failed the '{code}' check"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_document;
+
+    /// The pointer `check_document` gives for a duplicate key in `json`, if it finds one.
+    fn duplicate_at(json: &str) -> Option<String> {
+        check_document(json.as_bytes())
+            .err()
+            .map(|p| p.errors[0].pointer.clone())
+    }
+
+    #[test]
+    fn a_duplicate_key_is_found_in_any_object_however_long() {
+        let keys = |n: usize| (0..n).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>();
+        // Past the short list of keys, and in a long one before it.
+        let mut long = keys(40);
+        long.push("\"k3\":0".into());
+        assert_eq!(
+            duplicate_at(&format!("{{\"o\":[1,{{{}}}]}}", long.join(","))).as_deref(),
+            Some("/o/1/k3")
+        );
+        let mut short = keys(5);
+        short.push("\"k4\":0".into());
+        assert_eq!(
+            duplicate_at(&format!("{{{}}}", short.join(","))).as_deref(),
+            Some("/k4")
+        );
+        assert_eq!(duplicate_at(&format!("{{{}}}", keys(40).join(","))), None);
+        // A key written with an escape is the same key; the pointer escapes `/` and `~`.
+        assert_eq!(
+            duplicate_at(r#"{"a/b":{"x~":1,"x\u007e":2}}"#).as_deref(),
+            Some("/a~1b/x~0")
+        );
+        assert_eq!(duplicate_at(r#"[{"a":1},{"a":1}]"#), None);
     }
 }

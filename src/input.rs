@@ -2,6 +2,9 @@
 //! what was expected (RFC 9457 problem details carry these as `errors`).
 
 use serde::Serialize;
+use serde::de::{DeserializeSeed, Deserializer, Visitor};
+use std::borrow::Cow;
+use std::fmt;
 use utoipa::ToSchema;
 
 /// A problem with one part of a request, refused before any adjudication (HTTP 4xx).
@@ -54,4 +57,28 @@ pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
         }
     }
     out
+}
+
+/// An object's key, borrowed from the document unless it has escapes (`next_key_seed(Key)`): serde
+/// reads a `Cow<str>` key as an owned string, an allocation for every key of every body.
+pub struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(key))
+    }
+    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(key.to_owned()))
+    }
 }

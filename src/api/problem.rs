@@ -1,7 +1,7 @@
 //! RFC 9457 problem details, and reading a JSON body into a typed request with JSON pointers on
 //! every error.
 
-use crate::input::{FieldError, escape, pointer_of};
+use crate::input::{FieldError, Key, escape, pointer_of};
 use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{Payload, Service, ServiceRequest, ServiceResponse};
 use actix_web::http::{StatusCode, header};
@@ -474,29 +474,6 @@ impl<'de> Visitor<'de> for &mut Walk<'de> {
             self.path.pop();
         }
         Ok(())
-    }
-}
-
-/// An object's key, borrowed from the document unless it has escapes.
-struct Key;
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a key")
-    }
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(key))
-    }
-    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key.to_owned()))
     }
 }
 

@@ -209,8 +209,8 @@ impl<'de, V: Verbs> serde::Deserialize<'de> for OneVerb<V> {
                 f.write_str("one verb and its value")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneVerb<V>, A::Error> {
-                let verb: std::borrow::Cow<'de, str> = map
-                    .next_key()?
+                let verb = map
+                    .next_key_seed(input::Key)?
                     .ok_or_else(|| de::Error::custom("no verb"))?;
                 Ok(OneVerb(V::read(&verb, &mut map)?))
             }
@@ -234,7 +234,7 @@ impl<V: Verbs> Action<V> {
     fn parse_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Action<V>, A::Error> {
         let mut seat = None;
         let mut kind: Option<V> = None;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(key) = map.next_key_seed(input::Key)? {
             if key == "seat" {
                 seat = Some(map.next_value::<Seat>()?);
                 continue;

@@ -339,29 +339,38 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
         ));
     }
     check_document(bytes)?;
-    let de = &mut serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(de).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        let inner = e.into_inner();
-        if inner.is_data() {
-            Problem::invalid(vec![FieldError::new(
-                pointer,
-                strip_position(&inner.to_string()),
-            )])
-        } else {
-            Problem::new(
-                StatusCode::BAD_REQUEST,
-                "malformed-json",
-                "Malformed JSON",
-                format!("the body is not valid JSON: {inner}"),
-            )
-            .with(vec![FieldError::new(pointer, inner.to_string())])
-        }
-    })?;
+    // Read plainly; a body that fails is read again, tracking the path to name what is wrong.
+    let value: T = serde_json::from_slice(bytes).map_err(|e| typed_parse_error::<T>(bytes, e))?;
     value
         .validate()
         .map_err(|e| Problem::invalid(validation_errors(&e, "")))?;
     Ok(value)
+}
+
+/// The problem with a body that did not parse as `T` (`plain`'s error), with the pointer of the
+/// value at fault.
+fn typed_parse_error<T: DeserializeOwned>(bytes: &[u8], plain: serde_json::Error) -> Problem {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    let (pointer, inner) = match serde_path_to_error::deserialize::<_, T>(de) {
+        Err(e) => (pointer_of(e.path()), e.into_inner()),
+        // Only what follows the document can fail the plain read alone, and that is refused
+        // before (`check_document`); the plain error is the answer all the same.
+        Ok(_) => (String::new(), plain),
+    };
+    if inner.is_data() {
+        Problem::invalid(vec![FieldError::new(
+            pointer,
+            strip_position(&inner.to_string()),
+        )])
+    } else {
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-json",
+            "Malformed JSON",
+            format!("the body is not valid JSON: {inner}"),
+        )
+        .with(vec![FieldError::new(pointer, inner.to_string())])
+    }
 }
 
 /// Refuses what a typed parse would let through: a key given twice in any object (serde keeps

@@ -182,9 +182,20 @@ impl Action {
                 unknown_verb::<V>(verb),
             ));
         }
-        let entry = std::iter::once((verb, &self.kind.value));
-        let map = de::value::MapDeserializer::<_, serde_json::Error>::new(entry);
-        let kind = serde_path_to_error::deserialize::<_, OneVerb<V>>(map).map_err(|e| {
+        let entry = || {
+            de::value::MapDeserializer::<_, serde_json::Error>::new(std::iter::once((
+                verb,
+                &self.kind.value,
+            )))
+        };
+        // Read plainly; the path is tracked only to name what is wrong.
+        if let Ok(kind) = <OneVerb<V> as serde::Deserialize>::deserialize(entry()) {
+            return Ok(Action {
+                seat: self.seat,
+                kind: kind.0,
+            });
+        }
+        let kind = serde_path_to_error::deserialize::<_, OneVerb<V>>(entry()).map_err(|e| {
             FieldError::new(
                 format!("/actions/{index}{}", input::pointer_of(e.path())),
                 e.into_inner().to_string(),

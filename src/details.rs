@@ -66,14 +66,20 @@ struct Given<T> {
 
 impl<T: Send + Sync + 'static> Owned for Given<T> {
     fn fields(&self) -> &Fields {
-        match &*self.given {
-            Held::Json(fields) => fields,
-            Held::Typed(value) => value.fields(),
-        }
+        self.given.fields()
     }
 
     fn value(&self) -> &dyn Any {
         &self.value
+    }
+}
+
+impl Held {
+    fn fields(&self) -> &Fields {
+        match self {
+            Held::Json(fields) => fields,
+            Held::Typed(value) => value.fields(),
+        }
     }
 }
 
@@ -96,11 +102,9 @@ impl std::ops::Deref for Details {
     type Target = Fields;
     fn deref(&self) -> &Fields {
         static EMPTY: OnceLock<Fields> = OnceLock::new();
-        match self.0.as_deref() {
-            None => EMPTY.get_or_init(Fields::new),
-            Some(Held::Json(fields)) => fields,
-            Some(Held::Typed(value)) => value.fields(),
-        }
+        self.0
+            .as_deref()
+            .map_or_else(|| EMPTY.get_or_init(Fields::new), Held::fields)
     }
 }
 

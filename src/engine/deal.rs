@@ -62,17 +62,23 @@ impl Part {
     /// and comparing names showed in the replay profile.
     fn slot(self) -> usize {
         match self {
-            Part::DealersCard | Part::FaceUp | Part::DiscardPile => 0,
-            Part::Stock | Part::Widow => 1,
-            Part::Shoe => 2,
-            Part::CutCard => 3,
-            Part::Deals => 4,
+            Part::DealersCard | Part::FaceUp | Part::DiscardPile => FACE_UP,
+            Part::Stock | Part::Widow => STOCK,
+            Part::Shoe => SHOE,
+            Part::CutCard => CUT_CARD,
+            Part::Deals => DEALS,
         }
     }
 }
 
 /// The record fields that can hold a part beside the deal.
 pub const SETUP_FIELDS: [&str; 5] = ["face_up", "stock", "shoe", "cut_card", "deals"];
+// Their positions, by name (`Part::slot`, `held`).
+const FACE_UP: usize = 0;
+const STOCK: usize = 1;
+const SHOE: usize = 2;
+const CUT_CARD: usize = 3;
+const DEALS: usize = 4;
 
 /// How many a part holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,14 +128,14 @@ impl Setup {
     }
 }
 
-/// How many the field at `slot` of `SETUP_FIELDS` holds in `record` (cards, deals, or the cut card's position); `None` when the
-/// record leaves it out (or empty).
+/// How many the field at `slot` of `SETUP_FIELDS` holds in `record` (cards, deals, or the cut
+/// card's position); `None` when the record leaves it out (or empty).
 fn held<V: Verbs>(record: &HandRecord<V>, slot: usize) -> Option<u32> {
     let n = match slot {
-        0 => record.face_up.len(),
-        1 => record.stock.len(),
-        2 => record.shoe.len(),
-        4 => record.deals.len(),
+        FACE_UP => record.face_up.len(),
+        STOCK => record.stock.len(),
+        SHOE => record.shoe.len(),
+        DEALS => record.deals.len(),
         _ => return record.cut_card,
     };
     (n > 0).then_some(n as u32)

@@ -1,9 +1,10 @@
 //! Replay throughput per game over its fixtures: in-engine (record already read in the game's
-//! verbs) and end to end (JSON text in, JSON text out). Criterion prints the time per pass and hands per second
-//! ("thrpt", elements = hands); `cargo bench --bench replay -- --quick` for a short run.
+//! verbs) and end to end (JSON text in, JSON text out, as the API reads and writes it). Criterion
+//! prints the time per pass and hands per second ("thrpt", elements = hands); `cargo bench --bench replay -- --quick` for a short run.
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
 //! compare two versions of the engine on the same hands).
 
+use arbiter::api::hand_record;
 use arbiter::api::problem::parse_json;
 use arbiter::engine;
 use arbiter::record::HandRecord;
@@ -56,8 +57,10 @@ fn replay(c: &mut Criterion) {
         group.bench_function("end-to-end", |b| {
             b.iter(|| {
                 for (text, _) in &hands {
-                    let r: HandRecord = parse_json(black_box(text)).unwrap();
-                    let a = engine::adjudicate(*game, &r).unwrap();
+                    let a = hand_record(*game, black_box(text))
+                        .unwrap()
+                        .adjudicate()
+                        .unwrap();
                     black_box(serde_json::to_vec(&a).unwrap());
                 }
             })

@@ -4,7 +4,7 @@ use actix_web::HttpServer;
 use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
-use arbiter::record::{HandRecord, MatchRecord};
+use arbiter::record::MatchRecord;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -251,8 +251,8 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;
         serde_json::to_string_pretty(&engine::adjudicate_match(game, &m).map_err(refused)?)
     } else {
-        let h: HandRecord = api::problem::parse_json(bytes).map_err(problem)?;
-        serde_json::to_string_pretty(&engine::adjudicate(game, &h).map_err(refused)?)
+        let h = api::hand_record(game, bytes).map_err(problem)?;
+        serde_json::to_string_pretty(&h.adjudicate().map_err(refused)?)
     };
     Ok(out.expect("an adjudication serializes"))
 }

@@ -6,8 +6,8 @@ pub mod problem;
 use crate::engine::{
     self, Adjudication, Bonus, BonusStatus, Camp, Contract, CorrectedRevoke, Decides, Effect,
     Event, FieldError, Game, GameInfo, IgnoredAction, Irregularity, MatchReport, MatchState,
-    OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, ScoreItem, ScoreSource, Seat, Side,
-    TableView, Tally, TrickReport,
+    OptionKind, OptionSpec, Outcome, PlayedCard, RecordError, Recorded, ScoreItem, ScoreSource,
+    Seat, Side, TableView, Tally, TrickReport,
 };
 use crate::record::{Action, HandRecord, MatchRecord};
 use crate::{cards, games};
@@ -15,7 +15,7 @@ use actix_web::dev::Service;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
-use problem::{Problem, json_body, parse_json};
+use problem::{Problem, checked_document, json_body, parse_json, read_document};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -459,6 +459,20 @@ async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
     parse_json(&bytes).map_err(|p| p.about_record().offering_seats(&game.info().tables.seats()))
 }
 
+/// Reads a body as a hand record of `game`, in the game's verbs: straight from the text when it is
+/// a well-formed record, and otherwise through the game-agnostic record, whose reading names
+/// what is wrong (the refusal is the same either way; only a good record is read faster).
+pub fn hand_record<'a>(game: &'a dyn Game, body: &[u8]) -> Result<Box<dyn Recorded + 'a>, Problem> {
+    let about = |p: Problem| p.about_record().offering_seats(&game.info().tables.seats());
+    let document = checked_document(body).map_err(about)?;
+    if let Some(read) = game.read_json(document) {
+        return Ok(read);
+    }
+    let record: HandRecord = read_document(document).map_err(about)?;
+    game.read(&record)
+        .map_err(|e| Problem::invalid(e).about_record())
+}
+
 /// Adjudicates one recorded hand. Nothing is stored.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
@@ -475,8 +489,9 @@ async fn adjudicate(
     body: web::Payload,
 ) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_record(&req, body, game).await?;
-    engine::adjudicate(game, &record)
+    let body = json_body(&req, body).await?;
+    hand_record(game, &body)?
+        .adjudicate()
         .map(web::Json)
         .map_err(|e| Problem::invalid(e).about_record())
 }
@@ -519,8 +534,9 @@ async fn legal_actions(
     body: web::Payload,
 ) -> Result<web::Json<TableView>, Problem> {
     let game = game(&path)?;
-    let record: HandRecord = read_record(&req, body, game).await?;
-    engine::legal_actions(game, &record)
-        .map(web::Json)
+    let body = json_body(&req, body).await?;
+    hand_record(game, &body)?
+        .replay()
+        .map(|replay| web::Json(replay.view()))
         .map_err(|e| Problem::invalid(e).about_record())
 }

@@ -328,6 +328,12 @@ where
 
 /// Deserializes and validates `bytes`, mapping every failure to a problem with a JSON pointer.
 pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Problem> {
+    read_document(checked_document(bytes)?)
+}
+
+/// The JSON document of a body, refused when there is none, when a key is given twice in an
+/// object, or when something follows it; not yet read as any type (`read_document`).
+pub fn checked_document(bytes: &[u8]) -> Result<&[u8], Problem> {
     // A byte order mark is allowed before JSON as before CSV (RFC 8259 §8.1 lets a parser ignore it).
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -339,8 +345,14 @@ pub fn parse_json<T: DeserializeOwned + Validate>(bytes: &[u8]) -> Result<T, Pro
         ));
     }
     check_document(bytes)?;
+    Ok(bytes)
+}
+
+/// Deserializes and validates a document `checked_document` let through.
+pub fn read_document<T: DeserializeOwned + Validate>(document: &[u8]) -> Result<T, Problem> {
     // Read plainly; a body that fails is read again, tracking the path to name what is wrong.
-    let value: T = serde_json::from_slice(bytes).map_err(|e| typed_parse_error::<T>(bytes, e))?;
+    let value: T =
+        serde_json::from_slice(document).map_err(|e| typed_parse_error::<T>(document, e))?;
     value
         .validate()
         .map_err(|e| Problem::invalid(validation_errors(&e, "")))?;

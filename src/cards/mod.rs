@@ -18,10 +18,21 @@ macro_rules! serde_as_string {
             }
         }
 
+        // Parsed from the text where it lies: a `String` (or `Cow`, which serde reads owned) is an
+        // allocation for every seat of every action.
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
+                struct Text;
+                impl serde::de::Visitor<'_> for Text {
+                    type Value = $t;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$t, E> {
+                        v.parse().map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(Text)
             }
         }
     };
@@ -306,12 +317,15 @@ impl FromStr for Card {
             reason,
         };
         let t = s.trim();
-        match t.to_ascii_uppercase().as_str() {
-            "FOOL" => return Ok(Card::FOOL),
-            "BJ" => return Ok(Card::BIG_JOKER),
-            "LJ" => return Ok(Card::LITTLE_JOKER),
-            "JK" => return Ok(Card::JOKER),
-            _ => {}
+        // Compared in place: a record has dozens of cards, and an upper-cased copy of each showed.
+        const NAMED: [(&str, Card); 4] = [
+            ("FOOL", Card::FOOL),
+            ("BJ", Card::BIG_JOKER),
+            ("LJ", Card::LITTLE_JOKER),
+            ("JK", Card::JOKER),
+        ];
+        if let Some(&(_, card)) = NAMED.iter().find(|(name, _)| t.eq_ignore_ascii_case(name)) {
+            return Ok(card);
         }
         if t.is_empty() {
             return Err(err("it is empty"));
@@ -573,6 +587,9 @@ mod tests {
         assert_eq!("7♣".parse::<Card>().unwrap().to_string(), "7C");
         assert_eq!("T21".parse::<Card>().unwrap().to_string(), "T21");
         assert_eq!("fool".parse::<Card>().unwrap(), Card::FOOL);
+        assert_eq!("Bj".parse::<Card>().unwrap(), Card::BIG_JOKER);
+        assert_eq!("lj".parse::<Card>().unwrap(), Card::LITTLE_JOKER);
+        assert_eq!(" jk ".parse::<Card>().unwrap(), Card::JOKER);
         assert_eq!("CS".parse::<Card>().unwrap().rank(), Some(Rank::Cavalier));
     }
 

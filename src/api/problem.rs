@@ -418,6 +418,10 @@ fn check_document(bytes: &[u8]) -> Result<(), Problem> {
 #[derive(Default)]
 struct Walk<'de> {
     path: Vec<Step<'de>>,
+    /// The keys so far of the objects being walked, outermost first: an object's own keys are
+    /// the last ones, and it takes them off when it ends (one list for the document, not one per
+    /// object).
+    keys: Vec<Cow<'de, str>>,
     duplicate: Option<(String, String)>,
 }
 
@@ -484,9 +488,25 @@ impl<'de> Visitor<'de> for &mut Walk<'de> {
         Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = Seen::Few(Vec::new());
+        // The object's keys are compared in the list while they are few (nearly every object),
+        // and hashed beyond, so that a long object is not quadratic.
+        const FEW: usize = 16;
+        let first = self.keys.len();
+        let mut many: Option<HashSet<Cow<'de, str>>> = None;
         while let Some(key) = map.next_key_seed(Key)? {
-            if !seen.insert(key.clone()) {
+            let new = match &mut many {
+                Some(set) => set.insert(key.clone()),
+                None if self.keys[first..].contains(&key) => false,
+                None if self.keys.len() - first < FEW => {
+                    self.keys.push(key.clone());
+                    true
+                }
+                None => {
+                    let set = many.insert(self.keys.drain(first..).collect());
+                    set.insert(key.clone())
+                }
+            };
+            if !new {
                 self.duplicate = Some((format!("{}/{}", self.pointer(), escape(&key)), key.into()));
                 return Err(serde::de::Error::custom("duplicate key"));
             }
@@ -494,35 +514,8 @@ impl<'de> Visitor<'de> for &mut Walk<'de> {
             map.next_value_seed(&mut *self)?;
             self.path.pop();
         }
+        self.keys.truncate(first);
         Ok(())
-    }
-}
-
-/// The keys of one object so far: a list while it is short (nearly every object), hashed beyond.
-enum Seen<'de> {
-    Few(Vec<Cow<'de, str>>),
-    Many(HashSet<Cow<'de, str>>),
-}
-
-impl<'de> Seen<'de> {
-    const FEW: usize = 16;
-
-    /// Adds `key`; false when the object already had it.
-    fn insert(&mut self, key: Cow<'de, str>) -> bool {
-        match self {
-            Seen::Few(keys) if keys.contains(&key) => false,
-            Seen::Few(keys) if keys.len() < Seen::FEW => {
-                keys.push(key);
-                true
-            }
-            Seen::Few(keys) => {
-                let mut set: HashSet<_> = keys.drain(..).collect();
-                set.insert(key);
-                *self = Seen::Many(set);
-                true
-            }
-            Seen::Many(set) => set.insert(key),
-        }
     }
 }
 
@@ -603,5 +596,17 @@ mod tests {
             Some("/a~1b/x~0")
         );
         assert_eq!(duplicate_at(r#"[{"a":1},{"a":1}]"#), None);
+        // An object's keys are its own: not its parent's, nor those of an object inside it.
+        assert_eq!(duplicate_at(r#"{"a":{"a":1,"b":{"a":2}},"b":1}"#), None);
+        assert_eq!(
+            duplicate_at(r#"{"a":{"b":1},"c":[{"b":2}],"a":2}"#).as_deref(),
+            Some("/a")
+        );
+        let nested = format!(
+            "{{{},\"in\":{{{}}},\"k7\":0}}",
+            keys(20).join(","),
+            keys(20).join(",")
+        );
+        assert_eq!(duplicate_at(&nested).as_deref(), Some("/k7"));
     }
 }

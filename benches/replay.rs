@@ -1,6 +1,7 @@
 //! Replay throughput per game over its fixtures: in-engine (record already read in the game's
 //! verbs) and end to end (JSON text in, JSON text out, as the API reads and writes it). Criterion
-//! prints the time per pass and hands per second ("thrpt", elements = hands); `cargo bench --bench replay -- --quick` for a short run.
+//! prints the time per pass and hands per second ("thrpt", elements = hands);
+//! `cargo bench --bench replay -- --quick` for a short run.
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
 //! compare two versions of the engine on the same hands).
 

@@ -9,9 +9,13 @@ mod set;
 pub use holding::{CardCounts, Holding};
 pub use set::CardSet;
 
-/// Serializes a type as its `Display` string and deserializes it through its `FromStr`.
+/// Serializes a type as its `Display` string and deserializes it through its `FromStr`; a value
+/// that is not a string is refused as not `$expecting` ("a string" unless given).
 macro_rules! serde_as_string {
     ($t:ty) => {
+        $crate::cards::serde_as_string!($t, "a string");
+    };
+    ($t:ty, $expecting:literal) => {
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_str(self)
@@ -26,7 +30,7 @@ macro_rules! serde_as_string {
                 impl serde::de::Visitor<'_> for Text {
                     type Value = $t;
                     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                        f.write_str("a string")
+                        f.write_str($expecting)
                     }
                     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$t, E> {
                         v.parse().map_err(E::custom)
@@ -354,27 +358,7 @@ impl FromStr for Card {
     }
 }
 
-impl serde::Serialize for Card {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Card {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Card;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a card string such as \"AS\" or \"10H\"")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Card, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
+serde_as_string!(Card, "a card string such as \"AS\" or \"10H\"");
 
 impl utoipa::PartialSchema for Card {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

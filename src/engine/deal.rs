@@ -110,7 +110,13 @@ impl Count {
 impl Setup {
     /// The part held in record field `field`, if the game declares one.
     pub fn holding(&self, field: &str) -> Option<&'static Holds> {
-        self.parts.iter().find(|h| h.part.field() == field)
+        let slot = SETUP_FIELDS.iter().position(|f| *f == field)?;
+        self.holding_at(slot)
+    }
+
+    /// The part held in the field at `slot` of `SETUP_FIELDS` (`holding` by position).
+    fn holding_at(&self, slot: usize) -> Option<&'static Holds> {
+        self.parts.iter().find(|h| h.part.slot() == slot)
     }
 
     /// What the record holds, for a message: "the deal and stock (the widow)".
@@ -162,7 +168,7 @@ pub fn check_setup<V: Verbs>(
     let mut errors = Vec::new();
     for (slot, field) in SETUP_FIELDS.into_iter().enumerate() {
         let given = held(record, slot);
-        let Some(holds) = setup.parts.iter().find(|h| h.part.slot() == slot) else {
+        let Some(holds) = setup.holding_at(slot) else {
             if given.is_some() {
                 errors.push(FieldError::new(
                     format!("/{field}"),

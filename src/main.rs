@@ -242,10 +242,8 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         .and_then(|g| g.as_str())
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
-    let problem = |p: api::problem::Problem| {
-        let p = p.about_record().offering_seats(&game.info().tables.seats());
-        serde_json::to_string_pretty(&p).expect("serializes")
-    };
+    let problem =
+        |p| serde_json::to_string_pretty(&api::record_problem(game, p)).expect("serializes");
     let refused = |errors| problem(api::problem::Problem::invalid(errors));
     let out = if value.get("hands").is_some() {
         let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;

@@ -456,14 +456,22 @@ async fn read_record<T: serde::de::DeserializeOwned + validator::Validate>(
     game: &dyn Game,
 ) -> Result<T, Problem> {
     let bytes = json_body(req, body).await?;
-    parse_json(&bytes).map_err(|p| p.about_record().offering_seats(&game.info().tables.seats()))
+    parse_json(&bytes).map_err(|p| record_problem(game, p))
+}
+
+/// A record of `game` refused as it was read: titled as a record's refusal, and a seat that did
+/// not parse answered with the game's own seats.
+pub fn record_problem(game: &dyn Game, problem: Problem) -> Problem {
+    problem
+        .about_record()
+        .offering_seats(&game.info().tables.seats())
 }
 
 /// Reads a body as a hand record of `game`, in the game's verbs: straight from the text when it is
 /// a well-formed record, and otherwise through the game-agnostic record, whose reading names
 /// what is wrong (the refusal is the same either way; only a good record is read faster).
 pub fn hand_record<'a>(game: &'a dyn Game, body: &[u8]) -> Result<Box<dyn Recorded + 'a>, Problem> {
-    let about = |p: Problem| p.about_record().offering_seats(&game.info().tables.seats());
+    let about = |p| record_problem(game, p);
     let document = checked_document(body).map_err(about)?;
     if let Some(read) = game.read_json(document) {
         return Ok(read);

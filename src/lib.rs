@@ -1,5 +1,5 @@
 //! Arbiter: replays recorded card-game hands through a rules engine and adjudicates them the way a
-//! careful tournament director would (`shared/design.md`).
+//! careful tournament director would.
 
 pub mod api;
 pub mod cards;

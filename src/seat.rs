@@ -1,4 +1,4 @@
-//! Seats, turn order and sides (`shared/rules/README.md`, "Seats and direction").
+//! Seats, turn order and sides (`docs/rules/README.md`, "Seats and direction").
 
 use std::fmt;
 use std::str::FromStr;

@@ -103,7 +103,7 @@ async fn lists_and_describes_games() {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(body["options"][0]["name"], "revoke_penalty");
     assert_eq!(body["options"][0]["default"], "default");
-    assert_eq!(body["rules"], "stubs-and-spoils.md");
+    assert_eq!(body["rules"], "docs/rules/stubs-and-spoils.md");
     let (s, _, body) = call("GET", "/health", None, None).await;
     assert_eq!((s, &body["status"]), (StatusCode::OK, &json!("ok")));
 }

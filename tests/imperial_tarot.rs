@@ -1,4 +1,4 @@
-//! Imperial Tarot (`shared/rules/imperial-tarot.md`): random deals played by the engine's legal
+//! Imperial Tarot (`docs/rules/imperial-tarot.md`): random deals played by the engine's legal
 //! actions keep the rule file's checker invariants (§4.5): the two camps' totals make 163 (Penalty
 //! Play: 163 less the People, which counts for nobody), payments sum to zero, every dealt card is
 //! played once in 18 tricks.

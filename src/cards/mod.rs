@@ -1,4 +1,4 @@
-//! Cards, suits, ranks and packs, with the canonical notation of `shared/rules/README.md`.
+//! Cards, suits, ranks and packs, with the canonical notation of `docs/rules/README.md`.
 //!
 //! A card is one byte; a set of cards is one `u128` bit mask, so hands, tricks and packs are
 //! copied and tested without allocating.
@@ -458,7 +458,7 @@ impl Pack {
 }
 
 pub mod packs {
-    //! The packs of the rule files (`shared/rules/*.md` §1).
+    //! The packs of the rule files (`docs/rules/*.md` §1).
     //! Each is built once and handed out as a copy: every hand asks for its pack twice (the
     //! setup check and the deal), and building one card by card showed in the replay profile.
     use super::{Card, Pack, Rank::*};

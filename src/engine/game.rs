@@ -31,7 +31,8 @@ pub struct GameInfo {
     /// The score that wins a game.
     pub game_target: i32,
     pub options: &'static [OptionSpec],
-    /// The rule file this game implements, in the shared rules folder.
+    /// The rule file this game implements: its path in the repository (`docs/rules/<game>.md`).
+    /// The `rule` of an irregularity names a file of that folder and its section.
     pub rules: &'static str,
     /// Irregularity codes this game reports.
     #[schema(value_type = Vec<String>)]

@@ -1,6 +1,6 @@
 //! What a director reports: irregularities (rules broken at the table, penalised, replay goes on),
 //! record errors (the record contradicts the deal or the turn order: replay stops), corrected revokes
-//! and actions ignored after a hand was decided (`shared/rules/README.md`, "Legality outcomes", C2–C6).
+//! and actions ignored after a hand was decided (`docs/rules/README.md`, "Legality outcomes", C2–C6).
 
 use crate::cards::Card;
 use crate::record::{Action, Verbs};

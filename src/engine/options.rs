@@ -1,4 +1,4 @@
-//! Named game variants (`shared/rules/*.md` §6 "Variant" column): declared by each game, chosen per
+//! Named game variants (`docs/rules/*.md` §6 "Variant" column): declared by each game, chosen per
 //! record, validated with a pointer to the offending option.
 
 use super::FieldError;

@@ -1,5 +1,5 @@
 //! Playing cards to tricks: whose turn it is, whether the card is held, and the revoke-correction
-//! window of `shared/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
+//! window of `docs/rules/README.md` ("When a revoke is established", C2–C4). Every trick-taking
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
 use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};

@@ -1,4 +1,4 @@
-//! Bacon (`shared/rules/bacon.md`): four players in partnerships, 52 cards, A high; five cards each
+//! Bacon (`docs/rules/bacon.md`): four players in partnerships, 52 cards, A high; five cards each
 //! and up to four upcards, each offered from the dealer's left ("pick it up", alone or not; the
 //! partner may veto either); the declarer's left-hand opponent takes the upcard, discards face up and
 //! leads; five tricks; 3–4 tricks score 1 and all five 2, doubled for a loner or for the defenders;
@@ -71,7 +71,7 @@ static INFO: GameInfo = GameInfo {
             rule: "bacon.md §5",
         },
     ],
-    rules: "bacon.md",
+    rules: "docs/rules/bacon.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

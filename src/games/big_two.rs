@@ -1,4 +1,4 @@
-//! Big Two (`shared/rules/big-two.md`): 2 to 4 players each for himself, 13 cards each from the
+//! Big Two (`docs/rules/big-two.md`): 2 to 4 players each for himself, 13 cards each from the
 //! 52-card pack (the rest set aside with fewer than four); ranks 2 A K Q J T 9 8 7 6 5 4 3, suits
 //! ♠ > ♥ > ♣ > ♦. A climbing game: its unit is a turn, not a trick. The holder of the lowest card
 //! in play starts; each play is a single, pair, triple or five-card hand beating the last one of
@@ -133,7 +133,7 @@ static INFO: GameInfo = GameInfo {
             rule: "big-two.md §5",
         },
     ],
-    rules: "big-two.md",
+    rules: "docs/rules/big-two.md",
     irregularities: &["illegal_combination", "false_count"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

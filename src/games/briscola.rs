@@ -1,4 +1,4 @@
-//! Briscola (`shared/rules/briscola.md`): 2, 3 or 4 players (4 in partnerships N–S v E–W), the
+//! Briscola (`docs/rules/briscola.md`): 2, 3 or 4 players (4 in partnerships N–S v E–W), the
 //! 40-card pack (39 for three, one 2 removed); three cards each, the upcard under the stock fixes
 //! trumps; any card may be played; the trick winner draws first, then the others in turn, the last
 //! draw taking the upcard; card points A 11, 3 10, K 4, Q 3, J 2 (120); a match of 2 hands (3 with
@@ -58,7 +58,7 @@ static INFO: GameInfo = GameInfo {
             rule: "briscola.md §6 BR-1",
         },
     ],
-    rules: "briscola.md",
+    rules: "docs/rules/briscola.md",
     irregularities: &[],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -1,4 +1,4 @@
-//! Couillon (`shared/rules/couillon.md`): four players in partnerships, a 24-card pack (A K Q J T 9),
+//! Couillon (`docs/rules/couillon.md`): four players in partnerships, a 24-card pack (A K Q J T 9),
 //! four cards each and an 8-card stub whose top card proposes trump; from the dealer's left each
 //! player accepts or declines it, and if all decline the stub's bottom card fixes trump. Trumping is
 //! always allowed, otherwise follow suit; four tricks; the side with more card points (A 4, K 3,
@@ -73,7 +73,7 @@ static INFO: GameInfo = GameInfo {
             rule: "couillon.md §5",
         },
     ],
-    rules: "couillon.md",
+    rules: "docs/rules/couillon.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -1,4 +1,4 @@
-//! Court Piece (Rang) (`shared/rules/court-piece.md`): four players in partnerships, 52 cards, A
+//! Court Piece (Rang) (`docs/rules/court-piece.md`): four players in partnerships, 52 cards, A
 //! high; the dealer's left names trump after seeing his first five cards and leads; follow suit. A
 //! side scores a court by taking the first seven tricks (52 if it plays on and takes all thirteen),
 //! when the opponents revoke (the hand ends at once), or by winning seven hands in a row. The deal
@@ -78,7 +78,7 @@ static INFO: GameInfo = GameInfo {
             rule: "court-piece.md §4.4, §6 CP-6",
         },
     ],
-    rules: "court-piece.md",
+    rules: "docs/rules/court-piece.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -1,4 +1,4 @@
-//! Hasenpfeffer (`shared/rules/hasenpfeffer.md`): four players in partnerships, a 25-card pack
+//! Hasenpfeffer (`docs/rules/hasenpfeffer.md`): four players in partnerships, a 25-card pack
 //! (A K Q J T 9 and a joker); six cards each and a one-card widow; one round of bidding 1–6 (the
 //! joker holder is forced to 3 when all pass); the high bidder takes the widow, names trump,
 //! discards and leads; the joker and both bowers are the top trumps; declarers score their tricks
@@ -48,7 +48,7 @@ static INFO: GameInfo = GameInfo {
                       silent); `none`: revokes are reported only.",
         rule: "hasenpfeffer.md §5, HA-b",
     }],
-    rules: "hasenpfeffer.md",
+    rules: "docs/rules/hasenpfeffer.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -1,4 +1,4 @@
-//! Imperial Tarot (`shared/rules/imperial-tarot.md`): four players each for himself, one declarer
+//! Imperial Tarot (`docs/rules/imperial-tarot.md`): four players each for himself, one declarer
 //! against three defenders each hand; the 78-card tarot pack, a second trump suit (the Imperial
 //! suit) interleaved with the trumps, the Fool's excuse, an auction of levels and multipliers, the
 //! People (a stock of six), Sparrow, Slam and handfuls, and Penalty Play when all pass.
@@ -1437,7 +1437,7 @@ static INFO: GameInfo = GameInfo {
     deck: "78-card tarot (four suits of 14 with the Cavalier, trumps T1-T21, the Fool)",
     game_target: 0,
     options: OPTIONS,
-    rules: "imperial-tarot.md",
+    rules: "docs/rules/imperial-tarot.md",
     irregularities: &["revoke", "failed_to_trump", "illegal_discard"],
     record_errors: &[
         "out_of_turn",

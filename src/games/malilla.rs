@@ -1,4 +1,4 @@
-//! Malilla (`shared/rules/malilla.md`): four players in partnerships, a 40-card pack, the dealer's
+//! Malilla (`docs/rules/malilla.md`): four players in partnerships, a 40-card pack, the dealer's
 //! last card fixes trumps, 7 highest; follow suit, the forbidden seven, must beat an opponent; one
 //! point per trick on top of the card points (70 a hand); the side over 35 scores the excess; game
 //! to 35; any incorrect play loses the game at once.
@@ -37,7 +37,7 @@ static INFO: GameInfo = GameInfo {
                       (the rules' default: the foul stands once the card is played).",
         rule: "malilla.md §6 MA-8",
     }],
-    rules: "malilla.md",
+    rules: "docs/rules/malilla.md",
     irregularities: &["revoke", "illegal_seven", "failed_to_overtake", "misdeal"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

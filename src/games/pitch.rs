@@ -1,4 +1,4 @@
-//! Pitch, partnership Setback (`shared/rules/pitch.md`): four players in partnerships, six cards
+//! Pitch, partnership Setback (`docs/rules/pitch.md`): four players in partnerships, six cards
 //! each from a 52-card pack (the other 28 set aside); one round of bidding 2, 3, 4 or smudge from
 //! the dealer's left, the dealer may steal and must bid 2 if all pass; the pitcher's first lead
 //! fixes trump; follow suit or trump; High, Low, Jack and Game, one point each; the pitcher's side
@@ -162,7 +162,7 @@ static INFO: GameInfo = GameInfo {
             rule: "pitch.md §5, PI-b, PI-c",
         },
     ],
-    rules: "pitch.md",
+    rules: "docs/rules/pitch.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -1,4 +1,4 @@
-//! Stubs & Spoils (`shared/rules/stubs-and-spoils.md`): four players in partnerships, 52 cards; the
+//! Stubs & Spoils (`docs/rules/stubs-and-spoils.md`): four players in partnerships, 52 cards; the
 //! dealer's 13th card is the Color Card (black mode: tricks are assets, its suit trump; red mode:
 //! tricks are liabilities, its suit the trojan suit); three gallery discards; from every trick one card
 //! is the stub (scored), one the spoil (taken into a hand), two are dead; the hand ends after the spoil
@@ -47,7 +47,7 @@ static INFO: GameInfo = GameInfo {
                       (the rulings' default, the text being silent); `none`: revokes are reported only.",
         rule: "stubs-and-spoils.md §5, SS-8",
     }],
-    rules: "stubs-and-spoils.md",
+    rules: "docs/rules/stubs-and-spoils.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

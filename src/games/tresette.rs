@@ -1,4 +1,4 @@
-//! Tresette (`shared/rules/tresette.md`): four players in partnerships, a 40-card pack dealt out,
+//! Tresette (`docs/rules/tresette.md`): four players in partnerships, a 40-card pack dealt out,
 //! no trumps, follow suit, 3 2 A K J Q 7 6 5 4. "Good play" before the first lead declares melds
 //! of aces, 2s and 3s (three or four of a kind, the 3-2-A napoleon), scored when the declarer wins
 //! a trick. Aces 1, every three 2s/3s/courts 1, last trick 1 (11 a hand). Limited, truthful table
@@ -234,7 +234,7 @@ static INFO: GameInfo = GameInfo {
             rule: "tresette.md §5, TS-5, TR-e",
         },
     ],
-    rules: "tresette.md",
+    rules: "docs/rules/tresette.md",
     irregularities: &[
         "revoke",
         "false_information",

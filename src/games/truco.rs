@@ -1,4 +1,4 @@
-//! Truco, Brazilian (`shared/rules/truco.md`): four players in partnerships, 40 cards, play to the
+//! Truco, Brazilian (`docs/rules/truco.md`): four players in partnerships, 40 cards, play to the
 //! right; the mão keeps, passes or rejects his packet; three tricks of any cards under a fixed card
 //! order (4♣ 7♥ A♠ 7♦ on top), face-down cards from trick 2; the side winning two tricks (with the tie
 //! rules) takes the stake, raised by truco, retruco, nine and queda; penalties of one tento; the
@@ -95,7 +95,7 @@ static INFO: GameInfo = GameInfo {
             rule: "README Penalties; truco.md §5",
         },
     ],
-    rules: "truco.md",
+    rules: "docs/rules/truco.md",
     irregularities: &[
         "bad_procedure",
         "illegal_reject",

@@ -1,4 +1,4 @@
-//! Twenty-Nine (`shared/rules/twenty-nine.md`): four players in partnerships, a 32-card pack ranked
+//! Twenty-Nine (`docs/rules/twenty-nine.md`): four players in partnerships, a 32-card pack ranked
 //! J 9 A T K Q 8 7; four cards each, an auction 15–28 for the right to name a concealed trump, four
 //! more cards each; the trump is revealed the first time a player in turn cannot follow suit; a royal
 //! pair (K+Q of trumps) shown after the reveal moves the contract by 4; the declarers gain 1 game
@@ -50,7 +50,7 @@ static INFO: GameInfo = GameInfo {
                       `none`: revokes are reported only.",
         rule: "twenty-nine.md §5, TN-b",
     }],
-    rules: "twenty-nine.md",
+    rules: "docs/rules/twenty-nine.md",
     irregularities: &["revoke"],
     verbs: <Verb as crate::record::Verbs>::VERBS,
     record_errors: &[

@@ -136,7 +136,7 @@ fn create_club(path: &Path, name: &str) -> ExitCode {
     }
     write(
         path,
-        |tx| league::create_club(tx, name.trim()),
+        |tx| league::create_club(tx, name),
         |(club, key)| {
             println!("club {} ({})", club.id, club.name);
             print_key(key);
@@ -150,7 +150,7 @@ fn create_key(path: &Path, club: i64, label: &str) -> ExitCode {
     }
     write(
         path,
-        |tx| league::create_key(tx, club, label.trim()),
+        |tx| league::create_key(tx, club, label),
         |key| {
             println!("club {club}");
             print_key(key);

@@ -1114,3 +1114,167 @@ async fn names_cursors_and_idempotency_keys_are_refused_as_the_spec_says() {
     .await;
     r.refused(400, "/query/cursor");
 }
+
+// ---- 16. issue 19: the bearer scheme, names, dates -------------------------------------------
+
+#[actix_web::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    for (scheme, name) in [("bearer", "Ana"), ("BEARER", "Ben"), ("BeArEr", "Cai")] {
+        let r = send(
+            &app,
+            http::TestRequest::post()
+                .uri("/v1/clubs/1/players")
+                .insert_header(("authorization", format!("{scheme} {key}")))
+                .set_json(json!({"name": name})),
+        )
+        .await;
+        assert_eq!(r.status, 201, "{scheme}: {}", r.text);
+    }
+    // Another scheme is still no key.
+    let r = send(
+        &app,
+        http::TestRequest::post()
+            .uri("/v1/clubs/1/players")
+            .insert_header(("authorization", format!("Basic {key}")))
+            .set_json(json!({"name": "Dee"})),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn invisible_characters_are_refused_and_names_are_compared_after_nfc() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    create(&app, &key, "/v1/clubs/1/players", json!({"name": "Ana"})).await;
+    // Format characters (Cf), line and paragraph separators (Zl, Zp): each makes a name that
+    // looks like another.
+    for name in [
+        "Ana\u{200b}",
+        "Ana\u{200f}",
+        "Ana\u{061c}",
+        "\u{feff}Ana",
+        "An\u{2028}a",
+        "An\u{2029}a",
+        "Ana\u{e0041}",
+        "Ana\u{00ad}",
+    ] {
+        let body = json!({"name": name}).to_string();
+        send(&app, post_json("/v1/clubs/1/players", &key, &body))
+            .await
+            .refused(422, "/name");
+        // The same rule for every name taken: a league's, a key's label, a club's.
+        send(
+            &app,
+            post_json(
+                "/v1/clubs/1/leagues",
+                &key,
+                &json!({"name": name, "season": "2026", "game": "malilla"}).to_string(),
+            ),
+        )
+        .await
+        .refused(422, "/name");
+        send(
+            &app,
+            post_json(
+                "/v1/clubs/1/keys",
+                &key,
+                &json!({"label": name}).to_string(),
+            ),
+        )
+        .await
+        .refused(422, "/label");
+    }
+    // "José" composed and decomposed are one name: stored in NFC, the second is a conflict.
+    let composed = create(
+        &app,
+        &key,
+        "/v1/clubs/1/players",
+        json!({"name": "Jos\u{e9}"}),
+    )
+    .await;
+    assert_eq!(composed.json["name"], "Jos\u{e9}");
+    let r = send(
+        &app,
+        post_json(
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": "Jose\u{301}"}).to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // A decomposed name is stored composed.
+    let r = create(
+        &app,
+        &key,
+        "/v1/clubs/1/players",
+        json!({"name": "Ine\u{301}s"}),
+    )
+    .await;
+    assert_eq!(r.json["name"], "In\u{e9}s");
+    // Renaming a player to another's name (after NFC) is a conflict too.
+    let r = send(
+        &app,
+        http::TestRequest::patch()
+            .uri(&format!("/v1/clubs/1/players/{}", r.json["id"]))
+            .insert_header(bearer(&key))
+            .set_json(json!({"name": "Jose\u{301}"})),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // The rule's pattern in the OpenAPI document refuses them too.
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    let pattern = spec["components"]["schemas"]["Name"]["pattern"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for class in [
+        "\\u00ad",
+        "\\u061c",
+        "\\u200b-\\u200f",
+        "\\u2028-\\u202e",
+        "\\ufeff",
+    ] {
+        assert!(pattern.contains(class), "{class} not in {pattern}");
+    }
+}
+
+#[actix_web::test]
+async fn dates_are_from_1900_to_2200() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = club(&app, "Casa").await;
+    create(
+        &app,
+        &key,
+        "/v1/clubs/1/leagues",
+        json!({"name": "T", "season": "2026", "game": "malilla"}),
+    )
+    .await;
+    for date in ["0000-01-01", "1899-12-31", "2201-01-01", "9999-12-31"] {
+        send(
+            &app,
+            post_json(
+                "/v1/clubs/1/leagues/1/sessions",
+                &key,
+                &json!({"name": "E", "played_on": date}).to_string(),
+            ),
+        )
+        .await
+        .refused(422, "/played_on");
+    }
+    for date in ["1900-01-01", "2200-12-31", "2000-02-29"] {
+        create(
+            &app,
+            &key,
+            "/v1/clubs/1/leagues/1/sessions",
+            json!({"name": "E", "played_on": date}),
+        )
+        .await;
+    }
+}

@@ -195,7 +195,12 @@ fn bearer(req: &HttpRequest) -> Result<String, Problem> {
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    match value.and_then(|v| v.strip_prefix("Bearer ")) {
+    // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
+    let token = value.and_then(|v| {
+        let (scheme, token) = v.split_once(' ')?;
+        scheme.eq_ignore_ascii_case("bearer").then_some(token)
+    });
+    match token {
         Some(token) if !token.trim().is_empty() => Ok(token.trim().to_string()),
         _ => Err(unauthorized(
             "writes need the club's API key: Authorization: Bearer <key> (see `arbiter club create`)".into(),
@@ -717,7 +722,7 @@ async fn create_club(
     }
     let new: NewNamed = parse_json(&json_body(&req, body).await?)?;
     let (club, key) = blocking(&state, move |s| {
-        s.write(|tx| league::create_club(tx, new.name.trim()))
+        s.write(|tx| league::create_club(tx, &new.name))
     })
     .await?;
     let location = format!("/v1/clubs/{}", club.id);
@@ -757,7 +762,7 @@ async fn create_key(
         club,
         body,
         Access::ClubOrOperator,
-        move |tx, new: NewKey| league::create_key(tx, club, new.label.trim()),
+        move |tx, new: NewKey| league::create_key(tx, club, &new.label),
     )
     .await
 }

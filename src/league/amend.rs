@@ -202,11 +202,16 @@ pub fn rename_player(
     by: &Actor,
 ) -> Result<Player> {
     let old = repo::get_player(tx, club, id)?;
+    let name = normal_name(name);
+    let taken = format!("club {club} has a player named '{name}'");
+    if repo::player_named(tx, club, &name)?.is_some_and(|other| other != id) {
+        return Err(StoreError::Conflict(taken));
+    }
     tx.execute(
         "UPDATE players SET name = ?2 WHERE id = ?1",
-        params![id, name.trim()],
+        params![id, name],
     )
-    .map_err(|e| repo::conflict_on_unique(e, format!("club {club} has a player named '{name}'")))?;
+    .map_err(|e| repo::conflict_on_unique(e, taken))?;
     let renamed = repo::get_player(tx, club, id)?;
     let (before, after) = (json!({"name": old.name}), json!({"name": renamed.name}));
     record(
@@ -233,7 +238,7 @@ pub fn rename_session(
     let old = repo::get_session(tx, club, id)?;
     tx.execute(
         "UPDATE sessions SET name = ?2 WHERE id = ?1",
-        params![id, name.trim()],
+        params![id, normal_name(name)],
     )?;
     let renamed = repo::get_session(tx, club, id)?;
     let (before, after) = (json!({"name": old.name}), json!({"name": renamed.name}));

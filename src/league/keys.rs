@@ -3,6 +3,7 @@
 //! enough (no password stretching needed). A key is named by a random public id (`key_` and 16
 //! hex digits), so key ids say nothing about how many keys other clubs hold.
 
+use super::model::normal_name;
 use super::{Result, StoreError};
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
@@ -60,12 +61,12 @@ pub fn create(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
     let id = random_hex(ID_PREFIX, 8)?;
     tx.execute(
         "INSERT INTO api_keys (club_id, digest, label, public_id) VALUES (?1, ?2, ?3, ?4)",
-        params![club, digest(&secret), label, id],
+        params![club, digest(&secret), normal_name(label), id],
     )?;
     Ok(ApiKey {
         id,
         club,
-        label: label.to_string(),
+        label: normal_name(label),
         secret,
     })
 }

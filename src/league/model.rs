@@ -1,6 +1,7 @@
 //! What the league API takes and returns.
 
 use crate::engine::{MatchState, PerSide, Seat, Side};
+pub use crate::record::normal_name;
 use crate::record::{MAX_NAME_CHARS, NAME_PATTERN, allowed_in_name};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -8,8 +9,9 @@ use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use validator::Validate;
 
-/// Names of clubs, players, leagues, seasons, sessions and keys: 1 to 100 characters, not blank.
-/// (Also the CLI's rule for the club names and key labels it is given.)
+/// Names of clubs, players, leagues, seasons, sessions, partnerships and keys: 1 to 100
+/// characters, not blank, none invisible or moving the text (`allowed_in_name`). Each is kept as
+/// `normal_name` makes it. (Also the CLI's rule for the club names and key labels it is given.)
 pub fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     let n = name.chars().count();
     if (1..=MAX_NAME_CHARS).contains(&n)
@@ -20,8 +22,8 @@ pub fn name_ok(name: &str) -> Result<(), validator::ValidationError> {
     } else {
         Err(validator::ValidationError::new("name").with_message(
             format!(
-                "expected 1 to {MAX_NAME_CHARS} characters, not blank, no control or \
-                 bidirectional formatting characters"
+                "expected 1 to {MAX_NAME_CHARS} characters, not blank, no control, format \
+                 (invisible or bidirectional) or line-separating characters"
             )
             .into(),
         ))
@@ -39,8 +41,11 @@ impl utoipa::PartialSchema for Name {
             .max_length(Some(MAX_NAME_CHARS))
             .pattern(Some(NAME_PATTERN))
             .description(Some(
-                "1 to 100 characters, not only spaces, without control characters or bidirectional \
-                 embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)",
+                "1 to 100 characters, not only spaces, without characters of the Unicode \
+                 categories Cc (controls), Cf (format: zero-width spaces and joiners, bidirectional \
+                 marks, embeddings, overrides and isolates, the byte-order mark, tags), Zl and Zp \
+                 (line and paragraph separators). Kept without surrounding spaces, in Unicode NFC; \
+                 two players of a club cannot have the same name.",
             ))
             .into()
     }
@@ -98,13 +103,14 @@ pub struct NewSession {
     #[validate(custom(function = "name_ok"))]
     #[schema(value_type = Name)]
     pub name: String,
-    /// The date of play, `YYYY-MM-DD`.
+    /// The date of play, `YYYY-MM-DD`, from 1900-01-01 to 2200-12-31.
     #[validate(custom(function = "date_ok"))]
-    #[schema(format = Date)]
+    #[schema(format = Date, pattern = "^(19[0-9]{2}|2[01][0-9]{2}|2200)-[0-9]{2}-[0-9]{2}$")]
     pub played_on: Option<String>,
 }
 
-/// A date of the Gregorian calendar, `YYYY-MM-DD` (`2026-02-30` is not one).
+/// A date of the Gregorian calendar, `YYYY-MM-DD` (`2026-02-30` is not one), from 1900 to 2200:
+/// a club's dates are in living memory or planned, and a year 0 is a typo.
 fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
     let b = d.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
@@ -125,13 +131,13 @@ fn date_ok(d: &str) -> Result<(), validator::ValidationError> {
                 2 => 28,
                 _ => 0,
             };
-            (1..=days).contains(&day)
+            (1900..=2200).contains(&year) && (1..=days).contains(&day)
         };
     if ok {
         Ok(())
     } else {
         Err(validator::ValidationError::new("date")
-            .with_message("expected a date YYYY-MM-DD".into()))
+            .with_message("expected a date YYYY-MM-DD from 1900-01-01 to 2200-12-31".into()))
     }
 }
 

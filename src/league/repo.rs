@@ -40,8 +40,11 @@ fn club_row(r: &Row) -> rusqlite::Result<Club> {
 
 /// Creates a club with its first key (shown once).
 pub fn create_club(tx: &Transaction, name: &str) -> Result<(Club, ApiKey)> {
-    tx.execute("INSERT INTO clubs (name) VALUES (?1)", params![name])
-        .map_err(|e| conflict_on_unique(e, format!("a club named '{name}' exists")))?;
+    tx.execute(
+        "INSERT INTO clubs (name) VALUES (?1)",
+        params![normal_name(name)],
+    )
+    .map_err(|e| conflict_on_unique(e, format!("a club named '{name}' exists")))?;
     let club = get_club(tx, tx.last_insert_rowid())?;
     let key = keys::create(tx, club.id, "first key")?;
     Ok((club, key))
@@ -106,11 +109,16 @@ fn player_row(r: &Row) -> rusqlite::Result<Player> {
 
 pub fn create_player(tx: &Transaction, club: i64, name: &str) -> Result<Player> {
     get_club(tx, club)?;
+    let name = normal_name(name);
+    let taken = format!("club {club} has a player named '{name}'");
+    if player_named(tx, club, &name)?.is_some() {
+        return Err(StoreError::Conflict(taken));
+    }
     tx.execute(
         "INSERT INTO players (club_id, name) VALUES (?1, ?2)",
-        params![club, name.trim()],
+        params![club, name],
     )
-    .map_err(|e| conflict_on_unique(e, format!("club {club} has a player named '{name}'")))?;
+    .map_err(|e| conflict_on_unique(e, taken))?;
     get_player(tx, club, tx.last_insert_rowid())
 }
 
@@ -134,15 +142,19 @@ pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
     not_found(p, || format!("no player {id} in club {club}"))
 }
 
-/// A player of `club` by name (sheets name players rather than number them).
+/// The player of `club` named `name`, compared as `normal_name` keeps names (a name stored before
+/// names were kept so counts as it would be kept today): one name is one player, in sheets, on
+/// creation and on renaming.
 pub fn player_named(tx: &Transaction, club: i64, name: &str) -> Result<Option<i64>> {
-    Ok(tx
-        .query_row(
-            "SELECT id FROM players WHERE club_id = ?1 AND name = ?2",
-            params![club, name.trim()],
-            |r| r.get(0),
-        )
-        .optional()?)
+    let name = normal_name(name);
+    let mut st = tx.prepare_cached("SELECT id, name FROM players WHERE club_id = ?1")?;
+    let mut rows = st.query(params![club])?;
+    while let Some(r) = rows.next()? {
+        if normal_name(&r.get::<_, String>(1)?) == name {
+            return Ok(Some(r.get(0)?));
+        }
+    }
+    Ok(None)
 }
 
 fn partnership_row(tx: &Transaction, r: &Row) -> Result<Partnership> {
@@ -206,7 +218,7 @@ pub fn create_partnership(
     let name = new.name.clone().unwrap_or_else(|| names.join(" & "));
     tx.execute(
         "INSERT INTO partnerships (club_id, name, roster) VALUES (?1, ?2, ?3)",
-        params![club, name.trim(), roster(&new.players)],
+        params![club, normal_name(&name), roster(&new.players)],
     )
     .map_err(|e| {
         conflict_on_unique(
@@ -283,8 +295,8 @@ pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<Lea
         "INSERT INTO leagues (club_id, name, season, game, options) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![
             club,
-            new.name.trim(),
-            new.season.trim(),
+            normal_name(&new.name),
+            normal_name(&new.season),
             new.game,
             serde_json::to_string(&new.options).expect("JSON")
         ],
@@ -341,7 +353,7 @@ pub fn create_session(
     get_league(tx, club, league)?;
     tx.execute(
         "INSERT INTO sessions (league_id, name, played_on) VALUES (?1, ?2, ?3)",
-        params![league, new.name.trim(), new.played_on],
+        params![league, normal_name(&new.name), new.played_on],
     )?;
     get_session(tx, club, tx.last_insert_rowid())
 }
@@ -568,7 +580,7 @@ pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
     let mut errors = Vec::new();
     for (seat, name) in &record.players {
         match m.seats.get(seat) {
-            Some(p) if p.name == name.trim() => {}
+            Some(p) if normal_name(&p.name) == normal_name(name) => {}
             Some(p) => errors.push(FieldError::new(
                 format!("/players/{seat}"),
                 format!(

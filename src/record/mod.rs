@@ -25,19 +25,51 @@ pub const MAX_PACK_CARDS: usize = 312;
 /// Most characters in a name: a player's in a record as in a league, a club's, a league's, ...
 pub const MAX_NAME_CHARS: usize = 100;
 
-/// Whether `c` may be part of a name: no control character, and no bidirectional embedding,
-/// override or isolate (U+202A–U+202E, U+2066–U+2069), which make a name display as another.
+/// Whether `c` may be part of a name: no control (Cc) or format character (Cf: zero-width
+/// spaces and joiners, bidirectional marks, embeddings, overrides and isolates, the byte-order
+/// mark, tag characters, ...), and no line or paragraph separator (Zl, Zp). Each of those is
+/// invisible or moves the text around it, so a name holding one displays as another.
 pub fn allowed_in_name(c: char) -> bool {
-    !c.is_control() && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    use unicode_general_category::{GeneralCategory as G, get_general_category};
+    !matches!(
+        get_general_category(c),
+        G::Control | G::Format | G::LineSeparator | G::ParagraphSeparator
+    )
+}
+
+/// A name as it is kept and compared: without surrounding spaces, in Unicode NFC, so that one
+/// name typed two ways ("Jos\u{e9}" and "Jose\u{301}") is one name.
+pub fn normal_name(raw: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    raw.trim().nfc().collect()
+}
+
+/// The characters `allowed_in_name` refuses (Unicode 16: Cc, Cf, Zl, Zp), as the body of a JSON
+/// Schema character class: escapes in the Basic Multilingual Plane, the few beyond it as
+/// themselves (a schema's pattern has no portable escape for them).
+macro_rules! not_in_name {
+    () => {
+        concat!(
+            "\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f",
+            "\\u0890-\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064",
+            "\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb",
+            "\u{110bd}\u{110cd}\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}",
+            "\u{e0001}\u{e0020}-\u{e007f}"
+        )
+    };
 }
 
 /// `allowed_in_name`, and not only spaces (`str::trim`), as a JSON Schema pattern: characters
 /// outside the first class, and one that is neither that nor a space.
 pub const NAME_PATTERN: &str = concat!(
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*",
-    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069",
-    "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]",
-    "[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$"
+    "^[^",
+    not_in_name!(),
+    "]*[^",
+    not_in_name!(),
+    "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]",
+    "[^",
+    not_in_name!(),
+    "]*$"
 );
 
 /// One recorded hand, its actions in the verbs of its game (`V`) or not yet read by a game
@@ -151,8 +183,8 @@ fn names_are_short(players: &BTreeMap<Seat, String>) -> Result<(), validator::Va
     } else {
         Err(validator::ValidationError::new("name").with_message(
             format!(
-                "player names are at most {MAX_NAME_CHARS} characters, with no control or \
-                 bidirectional formatting characters"
+                "player names are at most {MAX_NAME_CHARS} characters, with no control, \
+                 format (invisible or bidirectional) or line-separating characters"
             )
             .into(),
         ))
@@ -175,4 +207,48 @@ pub struct MatchRecord {
     #[validate(length(min = 1, max = 200), nested)]
     #[schema(min_items = 1, max_items = 200)]
     pub hands: Vec<HandRecord>,
+}
+
+#[cfg(test)]
+mod name_tests {
+    /// The ranges of a character class body: `\uXXXX` escapes or characters, `a-b` ranges.
+    fn ranges(class: &str) -> Vec<(u32, u32)> {
+        let mut points = Vec::new();
+        let mut rest = class;
+        while let Some(c) = rest.chars().next() {
+            if let Some(hex) = rest.strip_prefix("\\u") {
+                points.push(Some(u32::from_str_radix(&hex[..4], 16).unwrap()));
+                rest = &hex[4..];
+            } else if c == '-' {
+                points.push(None);
+                rest = &rest[1..];
+            } else {
+                points.push(Some(c as u32));
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < points.len() {
+            let a = points[i].unwrap();
+            if points.get(i + 1) == Some(&None) {
+                out.push((a, points[i + 2].unwrap()));
+                i += 3;
+            } else {
+                out.push((a, a));
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// The pattern's class refuses exactly what `allowed_in_name` refuses, every code point.
+    #[test]
+    fn the_pattern_refuses_what_names_refuse() {
+        let refused = ranges(not_in_name!());
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let in_class = refused.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
+            assert_eq!(in_class, !super::allowed_in_name(c), "U+{:04X}", c as u32);
+        }
+    }
 }

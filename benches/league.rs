@@ -85,7 +85,7 @@ fn main() {
     let store = Store::open(&path).unwrap();
     let (club, league_id, sessions) = store
         .write(|tx| {
-            let (club, _) = league::create_club(tx, "Bench")?;
+            let (club, _) = league::create_club(tx, "Bench", Default::default())?;
             for p in PLAYERS {
                 league::create_player(tx, club.id, p)?;
             }

@@ -60,9 +60,30 @@ enum ClubCommand {
         /// The club's name.
         #[arg(long)]
         name: String,
+        /// Who may read the club: `public_results` (its results public, its records for its keys)
+        /// or `members_only` (every read needs one of its keys).
+        #[arg(long, value_enum, default_value_t = Visibility::PublicResults)]
+        visibility: Visibility,
         #[command(flatten)]
         db: DbArg,
     },
+}
+
+/// `league::Visibility` on the command line.
+#[derive(Clone, Copy, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+enum Visibility {
+    PublicResults,
+    MembersOnly,
+}
+
+impl From<Visibility> for league::Visibility {
+    fn from(v: Visibility) -> league::Visibility {
+        match v {
+            Visibility::PublicResults => league::Visibility::PublicResults,
+            Visibility::MembersOnly => league::Visibility::MembersOnly,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -100,7 +121,11 @@ fn main() -> ExitCode {
             print!("{}", api::openapi_json());
             ExitCode::SUCCESS
         }
-        Some(Command::Club(ClubCommand::Create { name, db })) => create_club(&db.path, &name),
+        Some(Command::Club(ClubCommand::Create {
+            name,
+            visibility,
+            db,
+        })) => create_club(&db.path, &name, visibility.into()),
         Some(Command::Key(KeyCommand::Create { club, label, db })) => {
             create_key(&db.path, club, &label)
         }
@@ -130,15 +155,16 @@ fn refused_name(flag: &str, name: &str) -> bool {
     true
 }
 
-fn create_club(path: &Path, name: &str) -> ExitCode {
+fn create_club(path: &Path, name: &str, visibility: league::Visibility) -> ExitCode {
     if refused_name("--name", name.trim()) {
         return ExitCode::FAILURE;
     }
     write(
         path,
-        |tx| league::create_club(tx, name),
+        |tx| league::create_club(tx, name, visibility),
         |(club, key)| {
             println!("club {} ({})", club.id, club.name);
+            println!("visibility: {}", club.visibility.as_str());
             print_key(key);
         },
     )
@@ -161,7 +187,9 @@ fn create_key(path: &Path, club: i64, label: &str) -> ExitCode {
 /// The key's id, then its secret on the line scripts read (`API key ...: <secret>`).
 fn print_key(key: &league::ApiKey) {
     println!("key id: {} ({})", key.id, key.label);
-    println!("API key (shown once, keep it safe): {}", key.secret);
+    if let Some(secret) = &key.secret {
+        println!("API key (shown once, keep it safe): {secret}");
+    }
 }
 
 /// Runs one write on the database at `path` and prints what it made.

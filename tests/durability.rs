@@ -196,7 +196,7 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
             port,
             "GET",
             &format!("/v1/clubs/1/hands/{id}"),
-            "",
+            &key,
             &Value::Null,
         );
         assert_eq!(s, 200, "acknowledged hand {id} is lost: {h}");

@@ -208,7 +208,9 @@ async fn formula_names_are_quoted_in_csv_and_a_sheet_round_trip_keeps_them() {
     // The sheet: the `sit` rows too.
     let r = send(
         &app,
-        http::TestRequest::get().uri("/v1/clubs/1/sessions/1/sheet"),
+        http::TestRequest::get()
+            .uri("/v1/clubs/1/sessions/1/sheet")
+            .insert_header(bearer(&key)),
     )
     .await;
     assert_eq!(r.status, 200);
@@ -880,7 +882,7 @@ fn the_database_is_readable_by_its_owner_only() {
     let db = dir.path().join("new").join("league.db");
     let store = arbiter::league::Store::open(&db).unwrap();
     store
-        .write(|tx| arbiter::league::create_club(tx, "Casa"))
+        .write(|tx| arbiter::league::create_club(tx, "Casa", Default::default()))
         .unwrap();
     assert_eq!(mode(db.parent().unwrap()), 0o700);
     assert_eq!(mode(&db), 0o600);
@@ -1277,4 +1279,294 @@ async fn dates_are_from_1900_to_2200() {
         )
         .await;
     }
+}
+
+// ---- 17. issue 19: idempotent replays keep no secret and belong to their key -----------------
+
+/// The store's file beside the app, for what no endpoint shows: what an idempotent answer kept.
+fn store_file(db: &tempfile::TempDir) -> rusqlite::Connection {
+    rusqlite::Connection::open(db.path().join("league.db")).unwrap()
+}
+
+fn kept_bodies(db: &tempfile::TempDir) -> Vec<String> {
+    let conn = store_file(db);
+    let mut st = conn.prepare("SELECT body FROM idempotency_keys").unwrap();
+    st.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_replayed_key_creation_never_shows_the_secret_and_replays_are_the_senders_own() {
+    let (state, db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key_a = club(&app, "Casa").await;
+    let make_key = |key: &str, idem: &str| {
+        post_json("/v1/clubs/1/keys", key, r#"{"label": "laptop"}"#)
+            .insert_header(("idempotency-key", idem.to_string()))
+    };
+    let first = send(&app, make_key(&key_a, "new-laptop")).await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let secret = first.json["secret"].as_str().unwrap().to_string();
+    // The secret is not in what the store kept.
+    let kept = kept_bodies(&db);
+    assert_eq!(kept.len(), 1);
+    assert!(!kept[0].contains(&secret), "{}", kept[0]);
+    // The same key's retry: the key's id and label, and that the secret was shown once.
+    let again = send(&app, make_key(&key_a, "new-laptop")).await;
+    assert_eq!(
+        (again.status, again.header("idempotent-replayed")),
+        (201, "true"),
+        "{}",
+        again.text
+    );
+    assert_eq!(
+        again.json,
+        json!({"id": first.json["id"], "club": 1, "label": "laptop", "secret_shown_once": true})
+    );
+    assert_eq!(
+        again.header("location"),
+        format!("/v1/clubs/1/keys/{}", first.json["id"].as_str().unwrap())
+    );
+    // Another key of the club sending the same Idempotency-Key and body: 409, nothing of the
+    // first answer, and no second key.
+    let key_b = secret;
+    let other = send(&app, make_key(&key_b, "new-laptop")).await;
+    assert_eq!(other.status, 409, "{}", other.text);
+    assert!(!other.text.contains(first.json["id"].as_str().unwrap()));
+    let keys = send(
+        &app,
+        http::TestRequest::get()
+            .uri("/v1/clubs/1/keys")
+            .insert_header(bearer(&key_a)),
+    )
+    .await;
+    assert_eq!(keys.json.as_array().unwrap().len(), 2, "{}", keys.text);
+    // Another key's request is not replayed to it either when it is not a key creation.
+    let player = |key: &str| {
+        post_json("/v1/clubs/1/players", key, r#"{"name": "Ana"}"#)
+            .insert_header(("idempotency-key", "ana"))
+    };
+    assert_eq!(send(&app, player(&key_a)).await.status, 201);
+    assert_eq!(send(&app, player(&key_b)).await.status, 409);
+    assert_eq!(send(&app, player(&key_a)).await.status, 201);
+    // Answers are kept 24 hours: a day later the same Idempotency-Key runs as new.
+    store_file(&db)
+        .execute(
+            "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-25 hours')",
+            [],
+        )
+        .unwrap();
+    let later = send(&app, make_key(&key_a, "new-laptop")).await;
+    assert_eq!(
+        (later.status, later.header("idempotent-replayed")),
+        (201, ""),
+        "{}",
+        later.text
+    );
+    assert_ne!(later.json["id"], first.json["id"]);
+    assert!(later.json["secret"].is_string());
+    // The expired answers were dropped; the new one is kept.
+    assert_eq!(kept_bodies(&db).len(), 1);
+}
+
+// ---- 18. issue 19: who may read what ----------------------------------------------------------
+
+/// A GET of `uri`, with `key` when it is not empty.
+fn get(uri: &str, key: &str) -> http::TestRequest {
+    let req = http::TestRequest::get().uri(uri);
+    if key.is_empty() {
+        req
+    } else {
+        req.insert_header(bearer(key))
+    }
+}
+
+#[actix_web::test]
+async fn public_results_show_scores_to_anyone_and_records_to_members() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let other = club(&app, "Other").await;
+    let r = send(&app, get("/v1/clubs/1", "")).await;
+    assert_eq!(
+        (r.status, r.json["visibility"].as_str()),
+        (200, Some("public_results"))
+    );
+    for uri in [
+        "/v1/clubs",
+        "/v1/clubs/1/players",
+        "/v1/clubs/1/players/1",
+        "/v1/clubs/1/leagues/1",
+        "/v1/clubs/1/leagues/1/sessions",
+        "/v1/clubs/1/leagues/1/standings",
+        "/v1/clubs/1/sessions/1/matches",
+        "/v1/clubs/1/matches/1",
+        "/v1/clubs/1/matches/1/hands",
+        "/v1/clubs/1/leagues/1/hands",
+    ] {
+        for who in ["", &other, &key] {
+            let r = send(&app, get(uri, who)).await;
+            assert_eq!(r.status, 200, "{uri}: {}", r.text);
+        }
+    }
+    // A hand list shows the ruling's headline, not the cards.
+    let r = send(&app, get("/v1/clubs/1/matches/1/hands", "")).await;
+    assert!(r.json["items"][0]["hand_score"].is_object());
+    assert!(!r.text.contains("\"deal\""), "{}", r.text);
+    // Records, the audit trail and sheets: 401 without a key, 403 with another club's.
+    for uri in [
+        "/v1/clubs/1/hands/1",
+        "/v1/clubs/1/amendments",
+        "/v1/clubs/1/sessions/1/sheet",
+    ] {
+        let r = send(&app, get(uri, "")).await;
+        assert_eq!(r.status, 401, "{uri}: {}", r.text);
+        assert!(r.header("www-authenticate").starts_with("Bearer"));
+        assert_eq!(send(&app, get(uri, &other)).await.status, 403, "{uri}");
+        let r = send(&app, get(uri, &key)).await;
+        assert_eq!(r.status, 200, "{uri}: {}", r.text);
+        // And the operator reads them.
+        assert_eq!(
+            send(&app, get(uri, "operator-token")).await.status,
+            200,
+            "{uri}"
+        );
+    }
+    // A key that is unknown is 401, even on public results.
+    let r = send(&app, get("/v1/clubs/1/leagues/1/standings", "arb_00")).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn a_members_only_club_does_not_exist_to_strangers() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let key = malilla_match(&app, ["Ana", "Ben", "Cai", "Dee"]).await;
+    let other = club(&app, "Other").await;
+    // Club 1 turns members-only with its key; the answer is the club's view.
+    let r = send(
+        &app,
+        http::TestRequest::patch()
+            .uri("/v1/clubs/1")
+            .insert_header(bearer(&key))
+            .set_json(json!({"visibility": "members_only"})),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["visibility"], "members_only");
+    // Another club's key cannot change it (to that key the club does not exist).
+    let r = send(
+        &app,
+        http::TestRequest::patch()
+            .uri("/v1/clubs/1")
+            .insert_header(bearer(&other))
+            .set_json(json!({"visibility": "public_results"})),
+    )
+    .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    // A club created members-only over HTTP.
+    let r = send(
+        &app,
+        post_json(
+            "/v1/clubs",
+            "operator-token",
+            r#"{"name": "Quiet", "visibility": "members_only"}"#,
+        ),
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.json["club"]["visibility"].as_str()),
+        (201, Some("members_only")),
+        "{}",
+        r.text
+    );
+    let quiet = r.json["key"]["secret"].as_str().unwrap().to_string();
+    // Strangers (no key, another club's key) get what a club that does not exist gets, for the
+    // club and everything under it.
+    let missing = send(&app, get("/v1/clubs/99", "")).await;
+    assert_eq!(missing.status, 404);
+    for uri in [
+        "/v1/clubs/1",
+        "/v1/clubs/1/players",
+        "/v1/clubs/1/players/1",
+        "/v1/clubs/1/leagues/1/standings",
+        "/v1/clubs/1/matches/1/hands",
+        "/v1/clubs/1/hands/1",
+        "/v1/clubs/1/amendments",
+        "/v1/clubs/1/sessions/1/sheet",
+    ] {
+        for who in ["", &other, &quiet] {
+            let r = send(&app, get(uri, who)).await;
+            assert_eq!(r.status, 404, "{uri} by {who:?}: {}", r.text);
+            assert_eq!(
+                (&r.json["type"], &r.json["title"], r.json["detail"].as_str()),
+                (
+                    &missing.json["type"],
+                    &missing.json["title"],
+                    Some("no club 1")
+                ),
+                "{uri}"
+            );
+        }
+        let r = send(&app, get(uri, &key)).await;
+        assert_eq!(r.status, 200, "{uri}: {}", r.text);
+    }
+    // A write by another club's key: 404 as for a club that does not exist (403 would say it does).
+    let r = send(
+        &app,
+        post_json("/v1/clubs/1/players", &other, r#"{"name": "Eve"}"#),
+    )
+    .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = send(
+        &app,
+        post_json("/v1/clubs/99/players", &other, r#"{"name": "Eve"}"#),
+    )
+    .await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    // An unknown key is 401 whether or not the club exists.
+    for club in [1, 99] {
+        let r = send(
+            &app,
+            post_json(
+                &format!("/v1/clubs/{club}/players"),
+                "arb_00",
+                r#"{"name": "Eve"}"#,
+            ),
+        )
+        .await;
+        assert_eq!(r.status, 401, "{}", r.text);
+    }
+    // The list of clubs leaves out the members-only clubs a reader is not a member of.
+    let names = |r: Reply| -> Vec<String> {
+        r.json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(send(&app, get("/v1/clubs", "")).await), ["Other"]);
+    assert_eq!(names(send(&app, get("/v1/clubs", &other)).await), ["Other"]);
+    assert_eq!(
+        names(send(&app, get("/v1/clubs", &key)).await),
+        ["Casa", "Other"]
+    );
+    assert_eq!(
+        names(send(&app, get("/v1/clubs", "operator-token")).await),
+        ["Casa", "Other", "Quiet"]
+    );
+    // The spec says it: a visibility on the club, and which reads need a key.
+    let spec: Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    assert_eq!(
+        spec["components"]["schemas"]["Visibility"]["enum"],
+        json!(["public_results", "members_only"])
+    );
+    let hand = &spec["paths"]["/v1/clubs/{club}/hands/{hand}"]["get"];
+    assert_eq!(hand["security"], json!([{"bearer": []}]));
+    assert!(hand["responses"]["403"].is_object());
+    let standings = &spec["paths"]["/v1/clubs/{club}/leagues/{league}/standings"]["get"];
+    assert_eq!(standings["security"], json!([{}, {"bearer": []}]));
 }

@@ -58,19 +58,22 @@ where
         }
     }
 
+    /// A GET with the club's key (a member reads everything of the club).
+    fn get_req(&self, uri: &str) -> http::TestRequest {
+        http::TestRequest::get()
+            .uri(uri)
+            .insert_header(("authorization", format!("Bearer {}", self.key)))
+    }
+
     async fn get(&self, uri: &str) -> Value {
-        let r = self.send(http::TestRequest::get().uri(uri)).await;
+        let r = self.send(self.get_req(uri)).await;
         assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
         r.json
     }
 
     async fn get_csv(&self, uri: &str) -> String {
         let r = self
-            .send(
-                http::TestRequest::get()
-                    .uri(uri)
-                    .insert_header(("accept", "text/csv")),
-            )
+            .send(self.get_req(uri).insert_header(("accept", "text/csv")))
             .await;
         assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
         assert!(r.content_type.starts_with("text/csv"), "{}", r.content_type);
@@ -309,7 +312,7 @@ async fn a_season_adds_up() {
     // Evening 2: the same hands from a sheet, exported from evening 1 with new seats:
     // N Ana, E Cai, S Eve, W Ben.
     let sheet = c
-        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
         .await
         .text;
     let reseated: String = sheet
@@ -462,7 +465,7 @@ async fn a_season_adds_up() {
     // The sheet round trip: evening 2 exports exactly what evening 1 did, but for its seats and
     // its match ids.
     let sheet2 = c
-        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening2)))
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening2)))
         .await
         .text;
     let body = |sheet: &str| -> Vec<String> {
@@ -665,7 +668,7 @@ async fn posting_a_hand_checks_the_match_and_stores_irregularities() {
 
 #[actix_web::test]
 async fn a_retried_post_with_the_same_idempotency_key_stores_once() {
-    let (state, _db) = common::league_state();
+    let (state, db) = common::league_state();
     let app = http::init_service(arbiter::api::app(state)).await;
     let (_, key) = new_club(&app, "Casa").await;
     let c = Client { app, key };
@@ -692,6 +695,25 @@ async fn a_retried_post_with_the_same_idempotency_key_stores_once() {
         again.text
     );
     assert_eq!(first.json, again.json);
+    // An import's answer is not kept whole: the matches it made and the range of its hands.
+    let kept: String = rusqlite::Connection::open(db.path().join("league.db"))
+        .unwrap()
+        .query_row(
+            "SELECT body FROM idempotency_keys WHERE key = 'evening-1-upload'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let hands: Vec<i64> = first.json["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        serde_json::from_str::<Value>(&kept).unwrap(),
+        json!({"matches_created": first.json["matches_created"], "hands": [hands[0], hands[1]]})
+    );
     let page = c
         .get(&format!("/v1/clubs/1/sessions/{}/hands", s.evening1))
         .await;
@@ -1027,7 +1049,7 @@ async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
     let standings = format!("/v1/clubs/1/leagues/{}/standings", s.malilla);
     let before = c.get(&standings).await;
     let sheet = c
-        .send(http::TestRequest::get().uri(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{}/sheet", s.evening1)))
         .await
         .text;
     let r = c.import(s.evening1, &sheet).await;
@@ -1413,7 +1435,7 @@ async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
     let after_void = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
     assert_eq!(after_void["hands"], 1);
     assert_eq!(
-        c.send(http::TestRequest::get().uri(&format!("/v1/clubs/1/hands/{h1}")))
+        c.send(c.get_req(&format!("/v1/clubs/1/hands/{h1}")))
             .await
             .status,
         404
@@ -1593,7 +1615,7 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
     let mut uri = format!("/v1/clubs/1/sessions/{}/sheet", s.evening1);
     let mut pages = Vec::new();
     loop {
-        let r = c.send(http::TestRequest::get().uri(&uri)).await;
+        let r = c.send(c.get_req(&uri)).await;
         assert_eq!(r.status, 200);
         assert!(r.text.lines().count() - 1 <= arbiter::league::MAX_ROWS);
         assert!(r.text.len() <= arbiter::league::MAX_SHEET);
@@ -1613,7 +1635,7 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
     }
     // The same hands, in the same order, but for the match labels.
     let copy = c
-        .send(http::TestRequest::get().uri(&format!(
+        .send(c.get_req(&format!(
             "/v1/clubs/1/sessions/{}/sheet?cursor=0",
             s.evening2
         )))
@@ -1629,7 +1651,7 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
     let mut next = copy.link.clone();
     let mut all = first;
     while let Some((uri, _)) = next.strip_prefix('<').and_then(|l| l.split_once('>')) {
-        let r = c.send(http::TestRequest::get().uri(uri)).await;
+        let r = c.send(c.get_req(uri)).await;
         all.extend(without_labels(std::slice::from_ref(&r.text)));
         next = r.link;
     }

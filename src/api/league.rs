@@ -1,14 +1,15 @@
-//! `/v1/clubs/...`: the league store over HTTP. Reads are public; writes need the club's key
-//! (`Authorization: Bearer ...`) and may carry an `Idempotency-Key`. Handlers parse, call the
-//! store on the blocking pool, and map its errors to problems.
+//! `/v1/clubs/...`: the league store over HTTP. Who may read what depends on the club's
+//! visibility (`league::may_read`); writes need the club's key (`Authorization: Bearer ...`) and
+//! may carry an `Idempotency-Key`. Handlers parse, call the store on the blocking pool, and map
+//! its errors to problems.
 
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
-    self, Actor, Amendment, ApiKey, Club, Correction, HandAmendment, HandScope, HandSummary,
-    HandVoid, Idempotency, ImportReport, KeyInfo, League, Match, NewKey, NewLeague, NewMatch,
-    NewNamed, NewPartnership, NewSession, Page, Partnership, Player, Readjudication, Session,
-    Standings, Store, StoreError, StoredHand,
+    self, Actor, Amendment, ApiKey, Club, ClubSettings, Correction, HandAmendment, HandScope,
+    HandSummary, HandVoid, Idempotency, ImportReport, Kept, KeyInfo, League, Match, NewClub,
+    NewKey, NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership, Player,
+    Reader, Readjudication, Session, Shows, Standings, Store, StoreError, StoredHand,
 };
 use crate::record::HandRecord;
 use actix_web::http::StatusCode;
@@ -75,7 +76,7 @@ fn unauthorized(detail: String) -> Problem {
     .with_headers(&[("www-authenticate", "Bearer realm=\"arbiter\"")])
 }
 
-/// Problems a read of the store can answer with.
+/// Problems a read of a club's results can answer with (public for a club with public results).
 #[derive(IntoResponses)]
 #[allow(dead_code)] // documents the responses; the handlers build `Problem`s
 enum ReadProblems {
@@ -86,8 +87,51 @@ enum ReadProblems {
     )]
     BadRequest(Problem),
     #[response(
+        status = 401,
+        description = "An unknown or revoked API key was sent (no key is needed for public results)",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
         status = 404,
-        description = "No such club or resource",
+        description = "No such club or resource; or a members-only club, read without one of its keys (to which it does not exist)",
+        content_type = "application/problem+json"
+    )]
+    NotFound(Problem),
+    #[response(
+        status = 503,
+        description = "The store could not be read",
+        content_type = "application/problem+json"
+    )]
+    Unavailable(Problem),
+}
+
+/// Problems a read of a club's records (a hand's record and adjudication, the audit trail, sheets)
+/// can answer with: they always need one of the club's keys.
+#[derive(IntoResponses)]
+#[allow(dead_code)] // documents the responses; the handlers build `Problem`s
+enum RecordReadProblems {
+    #[response(
+        status = 400,
+        description = "A query parameter is not valid",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+    #[response(
+        status = 401,
+        description = "No API key (a club's records need one of its keys), or an unknown or revoked one",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 403,
+        description = "The key belongs to another club (whose results are public)",
+        content_type = "application/problem+json"
+    )]
+    Forbidden(Problem),
+    #[response(
+        status = 404,
+        description = "No such club or resource; or a members-only club, read without one of its keys",
         content_type = "application/problem+json"
     )]
     NotFound(Problem),
@@ -184,6 +228,31 @@ async fn read<T: Send + 'static>(
     blocking(state, move |s| s.read(f)).await
 }
 
+/// A read of `club` by whoever the request's bearer token names (README "Who may read what"): `f`
+/// runs, in the same snapshot, once the reader may see what `shows`.
+async fn read_as<T: Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    shows: Shows,
+    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+) -> Result<T, Problem> {
+    let (secret, operator) = reader_token(req, state);
+    read(state, move |tx| {
+        let reader = Reader::named(tx, secret.as_deref(), operator)?;
+        league::may_read(tx, club, reader, shows)?;
+        f(tx)
+    })
+    .await
+}
+
+/// The bearer token a read presents, if any, and whether it is the operator's.
+fn reader_token(req: &HttpRequest, state: &LeagueState) -> (Option<String>, bool) {
+    let secret = bearer(req).ok();
+    let operator = secret.as_deref().is_some_and(|s| is_operator(state, s));
+    (secret, operator)
+}
+
 /// A path id; anything else names nothing (404).
 fn id(raw: &str, what: &str) -> Result<i64, Problem> {
     raw.parse()
@@ -240,7 +309,7 @@ async fn create<N, T>(
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Created + Serialize + Send + 'static,
+    T: Created + Kept + Send + 'static,
 {
     create_as(req, state, club, body, Access::Club, f).await
 }
@@ -256,7 +325,7 @@ async fn create_as<N, T>(
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Created + Serialize + Send + 'static,
+    T: Created + Kept + Send + 'static,
 {
     let status = StatusCode::CREATED;
     let (status, body, replayed) =
@@ -338,7 +407,7 @@ async fn write_json<N, T>(
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Serialize + Send + 'static,
+    T: Kept + Send + 'static,
 {
     let (status, body, replayed) = commit_json(req, state, club, body, status, access, f).await?;
     Ok(respond(status, body, replayed))
@@ -356,7 +425,7 @@ async fn commit_json<N, T>(
 ) -> Result<(u16, serde_json::Value, bool), Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
-    T: Serialize + Send + 'static,
+    T: Kept + Send + 'static,
 {
     authenticate(req, state, club, access).await?;
     let bytes = json_body(req, body).await?;
@@ -402,7 +471,7 @@ fn actor(tx: &Transaction, club: i64, secret: &str, operator: bool) -> league::R
 }
 
 /// A write to `club` by one of its keys: see `write_as`.
-async fn write<T: Serialize + Send + 'static>(
+async fn write<T: Kept + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
     club: i64,
@@ -422,9 +491,10 @@ async fn write<T: Serialize + Send + 'static>(
     .await
 }
 
-/// A write to `club`: the writer is checked, an `Idempotency-Key` replays an earlier answer to the
-/// same request, and the write, its answer and the key's record commit together.
-async fn write_as<T: Serialize + Send + 'static>(
+/// A write to `club`: the writer is checked, an `Idempotency-Key` replays the writer's earlier
+/// answer to the same request (what `Kept` keeps of it), and the write, its answer and the key's
+/// record commit together.
+async fn write_as<T: Kept + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
     club: i64,
@@ -438,7 +508,7 @@ async fn write_as<T: Serialize + Send + 'static>(
 }
 
 /// `write_as` up to the answer: its status, its body, and whether it was replayed.
-async fn commit_as<T: Serialize + Send + 'static>(
+async fn commit_as<T: Kept + Send + 'static>(
     req: &HttpRequest,
     state: &web::Data<LeagueState>,
     club: i64,
@@ -469,15 +539,20 @@ async fn commit_as<T: Serialize + Send + 'static>(
     blocking(state, move |s| {
         s.write(|tx| {
             let actor = actor(tx, club, &secret, operator)?;
+            let by = match &actor {
+                Actor::Key { row, .. } => Some(*row),
+                Actor::Operator => None,
+            };
             if let Some(i) = &idem
-                && let Some((status, body)) = i.replay(tx)?
+                && let Some((status, body)) = i.replay::<T>(tx, by)?
             {
                 return Ok((status, body, true));
             }
-            let body = serde_json::to_value(f(tx, &actor)?).expect("a response serializes");
+            let answer = f(tx, &actor)?;
             if let Some(i) = &idem {
-                i.save(tx, status.as_u16(), &body)?;
+                i.save(tx, by, status.as_u16(), &answer)?;
             }
+            let body = serde_json::to_value(answer).expect("a response serializes");
             Ok((status.as_u16(), body, false))
         })
     })
@@ -610,7 +685,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route(web::get().to(list_clubs))
             .route(web::post().to(create_club)),
     )
-    .service(resource("/v1/clubs/{club}").route(web::get().to(get_club)))
+    .service(
+        resource("/v1/clubs/{club}")
+            .route(web::get().to(get_club))
+            .route(web::patch().to(set_club)),
+    )
     .service(
         resource("/v1/clubs/{club}/keys")
             .route(web::get().to(list_keys))
@@ -694,16 +773,29 @@ pub struct ClubCreated {
     pub key: ApiKey,
 }
 
-/// Every club.
-#[utoipa::path(get, path = "/v1/clubs", tag = "league", responses((status = 200, body = Vec<Club>), ReadProblems))]
-async fn list_clubs(state: web::Data<LeagueState>) -> Result<web::Json<Vec<Club>>, Problem> {
-    read(&state, league::list_clubs).await.map(web::Json)
+/// Every club with public results; with a key, also its own club if that is members-only (every
+/// club for the operator's token). An unknown or revoked key is 401.
+#[utoipa::path(
+    get, path = "/v1/clubs", tag = "league",
+    responses((status = 200, body = Vec<Club>), ReadProblems),
+    security((), ("bearer" = []))
+)]
+async fn list_clubs(
+    req: HttpRequest,
+    state: web::Data<LeagueState>,
+) -> Result<web::Json<Vec<Club>>, Problem> {
+    let (secret, operator) = reader_token(&req, &state);
+    read(&state, move |tx| {
+        league::list_clubs(tx, Reader::named(tx, secret.as_deref(), operator)?)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Creates a club and its first key (shown once). Needs the operator's token
 /// (`ARBITER_ADMIN_TOKEN`); without one configured, create clubs with `arbiter club create`.
 #[utoipa::path(
-    post, path = "/v1/clubs", tag = "league", request_body = NewNamed,
+    post, path = "/v1/clubs", tag = "league", request_body = NewClub,
     responses((status = 201, body = ClubCreated), WriteProblems),
     security(("bearer" = []))
 )]
@@ -720,9 +812,9 @@ async fn create_club(
             "creating clubs needs the operator's token (ARBITER_ADMIN_TOKEN); or run `arbiter club create`".into(),
         ));
     }
-    let new: NewNamed = parse_json(&json_body(&req, body).await?)?;
+    let new: NewClub = parse_json(&json_body(&req, body).await?)?;
     let (club, key) = blocking(&state, move |s| {
-        s.write(|tx| league::create_club(tx, &new.name))
+        s.write(|tx| league::create_club(tx, &new.name, new.visibility))
     })
     .await?;
     let location = format!("/v1/clubs/{}", club.id);
@@ -732,19 +824,51 @@ async fn create_club(
     ))
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems), security((), ("bearer" = [])))]
 async fn get_club(
+    req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Club>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::get_club(tx, club))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_club(tx, club)
+    })
+    .await
+    .map(web::Json)
 }
 
-/// Creates another key for the club (shown once in the response). The operator's token
-/// (`ARBITER_ADMIN_TOKEN`) may issue one too: the way back for a club that lost its keys.
+/// Changes who may read the club (`visibility`), with one of its keys.
+#[utoipa::path(
+    patch, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), request_body = ClubSettings,
+    responses((status = 200, body = Club), WriteProblems), security(("bearer" = []))
+)]
+async fn set_club(
+    req: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<LeagueState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    let club = id(&path, "club")?;
+    let (status, access) = (StatusCode::OK, Access::Club);
+    write_json(
+        &req,
+        &state,
+        club,
+        body,
+        status,
+        access,
+        move |tx, _, s: ClubSettings| league::set_visibility(tx, club, s.visibility),
+    )
+    .await
+}
+
+/// Creates another key for the club (its secret shown once, in this answer; a replay of the request
+/// with the same `Idempotency-Key` answers the key's id and label with `secret_shown_once`, never
+/// the secret). The operator's token (`ARBITER_ADMIN_TOKEN`) may issue one too: the way back for
+/// a club that lost its keys.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
     responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
@@ -812,15 +936,20 @@ async fn revoke_key(
 
 // ---- players and partnerships ---------------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Player>), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Player>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_players(
+    req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Vec<Player>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_players(tx, club))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_players(tx, club)
+    })
+    .await
+    .map(web::Json)
 }
 
 #[utoipa::path(
@@ -840,26 +969,36 @@ async fn create_player(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, body = Player), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, body = Player), ReadProblems), security((), ("bearer" = [])))]
 async fn get_player(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Player>, Problem> {
     let (club, player) = (id(&path.0, "club")?, id(&path.1, "player")?);
-    read(&state, move |tx| league::get_player(tx, club, player))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_player(tx, club, player)
+    })
+    .await
+    .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Partnership>), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Partnership>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_partnerships(
+    req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Vec<Partnership>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_partnerships(tx, club))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_partnerships(tx, club)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Registers a fixed team of two or more players (a pair, one of three pairs at six seats, a team
@@ -881,28 +1020,38 @@ async fn create_partnership(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, body = Partnership), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, body = Partnership), ReadProblems), security((), ("bearer" = [])))]
 async fn get_partnership(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Partnership>, Problem> {
     let (club, p) = (id(&path.0, "club")?, id(&path.1, "partnership")?);
-    read(&state, move |tx| league::get_partnership(tx, club, p))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_partnership(tx, club, p)
+    })
+    .await
+    .map(web::Json)
 }
 
 // ---- leagues, sessions, standings -----------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<League>), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<League>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_leagues(
+    req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Vec<League>>, Problem> {
     let club = id(&path, "club")?;
-    read(&state, move |tx| league::list_leagues(tx, club))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_leagues(tx, club)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Creates a league: one game with fixed options, for one season.
@@ -923,26 +1072,36 @@ async fn create_league(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = League), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = League), ReadProblems), security((), ("bearer" = [])))]
 async fn get_league(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<League>, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    read(&state, move |tx| league::get_league(tx, club, l))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_league(tx, club, l)
+    })
+    .await
+    .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = Vec<Session>), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = Vec<Session>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_sessions(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Vec<Session>>, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    read(&state, move |tx| league::list_sessions(tx, club, l))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_sessions(tx, club, l)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Opens a session (an evening of play) in a league.
@@ -966,9 +1125,11 @@ async fn create_session(
 /// The league's standings for players (with Weng-Lin ratings from each match's full order of
 /// finish, and their camps in a game played in camps) and registered partnerships, computed from
 /// the stored hands. `Accept: text/csv` gives one CSV table.
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems)
+    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn standings(
     req: HttpRequest,
@@ -976,7 +1137,10 @@ async fn standings(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let s = read(&state, move |tx| league::standings(tx, club, l)).await?;
+    let s = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::standings(tx, club, l)
+    })
+    .await?;
     Ok(if wants_csv(&req) {
         csv_response(league::standings_table(&s))
     } else {
@@ -1012,26 +1176,36 @@ async fn readjudicate(
 
 // ---- sessions, matches and hands ------------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Session), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Session), ReadProblems), security((), ("bearer" = [])))]
 async fn get_session(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Session>, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::get_session(tx, club, s))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_session(tx, club, s)
+    })
+    .await
+    .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Vec<Match>), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Vec<Match>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_matches(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Vec<Match>>, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read(&state, move |tx| league::list_matches(tx, club, s))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_matches(tx, club, s)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Starts a match in a session with a player at each seat.
@@ -1052,15 +1226,20 @@ async fn create_match(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, body = Match), ReadProblems))]
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
+#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, body = Match), ReadProblems), security((), ("bearer" = [])))]
 async fn get_match(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<Match>, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
-    read(&state, move |tx| league::get_match(tx, club, m))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::get_match(tx, club, m)
+    })
+    .await
+    .map(web::Json)
 }
 
 /// Posts the next hand of a match: adjudicated on the way in and stored with its ruling and the
@@ -1140,7 +1319,7 @@ async fn hand_list(
     let club = id(club, "club")?;
     let (cursor, limit) = paging(&req)?;
     let scope = scope(club);
-    let page = read(&state, move |tx| {
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
         league::list_hands(tx, club, scope, cursor, limit)
     })
     .await?;
@@ -1160,10 +1339,12 @@ async fn hand_list(
 
 /// The match's hands, oldest first. `Accept: text/csv` gives one row per hand (next page in the
 /// `Link` header).
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league",
     params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
+    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn match_hands(
     req: HttpRequest,
@@ -1175,10 +1356,12 @@ async fn match_hands(
 }
 
 /// The session's hands, oldest first (JSON or `text/csv`).
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/hands", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
+    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn session_hands(
     req: HttpRequest,
@@ -1190,10 +1373,12 @@ async fn session_hands(
 }
 
 /// The league's hands, oldest first (JSON or `text/csv`).
+/// Public for a club with public results; a members-only club's need one of its keys (without
+/// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/hands", tag = "league",
     params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems)
+    responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn league_hands(
     req: HttpRequest,
@@ -1205,15 +1390,19 @@ async fn league_hands(
 }
 
 /// One stored hand: the record as posted and its adjudication.
-#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, body = StoredHand), ReadProblems))]
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
+#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, body = StoredHand), RecordReadProblems), security(("bearer" = [])))]
 async fn get_hand(
+    req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
 ) -> Result<web::Json<StoredHand>, Problem> {
     let (club, h) = (id(&path.0, "club")?, id(&path.1, "hand")?);
-    read(&state, move |tx| league::get_hand(tx, club, h))
-        .await
-        .map(web::Json)
+    read_as(&req, &state, club, Shows::Records, move |tx| {
+        league::get_hand(tx, club, h)
+    })
+    .await
+    .map(web::Json)
 }
 
 // ---- corrections and the audit trail --------------------------------------------------------
@@ -1327,10 +1516,11 @@ async fn rename_session(
 
 /// The club's audit trail, oldest first: every amended or voided hand and renamed player or
 /// session, who did it (a key's id, or `operator`), when, and what it was before.
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/amendments", tag = "league",
     params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, body = Page<Amendment>), ReadProblems)
+    responses((status = 200, body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
 )]
 async fn list_amendments(
     req: HttpRequest,
@@ -1339,7 +1529,7 @@ async fn list_amendments(
 ) -> Result<web::Json<Page<Amendment>>, Problem> {
     let club = id(&path, "club")?;
     let (cursor, limit) = paging(&req)?;
-    read(&state, move |tx| {
+    read_as(&req, &state, club, Shows::Records, move |tx| {
         league::list_amendments(tx, club, cursor, limit)
     })
     .await
@@ -1351,10 +1541,11 @@ async fn list_amendments(
 /// The session as a sheet (one row per action, the import format): it imports into another
 /// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
 /// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
-    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems)
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), RecordReadProblems), security(("bearer" = []))
 )]
 async fn export_sheet(
     req: HttpRequest,
@@ -1363,7 +1554,10 @@ async fn export_sheet(
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     let after = cursor(&query(&req, &["cursor"])?)?;
-    let page = read(&state, move |tx| league::export(tx, club, s, after)).await?;
+    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
+        league::export(tx, club, s, after)
+    })
+    .await?;
     let mut resp = csv_response(page.csv);
     if let Some(next) = page.next_cursor {
         let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());

@@ -32,7 +32,7 @@ use utoipa_swagger_ui::SwaggerUi;
     ),
     paths(
         health, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
-        league::list_clubs, league::create_club, league::get_club, league::list_keys, league::create_key, league::revoke_key,
+        league::list_clubs, league::create_club, league::get_club, league::set_club, league::list_keys, league::create_key, league::revoke_key,
         league::list_players, league::create_player, league::get_player, league::rename_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
         league::list_leagues, league::create_league, league::get_league,
@@ -52,7 +52,10 @@ use utoipa_swagger_ui::SwaggerUi;
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \
-                                           Reads are public; writes need the club's key (Authorization: Bearer ...)"),
+                                           Writes need the club's key (Authorization: Bearer ...). Reads depend on the club's visibility: \
+                                           with public_results (the default) its results (players, partnerships, leagues, sessions, matches, hand lists, standings) \
+                                           are public and its records (a hand's record and adjudication, the audit trail, sheets) need one of its keys; \
+                                           a members_only club is, to a reader without one of its keys, a club that does not exist (404)"),
          (name = "service", description = "Service health"))
 )]
 pub struct ApiDoc;

@@ -11,7 +11,8 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write;
 use utoipa::ToSchema;
 
-/// A newly created key. `secret` is shown in this response only.
+/// A newly created key. `secret` is shown in this answer only: a replay of the request (the same
+/// `Idempotency-Key`) answers the key's id and label with `secret_shown_once` instead.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ApiKey {
     /// The key's public id (for listing and revoking it), not a secret.
@@ -19,8 +20,15 @@ pub struct ApiKey {
     pub id: String,
     pub club: i64,
     pub label: String,
-    /// Send as `Authorization: Bearer <secret>`. It cannot be shown again.
-    pub secret: String,
+    /// Send as `Authorization: Bearer <secret>`. In the first answer only: it is never stored, and
+    /// cannot be shown again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+    /// `true`, in place of `secret`, when this answer replays an earlier one (the same
+    /// `Idempotency-Key`): the secret was shown once, in the first answer. A key whose secret was
+    /// lost is revoked and another created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret_shown_once: Option<bool>,
 }
 
 /// A key as listed: never its secret.
@@ -67,28 +75,48 @@ pub fn create(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
         id,
         club,
         label: normal_name(label),
-        secret,
+        secret: Some(secret),
+        secret_shown_once: None,
     })
 }
 
-/// The club and public id of a live key, or `None` for an unknown or revoked key. Marks the key
-/// used (which stays only if the request's transaction commits).
-pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<(i64, String)>> {
-    let found: Option<(i64, i64, String)> = tx
+/// A live key, as a request presents it.
+#[derive(Clone, Debug)]
+pub struct LiveKey {
+    /// Its row, which an idempotent request is kept under.
+    pub row: i64,
+    pub club: i64,
+    pub id: String,
+}
+
+/// The live key `secret` names, or `None` for an unknown or revoked key. Reads only: a read does
+/// not mark the key used (readers never wait for the writer).
+pub fn find(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
+    Ok(tx
         .query_row(
             "SELECT id, club_id, public_id FROM api_keys WHERE digest = ?1 AND revoked_at IS NULL",
             params![digest(secret)],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| {
+                Ok(LiveKey {
+                    row: r.get(0)?,
+                    club: r.get(1)?,
+                    id: r.get(2)?,
+                })
+            },
         )
-        .optional()?;
-    let Some((row, club, id)) = found else {
-        return Ok(None);
-    };
-    tx.execute(
-        "UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
-        params![row],
-    )?;
-    Ok(Some((club, id)))
+        .optional()?)
+}
+
+/// `find`, marking the key used (which stays only if the request's transaction commits).
+pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
+    let found = find(tx, secret)?;
+    if let Some(key) = &found {
+        tx.execute(
+            "UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
+            params![key.row],
+        )?;
+    }
+    Ok(found)
 }
 
 /// The club's keys, oldest first.

@@ -189,10 +189,11 @@ pub struct NewKey {
     pub label: String,
 }
 
-/// Who made a write: a club key, by its public id, or the operator (`ARBITER_ADMIN_TOKEN`).
+/// Who made a write: a club key, by its public id (and its row, which idempotent requests are
+/// kept under), or the operator (`ARBITER_ADMIN_TOKEN`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Actor {
-    Key(String),
+    Key { id: String, row: i64 },
     Operator,
 }
 
@@ -200,16 +201,71 @@ impl Actor {
     /// As the audit trail names it: the key's id, or `operator`.
     pub fn name(&self) -> &str {
         match self {
-            Actor::Key(id) => id,
+            Actor::Key { id, .. } => id,
             Actor::Operator => "operator",
         }
     }
+}
+
+/// Who may read a club's results and records (`GET /v1/clubs/{club}`, README "Who may read what").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Anyone reads the club, its players, partnerships, leagues, sessions, matches, hand lists
+    /// (scores, irregularity codes) and standings; a hand's record and adjudication, the audit
+    /// trail and sheets need one of the club's keys.
+    #[default]
+    PublicResults,
+    /// Every read needs one of the club's keys; to anyone else the club does not exist (404, and
+    /// it is not listed).
+    MembersOnly,
+}
+
+impl Visibility {
+    /// As the store keeps it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::PublicResults => "public_results",
+            Visibility::MembersOnly => "members_only",
+        }
+    }
+
+    /// As the store keeps it; anything else is the default (the column's CHECK allows no other).
+    pub fn from_stored(s: &str) -> Visibility {
+        match s {
+            "members_only" => Visibility::MembersOnly,
+            _ => Visibility::PublicResults,
+        }
+    }
+}
+
+/// A new club (`POST /v1/clubs`).
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Casa de Malilla", "visibility": "members_only"}))]
+pub struct NewClub {
+    #[validate(custom(function = "name_ok"))]
+    #[schema(value_type = Name)]
+    pub name: String,
+    /// `public_results` when absent.
+    #[serde(default)]
+    pub visibility: Visibility,
+}
+
+/// A club's settings changed (`PATCH /v1/clubs/{club}`).
+#[derive(Debug, Deserialize, ToSchema, Validate)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"visibility": "members_only"}))]
+pub struct ClubSettings {
+    pub visibility: Visibility,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Club {
     pub id: i64,
     pub name: String,
+    /// Who may read the club (set at creation, changed by `PATCH /v1/clubs/{club}`).
+    pub visibility: Visibility,
     pub created_at: String,
 }
 

@@ -9,6 +9,7 @@ use crate::games;
 use crate::input::escape;
 use crate::record::HandRecord;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
+use serde::Serialize;
 use serde_json::Value;
 use sha2::Digest;
 use std::collections::BTreeMap;
@@ -34,15 +35,19 @@ fn club_row(r: &Row) -> rusqlite::Result<Club> {
     Ok(Club {
         id: r.get(0)?,
         name: r.get(1)?,
-        created_at: r.get(2)?,
+        visibility: Visibility::from_stored(&r.get::<_, String>(2)?),
+        created_at: r.get(3)?,
     })
 }
 
+const CLUB_COLUMNS: &str = "SELECT id, name, visibility, created_at FROM clubs";
+
 /// Creates a club with its first key (shown once).
-pub fn create_club(tx: &Transaction, name: &str) -> Result<(Club, ApiKey)> {
+pub fn create_club(tx: &Transaction, name: &str, visibility: Visibility) -> Result<(Club, ApiKey)> {
+    let name = normal_name(name);
     tx.execute(
-        "INSERT INTO clubs (name) VALUES (?1)",
-        params![normal_name(name)],
+        "INSERT INTO clubs (name, visibility) VALUES (?1, ?2)",
+        params![name, visibility.as_str()],
     )
     .map_err(|e| conflict_on_unique(e, format!("a club named '{name}' exists")))?;
     let club = get_club(tx, tx.last_insert_rowid())?;
@@ -50,16 +55,22 @@ pub fn create_club(tx: &Transaction, name: &str) -> Result<(Club, ApiKey)> {
     Ok((club, key))
 }
 
-pub fn list_clubs(tx: &Transaction) -> Result<Vec<Club>> {
-    let mut st = tx.prepare_cached("SELECT id, name, created_at FROM clubs ORDER BY id")?;
+/// The clubs `reader` may see: every public-results club, and the members-only clubs it is a
+/// member of.
+pub fn list_clubs(tx: &Transaction, reader: Reader) -> Result<Vec<Club>> {
+    let mut st = tx.prepare_cached(&format!("{CLUB_COLUMNS} ORDER BY id"))?;
     let rows = st.query_map([], club_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let clubs: Vec<Club> = rows.collect::<rusqlite::Result<_>>()?;
+    Ok(clubs
+        .into_iter()
+        .filter(|c| c.visibility == Visibility::PublicResults || reader.is_member_of(c.id))
+        .collect())
 }
 
 pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
     let club = tx
         .query_row(
-            "SELECT id, name, created_at FROM clubs WHERE id = ?1",
+            &format!("{CLUB_COLUMNS} WHERE id = ?1"),
             params![id],
             club_row,
         )
@@ -67,15 +78,99 @@ pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
     not_found(club, || format!("no club {id}"))
 }
 
-/// Checks that `secret` is a live key of `club` (unknown keys are 401, another club's key 403) and
-/// names it as the writer.
-pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
+/// Sets who may read `club`.
+pub fn set_visibility(tx: &Transaction, club: i64, visibility: Visibility) -> Result<Club> {
     get_club(tx, club)?;
-    match keys::use_key(tx, secret)? {
-        Some((c, id)) if c == club => Ok(Actor::Key(id)),
-        Some((c, _)) => Err(StoreError::Forbidden(format!(
-            "this key belongs to club {c}; it cannot write to club {club}"
+    tx.execute(
+        "UPDATE clubs SET visibility = ?2 WHERE id = ?1",
+        params![club, visibility.as_str()],
+    )?;
+    get_club(tx, club)
+}
+
+/// Who is reading: anyone (no key), the operator, or the holder of a live key of a club.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reader {
+    Anyone,
+    Operator,
+    KeyOf(i64),
+}
+
+impl Reader {
+    /// The reader a request's bearer token names. An unknown or revoked key is refused (401)
+    /// rather than read as no key, so that a client learns its key is wrong.
+    pub fn named(tx: &Transaction, secret: Option<&str>, operator: bool) -> Result<Reader> {
+        match secret {
+            None => Ok(Reader::Anyone),
+            Some(_) if operator => Ok(Reader::Operator),
+            Some(secret) => match keys::find(tx, secret)? {
+                Some(key) => Ok(Reader::KeyOf(key.club)),
+                None => Err(StoreError::Unauthorized(
+                    "unknown or revoked API key".into(),
+                )),
+            },
+        }
+    }
+
+    fn is_member_of(self, club: i64) -> bool {
+        match self {
+            Reader::Operator => true,
+            Reader::KeyOf(c) => c == club,
+            Reader::Anyone => false,
+        }
+    }
+}
+
+/// What a read shows of a club.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shows {
+    /// The club, its players, partnerships, leagues, sessions, matches, hand lists and standings.
+    Results,
+    /// Hands' records and adjudications, the audit trail (notes, key ids), sheets.
+    Records,
+}
+
+/// Checks that `reader` may read what `shows` of `club`. A members-only club is, to anyone but
+/// its members, a club that does not exist (404), so that its ids cannot be walked; a
+/// public-results club shows its results to anyone and its records to its members (401 without
+/// a key, 403 with another club's).
+pub fn may_read(tx: &Transaction, club: i64, reader: Reader, shows: Shows) -> Result<()> {
+    let visibility = get_club(tx, club)?.visibility;
+    if reader.is_member_of(club) {
+        return Ok(());
+    }
+    match (visibility, shows, reader) {
+        (Visibility::MembersOnly, _, _) => Err(StoreError::NotFound(format!("no club {club}"))),
+        (Visibility::PublicResults, Shows::Results, _) => Ok(()),
+        (Visibility::PublicResults, Shows::Records, Reader::Anyone) => {
+            Err(StoreError::Unauthorized(format!(
+                "club {club}'s hand records, audit trail and sheets need one of its keys: \
+                 Authorization: Bearer <key>"
+            )))
+        }
+        (Visibility::PublicResults, Shows::Records, _) => Err(StoreError::Forbidden(format!(
+            "this key belongs to another club; club {club}'s hand records, audit trail and \
+             sheets need one of its keys"
         ))),
+    }
+}
+
+/// Checks that `secret` is a live key of `club` and names it as the writer. An unknown or revoked
+/// key is 401 whatever the club; another club's key is 403, or 404 for a members-only club (to
+/// that key it does not exist).
+pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
+    match keys::use_key(tx, secret)? {
+        Some(key) if key.club == club => Ok(Actor::Key {
+            id: key.id,
+            row: key.row,
+        }),
+        Some(key) => match get_club(tx, club)?.visibility {
+            Visibility::MembersOnly => Err(StoreError::NotFound(format!("no club {club}"))),
+            Visibility::PublicResults => Err(StoreError::Forbidden(format!(
+                "this key belongs to club {}; it cannot write to club {club}",
+                key.club
+            ))),
+        },
         None => Err(StoreError::Unauthorized(
             "unknown or revoked API key".into(),
         )),
@@ -977,7 +1072,80 @@ pub fn readjudicate(
 
 // ---- idempotency ----------------------------------------------------------------------------
 
-/// A POST's `Idempotency-Key`, scoped to the club, with the fingerprint of the request it named.
+/// How long an answer is kept for a retry with the same `Idempotency-Key` (SQLite's modifier).
+const KEPT_FOR: &str = "-24 hours";
+
+/// The largest answer kept (as JSON); a larger one is kept as its status only.
+pub const MAX_KEPT: usize = 64 * 1024;
+
+/// What an `Idempotency-Key` keeps of an answer, and how a replay answers from it: by default the
+/// answer whole (replayed as it was).
+pub trait Kept: Serialize + Sized {
+    fn kept(&self) -> Value {
+        serde_json::to_value(self).expect("an answer serializes")
+    }
+
+    fn replayed(_tx: &Transaction, kept: Value) -> Result<Value> {
+        Ok(kept)
+    }
+}
+
+impl Kept for () {}
+impl Kept for Club {}
+impl Kept for Player {}
+impl Kept for Partnership {}
+impl Kept for League {}
+impl Kept for Session {}
+impl Kept for Match {}
+impl Kept for HandSummary {}
+impl Kept for Correction {}
+impl Kept for Readjudication {}
+
+/// A key's secret is never kept: a replay answers the key's id and label, and that the secret
+/// was shown once.
+impl Kept for ApiKey {
+    fn kept(&self) -> Value {
+        serde_json::json!({"id": self.id, "club": self.club, "label": self.label})
+    }
+
+    fn replayed(_tx: &Transaction, mut kept: Value) -> Result<Value> {
+        kept["secret_shown_once"] = Value::Bool(true);
+        Ok(kept)
+    }
+}
+
+/// An import keeps the matches it created and the range of the hands it stored (one transaction
+/// stores them with consecutive ids, in sheet order); a replay reads those hands again, as they
+/// stand (a hand voided since is left out, an amended one shows its new ruling).
+impl Kept for ImportReport {
+    fn kept(&self) -> Value {
+        let ids = self.hands.first().zip(self.hands.last());
+        serde_json::json!({
+            "matches_created": self.matches_created,
+            "hands": ids.map(|(first, last)| [first.id, last.id]),
+        })
+    }
+
+    fn replayed(tx: &Transaction, kept: Value) -> Result<Value> {
+        let mut hands = Vec::new();
+        if let Some([first, last]) =
+            serde_json::from_value::<Option<[i64; 2]>>(kept["hands"].clone())
+                .map_err(|e| StoreError::Database(format!("unreadable kept answer: {e}")))?
+        {
+            let mut st = tx.prepare_cached(&format!(
+                "{HAND_COLUMNS} WHERE id BETWEEN ?1 AND ?2 ORDER BY id"
+            ))?;
+            let mut rows = st.query(params![first, last])?;
+            while let Some(r) = rows.next()? {
+                hands.push(hand_row(r)?.0);
+            }
+        }
+        Ok(serde_json::json!({"matches_created": kept["matches_created"], "hands": hands}))
+    }
+}
+
+/// A write's `Idempotency-Key`, scoped to the club and to the key that sent it, with the
+/// fingerprint of the request it named.
 pub struct Idempotency {
     pub club: i64,
     pub key: String,
@@ -985,34 +1153,104 @@ pub struct Idempotency {
 }
 
 impl Idempotency {
-    /// The stored answer to an earlier request with this key: `Ok(Some)` to replay it, an error
-    /// when the key was used for a different request.
-    pub fn replay(&self, tx: &Transaction) -> Result<Option<(u16, Value)>> {
-        let found: Option<(Vec<u8>, u16, String)> = tx
+    /// The answer to replay for an earlier request with this key by the same writer (`by`: its
+    /// key's row, `None` for the operator): `Ok(Some)` to replay it; `Ok(None)` when there is none
+    /// (answers are kept 24 hours; older ones are dropped here); 409 when another key of the club
+    /// sent it, or the answer was too large to keep; 422 when it named a different request.
+    pub fn replay<T: Kept>(
+        &self,
+        tx: &Transaction,
+        by: Option<i64>,
+    ) -> Result<Option<(u16, Value)>> {
+        tx.execute(
+            "DELETE FROM idempotency_keys WHERE created_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1)",
+            params![KEPT_FOR],
+        )?;
+        let found: Option<(Vec<u8>, u16, String, Option<i64>, String)> = tx
             .query_row(
-                "SELECT fingerprint, status, body FROM idempotency_keys WHERE club_id = ?1 AND key = ?2",
+                "SELECT fingerprint, status, body, key_id, created_at FROM idempotency_keys \
+                 WHERE club_id = ?1 AND key = ?2",
                 params![self.club, self.key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
             .optional()?;
         match found {
             None => Ok(None),
-            Some((f, status, body)) if f == self.fingerprint => {
-                Ok(Some((status, serde_json::from_str(&body).unwrap_or(Value::Null))))
-            }
-            Some(_) => Err(StoreError::Invalid(vec![FieldError::new(
+            Some((_, _, _, sender, _)) if sender != by => Err(StoreError::Conflict(
+                "another key of the club sent a request with this Idempotency-Key: a key's \
+                 retries are its own; use a new Idempotency-Key"
+                    .into(),
+            )),
+            Some((f, ..)) if f != self.fingerprint => Err(StoreError::Invalid(vec![FieldError::new(
                 "/headers/idempotency-key".into(),
                 "this Idempotency-Key was used for a different request: use a new key for a new request".into(),
             )])),
+            Some((_, status, body, _, at)) if body.is_empty() => Err(StoreError::Conflict(format!(
+                "this request was applied at {at} (status {status}), but its answer was larger \
+                 than {MAX_KEPT} bytes and was not kept: read the result from the store"
+            ))),
+            Some((_, status, body, ..)) => {
+                let kept = serde_json::from_str(&body).unwrap_or(Value::Null);
+                Ok(Some((status, T::replayed(tx, kept)?)))
+            }
         }
     }
 
-    /// Keeps a successful answer, in the same transaction as the write it answers.
-    pub fn save(&self, tx: &Transaction, status: u16, body: &Value) -> Result<()> {
+    /// Keeps what `T::kept` keeps of a successful answer (its status only when that is over
+    /// `MAX_KEPT`), in the same transaction as the write it answers.
+    pub fn save<T: Kept>(
+        &self,
+        tx: &Transaction,
+        by: Option<i64>,
+        status: u16,
+        answer: &T,
+    ) -> Result<()> {
+        let mut body = answer.kept().to_string();
+        if body.len() > MAX_KEPT {
+            body.clear();
+        }
         tx.execute(
-            "INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![self.club, self.key, self.fingerprint, status, body.to_string()],
+            "INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body, key_id) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![self.club, self.key, self.fingerprint, status, body, by],
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod idempotency_tests {
+    use super::*;
+
+    /// An answer of `n` bytes.
+    #[derive(Serialize)]
+    struct Answer(String);
+    impl Kept for Answer {}
+
+    /// An answer over `MAX_KEPT` is kept as its status only: a replay is 409, not a second write;
+    /// one under it replays whole.
+    #[test]
+    fn an_answer_too_large_to_keep_is_not_replayed_or_run_again() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::super::schema::migrate(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        tx.execute("INSERT INTO clubs (id, name) VALUES (1, 'c')", [])
+            .unwrap();
+        let idem = |key: &str| Idempotency {
+            club: 1,
+            key: key.into(),
+            fingerprint: vec![1],
+        };
+        let small = Answer("x".repeat(MAX_KEPT - 10));
+        idem("small").save(&tx, None, 200, &small).unwrap();
+        let replayed = idem("small").replay::<Answer>(&tx, None).unwrap();
+        assert_eq!(replayed, Some((200, Value::String(small.0))));
+        idem("large")
+            .save(&tx, None, 200, &Answer("x".repeat(MAX_KEPT)))
+            .unwrap();
+        match idem("large").replay::<Answer>(&tx, None) {
+            Err(StoreError::Conflict(d)) => assert!(d.contains("not kept"), "{d}"),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
     }
 }

@@ -270,6 +270,24 @@ UPDATE hands SET record = json_remove(json_set(record, '$.options.penalties',
    AND json_extract(record, '$.options.revoke_penalty') IS NOT NULL;
 "#,
         ),
+        // 8: an idempotent request's answer belongs to the key that sent it (`key_id`; NULL for the
+        // operator) and is kept 24 hours (by `created_at`). Answers kept before cannot be tied to a
+        // key, and a key creation's held its secret: they are dropped (a retry window, not
+        // history).
+        M::up(
+            r#"
+DELETE FROM idempotency_keys;
+ALTER TABLE idempotency_keys ADD COLUMN key_id INTEGER REFERENCES api_keys(id);
+CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+"#,
+        ),
+        // 9: who may read a club: its results public (as before), or every read for its members.
+        M::up(
+            r#"
+ALTER TABLE clubs ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public_results'
+    CHECK (visibility IN ('public_results', 'members_only'));
+"#,
+        ),
     ]
 }
 
@@ -438,6 +456,43 @@ mod tests {
                 r#"{"options": {"revoke_penalty": "none"}}"#,
             ]
         );
+    }
+
+    /// Migration 8 drops the answers kept before (one held a key's secret) and ties the next to
+    /// a key; migration 9 leaves every club's results public.
+    #[test]
+    fn migrations_8_and_9_drop_kept_answers_and_keep_clubs_public() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 7).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body)
+                 VALUES (1, 'k', x'00', 201, '{"id": "key_0", "secret": "arb_00"}');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        assert!(column(&conn, "SELECT body FROM idempotency_keys").is_empty());
+        conn.execute_batch(
+            "INSERT INTO api_keys (id, club_id, digest, label, public_id) VALUES (5, 1, x'01', 'a', 'key_1');
+             INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body, key_id)
+                 VALUES (1, 'k', x'00', 201, '{}', 5);",
+        )
+        .unwrap();
+        assert_eq!(
+            column(
+                &conn,
+                "SELECT key_id || ' ' || created_at FROM idempotency_keys"
+            )[0]
+            .len(),
+            "5 2026-01-01T00:00:00Z".len()
+        );
+        assert_eq!(
+            column(&conn, "SELECT visibility FROM clubs"),
+            ["public_results"]
+        );
+        let refused = conn.execute("UPDATE clubs SET visibility = 'secret'", []);
+        assert!(refused.is_err());
     }
 
     /// Migration 6 keeps each pair as a partnership of two members with its roster and its

@@ -154,6 +154,37 @@ impl Desk {
         (out[0].as_u64().unwrap() as u16, out[1].clone())
     }
 
+    /// Any request, fetched by the page's browser, with `key`.
+    async fn send(&self, method: &str, path: &str, body: &Value, key: &str) -> (u16, Value) {
+        let script = "const [method, path, body, key, done] = arguments;
+            fetch(path, {method, headers: {'content-type': 'application/json',
+                                           authorization: 'Bearer ' + key},
+                         body: JSON.stringify(body)})
+              .then(async r => done([r.status, await r.json()]));";
+        let out = self
+            .client
+            .execute_async(
+                script,
+                vec![json!(method), json!(path), body.clone(), json!(key)],
+            )
+            .await
+            .unwrap();
+        (out[0].as_u64().unwrap() as u16, out[1].clone())
+    }
+
+    /// Types `key` in the league form's Club key field (replacing what it held), as a user would.
+    async fn type_key(&self, key: &str) {
+        self.js("document.getElementById('load').open = true").await;
+        let field = self.client.find(Locator::Id("club-key")).await.unwrap();
+        field.clear().await.unwrap();
+        // `clear` fires no input event: an empty key is said by a key press and its erasure.
+        if key.is_empty() {
+            field.send_keys("x\u{e003}").await.unwrap();
+        } else {
+            field.send_keys(key).await.unwrap();
+        }
+    }
+
     async fn shot(&self, name: &str) {
         let png = self.client.screenshot().await.unwrap();
         std::fs::write(self.shots.join(format!("{name}.png")), png).unwrap();
@@ -178,9 +209,13 @@ impl Desk {
             .unwrap()
             .iter()
             .filter(|m| m["level"] != "INFO" && m["level"] != "DEBUG")
-            // The API refusing a record the test asked about is an answer, not a page error.
+            // The API refusing a record the test asked about, or a read for want of the club's
+            // key, is an answer, not a page error.
             .filter(|m| {
-                !(m["source"] == "network" && m["message"].as_str().unwrap().contains(" 422 "))
+                !(m["source"] == "network"
+                    && [" 422 ", " 401 ", " 404 "]
+                        .iter()
+                        .any(|s| m["message"].as_str().unwrap().contains(s)))
             })
             .collect();
         assert!(bad.is_empty(), "{when}: console messages {bad:?}");
@@ -748,10 +783,25 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
         }
     }
 
-    // A stored hand by link: the hand score the store kept.
+    // A stored hand by link: its record needs the club's key, and the desk says so.
     let hand = &stored[1];
-    let status = desk.open(&format!("?club={c}&hand={}", hand["id"])).await;
+    let link = format!("?club={c}&hand={}", hand["id"]);
+    let status = desk.open(&link).await;
+    assert!(
+        status.contains(&format!("this view needs club {c}'s key")),
+        "{status}"
+    );
+    // Given in the league form, the key is sent and kept in this tab only, never in the link.
+    desk.type_key(&key).await;
+    let status = desk.open(&link).await;
     assert!(status.starts_with("Showing"), "{status}");
+    let href = desk.js("return location.href").await;
+    assert!(!href.as_str().unwrap().contains(&key), "{href}");
+    assert_eq!(
+        desk.js("return sessionStorage.getItem('arbiter.club-key')")
+            .await,
+        json!(key)
+    );
     for (side, points) in hand["hand_score"].as_object().unwrap() {
         let shown = desk
             .text(&format!("#hand-score tr[data-side='{side}'] td"))
@@ -804,6 +854,37 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
         "{title}"
     );
     desk.shot("session-chart").await;
+
+    // A members-only club: without the key, its standings are not there, and the desk says why;
+    // with it, they are.
+    let (status, _) = desk
+        .send(
+            "PATCH",
+            &format!("/v1/clubs/{c}"),
+            &json!({"visibility": "members_only"}),
+            &key,
+        )
+        .await;
+    assert_eq!(status, 200);
+    desk.type_key("").await;
+    let status = desk.open(&format!("?club={c}&league={l}")).await;
+    assert!(
+        status.contains(&format!("this view needs club {c}'s key")),
+        "{status}"
+    );
+    assert!(
+        desk.js("return document.getElementById('league').hidden")
+            .await
+            == json!(true)
+    );
+    desk.type_key(&key).await;
+    let status = desk.open(&format!("?club={c}&league={l}")).await;
+    assert!(status.starts_with("Showing"), "{status}");
+    // A wrong key is said to be wrong.
+    desk.type_key("arb_00").await;
+    let status = desk.open(&format!("?club={c}&session={s}")).await;
+    assert!(status.contains("unknown or revoked"), "{status}");
+    desk.type_key(&key).await;
     desk.no_console_errors("league views").await;
 }
 

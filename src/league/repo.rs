@@ -1144,6 +1144,16 @@ impl Kept for ImportReport {
     }
 }
 
+/// An answer kept for an `Idempotency-Key`: the request's fingerprint, the answer (empty when it
+/// was too large to keep), the key that sent it, and when.
+struct KeptRow {
+    fingerprint: Vec<u8>,
+    status: u16,
+    body: String,
+    sender: Option<i64>,
+    at: String,
+}
+
 /// A write's `Idempotency-Key`, scoped to the club and to the key that sent it, with the
 /// fingerprint of the request it named.
 pub struct Idempotency {
@@ -1166,34 +1176,45 @@ impl Idempotency {
             "DELETE FROM idempotency_keys WHERE created_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1)",
             params![KEPT_FOR],
         )?;
-        let found: Option<(Vec<u8>, u16, String, Option<i64>, String)> = tx
+        let found = tx
             .query_row(
                 "SELECT fingerprint, status, body, key_id, created_at FROM idempotency_keys \
                  WHERE club_id = ?1 AND key = ?2",
                 params![self.club, self.key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                |r| {
+                    Ok(KeptRow {
+                        fingerprint: r.get(0)?,
+                        status: r.get(1)?,
+                        body: r.get(2)?,
+                        sender: r.get(3)?,
+                        at: r.get(4)?,
+                    })
+                },
             )
             .optional()?;
-        match found {
-            None => Ok(None),
-            Some((_, _, _, sender, _)) if sender != by => Err(StoreError::Conflict(
+        let Some(kept) = found else { return Ok(None) };
+        if kept.sender != by {
+            return Err(StoreError::Conflict(
                 "another key of the club sent a request with this Idempotency-Key: a key's \
                  retries are its own; use a new Idempotency-Key"
                     .into(),
-            )),
-            Some((f, ..)) if f != self.fingerprint => Err(StoreError::Invalid(vec![FieldError::new(
-                "/headers/idempotency-key".into(),
-                "this Idempotency-Key was used for a different request: use a new key for a new request".into(),
-            )])),
-            Some((_, status, body, _, at)) if body.is_empty() => Err(StoreError::Conflict(format!(
-                "this request was applied at {at} (status {status}), but its answer was larger \
-                 than {MAX_KEPT} bytes and was not kept: read the result from the store"
-            ))),
-            Some((_, status, body, ..)) => {
-                let kept = serde_json::from_str(&body).unwrap_or(Value::Null);
-                Ok(Some((status, T::replayed(tx, kept)?)))
-            }
+            ));
         }
+        if kept.fingerprint != self.fingerprint {
+            return Err(StoreError::invalid(
+                "/headers/idempotency-key",
+                "this Idempotency-Key was used for a different request: use a new key for a new request",
+            ));
+        }
+        if kept.body.is_empty() {
+            return Err(StoreError::Conflict(format!(
+                "this request was applied at {} (status {}), but its answer was larger than \
+                 {MAX_KEPT} bytes and was not kept: read the result from the store",
+                kept.at, kept.status
+            )));
+        }
+        let body = serde_json::from_str(&kept.body).unwrap_or(Value::Null);
+        Ok(Some((kept.status, T::replayed(tx, body)?)))
     }
 
     /// Keeps what `T::kept` keeps of a successful answer (its status only when that is over

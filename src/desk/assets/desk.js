@@ -4,7 +4,7 @@
 // irregularities, trick winners and scores are the adjudication's. Nothing is ruled here.
 
 import { cardEl, cardName, isCard, suitName, suitSymbol } from "./cards.js";
-import { api, h, objectTable, sideTable, value } from "./ui.js";
+import { api, clubKey, h, keyProblem, objectTable, setClubKey, sideTable, value } from "./ui.js";
 import { showLeague } from "./league.js";
 
 const $ = (id) => document.getElementById(id);
@@ -62,6 +62,9 @@ async function init() {
       }
     });
   }
+  // The club's key: kept in this tab's session as it is typed, never put in the link.
+  $("club-key").value = clubKey();
+  $("club-key").addEventListener("input", (e) => setClubKey(e.target.value));
   $("league-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const q = {};
@@ -140,8 +143,12 @@ function openText(text, source) {
 }
 
 async function openStored(club, hand, step) {
-  const res = await api(`/v1/clubs/${encodeURIComponent(club)}/hands/${encodeURIComponent(hand)}`);
-  if (!res.ok) return status(`Stored hand ${hand} of club ${club}: ${res.body?.detail ?? res.status}`, "error");
+  const res = await api(`/v1/clubs/${encodeURIComponent(club)}/hands/${encodeURIComponent(hand)}`, undefined, { asMember: true });
+  if (!res.ok) {
+    $("hand").hidden = true;
+    $("load").open = true;
+    return status(keyProblem(res, club) ?? `Stored hand ${hand} of club ${club}: ${res.body?.detail ?? res.status}`, "error");
+  }
   const record = structuredClone(res.body.record);
   // The store adjudicated the hand in its match: replay it from the same match state.
   record.match_state ??= res.body.adjudication?.match_before;

@@ -1,7 +1,7 @@
 // League views: a league's standings and ratings as a table, and a session's match scores over
 // its hands as a chart (SVG), with the same numbers as a table for screen readers and phones.
 
-import { api, h, objectTable } from "./ui.js";
+import { api, h, keyProblem, objectTable } from "./ui.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const s = (tag, attrs = {}, ...children) => {
@@ -12,22 +12,38 @@ const s = (tag, attrs = {}, ...children) => {
 };
 const COLOURS = ["#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#555"];
 
-async function get(path) {
-  const res = await api(path);
-  if (!res.ok) throw new Error(`${path}: ${res.body?.detail ?? res.status}`);
+/** A read of the club's results, with its key when the user gave one. */
+async function getOf(club, path) {
+  const res = await api(path, undefined, { asMember: true });
+  if (!res.ok) throw new KeyNeeded(keyProblem(res, club) ?? `Could not load: ${path}: ${res.body?.detail ?? res.status}`);
   return res.body;
 }
 
+/** A refused read, said as the status line should say it. */
+class KeyNeeded extends Error {}
+
 export async function showLeague(club, league, session, status) {
+  try {
+    await show(club, league, session, status);
+  } catch (err) {
+    if (!(err instanceof KeyNeeded)) throw err;
+    document.getElementById("league").hidden = true;
+    document.getElementById("load").open = true;
+    status(err.message, "error");
+  }
+}
+
+async function show(club, league, session, status) {
   const body = document.getElementById("league-body");
-  document.getElementById("league").hidden = false;
-  document.getElementById("load").open = false;
   const c = encodeURIComponent(club);
   body.replaceChildren();
+  const get = (path) => getOf(club, path);
   if (league) {
     const l = encodeURIComponent(league);
     const [info, table, sessions] = await Promise.all([
       get(`/v1/clubs/${c}/leagues/${l}`), get(`/v1/clubs/${c}/leagues/${l}/standings`), get(`/v1/clubs/${c}/leagues/${l}/sessions`)]);
+    document.getElementById("league").hidden = false;
+    document.getElementById("load").open = false;
     const row = (who, x) => ({
       rank: x.rank, [who]: x[who]?.name, matches: x.matches_played, won: x.won, lost: x.lost,
       "points for": x.points_for, "points against": x.points_against, hands: x.hands, irregularities: x.irregularities,
@@ -41,15 +57,20 @@ export async function showLeague(club, league, session, status) {
       sessions.length ? h("ul", {}, sessions.map((x) => h("li", {}, h("a", { href: `?club=${c}&session=${x.id}` }, x.name), x.played_on ? ` (${x.played_on})` : "")))
         : h("p", { class: "none" }, "No sessions yet."));
   }
-  if (session) body.append(await sessionChart(c, encodeURIComponent(session)));
+  if (session) {
+    body.append(await sessionChart(club, encodeURIComponent(session)));
+    document.getElementById("league").hidden = false;
+    document.getElementById("load").open = false;
+  }
   status(`Showing club ${club}${league ? `, league ${league}` : ""}${session ? `, session ${session}` : ""}.`);
 }
 
-async function sessionChart(c, sid) {
+async function sessionChart(club, sid) {
+  const c = encodeURIComponent(club);
   const hands = [];
   let cursor = "";
   do {
-    const page = await get(`/v1/clubs/${c}/sessions/${sid}/hands?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const page = await getOf(club, `/v1/clubs/${c}/sessions/${sid}/hands?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     hands.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor);

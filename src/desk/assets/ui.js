@@ -19,11 +19,28 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Calls the API: `{ok, status, body}`; a problem+json body comes back as `body` with ok false. */
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
+/** Where the club's key is kept: this tab's session only, never the address bar. */
+const CLUB_KEY = "arbiter.club-key";
+
+export function clubKey() {
+  return sessionStorage.getItem(CLUB_KEY) ?? "";
+}
+
+export function setClubKey(key) {
+  if (key.trim()) sessionStorage.setItem(CLUB_KEY, key.trim());
+  else sessionStorage.removeItem(CLUB_KEY);
+}
+
+/**
+ * Calls the API: `{ok, status, body}`; a problem+json body comes back as `body` with ok false.
+ * A read of a club (`asMember`) carries the club's key, when the user gave one.
+ */
+export async function api(path, body, { asMember = false } = {}) {
+  const headers = {};
+  if (asMember && clubKey()) headers.authorization = `Bearer ${clubKey()}`;
+  const init = body === undefined ? { headers } : {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify(body),
   };
   const res = await fetch(path, init);
@@ -35,6 +52,22 @@ export async function api(path, body) {
     json = { title: "Not JSON", detail: text.slice(0, 200) };
   }
   return { ok: res.ok, status: res.status, body: json };
+}
+
+/**
+ * What to tell the user when a read of club `club` was refused for want of its key (401, 403, or
+ * 404 without a key: a members-only club is not there for a stranger); `null` for any other
+ * answer.
+ */
+export function keyProblem(res, club) {
+  const given = Boolean(clubKey());
+  const why = "enter one of its keys in Club key, under The league (it stays in this tab)";
+  if (res.status === 401 && given) return `Could not load: the club key given is unknown or revoked; ${why}.`;
+  if (res.status === 401 || (res.status === 404 && !given)) {
+    return `Could not load: this view needs club ${club}'s key (or the club does not exist); ${why}.`;
+  }
+  if (res.status === 403) return `Could not load: the club key given is another club's; this view needs club ${club}'s key.`;
+  return null;
 }
 
 /**

@@ -1258,6 +1258,22 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
     }
     let (ok, out) = cli(&db, &["club", "create", "--name", "Club D"]);
     assert!(ok && out.starts_with("club 4 (Club D)"), "{out}");
+    assert!(out.contains("visibility: public_results"), "{out}");
+    let (ok, out) = cli(
+        &db,
+        &[
+            "club",
+            "create",
+            "--name",
+            "Club E",
+            "--visibility",
+            "members_only",
+        ],
+    );
+    assert!(ok && out.contains("visibility: members_only"), "{out}");
+    // To anyone without its key, club 5 is not there.
+    let r = c.send(http::TestRequest::get().uri("/v1/clubs/5")).await;
+    assert_eq!(r.status, 404, "{}", r.text);
     assert_eq!(
         c.send(list(&c.key)).await.json.as_array().unwrap().len(),
         keys_before

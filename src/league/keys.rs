@@ -38,7 +38,8 @@ pub struct KeyInfo {
     pub id: String,
     pub label: String,
     pub created_at: String,
-    /// The last request the key authenticated that succeeded; absent if never used.
+    /// The last write or key listing the key authenticated that succeeded (reads do not mark a
+    /// key); absent if never used.
     pub last_used_at: Option<String>,
     /// Absent while the key is live.
     pub revoked_at: Option<String>,

@@ -2,6 +2,7 @@
 //! (`Authorization: Bearer ...`) and may carry an `Idempotency-Key`. Handlers parse, call the
 //! store on the blocking pool, and map its errors to problems.
 
+use super::expensive::{Expensive, StandingsCache};
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
@@ -23,13 +24,47 @@ use std::sync::Arc;
 use utoipa::{IntoResponses, ToSchema};
 use validator::Validate;
 
-/// What every league handler shares: the store, and the operator's token for creating clubs.
+/// What every league handler shares: the store, the operator's token for creating clubs, the
+/// pool for expensive work and the standings it computed.
 #[derive(Clone)]
 pub struct LeagueState {
     pub store: Arc<Store>,
     /// When set, `POST /v1/clubs` accepts it as a bearer token; otherwise clubs are created with
     /// `arbiter club create` only.
     pub admin_token: Option<String>,
+    pub expensive: Arc<Expensive>,
+    pub standings: Arc<StandingsCache>,
+}
+
+/// Expensive jobs waiting for a turn, at most, before a request is refused (503).
+pub const EXPENSIVE_QUEUE: usize = 16;
+/// Leagues whose standings are kept, at most (the least recently read go first).
+pub const STANDINGS_KEPT: usize = 64;
+
+impl LeagueState {
+    /// The state of a server on `store`: expensive work one job per two cores (at least one, at
+    /// most `league::EXPENSIVE_READERS`), so that cheap reads always find a core.
+    pub fn new(store: Store, admin_token: Option<String>) -> LeagueState {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        LeagueState::with_expensive(
+            store,
+            admin_token,
+            Expensive::new(cores / 2, EXPENSIVE_QUEUE),
+        )
+    }
+
+    pub fn with_expensive(
+        store: Store,
+        admin_token: Option<String>,
+        expensive: Expensive,
+    ) -> LeagueState {
+        LeagueState {
+            store: Arc::new(store),
+            admin_token,
+            expensive: Arc::new(expensive),
+            standings: Arc::new(StandingsCache::new(STANDINGS_KEPT)),
+        }
+    }
 }
 
 impl From<StoreError> for Problem {
@@ -960,7 +995,9 @@ async fn create_session(
 
 /// The league's standings for players (with Weng-Lin ratings from each match's full order of
 /// finish, and their camps in a game played in camps) and registered partnerships, computed from
-/// the stored hands. `Accept: text/csv` gives one CSV table.
+/// the stored hands once per change of the league and kept until the next. `Accept: text/csv`
+/// gives one CSV table. A computation waits for a turn on the pool for expensive work: 503 with
+/// `Retry-After` when too many wait.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
     responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems)
@@ -971,7 +1008,20 @@ async fn standings(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let s = read(&state, move |tx| league::standings(tx, club, l)).await?;
+    let generation = read(&state, move |tx| league::generation(tx, club, l)).await?;
+    let store = state.store.clone();
+    let compute = move || {
+        store.read_expensive(|tx| {
+            Ok((
+                league::generation(tx, club, l)?,
+                league::standings(tx, club, l)?,
+            ))
+        })
+    };
+    let s = state
+        .standings
+        .get((club, l), generation, &state.expensive, compute)
+        .await?;
     Ok(if wants_csv(&req) {
         csv_response(league::standings_table(&s))
     } else {
@@ -999,7 +1049,11 @@ async fn readjudicate(
         Some("true") => true,
         Some(_) => return Err(bad_query("dry_run", "expected true or false".into())),
     };
+    // A request that may not write is told so before it takes a place in the queue.
+    authenticate(&req, &state, club, Access::Club).await?;
+    let turn = state.expensive.admit()?.turn().await;
     write(&req, &state, club, b"", StatusCode::OK, move |tx| {
+        let _turn = turn;
         league::readjudicate(tx, club, l, dry_run)
     })
     .await
@@ -1358,7 +1412,11 @@ async fn export_sheet(
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     let after = cursor(&query(&req, &["cursor"])?)?;
-    let page = read(&state, move |tx| league::export(tx, club, s, after)).await?;
+    let store = state.store.clone();
+    let page = state
+        .expensive
+        .run(move || Ok(store.read_expensive(|tx| league::export(tx, club, s, after))?))
+        .await?;
     let mut resp = csv_response(page.csv);
     if let Some(next) = page.next_cursor {
         let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());
@@ -1398,7 +1456,9 @@ async fn import_sheet(
         ));
     }
     let sheet = bytes.to_vec();
+    let turn = state.expensive.admit()?.turn().await;
     let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        let _turn = turn;
         league::import(tx, club, s, &sheet)
     })
     .await

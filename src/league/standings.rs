@@ -20,7 +20,7 @@ use super::Result;
 use super::model::NameRef;
 use super::repo;
 use crate::games;
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -310,6 +310,20 @@ fn ranked<T>(mut rows: Vec<(Record, String, T)>, lowest_wins: bool) -> Vec<(u32,
         out.push((rank, rec, t));
     }
     out
+}
+
+/// The generation of `league` of `club`: it moves with every write to what its standings are
+/// computed from (schema migration 8), so standings computed at one generation hold until it
+/// moves.
+pub fn generation(tx: &Transaction, club: i64, league: i64) -> Result<i64> {
+    let g = tx
+        .query_row(
+            "SELECT generation FROM leagues WHERE id = ?1 AND club_id = ?2",
+            params![league, club],
+            |r| r.get(0),
+        )
+        .optional()?;
+    g.ok_or_else(|| super::StoreError::NotFound(format!("no league {league} in club {club}")))
 }
 
 pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {

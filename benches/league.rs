@@ -2,7 +2,9 @@
 //! to 35) as sheets into a fresh SQLite file, through the same import the HTTP handler calls, then
 //! times standings over them. Prints hands per second and the standings latency.
 //!
-//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size).
+//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; set `LEAGUE_KEEP` to a
+//! directory to keep the database there as `league.db`, with the club's key in `key`, for a load
+//! test against `arbiter serve`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -32,7 +34,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.db");
     let store = Store::open(&path).unwrap();
-    let (club, league_id, sessions, _) = common::malilla_league(&store, sheets.len());
+    let (club, league_id, sessions, key) = common::malilla_league(&store, sheets.len());
     let started = Instant::now();
     for (sheet, session) in sheets.iter().zip(&sessions) {
         store
@@ -81,4 +83,11 @@ fn main() {
     );
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!("database: {:.1} MB", size as f64 / 1e6);
+    if let Ok(keep) = std::env::var("LEAGUE_KEEP") {
+        // Closed first, so that the file holds every write.
+        drop(store);
+        let keep = std::path::Path::new(&keep);
+        std::fs::copy(&path, keep.join("league.db")).unwrap();
+        std::fs::write(keep.join("key"), key).unwrap();
+    }
 }

@@ -134,6 +134,30 @@ enum ReadProblems {
     Unavailable(Problem),
 }
 
+/// Problems an expensive read (on the pool for expensive work) can answer with.
+#[derive(IntoResponses)]
+#[allow(dead_code)] // documents the responses; the handlers build `Problem`s
+enum ExpensiveReadProblems {
+    #[response(
+        status = 400,
+        description = "A query parameter is not valid",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+    #[response(
+        status = 404,
+        description = "No such club or resource",
+        content_type = "application/problem+json"
+    )]
+    NotFound(Problem),
+    #[response(
+        status = 503,
+        description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)",
+        content_type = "application/problem+json"
+    )]
+    Unavailable(Problem),
+}
+
 /// Problems a write to the store can answer with. Nothing is written when any is returned.
 #[derive(IntoResponses)]
 #[allow(dead_code)] // documents the responses; the handlers build `Problem`s
@@ -1000,7 +1024,7 @@ async fn create_session(
 /// `Retry-After` when too many wait.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems)
+    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ExpensiveReadProblems)
 )]
 async fn standings(
     req: HttpRequest,
@@ -1031,7 +1055,7 @@ async fn standings(
 
 /// Replays every stored hand of the league through today's rules and reports the hands whose
 /// ruling changed. With `dry_run=true` nothing is stored. If a hand no longer replays, nothing
-/// changes (409).
+/// changes (409). Runs on the pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/readjudicate", tag = "league",
     params(("club" = i64, Path), ("league" = i64, Path), ("dry_run" = Option<bool>, Query, description = "Report without storing")),
@@ -1399,11 +1423,12 @@ async fn list_amendments(
 
 /// The session as a sheet (one row per action, the import format): it imports into another
 /// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
-/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
+/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn. Runs on the
+/// pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
-    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems)
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ExpensiveReadProblems)
 )]
 async fn export_sheet(
     req: HttpRequest,
@@ -1429,6 +1454,7 @@ async fn export_sheet(
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or
 /// (with every problem's row and column) nothing. Send an `Idempotency-Key` to make a retry safe.
+/// Runs on the pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),

@@ -1,5 +1,6 @@
-//! Standings and ratings, computed from the stored hands and matches on every read, so they can
-//! never drift from the hands (a readjudication shows at once). They hold for every table: each
+//! Standings and ratings, computed from the stored hands and matches, so they can never drift from
+//! the hands (a readjudication shows at once). A server keeps them until the league's `generation`
+//! moves, which every write to what they read does. They hold for every table: each
 //! player alone, fixed partnerships of any size, and games played in per-hand camps (where every
 //! seat is its own side, so each player's points are his own).
 //!

@@ -278,3 +278,51 @@ impl StandingsCache {
         .await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    #[actix_web::test]
+    async fn past_the_jobs_and_the_queue_work_is_refused_busy() {
+        let pool = Expensive::new(1, 1);
+        let running = pool.admit().unwrap().turn().await;
+        let waiting = pool.admit().unwrap();
+        let refused = pool.admit().err().unwrap();
+        assert_eq!(
+            (refused.status, refused.kind.as_str()),
+            (503, "urn:arbiter:problem:busy")
+        );
+        assert_eq!(refused.headers, &[("retry-after", "2")]);
+        // A place frees when a job ends, or when a waiting one gives up.
+        drop(waiting);
+        let waiting = pool.admit().unwrap();
+        assert!(pool.admit().is_err());
+        drop(running);
+        let _running = waiting.turn().await;
+        assert!(pool.admit().is_ok());
+    }
+
+    #[actix_web::test]
+    async fn work_whose_caller_has_gone_is_never_started() {
+        let pool = Expensive::new(1, 4);
+        let running = pool.admit().unwrap().turn().await;
+        let ran = Arc::new(AtomicBool::new(false));
+        let work = pool.run({
+            let ran = ran.clone();
+            move || {
+                ran.store(true, Ordering::Release);
+                Ok(())
+            }
+        });
+        // The caller waits for a turn, then goes (its future is dropped).
+        let gave_up = actix_web::rt::time::timeout(Duration::from_millis(50), work).await;
+        assert!(gave_up.is_err());
+        drop(running);
+        pool.run(|| Ok(())).await.unwrap();
+        assert!(!ran.load(Ordering::Acquire), "started for nobody");
+        assert_eq!(pool.admitted.load(Ordering::Acquire), 0);
+    }
+}

@@ -134,30 +134,6 @@ enum ReadProblems {
     Unavailable(Problem),
 }
 
-/// Problems an expensive read (on the pool for expensive work) can answer with.
-#[derive(IntoResponses)]
-#[allow(dead_code)] // documents the responses; the handlers build `Problem`s
-enum ExpensiveReadProblems {
-    #[response(
-        status = 400,
-        description = "A query parameter is not valid",
-        content_type = "application/problem+json"
-    )]
-    BadRequest(Problem),
-    #[response(
-        status = 404,
-        description = "No such club or resource",
-        content_type = "application/problem+json"
-    )]
-    NotFound(Problem),
-    #[response(
-        status = 503,
-        description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)",
-        content_type = "application/problem+json"
-    )]
-    Unavailable(Problem),
-}
-
 /// Problems a write to the store can answer with. Nothing is written when any is returned.
 #[derive(IntoResponses)]
 #[allow(dead_code)] // documents the responses; the handlers build `Problem`s
@@ -1024,7 +1000,7 @@ async fn create_session(
 /// `Retry-After` when too many wait.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ExpensiveReadProblems)
+    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems, (status = 503, description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)", body = Problem, content_type = "application/problem+json"))
 )]
 async fn standings(
     req: HttpRequest,
@@ -1428,7 +1404,7 @@ async fn list_amendments(
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
-    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ExpensiveReadProblems)
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), ReadProblems, (status = 503, description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)", body = Problem, content_type = "application/problem+json"))
 )]
 async fn export_sheet(
     req: HttpRequest,

@@ -271,10 +271,13 @@ UPDATE hands SET record = json_remove(json_set(record, '$.options.penalties',
 "#,
         ),
         // 8: each league's generation, bumped in the same transaction by every write to what its
-        // standings are computed from (hands and their rulings, matches, who sat where, the names
-        // standings show, the league's game and options), so that a server can keep computed
+        // standings are computed from (hands and their rulings, matches and who sat where, the
+        // names standings show, the league's game and options), so that a server can keep computed
         // standings until the generation moves, and so can another process on the same file.
-        // Triggers, not calls in each write: no write path can forget one. A migration that
+        // Triggers, not calls in each write: no write path can forget one. They sit on `hands` and
+        // `matches`: a hand's ruling rows (`hand_scores`, `hand_irregularities`, `hand_camps`) are
+        // written only with its row, a match's seats and sides only with its row, so a trigger on
+        // each of those rows would only bump again, several times a hand. A migration that
         // rebuilds one of these tables must create its triggers again (a test pins them).
         M::up(
             r#"
@@ -291,36 +294,6 @@ CREATE TRIGGER matches_update_bumps_league AFTER UPDATE ON matches
     BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN (NEW.league_id, OLD.league_id); END;
 CREATE TRIGGER matches_delete_bumps_league AFTER DELETE ON matches
     BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = OLD.league_id; END;
-CREATE TRIGGER match_seats_insert_bumps_league AFTER INSERT ON match_seats
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM matches WHERE id = NEW.match_id); END;
-CREATE TRIGGER match_seats_update_bumps_league AFTER UPDATE ON match_seats
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN ((SELECT league_id FROM matches WHERE id = NEW.match_id), (SELECT league_id FROM matches WHERE id = OLD.match_id)); END;
-CREATE TRIGGER match_seats_delete_bumps_league AFTER DELETE ON match_seats
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM matches WHERE id = OLD.match_id); END;
-CREATE TRIGGER match_sides_insert_bumps_league AFTER INSERT ON match_sides
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM matches WHERE id = NEW.match_id); END;
-CREATE TRIGGER match_sides_update_bumps_league AFTER UPDATE ON match_sides
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN ((SELECT league_id FROM matches WHERE id = NEW.match_id), (SELECT league_id FROM matches WHERE id = OLD.match_id)); END;
-CREATE TRIGGER match_sides_delete_bumps_league AFTER DELETE ON match_sides
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM matches WHERE id = OLD.match_id); END;
-CREATE TRIGGER hand_scores_insert_bumps_league AFTER INSERT ON hand_scores
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = NEW.hand_id); END;
-CREATE TRIGGER hand_scores_update_bumps_league AFTER UPDATE ON hand_scores
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN ((SELECT league_id FROM hands WHERE id = NEW.hand_id), (SELECT league_id FROM hands WHERE id = OLD.hand_id)); END;
-CREATE TRIGGER hand_scores_delete_bumps_league AFTER DELETE ON hand_scores
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = OLD.hand_id); END;
-CREATE TRIGGER hand_irregularities_insert_bumps_league AFTER INSERT ON hand_irregularities
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = NEW.hand_id); END;
-CREATE TRIGGER hand_irregularities_update_bumps_league AFTER UPDATE ON hand_irregularities
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN ((SELECT league_id FROM hands WHERE id = NEW.hand_id), (SELECT league_id FROM hands WHERE id = OLD.hand_id)); END;
-CREATE TRIGGER hand_irregularities_delete_bumps_league AFTER DELETE ON hand_irregularities
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = OLD.hand_id); END;
-CREATE TRIGGER hand_camps_insert_bumps_league AFTER INSERT ON hand_camps
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = NEW.hand_id); END;
-CREATE TRIGGER hand_camps_update_bumps_league AFTER UPDATE ON hand_camps
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN ((SELECT league_id FROM hands WHERE id = NEW.hand_id), (SELECT league_id FROM hands WHERE id = OLD.hand_id)); END;
-CREATE TRIGGER hand_camps_delete_bumps_league AFTER DELETE ON hand_camps
-    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = (SELECT league_id FROM hands WHERE id = OLD.hand_id); END;
 CREATE TRIGGER players_rename_bumps_league AFTER UPDATE OF name ON players
     BEGIN UPDATE leagues SET generation = generation + 1 WHERE club_id = NEW.club_id; END;
 CREATE TRIGGER partnerships_rename_bumps_league AFTER UPDATE OF name ON partnerships
@@ -552,21 +525,13 @@ mod tests {
         assert!(fk.is_empty(), "{fk:?}");
     }
 
-    /// The tables league standings are computed from, each of which must bump its league's
-    /// generation on every change (migration 8).
-    const STANDINGS_TABLES: [&str; 7] = [
-        "hands",
-        "matches",
-        "match_seats",
-        "match_sides",
-        "hand_scores",
-        "hand_irregularities",
-        "hand_camps",
-    ];
+    /// The tables whose every change bumps the league's generation (migration 8): the rows the
+    /// other tables standings read are written with.
+    const STANDINGS_TABLES: [&str; 2] = ["hands", "matches"];
 
-    /// Every insert, update and delete in a table standings are computed from, and a rename of a
-    /// player or partnership of the club, moves the league's generation, and only that league's
-    /// (a rename: the club's leagues).
+    /// Every insert, update and delete of a hand or a match, and a rename of a player or
+    /// partnership of the club, moves the league's generation, and only that league's (a rename:
+    /// the club's leagues).
     #[test]
     fn migration_8_every_change_standings_read_moves_the_generation() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
@@ -600,42 +565,27 @@ mod tests {
             )
         };
         let mut expected = [0, 0, 0];
-        let steps: [(&str, [i64; 3]); 12] = [
+        let steps: [(&str, [i64; 3]); 9] = [
             (
                 "INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}')",
                 [1, 0, 0],
             ),
             (
-                "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (1, 'N', 'NS', 1)",
+                "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, \
+                 record, adjudication) VALUES (1, 1, 1, 1, 1, 'N', 'scored', '{}', '{}')",
                 [1, 0, 0],
             ),
-            (
-                "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, 'NS', 1)",
-                [1, 0, 0],
-            ),
-            (
-                "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
-              VALUES (1, 1, 1, 1, 1, 'N', 'scored', '{}', '{}')",
-                [1, 0, 0],
-            ),
-            (
-                "INSERT INTO hand_scores (hand_id, side, points) VALUES (1, 'NS', 3)",
-                [1, 0, 0],
-            ),
-            (
-                "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (1, 0, 'revoke', 'N')",
-                [1, 0, 0],
-            ),
-            (
-                "INSERT INTO hand_camps (hand_id, seat, role) VALUES (1, 'N', 'declarer')",
-                [1, 0, 0],
-            ),
-            ("UPDATE hand_scores SET points = 4", [1, 0, 0]),
+            ("UPDATE hands SET outcome = 'misdeal'", [1, 0, 0]),
             ("UPDATE matches SET hands = 1", [1, 0, 0]),
             // A rename shows in every league of the club, and in no other club's.
             ("UPDATE players SET name = 'Ann' WHERE id = 1", [1, 1, 0]),
             ("UPDATE partnerships SET name = 'q'", [1, 1, 0]),
-            ("DELETE FROM hand_camps", [1, 0, 0]),
+            (
+                "UPDATE leagues SET options = '{\"target\": 21}' WHERE id = 2",
+                [0, 1, 0],
+            ),
+            ("DELETE FROM hands", [1, 0, 0]),
+            ("DELETE FROM matches", [1, 0, 0]),
         ];
         for (sql, moved) in steps {
             conn.execute_batch(sql).unwrap();

@@ -2,19 +2,16 @@
 //! to 35) as sheets into a fresh SQLite file, through the same import the HTTP handler calls, then
 //! times standings over them. Prints hands per second and the standings latency.
 //!
-//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size).
+//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; set `LEAGUE_KEEP` to a
+//! directory to keep the database there as `league.db`, with the club's key in `key`, for a load
+//! test against `arbiter serve`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use arbiter::engine::{self, MatchState, Options, Seat};
-use arbiter::league::{self, NewLeague, NewSession, Store};
-use arbiter::record::HandRecord;
-use std::collections::BTreeMap;
-use std::fmt::Write;
+use arbiter::league::{self, Store};
 use std::time::Instant;
 
-const PLAYERS: [&str; 8] = ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gil", "Hal"];
 const HANDS_PER_SHEET: usize = 2_000;
 
 fn main() {
@@ -22,56 +19,10 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    let game = arbiter::games::find("malilla").unwrap();
-    let options = Options::resolve(game.info().options, &BTreeMap::new(), "/options").unwrap();
 
-    // A pool of random legal hands by dealer; matches draw from it and run to the end of a game.
     let started = Instant::now();
-    let mut pool: BTreeMap<Seat, Vec<HandRecord>> = BTreeMap::new();
-    let mut seed = 1u64;
-    while pool.len() < 4 || pool.values().any(|v| v.len() < 100) {
-        let h = common::random::random_legal_hand("malilla", seed);
-        seed += 1;
-        pool.entry(h.dealer).or_default().push(h);
-    }
-    let mut sheets = Vec::new();
-    let (mut sheet, mut in_sheet, mut hands, mut matches, mut pick) =
-        (String::new(), 0, 0, 0, 0usize);
-    while hands < total {
-        if in_sheet == 0 {
-            sheet = "match,hand,dealer,seat,action,value\n".to_string();
-        }
-        let label = format!("m{matches}");
-        for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
-            writeln!(
-                sheet,
-                "{label},,,{seat},sit,{}",
-                PLAYERS[(matches + i * 3) % 8]
-            )
-            .unwrap();
-        }
-        let mut state = MatchState::default();
-        let mut number = 0;
-        while !state.game_over && hands + number < total {
-            let dealer = state.next_dealer.unwrap_or(Seat::N);
-            let bucket = &pool[&dealer];
-            let h = &bucket[pick % bucket.len()];
-            pick += 7;
-            let a = engine::adjudicate_next(game, &options, &state, h, number).unwrap();
-            state = a.match_after;
-            number += 1;
-            for row in common::sheet_rows(&label, number, &serde_json::to_value(h).unwrap()) {
-                writeln!(sheet, "{row}").unwrap();
-            }
-        }
-        hands += number;
-        in_sheet += number;
-        matches += 1;
-        if in_sheet >= HANDS_PER_SHEET || hands >= total {
-            sheets.push(std::mem::take(&mut sheet));
-            in_sheet = 0;
-        }
-    }
+    let (sheets, matches) = common::malilla_sheets(total, HANDS_PER_SHEET);
+    let hands = total;
     let bytes: usize = sheets.iter().map(String::len).sum();
     eprintln!(
         "prepared {hands} hands in {matches} matches, {} sheets ({:.1} MB) in {:.1}s",
@@ -83,37 +34,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.db");
     let store = Store::open(&path).unwrap();
-    let (club, league_id, sessions) = store
-        .write(|tx| {
-            let (club, _) = league::create_club(tx, "Bench", Default::default())?;
-            for p in PLAYERS {
-                league::create_player(tx, club.id, p)?;
-            }
-            let new = NewLeague {
-                name: "L".into(),
-                season: "S".into(),
-                game: "malilla".into(),
-                options: BTreeMap::new(),
-            };
-            let l = league::create_league(tx, club.id, &new)?;
-            let sessions = (0..sheets.len())
-                .map(|i| {
-                    league::create_session(
-                        tx,
-                        club.id,
-                        l.id,
-                        &NewSession {
-                            name: format!("evening {i}"),
-                            played_on: None,
-                        },
-                    )
-                    .map(|s| s.id)
-                })
-                .collect::<league::Result<Vec<_>>>()?;
-            Ok((club.id, l.id, sessions))
-        })
-        .unwrap();
-
+    let (club, league_id, sessions, key) = common::malilla_league(&store, sheets.len());
     let started = Instant::now();
     for (sheet, session) in sheets.iter().zip(&sessions) {
         store
@@ -162,4 +83,11 @@ fn main() {
     );
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!("database: {:.1} MB", size as f64 / 1e6);
+    if let Ok(keep) = std::env::var("LEAGUE_KEEP") {
+        // Closed first, so that the file holds every write.
+        drop(store);
+        let keep = std::path::Path::new(&keep);
+        std::fs::copy(&path, keep.join("league.db")).unwrap();
+        std::fs::write(keep.join("key"), key).unwrap();
+    }
 }

@@ -1,6 +1,5 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
-use actix_web::HttpServer;
 use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
@@ -8,7 +7,6 @@ use arbiter::record::MatchRecord;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -217,10 +215,7 @@ fn serve(args: ServeArgs) -> ExitCode {
     let Some(store) = open(&args.db.path) else {
         return ExitCode::FAILURE;
     };
-    let state = LeagueState {
-        store: Arc::new(store),
-        admin_token: args.admin_token.filter(|t| !t.is_empty()),
-    };
+    let state = LeagueState::new(store, args.admin_token.filter(|t| !t.is_empty()));
     let run = actix_web::rt::System::new().block_on(async move {
         eprintln!(
             "arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/), league database {}",
@@ -229,12 +224,8 @@ fn serve(args: ServeArgs) -> ExitCode {
             args.db.path.display()
         );
         let body_timeout = problem::BodyTimeout(Duration::from_secs(args.body_timeout));
-        HttpServer::new(move || api::app(state.clone()).app_data(body_timeout))
-            // The request line and headers: 5 s (actix-web's default, stated).
-            .client_request_timeout(Duration::from_secs(5))
-            .bind((args.host.as_str(), args.port))?
-            .run()
-            .await
+        let (server, _) = api::server(state, body_timeout, (args.host.as_str(), args.port))?;
+        server.await
     });
     match run {
         Ok(()) => ExitCode::SUCCESS,

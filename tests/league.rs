@@ -905,9 +905,11 @@ async fn readjudication_finds_and_fixes_a_changed_ruling() {
 async fn a_restarted_app_keeps_everything() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("club.db");
-    let open = || LeagueState {
-        store: std::sync::Arc::new(arbiter::league::Store::open(&path).unwrap()),
-        admin_token: Some("operator-token".into()),
+    let open = || {
+        LeagueState::new(
+            arbiter::league::Store::open(&path).unwrap(),
+            Some("operator-token".into()),
+        )
     };
     let (key, league) = {
         let app = http::init_service(arbiter::api::app(open())).await;
@@ -1879,10 +1881,7 @@ async fn a_league_stored_by_the_previous_schema_reads_and_plays() {
         .unwrap()
         .execute_batch(include_str!("data/league-schema-5.sql"))
         .unwrap();
-    let state = LeagueState {
-        store: std::sync::Arc::new(arbiter::league::Store::open(&path).unwrap()),
-        admin_token: None,
-    };
+    let state = LeagueState::new(arbiter::league::Store::open(&path).unwrap(), None);
     let app = http::init_service(arbiter::api::app(state)).await;
     // The club's key, as `club create` printed it when the file was written.
     let key = "arb_fdbef71e19fc6d65a566f2d73a401793f3a5e830658428e033b8e5d40cae9169";

@@ -3,6 +3,7 @@
 //! may carry an `Idempotency-Key`. Handlers parse, call the store on the blocking pool, and map
 //! its errors to problems.
 
+use super::expensive::{Expensive, StandingsCache};
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
 use crate::engine::FieldError;
 use crate::league::{
@@ -24,13 +25,47 @@ use std::sync::Arc;
 use utoipa::{IntoResponses, ToSchema};
 use validator::Validate;
 
-/// What every league handler shares: the store, and the operator's token for creating clubs.
+/// What every league handler shares: the store, the operator's token for creating clubs, the
+/// pool for expensive work and the standings it computed.
 #[derive(Clone)]
 pub struct LeagueState {
     pub store: Arc<Store>,
     /// When set, `POST /v1/clubs` accepts it as a bearer token; otherwise clubs are created with
     /// `arbiter club create` only.
     pub admin_token: Option<String>,
+    pub expensive: Arc<Expensive>,
+    pub standings: Arc<StandingsCache>,
+}
+
+/// Expensive jobs waiting for a turn, at most, before a request is refused (503).
+pub const EXPENSIVE_QUEUE: usize = 16;
+/// Leagues whose standings are kept, at most (the least recently read go first).
+pub const STANDINGS_KEPT: usize = 64;
+
+impl LeagueState {
+    /// The state of a server on `store`: expensive work one job per two cores (at least one, at
+    /// most `league::EXPENSIVE_READERS`), so that cheap reads always find a core.
+    pub fn new(store: Store, admin_token: Option<String>) -> LeagueState {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        LeagueState::with_expensive(
+            store,
+            admin_token,
+            Expensive::new(cores / 2, EXPENSIVE_QUEUE),
+        )
+    }
+
+    pub fn with_expensive(
+        store: Store,
+        admin_token: Option<String>,
+        expensive: Expensive,
+    ) -> LeagueState {
+        LeagueState {
+            store: Arc::new(store),
+            admin_token,
+            expensive: Arc::new(expensive),
+            standings: Arc::new(StandingsCache::new(STANDINGS_KEPT)),
+        }
+    }
 }
 
 impl From<StoreError> for Problem {
@@ -1124,12 +1159,13 @@ async fn create_session(
 
 /// The league's standings for players (with Weng-Lin ratings from each match's full order of
 /// finish, and their camps in a game played in camps) and registered partnerships, computed from
-/// the stored hands. `Accept: text/csv` gives one CSV table.
-/// Public for a club with public results; a members-only club's need one of its keys (without
-/// one, 404).
+/// the stored hands once per change of the league and kept until the next. `Accept: text/csv`
+/// gives one CSV table. A computation waits for a turn on the pool for expensive work: 503 with
+/// `Retry-After` when too many wait. Public for a club with public results; a members-only club's
+/// need one of its keys (without one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/standings", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
+    responses((status = 200, description = "Standings as JSON, or as CSV for Accept: text/csv", content((Standings = "application/json"), (String = "text/csv"))), ReadProblems, (status = 503, description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)", body = Problem, content_type = "application/problem+json")), security((), ("bearer" = []))
 )]
 async fn standings(
     req: HttpRequest,
@@ -1137,10 +1173,24 @@ async fn standings(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let s = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::standings(tx, club, l)
+    // Who may read is checked before the kept standings are looked at.
+    let generation = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::generation(tx, club, l)
     })
     .await?;
+    let store = state.store.clone();
+    let compute = move || {
+        store.read_expensive(|tx| {
+            Ok((
+                league::generation(tx, club, l)?,
+                league::standings(tx, club, l)?,
+            ))
+        })
+    };
+    let s = state
+        .standings
+        .get((club, l), generation, &state.expensive, compute)
+        .await?;
     Ok(if wants_csv(&req) {
         csv_response(league::standings_table(&s))
     } else {
@@ -1150,7 +1200,7 @@ async fn standings(
 
 /// Replays every stored hand of the league through today's rules and reports the hands whose
 /// ruling changed. With `dry_run=true` nothing is stored. If a hand no longer replays, nothing
-/// changes (409).
+/// changes (409). Runs on the pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/readjudicate", tag = "league",
     params(("club" = i64, Path), ("league" = i64, Path), ("dry_run" = Option<bool>, Query, description = "Report without storing")),
@@ -1168,7 +1218,11 @@ async fn readjudicate(
         Some("true") => true,
         Some(_) => return Err(bad_query("dry_run", "expected true or false".into())),
     };
+    // A request that may not write is told so before it takes a place in the queue.
+    authenticate(&req, &state, club, Access::Club).await?;
+    let turn = state.expensive.admit()?.turn().await;
     write(&req, &state, club, b"", StatusCode::OK, move |tx| {
+        let _turn = turn;
         league::readjudicate(tx, club, l, dry_run)
     })
     .await
@@ -1541,11 +1595,12 @@ async fn list_amendments(
 /// The session as a sheet (one row per action, the import format): it imports into another
 /// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
 /// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
-/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility. Runs on
+/// the pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
-    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), RecordReadProblems), security(("bearer" = []))
+    responses((status = 200, description = "A page of the sheet; the next page, if any, in the Link header", body = String, content_type = "text/csv"), RecordReadProblems, (status = 503, description = "The store could not be read, or too much expensive work is waiting (`busy`, with Retry-After)", body = Problem, content_type = "application/problem+json")), security(("bearer" = []))
 )]
 async fn export_sheet(
     req: HttpRequest,
@@ -1554,10 +1609,13 @@ async fn export_sheet(
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     let after = cursor(&query(&req, &["cursor"])?)?;
-    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
-        league::export(tx, club, s, after)
-    })
-    .await?;
+    // Who may read is checked before the export takes a place on the pool.
+    read_as(&req, &state, club, Shows::Records, |_| Ok(())).await?;
+    let store = state.store.clone();
+    let page = state
+        .expensive
+        .run(move || Ok(store.read_expensive(|tx| league::export(tx, club, s, after))?))
+        .await?;
     let mut resp = csv_response(page.csv);
     if let Some(next) = page.next_cursor {
         let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());
@@ -1570,6 +1628,7 @@ async fn export_sheet(
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or
 /// (with every problem's row and column) nothing. Send an `Idempotency-Key` to make a retry safe.
+/// Runs on the pool for expensive work (503 with `Retry-After` when too much waits).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),
@@ -1597,7 +1656,9 @@ async fn import_sheet(
         ));
     }
     let sheet = bytes.to_vec();
+    let turn = state.expensive.admit()?.turn().await;
     let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        let _turn = turn;
         league::import(tx, club, s, &sheet)
     })
     .await

@@ -1,5 +1,6 @@
 //! The HTTP API (`/v1/...`): thin handlers that parse, call the engine and map errors.
 
+pub mod expensive;
 pub mod league;
 pub mod problem;
 
@@ -183,6 +184,25 @@ pub fn openapi_json() -> String {
         .to_pretty_json()
         .expect("the OpenAPI document serializes")
         + "\n"
+}
+
+/// `arbiter serve`'s HTTP server for `state`, bound to `addr` (and the addresses it bound): the
+/// application with its settings.
+pub fn server(
+    state: league::LeagueState,
+    body_timeout: problem::BodyTimeout,
+    addr: impl std::net::ToSocketAddrs,
+) -> std::io::Result<(actix_web::dev::Server, Vec<std::net::SocketAddr>)> {
+    let server = actix_web::HttpServer::new(move || app(state.clone()).app_data(body_timeout))
+        // The request line and headers: 5 s (actix-web's default, stated).
+        .client_request_timeout(std::time::Duration::from_secs(5))
+        // A client that closes its side of the connection has gone: its request is dropped, and
+        // expensive work queued for it never starts. (A client that half-closes after sending a
+        // request, which HTTP/1.1 allows but few do, is not answered.)
+        .h1_allow_half_closed(false)
+        .bind(addr)?;
+    let addrs = server.addrs();
+    Ok((server.run(), addrs))
 }
 
 /// The whole application: routes, compression, and problem+json for unknown paths.

@@ -37,7 +37,7 @@ pub struct BodyTimeout(pub Duration);
 const INVALID: &str = "invalid-request";
 
 /// An `application/problem+json` response (RFC 9457).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Problem {
     /// A URI naming the kind of problem.
     #[serde(rename = "type")]

@@ -3,8 +3,10 @@
 //! after a rules fix. The store never scores: every hand goes through the engine on the way in.
 //!
 //! Concurrency: one writer connection behind a mutex (writes queue in the process instead of
-//! racing for SQLite's lock) and a pool of readers, which WAL lets run beside the writer. Every
-//! write is one `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
+//! racing for SQLite's lock) and two pools of readers, which WAL lets run beside the writer: one
+//! for cheap reads, and a small one of its own for expensive reads (standings, sheet exports), so
+//! that a flood of one never waits for a connection held by the other. Every write is one
+//! `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
 
 mod amend;
 mod csv;
@@ -23,7 +25,8 @@ pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
 pub use repo::*;
 pub use standings::{
-    CampRecord, PartnershipStanding, PlayerStanding, Rating, Record, Standings, standings,
+    CampRecord, PartnershipStanding, PlayerStanding, Rating, Record, Standings, generation,
+    standings,
 };
 
 use crate::engine::FieldError;
@@ -82,11 +85,16 @@ impl StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// The open database: one writer, several readers.
+/// How many expensive reads may hold a connection at once: the bound of the server's pool for
+/// expensive work (`api::league::Expensive`) cannot exceed it.
+pub const EXPENSIVE_READERS: u32 = 2;
+
+/// The open database: one writer, readers for cheap reads and readers for expensive ones.
 pub struct Store {
     path: PathBuf,
     writer: Mutex<Connection>,
     readers: r2d2::Pool<SqliteConnectionManager>,
+    expensive_readers: r2d2::Pool<SqliteConnectionManager>,
 }
 
 /// Settings every connection gets: foreign keys enforced, a busy timeout for other processes
@@ -152,17 +160,24 @@ impl Store {
         writer.pragma_update(None, "journal_mode", "WAL")?;
         configure(&mut writer)?;
         schema::migrate(&mut writer)?;
-        let manager = SqliteConnectionManager::file(path)
-            .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .with_init(configure);
+        let manager = || {
+            SqliteConnectionManager::file(path)
+                .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .with_init(configure)
+        };
         let readers = r2d2::Pool::builder()
             .max_size(8)
             .min_idle(Some(1))
-            .build(manager)?;
+            .build(manager())?;
+        let expensive_readers = r2d2::Pool::builder()
+            .max_size(EXPENSIVE_READERS)
+            .min_idle(Some(0))
+            .build(manager())?;
         Ok(Store {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers,
+            expensive_readers,
         })
     }
 
@@ -172,7 +187,22 @@ impl Store {
 
     /// Runs `f` on a reader connection (a consistent snapshot for the whole call).
     pub fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
-        let mut conn = self.readers.get()?;
+        Self::read_on(&self.readers, f)
+    }
+
+    /// `read` on a connection kept for expensive reads.
+    pub fn read_expensive<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction) -> Result<T>,
+    ) -> Result<T> {
+        Self::read_on(&self.expensive_readers, f)
+    }
+
+    fn read_on<T>(
+        pool: &r2d2::Pool<SqliteConnectionManager>,
+        f: impl FnOnce(&rusqlite::Transaction) -> Result<T>,
+    ) -> Result<T> {
+        let mut conn = pool.get()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
         f(&tx)
     }

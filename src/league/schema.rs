@@ -288,6 +288,38 @@ ALTER TABLE clubs ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public_results'
     CHECK (visibility IN ('public_results', 'members_only'));
 "#,
         ),
+        // 10: each league's generation, bumped in the same transaction by every write to what its
+        // standings are computed from (hands and their rulings, matches and who sat where, the
+        // names standings show, the league's game and options), so that a server can keep computed
+        // standings until the generation moves, and so can another process on the same file.
+        // Triggers, not calls in each write: no write path can forget one. They sit on `hands` and
+        // `matches`: a hand's ruling rows (`hand_scores`, `hand_irregularities`, `hand_camps`) are
+        // written only with its row, a match's seats and sides only with its row, so a trigger on
+        // each of those rows would only bump again, several times a hand. A migration that
+        // rebuilds one of these tables must create its triggers again (a test pins them).
+        M::up(
+            r#"
+ALTER TABLE leagues ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER hands_insert_bumps_league AFTER INSERT ON hands
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = NEW.league_id; END;
+CREATE TRIGGER hands_update_bumps_league AFTER UPDATE ON hands
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN (NEW.league_id, OLD.league_id); END;
+CREATE TRIGGER hands_delete_bumps_league AFTER DELETE ON hands
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = OLD.league_id; END;
+CREATE TRIGGER matches_insert_bumps_league AFTER INSERT ON matches
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = NEW.league_id; END;
+CREATE TRIGGER matches_update_bumps_league AFTER UPDATE ON matches
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id IN (NEW.league_id, OLD.league_id); END;
+CREATE TRIGGER matches_delete_bumps_league AFTER DELETE ON matches
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = OLD.league_id; END;
+CREATE TRIGGER players_rename_bumps_league AFTER UPDATE OF name ON players
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE club_id = NEW.club_id; END;
+CREATE TRIGGER partnerships_rename_bumps_league AFTER UPDATE OF name ON partnerships
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE club_id = NEW.club_id; END;
+CREATE TRIGGER leagues_rules_bump_league AFTER UPDATE OF game, options ON leagues
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = NEW.id; END;
+"#,
+        ),
     ]
 }
 
@@ -546,5 +578,84 @@ mod tests {
         );
         let fk: Vec<String> = rows("SELECT \"table\" FROM pragma_foreign_key_check");
         assert!(fk.is_empty(), "{fk:?}");
+    }
+
+    /// The tables whose every change bumps the league's generation (migration 10): the rows the
+    /// other tables standings read are written with.
+    const STANDINGS_TABLES: [&str; 2] = ["hands", "matches"];
+
+    /// Every insert, update and delete of a hand or a match, and a rename of a player or
+    /// partnership of the club, moves the league's generation, and only that league's (a rename:
+    /// the club's leagues).
+    #[test]
+    fn migration_10_every_change_standings_read_moves_the_generation() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrate(&mut conn).unwrap();
+        for table in STANDINGS_TABLES {
+            for op in ["INSERT", "UPDATE", "DELETE"] {
+                let found = column(
+                    &conn,
+                    &format!(
+                        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = '{table}' \
+                         AND sql LIKE '%AFTER {op} ON {table}%generation = generation + 1%'"
+                    ),
+                );
+                assert_eq!(found.len(), 1, "{op} on {table}");
+            }
+        }
+        conn.execute_batch(
+            "INSERT INTO clubs (id, name) VALUES (1, 'c'), (2, 'd');
+             INSERT INTO players (id, club_id, name) VALUES (1, 1, 'Ana'), (2, 2, 'Ben');
+             INSERT INTO partnerships (id, club_id, name, roster) VALUES (1, 1, 'p', '1');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES
+                 (1, 1, 'a', 's', 'malilla', '{}'), (2, 1, 'b', 's', 'malilla', '{}'),
+                 (3, 2, 'c', 's', 'malilla', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');",
+        )
+        .unwrap();
+        let generations = |conn: &rusqlite::Connection| {
+            column(
+                conn,
+                "SELECT CAST(generation AS TEXT) FROM leagues ORDER BY id",
+            )
+        };
+        let mut expected = [0, 0, 0];
+        let steps: [(&str, [i64; 3]); 9] = [
+            (
+                "INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}')",
+                [1, 0, 0],
+            ),
+            (
+                "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, \
+                 record, adjudication) VALUES (1, 1, 1, 1, 1, 'N', 'scored', '{}', '{}')",
+                [1, 0, 0],
+            ),
+            ("UPDATE hands SET outcome = 'misdeal'", [1, 0, 0]),
+            ("UPDATE matches SET hands = 1", [1, 0, 0]),
+            // A rename shows in every league of the club, and in no other club's.
+            ("UPDATE players SET name = 'Ann' WHERE id = 1", [1, 1, 0]),
+            ("UPDATE partnerships SET name = 'q'", [1, 1, 0]),
+            (
+                "UPDATE leagues SET options = '{\"target\": 21}' WHERE id = 2",
+                [0, 1, 0],
+            ),
+            ("DELETE FROM hands", [1, 0, 0]),
+            ("DELETE FROM matches", [1, 0, 0]),
+        ];
+        for (sql, moved) in steps {
+            conn.execute_batch(sql).unwrap();
+            for (e, m) in expected.iter_mut().zip(moved) {
+                *e += m;
+            }
+            let want: Vec<String> = expected.iter().map(i64::to_string).collect();
+            assert_eq!(generations(&conn), want, "after {sql}");
+        }
+        // What standings do not read leaves it alone: a session, a key, a new player.
+        conn.execute_batch(
+            "UPDATE sessions SET name = 'f'; INSERT INTO players (club_id, name) VALUES (1, 'Cai');",
+        )
+        .unwrap();
+        let want: Vec<String> = expected.iter().map(i64::to_string).collect();
+        assert_eq!(generations(&conn), want);
     }
 }

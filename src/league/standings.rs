@@ -1,5 +1,6 @@
-//! Standings and ratings, computed from the stored hands and matches on every read, so they can
-//! never drift from the hands (a readjudication shows at once). They hold for every table: each
+//! Standings and ratings, computed from the stored hands and matches, so they can never drift from
+//! the hands (a readjudication shows at once). A server keeps them until the league's `generation`
+//! moves, which every write to what they read does. They hold for every table: each
 //! player alone, fixed partnerships of any size, and games played in per-hand camps (where every
 //! seat is its own side, so each player's points are his own).
 //!
@@ -20,7 +21,7 @@ use super::Result;
 use super::model::NameRef;
 use super::repo;
 use crate::games;
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -310,6 +311,20 @@ fn ranked<T>(mut rows: Vec<(Record, String, T)>, lowest_wins: bool) -> Vec<(u32,
         out.push((rank, rec, t));
     }
     out
+}
+
+/// The generation of `league` of `club`: it moves with every write to what its standings are
+/// computed from (schema migration 10), so standings computed at one generation hold until it
+/// moves.
+pub fn generation(tx: &Transaction, club: i64, league: i64) -> Result<i64> {
+    let g = tx
+        .query_row(
+            "SELECT generation FROM leagues WHERE id = ?1 AND club_id = ?2",
+            params![league, club],
+            |r| r.get(0),
+        )
+        .optional()?;
+    g.ok_or_else(|| super::StoreError::NotFound(format!("no league {league} in club {club}")))
 }
 
 pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {

@@ -3,8 +3,12 @@
 
 pub mod random;
 
-use arbiter::engine::{Adjudication, GameInfo};
+use arbiter::engine::{self, Adjudication, GameInfo, MatchState, Options, Seat};
+use arbiter::league::{self, NewLeague, NewSession, Store};
+use arbiter::record::HandRecord;
 use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// Every fixture file, sorted, with its game id (the folder name).
@@ -65,10 +69,7 @@ pub fn subset(expected: &Value, actual: Option<&Value>, path: &str) -> Result<()
 pub fn league_state() -> (arbiter::api::league::LeagueState, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = arbiter::league::Store::open(&dir.path().join("league.db")).expect("a new store");
-    let state = arbiter::api::league::LeagueState {
-        store: std::sync::Arc::new(store),
-        admin_token: Some("operator-token".into()),
-    };
+    let state = arbiter::api::league::LeagueState::new(store, Some("operator-token".into()));
     (state, dir)
 }
 
@@ -127,4 +128,96 @@ pub fn undeclared_codes(info: &GameInfo, a: &Adjudication) -> Vec<&'static str> 
         .filter(|(code, declared)| !declared.contains(code))
         .map(|(code, _)| code)
         .collect()
+}
+
+/// The players of `malilla_league`, seated in turn by `malilla_sheets`.
+pub const PLAYERS: [&str; 8] = ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gil", "Hal"];
+
+/// Sheets of `total` random legal Malilla hands, whole games to 35 (the last may stop short), a
+/// sheet once it holds `per_sheet` hands or more; and how many matches they hold.
+pub fn malilla_sheets(total: usize, per_sheet: usize) -> (Vec<String>, usize) {
+    let game = arbiter::games::find("malilla").unwrap();
+    let options = Options::resolve(game.info().options, &BTreeMap::new(), "/options").unwrap();
+    // A pool of random legal hands by dealer; matches draw from it and run to the end of a game.
+    let mut pool: BTreeMap<Seat, Vec<HandRecord>> = BTreeMap::new();
+    let mut seed = 1u64;
+    while pool.len() < 4 || pool.values().any(|v| v.len() < 100) {
+        let h = random::random_legal_hand("malilla", seed);
+        seed += 1;
+        pool.entry(h.dealer).or_default().push(h);
+    }
+    let mut sheets = Vec::new();
+    let (mut sheet, mut in_sheet, mut hands, mut matches, mut pick) =
+        (String::new(), 0, 0, 0, 0usize);
+    while hands < total {
+        if in_sheet == 0 {
+            sheet = "match,hand,dealer,seat,action,value\n".to_string();
+        }
+        let label = format!("m{matches}");
+        for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
+            writeln!(
+                sheet,
+                "{label},,,{seat},sit,{}",
+                PLAYERS[(matches + i * 3) % 8]
+            )
+            .unwrap();
+        }
+        let mut state = MatchState::default();
+        let mut number = 0;
+        while !state.game_over && hands + number < total {
+            let dealer = state.next_dealer.unwrap_or(Seat::N);
+            let bucket = &pool[&dealer];
+            let h = &bucket[pick % bucket.len()];
+            pick += 7;
+            let a = engine::adjudicate_next(game, &options, &state, h, number).unwrap();
+            state = a.match_after;
+            number += 1;
+            for row in sheet_rows(&label, number, &serde_json::to_value(h).unwrap()) {
+                writeln!(sheet, "{row}").unwrap();
+            }
+        }
+        hands += number;
+        in_sheet += number;
+        matches += 1;
+        if in_sheet >= per_sheet || hands >= total {
+            sheets.push(std::mem::take(&mut sheet));
+            in_sheet = 0;
+        }
+    }
+    (sheets, matches)
+}
+
+/// A club with `PLAYERS` and a Malilla league with `sessions` sessions in `store`: the club's id,
+/// the league's, the sessions' and the club's key.
+pub fn malilla_league(store: &Store, sessions: usize) -> (i64, i64, Vec<i64>, String) {
+    store
+        .write(|tx| {
+            let (club, key) = league::create_club(tx, "Bench", Default::default())?;
+            for p in PLAYERS {
+                league::create_player(tx, club.id, p)?;
+            }
+            let new = NewLeague {
+                name: "L".into(),
+                season: "S".into(),
+                game: "malilla".into(),
+                options: BTreeMap::new(),
+            };
+            let l = league::create_league(tx, club.id, &new)?;
+            let sessions = (0..sessions)
+                .map(|i| {
+                    let new = NewSession {
+                        name: format!("evening {i}"),
+                        played_on: None,
+                    };
+                    league::create_session(tx, club.id, l.id, &new).map(|s| s.id)
+                })
+                .collect::<league::Result<Vec<_>>>()?;
+            Ok((
+                club.id,
+                l.id,
+                sessions,
+                key.secret.expect("a new key shows its secret"),
+            ))
+        })
+        .unwrap()
 }

@@ -1014,6 +1014,76 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
     );
 }
 
+/// One name per player (issue 19 item 13): a Big Two league for four names each player's side as
+/// his seat, N E S W, in the match before and after a hand, the hand summary, the CSV sheet and
+/// the match seats, beside seats N E S W; a hand whose record carries the old side names is refused.
+#[actix_web::test]
+async fn a_league_of_four_alone_names_each_side_as_its_seat() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let league = c
+        .create(
+            "/v1/clubs/1/leagues",
+            json!({"name": "Big", "season": "2026", "game": "big-two"}),
+        )
+        .await;
+    let session = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{league}/sessions"),
+            json!({"name": "Night"}),
+        )
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let zero = json!({"N": 0, "E": 0, "S": 0, "W": 0});
+    let before = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
+    assert_eq!(before["state"]["scores"], zero, "{before}");
+    // The old spelling of the sides, even at 0, is refused where it stands.
+    let mut old = fixture("big-two", "01");
+    old["match_state"] = json!({"scores": {"P1": 0, "P2": 0, "P3": 0, "P4": 0}});
+    let r = c
+        .post(&format!("/v1/clubs/1/matches/{m}/hands"), &old)
+        .await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (422, Some("/match_state/scores/P1")),
+        "{}",
+        r.text
+    );
+    // Fixture big-two/01 (its seats written P1..P4): N 0, E 39, S 24, W 7, derived there by hand.
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m}/hands"),
+            &fixture("big-two", "01"),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let after = json!({"N": 0, "E": 39, "S": 24, "W": 7});
+    assert_eq!(r.json["hand_score"], after, "{}", r.text);
+    assert_eq!(r.json["match_after"]["scores"], after, "{}", r.text);
+    let csv = c.get_csv(&format!("/v1/clubs/1/matches/{m}/hands")).await;
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains(
+            "score_N,score_E,score_S,score_W,irregularities,match_N,match_E,match_S,match_W"
+        ),
+        "{header}"
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let row = find(&standings["players"], "player", "Ben");
+    assert_eq!(row["points_for"].as_i64(), Some(39), "{row}");
+}
+
 /// A session's export posted back to the same session repeats its hands: refused (409) with each
 /// repeated hand's row, nothing stored, standings unchanged.
 #[actix_web::test]

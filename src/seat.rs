@@ -273,6 +273,14 @@ impl Table {
             .filter(move |&s| self.side(s) == side)
     }
 
+    /// Side names for messages: "NS, EW"; "N, E, S, W" where four play each for himself.
+    pub fn side_names(self) -> String {
+        self.sides()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Seat names for messages: "N, E, S, W"; "P1, P2, P4 (P3 out)" once a seat has left.
     pub fn names(self) -> String {
         let names = |seats: &mut dyn Iterator<Item = Seat>| {

@@ -1058,6 +1058,10 @@ async fn a_league_of_four_alone_names_each_side_as_its_seat() {
         "{}",
         r.text
     );
+    assert_eq!(
+        r.json["errors"][0]["detail"],
+        "P1 is not a side of this table: expected N, E, S, W"
+    );
     // Fixture big-two/01 (its seats written P1..P4): N 0, E 39, S 24, W 7, derived there by hand.
     let r = c
         .post(

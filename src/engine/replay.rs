@@ -288,11 +288,7 @@ fn prepare<'a, R: Rules>(
             format!("/match_state/scores/{side}"),
             format!(
                 "{side} does not score at this table: expected {}",
-                table
-                    .sides()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                table.side_names()
             ),
         )]
     })?;
@@ -501,11 +497,7 @@ fn check_sides(table: Table, scores: &PerSide<i32>, base: &str) -> Vec<FieldErro
                 format!("{base}/scores/{side}"),
                 format!(
                     "{side} is not a side of this table: expected {}",
-                    table
-                        .sides()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    table.side_names()
                 ),
             )
         })

@@ -96,11 +96,16 @@ where
 
     /// A league of three-player Briscola (2S removed) and a session of it: their ids.
     async fn briscola_for_three(&self) -> (i64, i64) {
+        self.league_with_a_session("briscola", json!({"players": "3", "removed_two": "2S"}))
+            .await
+    }
+
+    /// A league of `game` with `options` (named after the game) and a session of it.
+    async fn league_with_a_session(&self, game: &str, options: Value) -> (i64, i64) {
         let league = self
             .create(
                 "/v1/clubs/1/leagues",
-                json!({"name": "Sunday", "season": "2026", "game": "briscola",
-                       "options": {"players": "3", "removed_two": "2S"}}),
+                json!({"name": game, "season": "2026", "game": game, "options": options}),
             )
             .await;
         let session = self
@@ -1025,18 +1030,7 @@ async fn a_league_of_four_alone_names_each_side_as_its_seat() {
     let c = Client { app, key };
     let s = set_up(&c).await;
     let p = &s.players;
-    let league = c
-        .create(
-            "/v1/clubs/1/leagues",
-            json!({"name": "Big", "season": "2026", "game": "big-two"}),
-        )
-        .await;
-    let session = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Night"}),
-        )
-        .await;
+    let (league, session) = c.league_with_a_session("big-two", json!({})).await;
     let m = c
         .create(
             "/v1/clubs/1/matches",

@@ -254,7 +254,7 @@ impl Table {
     pub fn side(self, seat: Seat) -> Side {
         let pos = seat.pos();
         match (self.team, self.size) {
-            (1, _) => Side::player(pos),
+            (1, _) => Side::alone(self.named(pos % self.size)),
             (2, 4) => Side::BOTH[pos & 1],
             (2, _) => Side::pair(pos % (self.size / 2)),
             _ => Side::trio(pos % (self.size / 3)),
@@ -271,6 +271,14 @@ impl Table {
         (0..self.size)
             .map(move |p| self.seat(p))
             .filter(move |&s| self.side(s) == side)
+    }
+
+    /// Side names for messages: "NS, EW"; "N, E, S, W" where four play each for himself.
+    pub fn side_names(self) -> String {
+        self.sides()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Seat names for messages: "N, E, S, W"; "P1, P2, P4 (P3 out)" once a seat has left.
@@ -306,8 +314,9 @@ pub struct TableShape {
     /// The seats, in clockwise order.
     pub seats: Vec<Seat>,
     /// The fixed sides and their seats: `{"NS": ["N", "S"], "EW": ["E", "W"]}` in partnerships,
-    /// `{"P1": ["P1"], ...}` where each plays for himself (and has his own camp in a hand with
-    /// camps), `{"P1+P4": ["P1", "P4"], ...}` for six in pairs.
+    /// where each plays for himself a side named as its seat (`{"N": ["N"], ...}` at four,
+    /// `{"P1": ["P1"], ...}` otherwise; he has his own camp in a hand with camps),
+    /// `{"P1+P4": ["P1", "P4"], ...}` for six in pairs.
     #[schema(value_type = BTreeMap<String, Vec<Seat>>)]
     pub sides: std::collections::BTreeMap<Side, Vec<Seat>>,
     pub direction: Direction,
@@ -342,11 +351,14 @@ const FIRST_PAIR: u8 = 2 + MAX_SOLO as u8;
 /// The teams of three of a six-seat table.
 const TRIOS: usize = 2;
 const FIRST_TRIO: u8 = FIRST_PAIR + PAIRS as u8;
-const SIDES: usize = 2 + MAX_SOLO + PAIRS + TRIOS;
+/// The four players of a four-seat table where each plays for himself, named as their seats.
+const FIRST_COMPASS: u8 = FIRST_TRIO + TRIOS as u8;
+const SIDES: usize = FIRST_COMPASS as usize + Seat::COMPASS.len();
 
 /// A scoring side: a partnership (`NS`, `EW` at four seats; `P1+P4`, `P2+P5`, `P3+P6` at six), a
-/// team of three at six (`P1+P3+P5`, `P2+P4+P6`), or in a game played each for himself, one player
-/// (`P1`, `P2`, ..., named like the seat).
+/// team of three at six (`P1+P3+P5`, `P2+P4+P6`), or where each plays for himself, one player named
+/// as his seat (README "Seats": `N E S W` at four seats, `P1`..`P7` otherwise), so that one player
+/// has one name in one answer.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Side(u8);
 
@@ -355,9 +367,13 @@ impl Side {
     pub const EW: Side = Side(1);
     pub const BOTH: [Side; 2] = [Side::NS, Side::EW];
 
-    /// The side of the player at table position `pos` in a game without partnerships.
-    pub fn player(pos: usize) -> Side {
-        Side(2 + (pos % MAX_SOLO) as u8)
+    /// The side of the player at `seat` where each plays for himself: his seat's name.
+    pub fn alone(seat: Seat) -> Side {
+        if seat.0 >= NUMBERED {
+            Side(2 + (seat.pos() % MAX_SOLO) as u8)
+        } else {
+            Side(FIRST_COMPASS + seat.pos() as u8)
+        }
     }
 
     /// The pair of partners at six seats whose first seat is at position `first` (0, 1 or 2).
@@ -380,7 +396,7 @@ impl Side {
         self.0 as usize
     }
 
-    /// "N–S" / "E–W" / "P1", as a director says it.
+    /// "N–S" / "E–W" / "P1" / "N", as a director says it.
     pub fn spoken(self) -> String {
         match self.0 {
             0 => "N–S".into(),
@@ -395,6 +411,7 @@ impl fmt::Display for Side {
         match self.0 {
             0 => f.write_str("NS"),
             1 => f.write_str("EW"),
+            n if n >= FIRST_COMPASS => Seat::COMPASS[(n - FIRST_COMPASS) as usize].fmt(f),
             n if n >= FIRST_TRIO => {
                 let first = n - FIRST_TRIO + 1;
                 write!(f, "P{first}+P{}+P{}", first + 2, first + 4)
@@ -414,6 +431,7 @@ impl FromStr for Side {
         match s {
             "NS" => Ok(Side::NS),
             "EW" => Ok(Side::EW),
+            "N" | "E" | "S" | "W" => s.parse().map(Side::alone),
             "P1+P4" => Ok(Side::pair(0)),
             "P2+P5" => Ok(Side::pair(1)),
             "P3+P6" => Ok(Side::pair(2)),
@@ -423,10 +441,10 @@ impl FromStr for Side {
                 .strip_prefix('P')
                 .and_then(|n| n.parse::<usize>().ok())
                 .filter(|n| (1..=MAX_SOLO).contains(n))
-                .map(|n| Side::player(n - 1))
+                .map(|n| Side::alone(Seat::numbered(n - 1)))
                 .ok_or_else(|| {
                     format!(
-                        "'{s}' is not a side: expected NS or EW (P1..P7 where each plays alone; P1+P4, P2+P5, P3+P6 for six in pairs; P1+P3+P5, P2+P4+P6 for six in threes)"
+                        "'{s}' is not a side: expected NS or EW (where each plays alone, his seat: N, E, S, W at four, P1..P7 otherwise; P1+P4, P2+P5, P3+P6 for six in pairs; P1+P3+P5, P2+P4+P6 for six in threes)"
                     )
                 }),
         }
@@ -440,10 +458,10 @@ impl utoipa::PartialSchema for Side {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
             .pattern(Some(
-                "^(NS|EW|P[1-7]|P1\\+P4|P2\\+P5|P3\\+P6|P1\\+P3\\+P5|P2\\+P4\\+P6)$",
+                "^(NS|EW|[NESW]|P[1-7]|P1\\+P4|P2\\+P5|P3\\+P6|P1\\+P3\\+P5|P2\\+P4\\+P6)$",
             ))
             .description(Some(
-                "A scoring side: NS (North–South) or EW (East–West); P1..P7 in games played each for himself; \
+                "A scoring side: NS (North–South) or EW (East–West); where each plays for himself, his seat (N E S W at four, P1..P7 otherwise); \
                  P1+P4, P2+P5, P3+P6 for six players in pairs; P1+P3+P5, P2+P4+P6 for six in threes.",
             ))
             .into()
@@ -452,13 +470,14 @@ impl utoipa::PartialSchema for Side {
 
 impl utoipa::ToSchema for Side {}
 
-/// A value per side in play, serialized as `{"NS": .., "EW": ..}` (or `{"P1": .., "P2": ..}`).
+/// A value per side in play, serialized as `{"NS": .., "EW": ..}` (or `{"N": .., "E": ..}`,
+/// `{"P1": .., "P2": ..}` where each plays for himself).
 /// A new value covers the two partnerships; `over` names other sides. Writing a side adds it.
 #[derive(Clone, Copy, Debug)]
 pub struct PerSide<T> {
     values: [T; SIDES],
     /// Bit per side in play.
-    present: u16,
+    present: u32,
 }
 
 impl<T: Default> Default for PerSide<T> {
@@ -565,7 +584,7 @@ impl<T: utoipa::ToSchema> utoipa::__dev::ComposeSchema for PerSide<T> {
             .property_names(Some(Side::schema()))
             .additional_properties(Some(T::schema()))
             .description(Some(
-                "One value per side in play: NS and EW in partnership games, P1, P2, ... where each plays alone.",
+                "One value per side in play: NS and EW in partnership games; where each plays alone, one per seat (N E S W at four, P1, P2, ... otherwise).",
             ))
             .into()
     }
@@ -628,6 +647,38 @@ mod tests {
         for side in t.sides() {
             assert_eq!(side.to_string().parse::<Side>(), Ok(side));
         }
+    }
+
+    /// Issue 19 item 13 (README "Seats"): where each plays for himself, a player's side has his
+    /// seat's name, `N E S W` at four seats (never `P1..P4` beside seats `N E S W`), `P1..Pn`
+    /// otherwise; partnerships keep theirs.
+    #[test]
+    fn a_solo_players_side_is_named_as_his_seat() {
+        let four = Table::solo(4);
+        let names = |t: Table| t.sides().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(four), ["N", "E", "S", "W"]);
+        for seat in four.seats() {
+            assert_eq!(four.side(seat).to_string(), seat.to_string());
+            assert_eq!(four.members(four.side(seat)).collect::<Vec<_>>(), [seat]);
+            assert_eq!(seat.to_string().parse::<Side>(), Ok(four.side(seat)));
+        }
+        // `P1` is the seat N at four, but the side P1 is no side of this table.
+        assert!(four.sides().all(|s| s != "P1".parse().unwrap()));
+        assert_eq!(names(Table::solo(3)), ["P1", "P2", "P3"]);
+        assert_eq!(names(Table::solo(2)), ["P1", "P2"]);
+        assert_eq!(names(Table::FOUR), ["NS", "EW"]);
+        let scores: PerSide<i32> = serde_json::from_str(r#"{"W": 7, "N": -3}"#).unwrap();
+        assert_eq!(scores[four.side(Seat::W)], 7);
+        assert_eq!(
+            serde_json::to_string(&scores.restrict(four.sides()).unwrap()).unwrap(),
+            r#"{"N":-3,"E":0,"S":0,"W":7}"#
+        );
+        let shape = serde_json::to_value(four).unwrap();
+        assert_eq!(
+            shape["sides"],
+            serde_json::json!({"N": ["N"], "E": ["E"], "S": ["S"], "W": ["W"]})
+        );
+        assert!("X".parse::<Side>().is_err());
     }
 
     /// Seats that leave: skipped both ways round, no longer named by `resolve`, their sides kept.

@@ -22,15 +22,6 @@ fn card_points(cards: u64) -> i64 {
     }
 }
 
-/// The side a seat scores for: itself, but at four seats the engine names the seats `N E S W`
-/// while the sides stay `P1`..`P4`.
-fn side(seat: &str) -> String {
-    match ["N", "E", "S", "W"].iter().position(|s| *s == seat) {
-        Some(i) => format!("P{}", i + 1),
-        None => seat.to_string(),
-    }
-}
-
 fn parse(record: &Value) -> HandRecord {
     parse_json(&serde_json::to_vec(record).unwrap()).unwrap()
 }
@@ -83,7 +74,7 @@ fn check(record: &Value, a: &Adjudication) -> usize {
     assert_eq!(v["went_out"], json!(out[0]));
     assert_eq!(
         v["hand_winner"],
-        json!(side(out[0])),
+        json!(out[0]),
         "the player out wins the hand"
     );
     // Every action is reported as an event, in order.
@@ -102,7 +93,7 @@ fn check(record: &Value, a: &Adjudication) -> usize {
             card_points(n.as_u64().unwrap())
         };
         let expected = cards + penalties.get(seat).copied().unwrap_or(0);
-        assert_eq!(score[side(seat)], json!(expected), "{seat}: {n} cards left");
+        assert_eq!(score[seat], json!(expected), "{seat}: {n} cards left");
     }
     // Cards played and cards left make up the deal.
     let played: usize = a.events.iter().map(|e| e.cards.len()).sum();

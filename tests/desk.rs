@@ -653,6 +653,20 @@ async fn checks(desk: &Desk) {
                 );
             }
         }
+        // One name per player (issue 19 item 13): where each plays for himself, the tally's sides
+        // are the seats of the table shown (N E S W at Big Two's and Imperial Tarot's four seats).
+        if game != "stubs-and-spoils" {
+            let names = |selector: &str, key: &str| {
+                format!(
+                    "return [...document.querySelectorAll('{selector}')].map((e) => e.dataset.{key}).sort()"
+                )
+            };
+            assert_eq!(
+                desk.js(&names("#tally [data-side]", "side")).await,
+                desk.js(&names("#table .seat[data-seat]", "seat")).await,
+                "{game}/{name} step {step}: the tally's sides are the seats"
+            );
+        }
         desk.no_console_errors(&format!("{game}/{name} hands"))
             .await;
     }

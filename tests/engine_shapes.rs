@@ -729,11 +729,11 @@ fn a_table_shrinks_hand_by_hand() {
     assert_eq!(state["out"], json!({"N": 2, "W": 1}));
     assert_eq!(state["next_dealer"], "E");
     let last = serde_json::to_value(&report.final_state).unwrap();
-    assert_eq!(last["scores"], json!({"P1": 1, "P2": 3, "P3": 2, "P4": 0}));
+    assert_eq!(last["scores"], json!({"N": 1, "E": 3, "S": 2, "W": 0}));
     assert_eq!(last["out"], json!({"N": 2, "S": 3, "W": 1}));
     assert_eq!(
         (last["game_over"].clone(), last["winner"].clone()),
-        (json!(true), json!("P2"))
+        (json!(true), json!("E"))
     );
 
     // Hand 2 dealt to W as well, or with an action by W, is refused where it stands.
@@ -1218,7 +1218,7 @@ fn camps_settle_per_opponent() {
         "contract",
     );
     let total = serde_json::to_value(a.total()).unwrap();
-    assert_eq!(total, json!({"P1": 6, "P2": -2, "P3": -2, "P4": -2}));
+    assert_eq!(total, json!({"N": 6, "E": -2, "S": -2, "W": -2}));
     a.score_items.clear();
     a.reveal_ally("declarer", seat("S"), 9);
     assert_eq!(a.camps[0].seats, [seat("N"), seat("S")]);
@@ -1233,7 +1233,7 @@ fn camps_settle_per_opponent() {
         "contract",
     );
     let total = serde_json::to_value(a.total()).unwrap();
-    assert_eq!(total, json!({"P1": 4, "P2": -4, "P3": 4, "P4": -4}));
+    assert_eq!(total, json!({"N": 4, "E": -4, "S": 4, "W": -4}));
     // A declarer who called his own card stays alone.
     a.reveal_ally("declarer", seat("N"), 12);
     assert_eq!(a.camps[0].revealed_at, Some(9));

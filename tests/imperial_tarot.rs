@@ -117,7 +117,7 @@ fn the_tally_counts_each_trick_as_it_closes() {
     // With the People (§4.5).
     assert_eq!(
         tally,
-        json!({"P1": {"tricks": 0, "points": 0}, "P2": {"tricks": 0, "points": 0},
-               "P3": {"tricks": 0, "points": 0}, "P4": {"tricks": 4, "points": 42}})
+        json!({"N": {"tricks": 0, "points": 0}, "E": {"tricks": 0, "points": 0},
+               "S": {"tricks": 0, "points": 0}, "W": {"tricks": 4, "points": 42}})
     );
 }

@@ -99,11 +99,16 @@ where
 
     /// A league of three-player Briscola (2S removed) and a session of it: their ids.
     async fn briscola_for_three(&self) -> (i64, i64) {
+        self.league_with_a_session("briscola", json!({"players": "3", "removed_two": "2S"}))
+            .await
+    }
+
+    /// A league of `game` with `options` (named after the game) and a session of it.
+    async fn league_with_a_session(&self, game: &str, options: Value) -> (i64, i64) {
         let league = self
             .create(
                 "/v1/clubs/1/leagues",
-                json!({"name": "Sunday", "season": "2026", "game": "briscola",
-                       "options": {"players": "3", "removed_two": "2S"}}),
+                json!({"name": game, "season": "2026", "game": game, "options": options}),
             )
             .await;
         let session = self
@@ -1036,6 +1041,69 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
             || csv.contains(",63,32,25,,63,32,25,"),
         "{csv}"
     );
+}
+
+/// One name per player (issue 19 item 13): a Big Two league for four names each player's side as
+/// his seat, N E S W, in the match before and after a hand, the hand summary, the CSV sheet and
+/// the match seats, beside seats N E S W; a hand whose record carries the old side names is refused.
+#[actix_web::test]
+async fn a_league_of_four_alone_names_each_side_as_its_seat() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("big-two", json!({})).await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let zero = json!({"N": 0, "E": 0, "S": 0, "W": 0});
+    let before = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
+    assert_eq!(before["state"]["scores"], zero, "{before}");
+    // The old spelling of the sides, even at 0, is refused where it stands.
+    let mut old = fixture("big-two", "01");
+    old["match_state"] = json!({"scores": {"P1": 0, "P2": 0, "P3": 0, "P4": 0}});
+    let r = c
+        .post(&format!("/v1/clubs/1/matches/{m}/hands"), &old)
+        .await;
+    assert_eq!(
+        (r.status, r.json["errors"][0]["pointer"].as_str()),
+        (422, Some("/match_state/scores/P1")),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        r.json["errors"][0]["detail"],
+        "P1 is not a side of this table: expected N, E, S, W"
+    );
+    // Fixture big-two/01 (its seats written P1..P4): N 0, E 39, S 24, W 7, derived there by hand.
+    let r = c
+        .post(
+            &format!("/v1/clubs/1/matches/{m}/hands"),
+            &fixture("big-two", "01"),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let after = json!({"N": 0, "E": 39, "S": 24, "W": 7});
+    assert_eq!(r.json["hand_score"], after, "{}", r.text);
+    assert_eq!(r.json["match_after"]["scores"], after, "{}", r.text);
+    let csv = c.get_csv(&format!("/v1/clubs/1/matches/{m}/hands")).await;
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains(
+            "score_N,score_E,score_S,score_W,irregularities,match_N,match_E,match_S,match_W"
+        ),
+        "{header}"
+    );
+    let standings = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let row = find(&standings["players"], "player", "Ben");
+    assert_eq!(row["points_for"].as_i64(), Some(39), "{row}");
 }
 
 /// A session's export posted back to the same session repeats its hands: refused (409) with each

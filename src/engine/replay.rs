@@ -2,8 +2,8 @@
 //! match state) and feeds it the actions, whole or step by step, hand by hand through a match.
 
 use super::{
-    Adjudication, FieldError, Game, HandState, MatchState, Options, RecordError, Rules, Seat,
-    Table, TableView, deal,
+    Adjudication, FieldError, Game, HandState, MatchState, Options, PerSide, RecordError, Rules,
+    Seat, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, MatchRecord, Verbs};
 use serde::Serialize;
@@ -230,7 +230,12 @@ fn prepare<'a, R: Rules>(
     let table = options.as_ref().map(|o| Rules::table(game, o));
     let before = match (before, &record.match_state) {
         (Some(m), None) => m.clone(),
-        (Some(m), Some(r)) if r.scores == m.scores => m.clone(),
+        (Some(m), Some(r)) if r.scores == m.scores => {
+            if let Some(t) = table {
+                errors.extend(check_sides(t, &r.scores, "/match_state"));
+            }
+            m.clone()
+        }
         (Some(_), Some(_)) => {
             errors.push(FieldError::new(
                 "/match_state".into(),
@@ -283,11 +288,7 @@ fn prepare<'a, R: Rules>(
             format!("/match_state/scores/{side}"),
             format!(
                 "{side} does not score at this table: expected {}",
-                table
-                    .sides()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                table.side_names()
             ),
         )]
     })?;
@@ -466,6 +467,7 @@ fn check_match_state(
         ));
     }
     if let Some(table) = table {
+        errors.extend(check_sides(table, &state.scores, base));
         errors.extend(check_out(table, state, dealer, base));
     }
     if let Some(d) = state.next_dealer
@@ -481,6 +483,25 @@ fn check_match_state(
     } else {
         Err(errors)
     }
+}
+
+/// The scores of a match state given in a request name the sides of `table` only, whatever their
+/// value: a player has one name (README "Seats"), so at four seats where each plays for himself the
+/// sides are `N E S W`, and `P1`..`P4` (the seats' other spelling) are refused.
+fn check_sides(table: Table, scores: &PerSide<i32>, base: &str) -> Vec<FieldError> {
+    scores
+        .sides()
+        .filter(|&side| table.sides().all(|s| s != side))
+        .map(|side| {
+            FieldError::new(
+                format!("{base}/scores/{side}"),
+                format!(
+                    "{side} is not a side of this table: expected {}",
+                    table.side_names()
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The seats a match state says have left `table`: seats of a table whose seats leave, each left

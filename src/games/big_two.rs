@@ -108,7 +108,7 @@ static INFO: GameInfo = GameInfo {
                 default: "4",
             },
             description: "Number of players, each for himself (seats P1..Pn; at four, N E S W as at every \
-                          four-seat table).",
+                          four-seat table); each player's side has his seat's name.",
             rule: "big-two.md §1",
         },
         OptionSpec {

@@ -1801,7 +1801,7 @@ mod tests {
             .map(|i| (i.side.to_string(), i.points))
             .collect();
         // N, S and W each pay 40 to the three others and receive 40 from the two other payers.
-        let expected = [("P1", -40), ("P3", -40), ("P4", -40), ("P2", 120)];
+        let expected = [("N", -40), ("S", -40), ("W", -40), ("E", 120)];
         assert_eq!(items, expected.map(|(s, p)| (s.to_string(), p)));
     }
 

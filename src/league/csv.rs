@@ -718,7 +718,8 @@ fn setup_rows(game: &dyn Game) -> Vec<(&'static str, &'static str)> {
 /// Hand summaries as a CSV table.
 pub fn hands_table(hands: &[HandSummary]) -> String {
     let mut w = writer();
-    // One column per side of the league's table: NS and EW, or P1, P2, ... where each plays alone.
+    // One column per side of the league's table: NS and EW, or where each plays alone his seat's
+    // (N E S W at four, P1, P2, ... otherwise).
     let mut sides: Vec<Side> = hands
         .iter()
         .flat_map(|h| h.match_after.scores.sides())

@@ -4,7 +4,7 @@
 use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::{Result, StoreError};
-use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, Seat};
+use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat};
 use crate::games;
 use crate::input::escape;
 use crate::record::HandRecord;
@@ -537,7 +537,12 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
         params![
             league.id,
             session.id,
-            serde_json::to_string(&MatchState::default()).expect("JSON")
+            // Every side of the table at 0, named as the table names them.
+            serde_json::to_string(&MatchState {
+                scores: PerSide::over(table.sides()),
+                ..MatchState::default()
+            })
+            .expect("JSON")
         ],
     )?;
     let id = tx.last_insert_rowid();

@@ -320,7 +320,140 @@ CREATE TRIGGER leagues_rules_bump_league AFTER UPDATE OF game, options ON league
     BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = NEW.id; END;
 "#,
         ),
+        // 11: one name per player (issue 19 item 13, README "Seats"): where each plays for himself
+        // at four seats (Imperial Tarot, Big Two for four), a player's side is his seat's name,
+        // N E S W, no longer P1..P4. Stored hands and matches of such leagues are renamed.
+        M::up_with_hook("", name_solo_sides_as_seats),
     ]
+}
+
+/// The leagues whose table seats four players each for himself.
+const SOLO_FOUR_LEAGUES: &str = "SELECT id FROM leagues WHERE game = 'imperial-tarot' \
+     OR (game = 'big-two' AND coalesce(json_extract(options, '$.players'), '4') = '4')";
+
+/// The old name of a side at four seats each for himself, and its seat's name.
+const SOLO_FOUR_RENAMES: [(&str, &str); 4] = [("P1", "N"), ("P2", "E"), ("P3", "S"), ("P4", "W")];
+
+/// `name` with P1..P4 renamed N E S W: the whole string, or a word within a sentence ("the
+/// irregularity by P2 at action 12").
+fn solo_four_name(name: &str) -> String {
+    if let Some((_, seat)) = SOLO_FOUR_RENAMES.iter().find(|(old, _)| *old == name) {
+        return seat.to_string();
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '+');
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find('P') {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let renamed = SOLO_FOUR_RENAMES.iter().find(|(old, _)| {
+            from.starts_with(old)
+                && !word(out.chars().next_back())
+                && !word(from[old.len()..].chars().next())
+        });
+        match renamed {
+            Some((old, seat)) => {
+                out.push_str(seat);
+                rest = &from[old.len()..];
+            }
+            None => {
+                out.push('P');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every key and string of `v` renamed by `solo_four_name`. At four seats P1..P4 also name the
+/// seats N E S W, so a P1..P4 anywhere in a ruling or a match state (a side, a seat, a sentence)
+/// is renamed to the one name the engine now gives that player.
+fn rename_solo_four(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => *s = solo_four_name(s),
+        Value::Array(a) => a.iter_mut().for_each(rename_solo_four),
+        Value::Object(o) => {
+            *o = std::mem::take(o)
+                .into_iter()
+                .map(|(k, mut v)| {
+                    rename_solo_four(&mut v);
+                    (solo_four_name(&k), v)
+                })
+                .collect()
+        }
+        _ => {}
+    }
+}
+
+/// Migration 11: the hands and matches of leagues seating four each for himself, sides renamed
+/// P1..P4 to N E S W in every adjudication, in the match state a record carries (not the rest of
+/// the record: its seats P1..P4 stay as posted, and its play digest with them), in the matches'
+/// states and winners, and in the per-side columns. A stored JSON that does not parse is left.
+fn name_solo_sides_as_seats(tx: &Transaction) -> HookResult {
+    let rename = |column: &str| {
+        SOLO_FOUR_RENAMES
+            .iter()
+            .fold(column.to_string(), |sql, (old, seat)| {
+                format!("replace({sql}, '{old}', '{seat}')")
+            })
+    };
+    let matches = format!("SELECT id FROM matches WHERE league_id IN ({SOLO_FOUR_LEAGUES})");
+    tx.execute_batch(&format!(
+        "UPDATE match_seats SET side = {} WHERE match_id IN ({matches}) AND side IN ('P1', 'P2', 'P3', 'P4');
+         UPDATE matches SET winner = {} WHERE id IN ({matches}) AND winner IN ('P1', 'P2', 'P3', 'P4');
+         UPDATE hand_scores SET side = {} WHERE side IN ('P1', 'P2', 'P3', 'P4')
+            AND hand_id IN (SELECT id FROM hands WHERE league_id IN ({SOLO_FOUR_LEAGUES}));",
+        rename("side"),
+        rename("winner"),
+        rename("side"),
+    ))?;
+    // The new text, where anything was renamed.
+    let renamed = |json: &str, part: Option<&str>| -> Option<String> {
+        let mut v: serde_json::Value = serde_json::from_str(json).ok()?;
+        let before = v.clone();
+        match part {
+            Some(p) => rename_solo_four(v.get_mut(p)?),
+            None => rename_solo_four(&mut v),
+        }
+        (v != before).then(|| v.to_string())
+    };
+    let states: Vec<(i64, String)> = tx
+        .prepare(&format!(
+            "SELECT id, state FROM matches WHERE id IN ({matches})"
+        ))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, state) in states {
+        if let Some(state) = renamed(&state, None) {
+            tx.execute(
+                "UPDATE matches SET state = ?2 WHERE id = ?1",
+                params![id, state],
+            )?;
+        }
+    }
+    let hands: Vec<(i64, String, String)> = tx
+        .prepare(&format!(
+            "SELECT id, record, adjudication FROM hands WHERE league_id IN ({SOLO_FOUR_LEAGUES})"
+        ))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, record, adjudication) in hands {
+        if let Some(record) = renamed(&record, Some("match_state")) {
+            tx.execute(
+                "UPDATE hands SET record = ?2 WHERE id = ?1",
+                params![id, record],
+            )?;
+        }
+        if let Some(adjudication) = renamed(&adjudication, None) {
+            tx.execute(
+                "UPDATE hands SET adjudication = ?2 WHERE id = ?1",
+                params![id, adjudication],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Fills `play_digest` for the hands stored before migration 2.
@@ -525,6 +658,101 @@ mod tests {
         );
         let refused = conn.execute("UPDATE clubs SET visibility = 'secret'", []);
         assert!(refused.is_err());
+    }
+
+    /// Migration 11 names the sides of four players each for himself as their seats (issue 19 item
+    /// 13): an Imperial Tarot and a four-player Big Two league's hands (adjudication, the record's
+    /// match state, hand scores), matches (state, winner) and seats are renamed P1 = N .. P4 = W;
+    /// the records' seats, a three-player Big Two league and a partnership game are left alone.
+    #[test]
+    fn migration_11_names_solo_sides_at_four_seats_as_seats() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 7).unwrap();
+        let adjudication = r#"{"contract": {"declarer": "W", "side": "P4"}, "hand_score": {"P1": -15, "P2": -15, "P3": -15, "P4": 45},
+            "hand_winner": "P4", "irregularities": [{"code": "revoke", "seat": "E", "consequence": "no further effect: the irregularity by P2 at action 12 already decided the hand (README C7)",
+            "effect": {"points": {"P2": -40, "P1+P4": 1}}}], "match_after": {"scores": {"P1": 15, "P4": 25}, "winner": "P4", "winners": ["P4"]}}"#;
+        conn.execute_batch(&format!(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO players (id, club_id, name) VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 1, 'c'), (4, 1, 'd');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES
+                 (1, 1, 'a', 's', 'imperial-tarot', '{{}}'),
+                 (2, 1, 'b', 's', 'big-two', '{{"players": "4"}}'),
+                 (3, 1, 'c', 's', 'big-two', '{{"players": "3"}}'),
+                 (4, 1, 'd', 's', 'briscola', '{{"players": "3"}}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e'), (2, 2, 'e'), (3, 3, 'e'), (4, 4, 'e');
+             INSERT INTO matches (id, league_id, session_id, state, winner) VALUES
+                 (1, 1, 1, '{{"scores": {{"P1": 15, "P2": -5, "P3": -35, "P4": 25}}, "next_dealer": "W", "winner": "P4"}}', 'P4'),
+                 (2, 2, 2, '{{"scores": {{"P1": 0, "P2": 39}}, "winners": ["P1"]}}', NULL),
+                 (3, 3, 3, '{{"scores": {{"P1": 0, "P2": 39}}}}', 'P1'),
+                 (4, 4, 4, '{{"scores": {{"P3": 2}}}}', 'P3');
+             INSERT INTO match_seats (match_id, seat, side, player_id) VALUES
+                 (1, 'N', 'P1', 1), (1, 'E', 'P2', 2), (1, 'S', 'P3', 3), (1, 'W', 'P4', 4), (3, 'P1', 'P1', 1);
+             INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) VALUES
+                 (1, 1, 1, 1, 1, 'S', 'scored', '{{"dealer": "P3", "deal": {{"P1": ["T1"]}}, "match_state": {{"scores": {{"P1": 30, "P4": -20}}}}}}', '{adjudication}'),
+                 (2, 2, 2, 2, 1, 'P4', 'scored', '{{"dealer": "P4", "deal": {{"P1": ["3D"]}}}}', '{{"hand_score": {{"P1": 0, "P2": 39}}}}'),
+                 (3, 3, 3, 3, 1, 'P3', 'scored', '{{"dealer": "P3", "match_state": {{"scores": {{"P1": 1}}}}}}', '{{"hand_score": {{"P1": 0}}}}'),
+                 (4, 4, 4, 4, 1, 'P3', 'scored', '{{}}', '{{"hand_score": {{"P3": 2}}}}');
+             INSERT INTO hand_scores (hand_id, side, points) VALUES (1, 'P1', -15), (1, 'P4', 45), (2, 'P2', 39), (3, 'P1', 0), (4, 'P3', 2);"#
+        ))
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let rows = |sql: &str| column(&conn, sql);
+        let json = |sql: &str| -> Vec<serde_json::Value> {
+            rows(sql)
+                .iter()
+                .map(|s| serde_json::from_str(s).unwrap())
+                .collect()
+        };
+        assert_eq!(
+            json("SELECT adjudication FROM hands ORDER BY id"),
+            [
+                serde_json::json!({"contract": {"declarer": "W", "side": "W"}, "hand_score": {"N": -15, "E": -15, "S": -15, "W": 45},
+                    "hand_winner": "W", "irregularities": [{"code": "revoke", "seat": "E", "consequence": "no further effect: the irregularity by E at action 12 already decided the hand (README C7)",
+                    "effect": {"points": {"E": -40, "P1+P4": 1}}}], "match_after": {"scores": {"N": 15, "W": 25}, "winner": "W", "winners": ["W"]}}),
+                serde_json::json!({"hand_score": {"N": 0, "E": 39}}),
+                serde_json::json!({"hand_score": {"P1": 0}}),
+                serde_json::json!({"hand_score": {"P3": 2}}),
+            ]
+        );
+        // The record's seats stay as posted (its play digest with them); its match state is renamed.
+        assert_eq!(
+            json("SELECT record FROM hands ORDER BY id"),
+            [
+                serde_json::json!({"dealer": "P3", "deal": {"P1": ["T1"]}, "match_state": {"scores": {"N": 30, "W": -20}}}),
+                serde_json::json!({"dealer": "P4", "deal": {"P1": ["3D"]}}),
+                serde_json::json!({"dealer": "P3", "match_state": {"scores": {"P1": 1}}}),
+                serde_json::json!({}),
+            ]
+        );
+        assert_eq!(
+            json("SELECT state FROM matches ORDER BY id"),
+            [
+                serde_json::json!({"scores": {"N": 15, "E": -5, "S": -35, "W": 25}, "next_dealer": "W", "winner": "W"}),
+                serde_json::json!({"scores": {"N": 0, "E": 39}, "winners": ["N"]}),
+                serde_json::json!({"scores": {"P1": 0, "P2": 39}}),
+                serde_json::json!({"scores": {"P3": 2}}),
+            ]
+        );
+        assert_eq!(
+            rows("SELECT id || ':' || coalesce(winner, '-') FROM matches ORDER BY id"),
+            ["1:W", "2:-", "3:P1", "4:P3"]
+        );
+        assert_eq!(
+            rows(
+                "SELECT match_id || ' ' || seat || ' ' || side FROM match_seats ORDER BY match_id, player_id"
+            ),
+            ["1 N N", "1 E E", "1 S S", "1 W W", "3 P1 P1"]
+        );
+        assert_eq!(
+            rows("SELECT hand_id || ' ' || side FROM hand_scores ORDER BY hand_id, side"),
+            ["1 N", "1 W", "2 E", "3 P1", "4 P3"]
+        );
+        assert_eq!(
+            super::solo_four_name("P1 and P12, P4+P1, AP2, P3."),
+            "N and P12, P4+P1, AP2, S."
+        );
     }
 
     /// Migration 6 keeps each pair as a partnership of two members with its roster and its

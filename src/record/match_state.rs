@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 /// The match carried from hand to hand.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct MatchState {
-    /// Cumulative scores; absent sides count 0.
-    #[serde(default)]
+    /// Cumulative scores; absent sides count 0. On input, only the table's sides
+    /// (`GET /v1/games`: `tables[].sides`).
+    #[serde(default = "no_scores")]
     #[schema(inline)]
     pub scores: PerSide<i32>,
     /// Who deals the next hand. On input, when given, it must be the hand's dealer.
@@ -33,4 +34,24 @@ pub struct MatchState {
     #[serde(flatten)]
     #[schema(value_type = Object)]
     pub details: Details,
+}
+
+/// Scores a request leaves out: no side named (not the partnerships of `PerSide::default`).
+fn no_scores() -> PerSide<i32> {
+    PerSide::over([])
+}
+
+/// A match's start: nothing scored yet, no side named (a game's table adds its own).
+impl Default for MatchState {
+    fn default() -> MatchState {
+        MatchState {
+            scores: no_scores(),
+            next_dealer: None,
+            hands_played: 0,
+            game_over: false,
+            winner: None,
+            out: BTreeMap::new(),
+            details: Details::default(),
+        }
+    }
 }

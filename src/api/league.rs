@@ -690,7 +690,7 @@ pub struct ClubCreated {
 }
 
 /// Every club.
-#[utoipa::path(get, path = "/v1/clubs", tag = "league", responses((status = 200, body = Vec<Club>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs", tag = "league", responses((status = 200, description = "The list", body = Vec<Club>), ReadProblems))]
 async fn list_clubs(state: web::Data<LeagueState>) -> Result<web::Json<Vec<Club>>, Problem> {
     read(&state, league::list_clubs).await.map(web::Json)
 }
@@ -699,7 +699,7 @@ async fn list_clubs(state: web::Data<LeagueState>) -> Result<web::Json<Vec<Club>
 /// (`ARBITER_ADMIN_TOKEN`); without one configured, create clubs with `arbiter club create`.
 #[utoipa::path(
     post, path = "/v1/clubs", tag = "league", request_body = NewNamed,
-    responses((status = 201, body = ClubCreated), WriteProblems),
+    responses((status = 201, description = "Created; Location names it", body = ClubCreated), WriteProblems),
     security(("bearer" = []))
 )]
 async fn create_club(
@@ -727,7 +727,7 @@ async fn create_club(
     ))
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "OK", body = Club), ReadProblems))]
 async fn get_club(
     path: web::Path<String>,
     state: web::Data<LeagueState>,
@@ -742,7 +742,7 @@ async fn get_club(
 /// (`ARBITER_ADMIN_TOKEN`) may issue one too: the way back for a club that lost its keys.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
-    responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = ApiKey), WriteProblems), security(("bearer" = []))
 )]
 async fn create_key(
     req: HttpRequest,
@@ -766,7 +766,7 @@ async fn create_key(
 /// Needs one of the club's keys, or the operator's token.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)),
-    responses((status = 200, body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
+    responses((status = 200, description = "The list", body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
 )]
 async fn list_keys(
     req: HttpRequest,
@@ -807,7 +807,7 @@ async fn revoke_key(
 
 // ---- players and partnerships ---------------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Player>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Player>), ReadProblems))]
 async fn list_players(
     path: web::Path<String>,
     state: web::Data<LeagueState>,
@@ -820,7 +820,7 @@ async fn list_players(
 
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), request_body = NewNamed,
-    responses((status = 201, body = Player), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Player), WriteProblems), security(("bearer" = []))
 )]
 async fn create_player(
     req: HttpRequest,
@@ -835,7 +835,7 @@ async fn create_player(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, body = Player), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, description = "OK", body = Player), ReadProblems))]
 async fn get_player(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -846,7 +846,7 @@ async fn get_player(
         .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Partnership>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Partnership>), ReadProblems))]
 async fn list_partnerships(
     path: web::Path<String>,
     state: web::Data<LeagueState>,
@@ -861,7 +861,7 @@ async fn list_partnerships(
 /// of three). A match whose side is exactly these players counts for the partnership.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), request_body = NewPartnership,
-    responses((status = 201, body = Partnership), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Partnership), WriteProblems), security(("bearer" = []))
 )]
 async fn create_partnership(
     req: HttpRequest,
@@ -876,7 +876,7 @@ async fn create_partnership(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, body = Partnership), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, description = "OK", body = Partnership), ReadProblems))]
 async fn get_partnership(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -889,7 +889,7 @@ async fn get_partnership(
 
 // ---- leagues, sessions, standings -----------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<League>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<League>), ReadProblems))]
 async fn list_leagues(
     path: web::Path<String>,
     state: web::Data<LeagueState>,
@@ -903,7 +903,7 @@ async fn list_leagues(
 /// Creates a league: one game with fixed options, for one season.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), request_body = NewLeague,
-    responses((status = 201, body = League), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = League), WriteProblems), security(("bearer" = []))
 )]
 async fn create_league(
     req: HttpRequest,
@@ -918,7 +918,7 @@ async fn create_league(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = League), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, description = "OK", body = League), ReadProblems))]
 async fn get_league(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -929,7 +929,7 @@ async fn get_league(
         .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = Vec<Session>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Session>), ReadProblems))]
 async fn list_sessions(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -943,7 +943,7 @@ async fn list_sessions(
 /// Opens a session (an evening of play) in a league.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    request_body = NewSession, responses((status = 201, body = Session), WriteProblems), security(("bearer" = []))
+    request_body = NewSession, responses((status = 201, description = "Created; Location names it", body = Session), WriteProblems), security(("bearer" = []))
 )]
 async fn create_session(
     req: HttpRequest,
@@ -985,7 +985,7 @@ async fn standings(
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/readjudicate", tag = "league",
     params(("club" = i64, Path), ("league" = i64, Path), ("dry_run" = Option<bool>, Query, description = "Report without storing")),
-    responses((status = 200, body = Readjudication), WriteProblems), security(("bearer" = []))
+    responses((status = 200, description = "OK", body = Readjudication), WriteProblems), security(("bearer" = []))
 )]
 async fn readjudicate(
     req: HttpRequest,
@@ -1007,7 +1007,7 @@ async fn readjudicate(
 
 // ---- sessions, matches and hands ------------------------------------------------------------
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Session), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, description = "OK", body = Session), ReadProblems))]
 async fn get_session(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -1018,7 +1018,7 @@ async fn get_session(
         .map(web::Json)
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Vec<Match>), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Match>), ReadProblems))]
 async fn list_matches(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -1032,7 +1032,7 @@ async fn list_matches(
 /// Starts a match in a session with a player at each seat.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/matches", tag = "league", params(("club" = i64, Path)), request_body = NewMatch,
-    responses((status = 201, body = Match), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Match), WriteProblems), security(("bearer" = []))
 )]
 async fn create_match(
     req: HttpRequest,
@@ -1047,7 +1047,7 @@ async fn create_match(
     .await
 }
 
-#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, body = Match), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, description = "OK", body = Match), ReadProblems))]
 async fn get_match(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -1062,7 +1062,7 @@ async fn get_match(
 /// new match state. Irregularities are stored with the hand; a record error is refused (422).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)),
-    request_body = HandRecord, responses((status = 201, body = HandSummary), WriteProblems), security(("bearer" = []))
+    request_body = HandRecord, responses((status = 201, description = "Created; Location names it", body = HandSummary), WriteProblems), security(("bearer" = []))
 )]
 async fn post_hand(
     req: HttpRequest,
@@ -1200,7 +1200,7 @@ async fn league_hands(
 }
 
 /// One stored hand: the record as posted and its adjudication.
-#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, body = StoredHand), ReadProblems))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, description = "OK", body = StoredHand), ReadProblems))]
 async fn get_hand(
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
@@ -1220,7 +1220,7 @@ async fn get_hand(
 /// everything as it was. Kept in the audit trail.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/hands/{hand}/amend", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
-    request_body = HandAmendment, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+    request_body = HandAmendment, responses((status = 200, description = "OK", body = Correction), WriteProblems), security(("bearer" = []))
 )]
 async fn amend_hand(
     req: HttpRequest,
@@ -1248,7 +1248,7 @@ async fn amend_hand(
 /// hand that no longer adjudicates (409) leaves everything as it was.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/hands/{hand}/void", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
-    request_body = HandVoid, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+    request_body = HandVoid, responses((status = 200, description = "OK", body = Correction), WriteProblems), security(("bearer" = []))
 )]
 async fn void_hand(
     req: HttpRequest,
@@ -1273,7 +1273,7 @@ async fn void_hand(
 /// Renames a player (kept in the audit trail).
 #[utoipa::path(
     patch, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)),
-    request_body = NewNamed, responses((status = 200, body = Player), WriteProblems), security(("bearer" = []))
+    request_body = NewNamed, responses((status = 200, description = "OK", body = Player), WriteProblems), security(("bearer" = []))
 )]
 async fn rename_player(
     req: HttpRequest,
@@ -1298,7 +1298,7 @@ async fn rename_player(
 /// Renames a session (kept in the audit trail).
 #[utoipa::path(
     patch, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
-    request_body = NewNamed, responses((status = 200, body = Session), WriteProblems), security(("bearer" = []))
+    request_body = NewNamed, responses((status = 200, description = "OK", body = Session), WriteProblems), security(("bearer" = []))
 )]
 async fn rename_session(
     req: HttpRequest,
@@ -1325,7 +1325,7 @@ async fn rename_session(
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/amendments", tag = "league",
     params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, body = Page<Amendment>), ReadProblems)
+    responses((status = 200, description = "The list", body = Page<Amendment>), ReadProblems)
 )]
 async fn list_amendments(
     req: HttpRequest,
@@ -1375,7 +1375,7 @@ async fn export_sheet(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),
     request_body(content = SheetBody, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
-    responses((status = 201, body = ImportReport), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = ImportReport), WriteProblems), security(("bearer" = []))
 )]
 async fn import_sheet(
     req: HttpRequest,
@@ -1429,7 +1429,7 @@ impl ToSchema for SheetBody {}
 #[utoipa::path(
     get, path = "/v1/games/{game}/sheet-template", tag = "league", params(("game" = super::GameId, Path)),
     responses((status = 200, description = "The template", body = String, content_type = "text/csv"),
-              (status = 404, body = Problem, content_type = "application/problem+json"))
+              (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"))
 )]
 async fn sheet_template(path: web::Path<String>) -> Result<HttpResponse, Problem> {
     Ok(csv_response(league::sheet_template(super::game(&path)?)))

@@ -306,6 +306,7 @@ async fn the_desk_in_a_real_browser() {
 }
 
 async fn checks(desk: &Desk) {
+    swagger_ui(desk).await;
     let all = examples();
     let mut games: Vec<&String> = all.iter().map(|(g, _, _)| g).collect();
     games.dedup();
@@ -739,6 +740,56 @@ async fn checks(desk: &Desk) {
 }
 
 /// A club with a league, a session and two matches, stored over HTTP, then read at the desk.
+/// The desk's "API" link opens Swagger UI, which loads the served document and lists every
+/// operation in it (issue 20 A: it once said "No API definition provided").
+async fn swagger_ui(desk: &Desk) {
+    desk.open("").await;
+    let link = desk.attr("nav a[href*=swagger]", "href").await;
+    desk.client.goto(&link).await.unwrap();
+    let (_, doc) = desk.call("/api-docs/openapi.json", None, None).await;
+    let mut operations: Vec<String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .map(move |m| format!("{m} {path}"))
+        })
+        .collect();
+    operations.sort();
+    let listed = r#"return [...document.querySelectorAll('.opblock')].map(op =>
+        op.querySelector('.opblock-summary-method').textContent.toLowerCase() + ' ' +
+        op.querySelector('.opblock-summary-path').getAttribute('data-path')).sort()"#;
+    let mut shown = Value::Null;
+    for _ in 0..200 {
+        shown = desk.js(listed).await;
+        if shown.as_array().is_some_and(|a| !a.is_empty()) {
+            break;
+        }
+        tokio_sleep(50).await;
+    }
+    desk.shot("swagger-ui").await;
+    let body = desk.text("body").await;
+    assert!(!body.contains("No API definition provided"), "{body}");
+    assert_eq!(
+        shown,
+        json!(operations),
+        "Swagger UI lists every operation of the document"
+    );
+    assert!(body.contains("/v1/games/{game}/adjudications"), "{body}");
+    // Swagger UI's own console messages are not the desk's: drained here, errors refused.
+    let log = desk.client.issue_cmd(BrowserLog).await.unwrap();
+    let errors: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["level"] == "SEVERE")
+        .collect();
+    assert!(errors.is_empty(), "Swagger UI: console errors {errors:?}");
+}
+
 async fn league(desk: &Desk, all: &[(String, String, Value)]) {
     let fixture = |prefix: &str| {
         all.iter()

@@ -812,7 +812,7 @@ pub struct ClubCreated {
 /// club for the operator's token). An unknown or revoked key is 401.
 #[utoipa::path(
     get, path = "/v1/clubs", tag = "league",
-    responses((status = 200, body = Vec<Club>), ReadProblems),
+    responses((status = 200, description = "The list", body = Vec<Club>), ReadProblems),
     security((), ("bearer" = []))
 )]
 async fn list_clubs(
@@ -831,7 +831,7 @@ async fn list_clubs(
 /// (`ARBITER_ADMIN_TOKEN`); without one configured, create clubs with `arbiter club create`.
 #[utoipa::path(
     post, path = "/v1/clubs", tag = "league", request_body = NewClub,
-    responses((status = 201, body = ClubCreated), WriteProblems),
+    responses((status = 201, description = "Created; Location names it", body = ClubCreated), WriteProblems),
     security(("bearer" = []))
 )]
 async fn create_club(
@@ -861,7 +861,7 @@ async fn create_club(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Club), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "OK", body = Club), ReadProblems), security((), ("bearer" = [])))]
 async fn get_club(
     req: HttpRequest,
     path: web::Path<String>,
@@ -878,7 +878,7 @@ async fn get_club(
 /// Changes who may read the club (`visibility`), with one of its keys.
 #[utoipa::path(
     patch, path = "/v1/clubs/{club}", tag = "league", params(("club" = i64, Path)), request_body = ClubSettings,
-    responses((status = 200, body = Club), WriteProblems), security(("bearer" = []))
+    responses((status = 200, description = "The club with its new setting", body = Club), WriteProblems), security(("bearer" = []))
 )]
 async fn set_club(
     req: HttpRequest,
@@ -906,7 +906,7 @@ async fn set_club(
 /// a club that lost its keys.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)), request_body = NewKey,
-    responses((status = 201, body = ApiKey), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = ApiKey), WriteProblems), security(("bearer" = []))
 )]
 async fn create_key(
     req: HttpRequest,
@@ -930,7 +930,7 @@ async fn create_key(
 /// Needs one of the club's keys, or the operator's token.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)),
-    responses((status = 200, body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
+    responses((status = 200, description = "The list", body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
 )]
 async fn list_keys(
     req: HttpRequest,
@@ -973,7 +973,7 @@ async fn revoke_key(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Player>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Player>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_players(
     req: HttpRequest,
     path: web::Path<String>,
@@ -989,7 +989,7 @@ async fn list_players(
 
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), request_body = NewNamed,
-    responses((status = 201, body = Player), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Player), WriteProblems), security(("bearer" = []))
 )]
 async fn create_player(
     req: HttpRequest,
@@ -1006,7 +1006,7 @@ async fn create_player(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, body = Player), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)), responses((status = 200, description = "OK", body = Player), ReadProblems), security((), ("bearer" = [])))]
 async fn get_player(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1022,7 +1022,7 @@ async fn get_player(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<Partnership>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Partnership>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_partnerships(
     req: HttpRequest,
     path: web::Path<String>,
@@ -1040,7 +1040,7 @@ async fn list_partnerships(
 /// of three). A match whose side is exactly these players counts for the partnership.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), request_body = NewPartnership,
-    responses((status = 201, body = Partnership), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Partnership), WriteProblems), security(("bearer" = []))
 )]
 async fn create_partnership(
     req: HttpRequest,
@@ -1057,7 +1057,7 @@ async fn create_partnership(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, body = Partnership), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships/{partnership}", tag = "league", params(("club" = i64, Path), ("partnership" = i64, Path)), responses((status = 200, description = "OK", body = Partnership), ReadProblems), security((), ("bearer" = [])))]
 async fn get_partnership(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1075,7 +1075,7 @@ async fn get_partnership(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, body = Vec<League>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<League>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_leagues(
     req: HttpRequest,
     path: web::Path<String>,
@@ -1092,7 +1092,7 @@ async fn list_leagues(
 /// Creates a league: one game with fixed options, for one season.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), request_body = NewLeague,
-    responses((status = 201, body = League), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = League), WriteProblems), security(("bearer" = []))
 )]
 async fn create_league(
     req: HttpRequest,
@@ -1109,7 +1109,7 @@ async fn create_league(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = League), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, description = "OK", body = League), ReadProblems), security((), ("bearer" = [])))]
 async fn get_league(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1125,7 +1125,7 @@ async fn get_league(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, body = Vec<Session>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Session>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_sessions(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1142,7 +1142,7 @@ async fn list_sessions(
 /// Opens a session (an evening of play) in a league.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)),
-    request_body = NewSession, responses((status = 201, body = Session), WriteProblems), security(("bearer" = []))
+    request_body = NewSession, responses((status = 201, description = "Created; Location names it", body = Session), WriteProblems), security(("bearer" = []))
 )]
 async fn create_session(
     req: HttpRequest,
@@ -1204,7 +1204,7 @@ async fn standings(
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/leagues/{league}/readjudicate", tag = "league",
     params(("club" = i64, Path), ("league" = i64, Path), ("dry_run" = Option<bool>, Query, description = "Report without storing")),
-    responses((status = 200, body = Readjudication), WriteProblems), security(("bearer" = []))
+    responses((status = 200, description = "OK", body = Readjudication), WriteProblems), security(("bearer" = []))
 )]
 async fn readjudicate(
     req: HttpRequest,
@@ -1232,7 +1232,7 @@ async fn readjudicate(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Session), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, description = "OK", body = Session), ReadProblems), security((), ("bearer" = [])))]
 async fn get_session(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1248,7 +1248,7 @@ async fn get_session(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, body = Vec<Match>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Match>), ReadProblems), security((), ("bearer" = [])))]
 async fn list_matches(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1265,7 +1265,7 @@ async fn list_matches(
 /// Starts a match in a session with a player at each seat.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/matches", tag = "league", params(("club" = i64, Path)), request_body = NewMatch,
-    responses((status = 201, body = Match), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = Match), WriteProblems), security(("bearer" = []))
 )]
 async fn create_match(
     req: HttpRequest,
@@ -1282,7 +1282,7 @@ async fn create_match(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, body = Match), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/matches/{match}", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)), responses((status = 200, description = "OK", body = Match), ReadProblems), security((), ("bearer" = [])))]
 async fn get_match(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1300,7 +1300,7 @@ async fn get_match(
 /// new match state. Irregularities are stored with the hand; a record error is refused (422).
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league", params(("club" = i64, Path), ("match" = i64, Path)),
-    request_body = HandRecord, responses((status = 201, body = HandSummary), WriteProblems), security(("bearer" = []))
+    request_body = HandRecord, responses((status = 201, description = "Created; Location names it", body = HandSummary), WriteProblems), security(("bearer" = []))
 )]
 async fn post_hand(
     req: HttpRequest,
@@ -1445,7 +1445,7 @@ async fn league_hands(
 
 /// One stored hand: the record as posted and its adjudication.
 /// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
-#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, body = StoredHand), RecordReadProblems), security(("bearer" = [])))]
+#[utoipa::path(get, path = "/v1/clubs/{club}/hands/{hand}", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)), responses((status = 200, description = "OK", body = StoredHand), RecordReadProblems), security(("bearer" = [])))]
 async fn get_hand(
     req: HttpRequest,
     path: web::Path<(String, String)>,
@@ -1468,7 +1468,7 @@ async fn get_hand(
 /// everything as it was. Kept in the audit trail.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/hands/{hand}/amend", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
-    request_body = HandAmendment, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+    request_body = HandAmendment, responses((status = 200, description = "OK", body = Correction), WriteProblems), security(("bearer" = []))
 )]
 async fn amend_hand(
     req: HttpRequest,
@@ -1496,7 +1496,7 @@ async fn amend_hand(
 /// hand that no longer adjudicates (409) leaves everything as it was.
 #[utoipa::path(
     post, path = "/v1/clubs/{club}/hands/{hand}/void", tag = "league", params(("club" = i64, Path), ("hand" = i64, Path)),
-    request_body = HandVoid, responses((status = 200, body = Correction), WriteProblems), security(("bearer" = []))
+    request_body = HandVoid, responses((status = 200, description = "OK", body = Correction), WriteProblems), security(("bearer" = []))
 )]
 async fn void_hand(
     req: HttpRequest,
@@ -1521,7 +1521,7 @@ async fn void_hand(
 /// Renames a player (kept in the audit trail).
 #[utoipa::path(
     patch, path = "/v1/clubs/{club}/players/{player}", tag = "league", params(("club" = i64, Path), ("player" = i64, Path)),
-    request_body = NewNamed, responses((status = 200, body = Player), WriteProblems), security(("bearer" = []))
+    request_body = NewNamed, responses((status = 200, description = "OK", body = Player), WriteProblems), security(("bearer" = []))
 )]
 async fn rename_player(
     req: HttpRequest,
@@ -1546,7 +1546,7 @@ async fn rename_player(
 /// Renames a session (kept in the audit trail).
 #[utoipa::path(
     patch, path = "/v1/clubs/{club}/sessions/{session}", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)),
-    request_body = NewNamed, responses((status = 200, body = Session), WriteProblems), security(("bearer" = []))
+    request_body = NewNamed, responses((status = 200, description = "OK", body = Session), WriteProblems), security(("bearer" = []))
 )]
 async fn rename_session(
     req: HttpRequest,
@@ -1574,7 +1574,7 @@ async fn rename_session(
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/amendments", tag = "league",
     params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
+    responses((status = 200, description = "The list", body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
 )]
 async fn list_amendments(
     req: HttpRequest,
@@ -1633,7 +1633,7 @@ async fn export_sheet(
     post, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried import store once")),
     request_body(content = SheetBody, content_type = "text/csv", description = "match,hand,dealer,seat,action,value"),
-    responses((status = 201, body = ImportReport), WriteProblems), security(("bearer" = []))
+    responses((status = 201, description = "Created; Location names it", body = ImportReport), WriteProblems), security(("bearer" = []))
 )]
 async fn import_sheet(
     req: HttpRequest,
@@ -1689,7 +1689,7 @@ impl ToSchema for SheetBody {}
 #[utoipa::path(
     get, path = "/v1/games/{game}/sheet-template", tag = "league", params(("game" = super::GameId, Path)),
     responses((status = 200, description = "The template", body = String, content_type = "text/csv"),
-              (status = 404, body = Problem, content_type = "application/problem+json"))
+              (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json"))
 )]
 async fn sheet_template(path: web::Path<String>) -> Result<HttpResponse, Problem> {
     Ok(csv_response(league::sheet_template(super::game(&path)?)))

@@ -90,7 +90,8 @@ struct OwnSchemas;
 
 impl utoipa::Modify for OwnSchemas {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::schema::{AllOfBuilder, ArrayBuilder, ObjectBuilder, Ref};
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Ref, Schema};
         let components = openapi.components.get_or_insert_with(Default::default);
         for game in games::all() {
             let names = SchemaRefs::of(*game);
@@ -100,19 +101,21 @@ impl utoipa::Modify for OwnSchemas {
             let actions = ArrayBuilder::new()
                 .items(Ref::new(&names.action))
                 .max_items(Some(crate::record::MAX_ACTIONS));
-            let mut own_fields = ObjectBuilder::new().property("actions", actions);
             let setup = game.setup(&engine::Options::defaults(game.info().options));
+            // HandRecord's object with this game's fields in place of the generic ones, not an
+            // `allOf` of both: generators cannot merge two `actions` lists of different items.
+            let Some(RefOr::T(Schema::Object(hand))) = components.schemas.get("HandRecord") else {
+                unreachable!("HandRecord is registered as an object")
+            };
+            let mut record = ObjectBuilder::from(hand.clone()).description(Some(format!(
+                "A recorded hand of {}: its actions in the game's own verbs; it holds {}.",
+                game.info().name,
+                setup.describe()
+            )));
+            record = record.property("actions", actions);
             for field in engine::deal::SETUP_FIELDS {
-                own_fields = own_fields.property(field, setup_schema(&setup, field));
+                record = record.property(field, setup_schema(&setup, field));
             }
-            let record = AllOfBuilder::new()
-                .description(Some(format!(
-                    "A recorded hand of {}: its actions in the game's own verbs; it holds {}.",
-                    game.info().name,
-                    setup.describe()
-                )))
-                .item(Ref::from_schema_name("HandRecord"))
-                .item(own_fields);
             components
                 .schemas
                 .insert(name(&names.record), record.into());
@@ -245,7 +248,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/v1/games/{game}/matches").route(web::post().to(adjudicate_match)))
         .service(resource("/v1/games/{game}/legal-actions").route(web::post().to(legal_actions)))
         .service(resource("/api-docs/openapi.json").route(web::get().to(serve_openapi)))
-        .service(SwaggerUi::new("/swagger-ui/{_:.*}"))
+        // The UI reads the document served above (one route serves it).
+        .service(
+            SwaggerUi::new("/swagger-ui/{_:.*}")
+                .config(utoipa_swagger_ui::Config::from("/api-docs/openapi.json")),
+        )
         .service(web::resource("/swagger-ui").route(web::get().to(|| async {
             HttpResponse::PermanentRedirect()
                 .insert_header(("Location", "/swagger-ui/"))
@@ -344,7 +351,7 @@ pub struct Health {
 }
 
 /// Liveness check.
-#[utoipa::path(get, path = "/health", tag = "service", responses((status = 200, body = Health)))]
+#[utoipa::path(get, path = "/health", tag = "service", responses((status = 200, description = "OK", body = Health)))]
 async fn health() -> web::Json<Health> {
     web::Json(Health {
         status: "ok",
@@ -400,7 +407,7 @@ fn describe(game: &dyn Game) -> GameDescription {
 }
 
 /// Every game arbiter adjudicates, with its options and rules.
-#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameDescription>)))]
+#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, description = "The list", body = Vec<GameDescription>)))]
 async fn list_games() -> web::Json<Vec<GameDescription>> {
     web::Json(games::all().iter().map(|g| describe(*g)).collect())
 }
@@ -420,8 +427,8 @@ pub(crate) fn game(id: &str) -> Result<&'static dyn engine::Game, Problem> {
     get, path = "/v1/games/{game}", tag = "games",
     params(("game" = GameId, Path)),
     responses(
-        (status = 200, body = GameDescription),
-        (status = 404, body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "OK", body = GameDescription),
+        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json")
     )
 )]
 async fn get_game(path: web::Path<String>) -> Result<web::Json<GameDescription>, Problem> {

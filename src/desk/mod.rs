@@ -116,8 +116,8 @@ fn serve(name: &str) -> Result<HttpResponse, Problem> {
     get, path = "/v1/games/{game}/examples", tag = "games",
     params(("game" = crate::api::GameId, Path)),
     responses(
-        (status = 200, body = Vec<Example>),
-        (status = 404, body = Problem, content_type = "application/problem+json")
+        (status = 200, description = "The list", body = Vec<Example>),
+        (status = 404, description = "Unknown game", body = Problem, content_type = "application/problem+json")
     )
 )]
 pub async fn examples(

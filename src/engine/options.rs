@@ -5,6 +5,8 @@ use super::FieldError;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 
 /// The values an option takes.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
@@ -23,7 +25,7 @@ pub enum OptionKind {
 }
 
 /// One option a game accepts.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct OptionSpec {
     pub name: &'static str,
     #[serde(flatten)]
@@ -32,6 +34,40 @@ pub struct OptionSpec {
     /// The ruling that names this variant (rule file and section).
     pub rule: &'static str,
 }
+
+/// One object per kind of option, each with the option's name, description and rule beside the
+/// kind's fields (they are flattened on the wire): generators refuse an `allOf` of the kinds'
+/// `oneOf` with the common fields.
+impl utoipa::PartialSchema for OptionSpec {
+    fn schema() -> RefOr<Schema> {
+        let RefOr::T(Schema::OneOf(kinds)) = OptionKind::schema() else {
+            unreachable!("OptionKind is a tagged enum: a oneOf")
+        };
+        let mut one_of = OneOfBuilder::new().description(Some("One option a game accepts."));
+        for kind in kinds.items {
+            let RefOr::T(Schema::Object(kind)) = kind else {
+                unreachable!("each kind of option is an object")
+            };
+            let text = || ObjectBuilder::new().schema_type(Type::String);
+            let mut spec = ObjectBuilder::from(kind)
+                .property("name", text())
+                .property("description", text())
+                .property(
+                    "rule",
+                    text().description(Some(
+                        "The ruling that names this variant (rule file and section).",
+                    )),
+                );
+            for field in ["name", "description", "rule"] {
+                spec = spec.required(field);
+            }
+            one_of = one_of.item(spec);
+        }
+        one_of.into()
+    }
+}
+
+impl ToSchema for OptionSpec {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Value {

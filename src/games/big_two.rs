@@ -49,7 +49,6 @@ pub struct CountQuery {
     pub asked: Seat,
     /// The answer given: a whole number; anything else is the record error `unexpected_action`
     /// (BT-f), so any value is read here.
-    #[schema(value_type = Object)]
     pub answer: serde_json::Value,
 }
 

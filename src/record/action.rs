@@ -8,7 +8,7 @@ use serde::ser::SerializeMap;
 use std::fmt;
 use std::marker::PhantomData;
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema};
+use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Ref, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
 /// One recorded action: the seat that acted and what it did, in its game's own verbs (`V`, an
@@ -76,7 +76,7 @@ macro_rules! verbs {
             }
 
             fn schemas() -> Vec<(&'static str, &'static str, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)> {
-                vec![$( ($verb, $doc, <$ty as utoipa::PartialSchema>::schema()) ),*]
+                vec![$( ($verb, $doc, $crate::record::value_schema::<$ty>()) ),*]
             }
 
             fn placeholder(verb: &str) -> &'static str {
@@ -87,10 +87,35 @@ macro_rules! verbs {
             }
 
             fn nested_schemas(out: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
-                $( <$ty as utoipa::ToSchema>::schemas(out); )*
+                $(
+                    <$ty as utoipa::ToSchema>::schemas(out);
+                    $crate::record::value_component::<$ty>(out);
+                )*
             }
         }
     };
+}
+
+/// The schema of a verb's value: an object is a component of its own, referred to by name;
+/// anything else is inline. Generators name an inline object after where it sits, and an action
+/// schema is reached from several places (the game's action and record), so inline objects would
+/// be generated twice under one name and dropped.
+pub fn value_schema<T: ToSchema>() -> RefOr<Schema> {
+    match T::schema() {
+        RefOr::T(Schema::Object(o)) if !o.properties.is_empty() => {
+            Ref::from_schema_name(T::name()).into()
+        }
+        inline => inline,
+    }
+}
+
+/// Registers the component `value_schema` refers to, if it refers to one.
+pub fn value_component<T: ToSchema>(out: &mut Vec<(String, RefOr<Schema>)>) {
+    if let RefOr::T(Schema::Object(o)) = T::schema()
+        && !o.properties.is_empty()
+    {
+        out.push((T::name().into_owned(), o.into()));
+    }
 }
 
 /// A verb as sent, not yet read by a game: its name and its value. A game reads it into its own
@@ -329,10 +354,13 @@ impl<V: Verbs> PartialSchema for Action<V> {
             "An action in {}: the seat that acted and exactly one verb with its value.",
             V::GAME.unwrap_or_default()
         )));
+        let game = V::GAME.unwrap_or_default();
         for (verb, doc, schema) in V::schemas() {
             one_of = one_of.item(
                 ObjectBuilder::new()
-                    .title(Some(verb))
+                    // Named by game and verb: generators name a class after the title, and one
+                    // verb (`play`) takes different values in different games.
+                    .title(Some(format!("{game} {verb}")))
                     .description(Some(doc))
                     .property("seat", Seat::schema())
                     .property(verb, schema)

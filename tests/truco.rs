@@ -102,14 +102,21 @@ proptest! {
         prop_assume!(!record.actions.is_empty());
         let i = at.index(record.actions.len());
         // Leaving out the score-of-eleven decision (optional, TU-e), a pass to the partner (the deal
-        // lists the cards each seat ends up with, so either way is a possible hand), or an `accept`
-        // followed by the same side's raise (a raise answering a call accepts it too) is no corruption.
+        // lists the cards each seat ends up with, so either way is a possible hand), an `accept`
+        // followed by the same side's raise (a raise answering a call accepts it too), or a card
+        // followed by the same seat's raise (the raise then comes before the card, at the seat's
+        // turn, as TR-2 allows; answered by a run, the hand is over) is no corruption.
         let accept_then_raise = record.actions[i].kind.verb == "accept"
             && record.actions.get(i + 1).is_some_and(|n| {
                 n.kind.verb == "raise" && Table::FOUR.side(n.seat) == Table::FOUR.side(record.actions[i].seat)
             });
+        let play_then_raise = record.actions[i].kind.verb == "play"
+            && record.actions.get(i + 1).is_some_and(|n| {
+                n.kind.verb == "raise" && n.seat == record.actions[i].seat
+            });
         let optional = is_eleven_decision(&record, i)
             || accept_then_raise
+            || play_then_raise
             || record.actions[i].kind.verb == "pass_to_partner";
         prop_assume!(!(how == 2 && optional));
         let original = record.actions[i].clone();
@@ -232,4 +239,21 @@ fn hundreds_of_riffles_are_one_fault_and_never_overflow() {
     );
     assert_eq!(a.match_after.scores[Side::EW], 1);
     assert_eq!(a.match_after.scores[Side::NS], 1);
+}
+
+#[test]
+fn a_raise_before_the_card_answered_by_a_run_ends_the_hand() {
+    let deal: serde_json::Value = serde_json::from_str(DEAL).unwrap();
+    // Dealer N: the mão is W (N's right), then S, E, N. W and S play; E calls truco at his turn
+    // before playing a card (TR-2) and N–S run: E–W win the hand at the stake in force, 1 (TR-7).
+    let r = hand(json!({"dealer": "N", "deal": deal, "actions": [
+        {"seat": "W", "keep": true}, {"seat": "W", "play": "2C"}, {"seat": "S", "play": "KD"},
+        {"seat": "E", "raise": true}, {"seat": "N", "run": true}]}));
+    let a = adjudicate(&r);
+    assert!(
+        a.record_error.is_none() && a.irregularities.is_empty(),
+        "{a:?}"
+    );
+    let score = a.hand_score.expect("scored");
+    assert_eq!((score[Side::NS], score[Side::EW]), (0, 1));
 }

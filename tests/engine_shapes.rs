@@ -1,6 +1,9 @@
-//! Shapes of the games to come that the eleven games do not use, carried by the engine itself
-//! (issue 10): packs with copies dealt and replayed as multisets (Calypso's 208 cards at four seats,
-//! Hand and Foot's 270 with ten jokers at six), fixed teams at six seats (three pairs, two teams of
+//! Shapes of the games to come that the registered games do not use, carried by the engine itself
+//! (issue 10): packs with copies dealt and replayed as multisets (a 208-card pack of four packs at
+//! four seats, as Calypso's; a 270-card pack of five packs with ten jokers at six seats — the size
+//! of Hand and Foot's pack only: it is played here as a plain trick game, which proves that the
+//! engine deals, holds and replays so many copies, not anything of Hand and Foot's own rules,
+//! which are a rummy game's), fixed teams at six seats (three pairs, two teams of
 //! three), a 78-card tarot pack with its trumps and the Fool played by a declarer against three
 //! (camps, an ally revealed by a called card), a table that shrinks between hands (Knockout Whist's
 //! shape) and a hand played in turns, not tricks. Every game here is a test's own, not a game of

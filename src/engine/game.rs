@@ -28,7 +28,9 @@ pub struct GameInfo {
     #[schema(inline)]
     pub tables: Tables,
     pub deck: &'static str,
-    /// The score that wins a game.
+    /// The score that ends a game (the default where an option sets it): in most games the first
+    /// side to reach it wins; in a game whose lowest total wins (Big Two), reaching it ends the
+    /// game and another player wins.
     pub game_target: i32,
     pub options: &'static [OptionSpec],
     /// The rule file this game implements: its path in the repository (`docs/rules/<game>.md`).

@@ -402,10 +402,19 @@ impl Hand {
         };
         let seat = action.seat;
         let p = partner(caller);
+        // README C12, BA-c: the seat is checked first; only the caller's partner is due to veto.
+        if seat != p {
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!("only {p}, {caller}'s partner, may veto {caller}'s pick-up"),
+            ));
+        }
         if let Verb::VetoAlone(_) = action.kind
             && (!alone || alone_decided)
         {
-            // BA-c: whoever records it, there is no alone to veto here.
+            // BA-c: the partner is due, but there is no alone to veto here.
             return Err(RecordError::unexpected(
                 index,
                 action,
@@ -416,14 +425,6 @@ impl Hand {
                         "{caller} did not go alone: there is no alone to veto (bacon.md §7 BA-c)"
                     )
                 },
-            ));
-        }
-        if seat != p {
-            return Err(RecordError::on(
-                "out_of_turn",
-                index,
-                action,
-                format!("only {p}, {caller}'s partner, may veto {caller}'s pick-up"),
             ));
         }
         let card = self.stock[upcard];
@@ -645,14 +646,6 @@ impl HandState<Verb> for Hand {
             (Phase::Veto { .. }, Verb::VetoPickUp(_) | Verb::VetoAlone(_)) => {
                 return self.veto(index, action);
             }
-            // BA-c: a veto of going alone anywhere but right after an alone pick-up that stands.
-            (_, Verb::VetoAlone(_)) => {
-                return Err(RecordError::unexpected(
-                    index,
-                    action,
-                    "no pick-up alone awaits its partner's decision: veto_alone is only possible right after an alone pick-up that was not vetoed (bacon.md §7 BA-c)".into(),
-                ));
-            }
             _ => {}
         }
         // README C12: the seat is checked before the verb.
@@ -663,6 +656,14 @@ impl HandState<Verb> for Hand {
                 index,
                 action,
                 format!("{due} is due to {}, not {seat}", self.due_to()),
+            ));
+        }
+        // BA-c: a veto of going alone anywhere but right after an alone pick-up that stands.
+        if let Verb::VetoAlone(_) = action.kind {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                "no pick-up alone awaits its partner's decision: veto_alone is only possible right after an alone pick-up that was not vetoed (bacon.md §7 BA-c)".into(),
             ));
         }
         match (self.phase, action.kind) {

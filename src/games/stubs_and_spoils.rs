@@ -499,6 +499,10 @@ impl HandState<Verb> for Hand {
             ));
         }
         match (self.phase, action.kind) {
+            // README C11: no card has been played, so no seat may correct.
+            (Phase::Gallery { .. }, Verb::Correct(_)) => {
+                Err(RecordError::correct_before_play(index, action))
+            }
             (Phase::Gallery { mut discarded }, Verb::Discard(card)) => {
                 self.discard(index, seat, card, &mut discarded)?;
                 let all = Table::FOUR

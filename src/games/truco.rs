@@ -1259,7 +1259,8 @@ impl HandState<Verb> for Hand {
         let ending = match self.result {
             Some(_) => engine::Ending::Over,
             None => engine::Ending::Open {
-                due: self.play.to_play(),
+                // TU-k: either opponent of the caller may answer a raise, so no one seat is due.
+                due: self.play.to_play().filter(|_| self.pending.is_none()),
                 detail: match self.stage {
                     Stage::Dealing { .. } => {
                         "the record stops before the mão keeps a packet".to_string()

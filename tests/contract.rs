@@ -85,6 +85,27 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
         }
     }
     if let Some(e) = &a.record_error {
+        // README C13: a record error states its trick: none before the first card (nor in a game
+        // whose unit is a turn), else the trick in progress: the one after the tricks reported
+        // complete, or the last of them while its business is unfinished (a Stubs & Spoils spoil).
+        let mut led = record.clone();
+        led.actions.truncate(first_card + 1);
+        let has_tricks = engine::legal_actions(game, &led).is_ok_and(|v| v.trick_number.is_some());
+        let done = a.tricks.len() as u8;
+        let fits = match e.trick {
+            None => !has_tricks || e.action_index.is_none_or(|x| x <= first_card),
+            Some(n) => {
+                has_tricks
+                    && e.action_index.is_some_and(|x| x > first_card)
+                    && (n == done + 1 || (n == done && n > 0))
+            }
+        };
+        if !fits {
+            fail(format!(
+                "{} at {:?} has trick {:?} ({done} tricks complete, first card at {first_card})",
+                e.code, e.action_index, e.trick
+            ));
+        }
         if a.outcome != Outcome::RecordError || a.hand_score.is_some() {
             fail("a record error leaves the hand unscored".into());
         }
@@ -309,6 +330,11 @@ fn the_contract_check_can_fail() {
                 i.trick = Some(1);
             }
         },
+    );
+    caught(
+        "C13 for record errors",
+        &|_, _, a| a.record_error.as_ref().is_some_and(|e| e.trick.is_some()),
+        &|a| a.record_error.as_mut().unwrap().trick = None,
     );
     caught(
         "the seat due",

@@ -85,6 +85,9 @@ pub struct RecordError {
     /// Stable code, e.g. `card_not_held`, `out_of_turn`, `ineligible_spoil`.
     pub code: &'static str,
     pub action_index: Option<usize>,
+    /// The trick in progress when the record went wrong (1-based); `null` before the first card of
+    /// trick 1 (README C13). Always present; the replay driver fills it in.
+    pub trick: Option<u8>,
     pub seat: Option<Seat>,
     /// JSON pointer to the offending part of the record.
     pub pointer: String,
@@ -103,6 +106,7 @@ impl RecordError {
         RecordError {
             code,
             action_index: Some(index),
+            trick: None,
             seat: Some(seat),
             pointer: format!("/actions/{index}/{field}"),
             detail,
@@ -156,6 +160,7 @@ impl RecordError {
         RecordError {
             code: "incomplete_hand",
             action_index: None,
+            trick: None,
             seat,
             pointer: "/actions".into(),
             detail,

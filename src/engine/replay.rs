@@ -47,19 +47,35 @@ impl<V: Verbs> Prepared<'_, V> {
         if let Some(refusal) = self.state.refusal() {
             return Err(refusal);
         }
+        let trick = in_progress(&self.state.view());
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.actions.len());
+        locate(&mut adjudication, self.actions.len(), trick);
         Ok(adjudication)
     }
 }
 
-/// Completes the ruling on a hand whose record held `actions` actions (README C5 / the contract:
-/// an incomplete hand names where the next action was due).
-fn locate(adjudication: &mut Adjudication, actions: usize) {
-    if let Some(e) = &mut adjudication.record_error
-        && e.code == "incomplete_hand"
-    {
-        e.action_index = Some(actions);
+/// Completes the ruling on a hand whose record held `actions` actions, `trick` in progress where
+/// it stopped (README C5 / the contract: an incomplete hand names where the next action was due;
+/// C13: every record error states its trick).
+fn locate(adjudication: &mut Adjudication, actions: usize, trick: Option<u8>) {
+    if let Some(e) = &mut adjudication.record_error {
+        e.trick = trick;
+        if e.code == "incomplete_hand" {
+            e.action_index = Some(actions);
+        }
+    }
+}
+
+/// The trick in progress as the table shows it: none before the first card of trick 1 (README
+/// C13), nor in a game whose unit is a turn; once the hand is over, its last trick.
+fn in_progress(view: &TableView) -> Option<u8> {
+    let n = view.trick_number?;
+    let over = view.to_act.is_empty();
+    match (view.trick.is_empty(), n) {
+        (false, _) => Some(n),
+        (true, 1) => None,
+        (true, _) if over => Some(n - 1),
+        (true, _) => Some(n),
     }
 }
 
@@ -123,6 +139,8 @@ trait Step {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
     /// The view with the legal actions, `index` being the next action's.
     fn view(&self, index: usize) -> TableView;
+    /// The trick in progress (see `in_progress`).
+    fn trick(&self) -> Option<u8>;
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
@@ -137,6 +155,7 @@ impl<V: Verbs> Step for Typed<V> {
             Err(e) => Err(RecordError {
                 code: "unexpected_action",
                 action_index: Some(index),
+                trick: None,
                 seat: Some(action.seat),
                 pointer: e.pointer,
                 detail: e.detail,
@@ -151,6 +170,10 @@ impl<V: Verbs> Step for Typed<V> {
             .map(Action::any)
             .collect();
         view
+    }
+
+    fn trick(&self) -> Option<u8> {
+        in_progress(&self.0.view())
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -192,8 +215,9 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
+        let trick = self.state.trick();
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.applied);
+        locate(&mut adjudication, self.applied, trick);
         adjudication
     }
 }

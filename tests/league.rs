@@ -90,6 +90,12 @@ where
         self.send(self.post_req(uri).set_json(body)).await
     }
 
+    /// Posts `record` as the next hand of match `m` of club 1.
+    async fn post_hand(&self, m: i64, record: &Value) -> Reply {
+        self.post(&format!("/v1/clubs/1/matches/{m}/hands"), record)
+            .await
+    }
+
     /// A POST that must create something; returns its id.
     async fn create(&self, uri: &str, body: Value) -> i64 {
         let r = self.post(uri, &body).await;
@@ -265,9 +271,7 @@ where
         )
         .await;
     for h in hands {
-        let r = c
-            .post(&format!("/v1/clubs/1/matches/{m}/hands"), &fixture(game, h))
-            .await;
+        let r = c.post_hand(m, &fixture(game, h)).await;
         assert_eq!(r.status, 201, "{game} {h}: {}", r.text);
     }
     m
@@ -568,12 +572,7 @@ async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
         (Some(true), Some("NS"))
     );
     // A third hand on the finished match is refused.
-    let r = c
-        .post(
-            &format!("/v1/clubs/1/matches/{m}/hands"),
-            &fixture("malilla", "01"),
-        )
-        .await;
+    let r = c.post_hand(m, &fixture("malilla", "01")).await;
     assert_eq!(r.status, 422, "{}", r.text);
 }
 
@@ -625,12 +624,7 @@ async fn posting_a_hand_checks_the_match_and_stores_irregularities() {
     let m2 = c
         .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
         .await;
-    let r = c
-        .post(
-            &format!("/v1/clubs/1/matches/{m2}/hands"),
-            &fixture("malilla", "11"),
-        )
-        .await;
+    let r = c.post_hand(m2, &fixture("malilla", "11")).await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(
         (r.json["outcome"].as_str(), &r.json["irregularities"]),
@@ -1006,12 +1000,7 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
         )
         .await;
     // Fixture briscola/03 (dealer P3): P1 63, P2 32, P3 25 card points, derived there by hand.
-    let r = c
-        .post(
-            &format!("/v1/clubs/1/matches/{m}/hands"),
-            &fixture("briscola", "03"),
-        )
-        .await;
+    let r = c.post_hand(m, &fixture("briscola", "03")).await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(
         r.json["match_after"]["scores"],
@@ -1067,9 +1056,7 @@ async fn a_league_of_four_alone_names_each_side_as_its_seat() {
     // The old spelling of the sides, even at 0, is refused where it stands.
     let mut old = fixture("big-two", "01");
     old["match_state"] = json!({"scores": {"P1": 0, "P2": 0, "P3": 0, "P4": 0}});
-    let r = c
-        .post(&format!("/v1/clubs/1/matches/{m}/hands"), &old)
-        .await;
+    let r = c.post_hand(m, &old).await;
     assert_eq!(
         (r.status, r.json["errors"][0]["pointer"].as_str()),
         (422, Some("/match_state/scores/P1")),
@@ -1081,12 +1068,7 @@ async fn a_league_of_four_alone_names_each_side_as_its_seat() {
         "P1 is not a side of this table: expected N, E, S, W"
     );
     // Fixture big-two/01 (its seats written P1..P4): N 0, E 39, S 24, W 7, derived there by hand.
-    let r = c
-        .post(
-            &format!("/v1/clubs/1/matches/{m}/hands"),
-            &fixture("big-two", "01"),
-        )
-        .await;
+    let r = c.post_hand(m, &fixture("big-two", "01")).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let after = json!({"N": 0, "E": 39, "S": 24, "W": 7});
     assert_eq!(r.json["hand_score"], after, "{}", r.text);
@@ -1831,9 +1813,7 @@ async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
         .iter()
         .enumerate()
     {
-        let r = c
-            .post(&format!("/v1/clubs/1/matches/{m}/hands"), record)
-            .await;
+        let r = c.post_hand(m, record).await;
         assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
         after = r.json["match_after"].clone();
     }

@@ -707,20 +707,7 @@ impl TarotHand {
         card: Card,
     ) -> Result<(), RecordError> {
         let seat = action.seat;
-        if !self.play.hand_mut(seat).remove(card) {
-            let (code, detail) = if self.discards.contains(&card) {
-                (
-                    "card_played_twice",
-                    format!("{seat} already discarded {card}"),
-                )
-            } else {
-                (
-                    "card_not_held",
-                    format!("{seat} does not hold {card} (with the People)"),
-                )
-            };
-            return Err(error(code, index, action, detail));
-        }
+        self.play.give_up(index, seat, card, "discard")?;
         self.discards.push(card);
         self.extra.insert(card);
         let class = discardable(card, self.imperial, self.rules.imperial_discardable);

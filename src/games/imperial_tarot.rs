@@ -1348,27 +1348,8 @@ impl ImperialTarot {
         Self::check_options(options)?;
         let pack = pack();
         let mut dealt = deal::check_cards(record, TABLE, &pack)?;
-        let mut errors = deal::check_counts(record, TABLE, HAND)
-            .err()
-            .unwrap_or_default();
-        if record.stock.len() != PEOPLE {
-            errors.push(FieldError::new(
-                "/stock".into(),
-                format!(
-                    "the People (stock) holds exactly {PEOPLE} cards; {} given",
-                    record.stock.len()
-                ),
-            ));
-        }
-        if !record.face_up.is_empty() {
-            errors.push(FieldError::new(
-                "/face_up".into(),
-                "no card is turned up in Imperial Tarot: the six undealt cards are the People, in `stock`; leave face_up out".into(),
-            ));
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        deal::check_counts(record, TABLE, HAND)?;
+        // `setup` declares the People (`stock`, six cards) and nothing face up.
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let hands_per_game = options.count("hands_per_game");
@@ -1548,7 +1529,7 @@ impl Rules for ImperialTarot {
             parts: &[deal::Holds {
                 part: deal::Part::Widow,
                 what: "the People: the six cards dealt face down to the table",
-                count: deal::Count::Between(6, 6),
+                count: deal::Count::Between(PEOPLE as u32, PEOPLE as u32),
             }],
         }
     }

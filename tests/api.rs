@@ -273,6 +273,29 @@ async fn seats_verbs_fields_and_options_are_checked() {
     );
 }
 
+/// BT-f: a `count_query` naming no seat of any table (tables stop at P7, README C15) is a malformed
+/// value, refused at its pointer; a seat of another table size is replayed as `unexpected_action`
+/// (fixture big-two/31).
+#[actix_web::test]
+async fn big_two_count_query_naming_no_seat_of_any_table_is_refused_at_its_pointer() {
+    let fixture: Value = serde_json::from_str(include_str!(
+        "../fixtures/big-two/31-record-error-count-query-seat-of-another-table-size.json"
+    ))
+    .unwrap();
+    let mut r = fixture["record"].clone();
+    r["actions"][0]["count_query"]["asked"] = json!("P9");
+    refused(
+        post("/v1/games/big-two/adjudications", &r).await,
+        422,
+        "/actions/0/count_query/asked",
+        "'P9' is not a seat",
+    );
+    r["actions"][0]["count_query"]["asked"] = json!("P5");
+    let (s, _, body) = post("/v1/games/big-two/adjudications", &r).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert_eq!(body["record_error"]["code"], "unexpected_action", "{body}");
+}
+
 #[actix_web::test]
 async fn empty_truncated_huge_and_non_json_bodies_are_refused() {
     let (s, ct, body) = call(

@@ -1005,7 +1005,7 @@ mod tarot {
                 } else {
                     ("declarer", "defenders")
                 };
-                adj.pay_per_opponent(table, payers, payees, 1, ScoreSource::Contract, "contract");
+                adj.pay_each_from_each(table, payers, payees, 1, ScoreSource::Contract, "contract");
                 adj.settle();
             }
             adj
@@ -1200,7 +1200,8 @@ fn tarot_trumps_follow_as_their_own_suit_and_the_fool_never_wins() {
 
 /// The camp helpers by hand: a declarer alone who makes his contract collects 2 from each of three
 /// defenders (+6, −2 each); an ally revealed at action 9 joins him, and the same settlement is then
-/// +4 each to the two of them, −4 each to the other two.
+/// +4 each to the two of them, −4 each to the other two; paid in pairs, 3 is +3 to each of them
+/// and −3 to each of the others.
 #[test]
 fn camps_settle_per_opponent() {
     let table = Table::solo(4);
@@ -1212,7 +1213,7 @@ fn camps_settle_per_opponent() {
     let mut a = Adjudication::new("test", seat("W"), &before, 0);
     a.set_camps(table, "declarer", &[seat("N")], "defenders");
     assert_eq!(a.camp_of(seat("S")), Some("defenders"));
-    a.pay_per_opponent(
+    a.pay_each_from_each(
         table,
         "defenders",
         "declarer",
@@ -1227,7 +1228,7 @@ fn camps_settle_per_opponent() {
     assert_eq!(a.camps[0].seats, [seat("N"), seat("S")]);
     assert_eq!(a.camps[0].revealed_at, Some(9));
     assert_eq!(a.camps[1].seats, [seat("E"), seat("W")]);
-    a.pay_per_opponent(
+    a.pay_each_from_each(
         table,
         "defenders",
         "declarer",
@@ -1237,6 +1238,18 @@ fn camps_settle_per_opponent() {
     );
     let total = serde_json::to_value(a.total()).unwrap();
     assert_eq!(total, json!({"N": 4, "E": -4, "S": 4, "W": -4}));
+    // The pair settlement: each declarer paid 3 by one opponent (an odd amount, whole each).
+    a.score_items.clear();
+    a.pay_in_pairs(
+        table,
+        "defenders",
+        "declarer",
+        3,
+        ScoreSource::Contract,
+        "contract",
+    );
+    let total = serde_json::to_value(a.total()).unwrap();
+    assert_eq!(total, json!({"N": 3, "E": -3, "S": 3, "W": -3}));
     // A declarer who called his own card stays alone.
     a.reveal_ally("declarer", seat("N"), 12);
     assert_eq!(a.camps[0].revealed_at, Some(9));

@@ -397,11 +397,12 @@ impl Adjudication {
             .map(|c| c.role)
     }
 
-    /// Settlement per opponent: every seat of the camp `payers` pays `points` to every seat of the
-    /// camp `payees`, each on his own side (a declarer alone who makes his contract collects
-    /// `points` from each of three defenders: +3 × `points` to him, −`points` to each of them).
-    /// One score item per seat.
-    pub fn pay_per_opponent(
+    /// Each from each: every seat of the camp `payers` pays `points` to every seat of the camp
+    /// `payees`, each on his own side (a declarer alone who makes his contract collects `points`
+    /// from each of three defenders: +3 × `points` to him, −`points` to each of them). Negative
+    /// `points` run the other way. One score item per seat, the payees first. Right for a player
+    /// alone against the others; for partners each paid by one opponent, `pay_in_pairs`.
+    pub fn pay_each_from_each(
         &mut self,
         table: Table,
         payers: &str,
@@ -410,14 +411,7 @@ impl Adjudication {
         source: ScoreSource,
         code: &'static str,
     ) {
-        let seats = |role: &str| {
-            self.camps
-                .iter()
-                .find(|c| c.role == role)
-                .map(|c| c.seats.clone())
-                .unwrap_or_default()
-        };
-        let (from, to) = (seats(payers), seats(payees));
+        let (from, to) = (self.camp(payers), self.camp(payees));
         for &s in &to {
             self.score(
                 table.side(s),
@@ -430,6 +424,41 @@ impl Adjudication {
         for &s in &from {
             self.score(table.side(s), -points * to.len() as i32, source, code, None);
         }
+    }
+
+    /// Pair settlement (the whist family: Nomination Whist's bidder and ally, Colour Whist's
+    /// partnered contracts): the camps `payers` and `payees`, of the same size, are paired off in
+    /// the table's seat order and each payee receives `points` from his one payer (negative: pays
+    /// it to him). Each seat's amount is whole: nothing is halved, so an odd amount needs no split
+    /// (paying the pair's total `each from each` would charge each opponent half of it). An amount
+    /// a rule states for the pair together (Colour Whist's pool) is the game's to divide, with the
+    /// odd unit where its rule puts it. One score item per seat, the payees first.
+    pub fn pay_in_pairs(
+        &mut self,
+        table: Table,
+        payers: &str,
+        payees: &str,
+        points: i32,
+        source: ScoreSource,
+        code: &'static str,
+    ) {
+        let (from, to) = (self.camp(payers), self.camp(payees));
+        debug_assert_eq!(from.len(), to.len(), "pairs: camps of one size");
+        for &s in &to {
+            self.score(table.side(s), points, source, code, None);
+        }
+        for &s in &from {
+            self.score(table.side(s), -points, source, code, None);
+        }
+    }
+
+    /// The seats of the camp `role` (none when there is no such camp this hand).
+    fn camp(&self, role: &str) -> Vec<Seat> {
+        self.camps
+            .iter()
+            .find(|c| c.role == role)
+            .map(|c| c.seats.clone())
+            .unwrap_or_default()
     }
 
     /// Scores the hand (one way for every game): `hand_score` is the total of the score items, the

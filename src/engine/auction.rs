@@ -170,6 +170,11 @@ impl<L: Ladder> Auction<L> {
         self.turn
     }
 
+    /// The standing bid and its bidder, while the auction is open.
+    pub fn standing(&self) -> Option<&(Seat, L::Bid)> {
+        self.high.as_ref()
+    }
+
     /// How the auction ended, once it has.
     pub fn end(&self) -> Option<&End<L::Bid>> {
         self.end.as_ref()

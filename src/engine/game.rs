@@ -117,8 +117,8 @@ impl ToSchema for Tables {
 /// A game that the match state's scores have already decided (`Rules::already_won`).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Decided {
-    /// The side that has won the game.
-    pub winner: Side,
+    /// The side that has won the game; `None` when sides share the win (Big Two's tie).
+    pub winner: Option<Side>,
     /// The side whose score decided it: the winner's, or the loser's where a side can lose.
     pub at: Side,
     /// Why that score decides the game, in the rules' words ("NS has -6 and has lost at -6").
@@ -148,18 +148,19 @@ pub trait Rules: Send + Sync + 'static {
     /// bounds. The replay driver refuses any other part before `start`.
     fn setup(&self, options: &Options) -> Setup;
 
-    /// Whether the scores `scores` have already decided the game, so that no hand can follow (a
-    /// request with such a match state is refused, at the score that decided it): by default a
-    /// side at or past `game_target` has won. A game whose target does not end it by itself
-    /// (Pitch: only the pitchers win at 21) says so; one that is also lost (Twenty-Nine at −6) or
-    /// decided between two totals past the target (Tresette) says how.
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
+    /// Whether the scores `scores` have already decided the game under `options`, so that no hand
+    /// can follow (a request with such a match state is refused, at the score that decided it): by
+    /// default a side at or past `game_target` has won. A game whose target does not end it by
+    /// itself (Pitch: only the pitchers win at 21) says so; one that is also lost (Twenty-Nine at
+    /// −6), decided between two totals past the target (Tresette) or ended by a target its options
+    /// set (Big Two) says how. The engine asks this: a game does not check it again in `start`.
+    fn already_won(&self, _options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
         let target = self.info().game_target;
         let side = scores
             .sides()
             .find(|&s| target > 0 && scores[s] >= target)?;
         Some(Decided {
-            winner: side,
+            winner: Some(side),
             at: side,
             why: format!(
                 "{side} has {} and the game is won at {target}",
@@ -254,7 +255,7 @@ pub trait Game: Send + Sync {
     fn setup(&self, options: &Options) -> Setup;
 
     /// See `Rules::already_won`.
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided>;
+    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided>;
 
     /// See `Rules::lowest_total_wins`.
     fn lowest_total_wins(&self) -> bool;
@@ -303,8 +304,8 @@ impl<R: Rules> Game for R {
         Rules::setup(self, options)
     }
 
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
-        Rules::already_won(self, scores)
+    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
+        Rules::already_won(self, options, scores)
     }
 
     fn lowest_total_wins(&self) -> bool {

@@ -15,8 +15,10 @@ pub struct TrickPlay<H: Holding = CardSet> {
     pub table: Table,
     /// Cards each seat holds now, by seat position.
     pub hands: [H; MAX_PLAYS],
-    /// Cards each seat has played so far (to tell "played twice" from "never held").
-    played: [H; MAX_PLAYS],
+    /// Cards each seat has given up so far this hand: played, or discarded, passed, exchanged or put
+    /// in a gallery before the play (README C12: naming one again is `card_played_twice`, one never
+    /// held `card_not_held`).
+    given_up: [H; MAX_PLAYS],
     pub trick: Trick,
     /// The next seat to play, or `None` when the trick is complete.
     next: Option<Seat>,
@@ -62,7 +64,7 @@ impl<H: Holding> TrickPlay<H> {
         TrickPlay {
             table,
             hands,
-            played: [H::default(); MAX_PLAYS],
+            given_up: [H::default(); MAX_PLAYS],
             trick: Trick::new(1, leader),
             next: Some(leader),
             pending: Default::default(),
@@ -70,6 +72,14 @@ impl<H: Holding> TrickPlay<H> {
             out: [false; MAX_PLAYS],
             corrected: Vec::new(),
         }
+    }
+
+    /// Play starts again from trick 1 led by `leader` (the auction or a discard decided who leads),
+    /// keeping the hands and what each seat has given up. Call before the first play.
+    pub fn lead_from(&mut self, leader: Seat) {
+        debug_assert!(self.trick.is_empty() && self.trick.number == 1);
+        self.trick = Trick::new(1, leader);
+        self.next = Some(leader);
     }
 
     /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.
@@ -126,7 +136,7 @@ impl<H: Holding> TrickPlay<H> {
         fault: Option<Fault>,
     ) -> Result<(), RecordError> {
         self.check_turn(index, seat, "play")?;
-        self.take(index, seat, card, "play")?;
+        self.give_up(index, seat, card, "play")?;
         let pos = self.trick.len();
         self.trick.push(seat, card, index);
         self.pending[pos] = fault.map(Box::new);
@@ -175,7 +185,10 @@ impl<H: Holding> TrickPlay<H> {
         }
     }
 
-    fn take(
+    /// `seat` gives up `card`: plays it, or discards, passes or exchanges it, or puts it in a
+    /// gallery. It is no longer his, and naming it again is `card_played_twice`; a card he never
+    /// held is `card_not_held` (README C12, the same in every game).
+    pub fn give_up(
         &mut self,
         index: usize,
         seat: Seat,
@@ -184,13 +197,13 @@ impl<H: Holding> TrickPlay<H> {
     ) -> Result<(), RecordError> {
         let p = seat.pos();
         if self.hands[p].remove(card) {
-            self.played[p].insert(card);
+            self.given_up[p].insert(card);
             return Ok(());
         }
-        let (code, detail) = if self.played[p].contains(card) {
+        let (code, detail) = if self.given_up[p].contains(card) {
             (
                 "card_played_twice",
-                format!("{seat} already played {card} earlier in this hand"),
+                format!("{seat} already gave up {card} earlier in this hand"),
             )
         } else {
             ("card_not_held", format!("{seat} does not hold {card}"))
@@ -199,8 +212,9 @@ impl<H: Holding> TrickPlay<H> {
     }
 
     /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,
-    /// and then the seats that played after him. The new card is judged afresh by `judge`, which
-    /// receives the trick before that card, the seat's hand (the old card back in it) and the card.
+    /// and then the seats that played after him. The new card is judged afresh by `judge` exactly
+    /// as a play is (README C3): it receives the trick before that card, the seat's hand as it was
+    /// before that card left it (the old card back in it, the new one still in it) and the card.
     pub fn correct(
         &mut self,
         index: usize,
@@ -238,16 +252,16 @@ impl<H: Holding> TrickPlay<H> {
         }
         let p = seat.pos();
         self.hands[p].insert(old);
-        self.played[p].remove(old);
-        if let Err(e) = self.take(index, seat, card, "correct") {
-            // Put the table back as it was before reporting.
-            self.hands[p].remove(old);
-            self.played[p].insert(old);
-            return Err(e);
-        }
+        self.given_up[p].remove(old);
         let mut before = self.trick;
         before.truncate(pos);
         let fault = judge(&before, self.hands[p], card);
+        if let Err(e) = self.give_up(index, seat, card, "correct") {
+            // Put the table back as it was before reporting.
+            self.hands[p].remove(old);
+            self.given_up[p].insert(old);
+            return Err(e);
+        }
         if let Some(f) = self.pending[pos].take() {
             self.corrected.push(CorrectedRevoke {
                 action_index: self.trick.action_index(pos),

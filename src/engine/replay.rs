@@ -275,6 +275,7 @@ fn prepare<'a, R: Rules>(
             state.next_dealer = state.next_dealer.map(named);
             if let Err(e) = check_match_state(
                 game,
+                options.as_ref(),
                 table,
                 &mut state,
                 named(record.dealer),
@@ -408,19 +409,25 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
     state.next_dealer = state.next_dealer.map(resolve);
-    check_match_state(game, Some(table), &mut state, first_dealer, "/match_state").map_err(
-        |e| {
-            e.into_iter()
-                .map(|f| {
-                    if f.pointer == "/dealer" {
-                        f.under("/hands/0")
-                    } else {
-                        f
-                    }
-                })
-                .collect::<Vec<_>>()
-        },
-    )?;
+    check_match_state(
+        game,
+        Some(&options),
+        Some(table),
+        &mut state,
+        first_dealer,
+        "/match_state",
+    )
+    .map_err(|e| {
+        e.into_iter()
+            .map(|f| {
+                if f.pointer == "/dealer" {
+                    f.under("/hands/0")
+                } else {
+                    f
+                }
+            })
+            .collect::<Vec<_>>()
+    })?;
     state.out = state
         .out
         .into_iter()
@@ -444,10 +451,11 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
 const SCORE_LIMIT: i32 = 1_000_000;
 
-/// Checks a match state given in a request, for a hand dealt by `dealer` in `game` at `table` (when
-/// the options give one); the game's own fields are then held as the game reads them.
+/// Checks a match state given in a request, for a hand dealt by `dealer` in `game` under `options`
+/// at `table` (when the options are valid); the game's own fields are then held as the game reads them.
 fn check_match_state(
     game: &dyn Game,
+    options: Option<&Options>,
     table: Option<Table>,
     state: &mut MatchState,
     dealer: Seat,
@@ -475,13 +483,14 @@ fn check_match_state(
             format!("hands played are limited to {SCORE_LIMIT}"),
         ));
     }
-    if let Some(d) = game.already_won(&state.scores) {
+    if let Some(d) = options.and_then(|o| game.already_won(o, &state.scores)) {
+        let won = match d.winner {
+            Some(w) => format!("{w} has won the game"),
+            None => "the game is over".into(),
+        };
         errors.push(FieldError::new(
             format!("{base}/scores/{}", d.at),
-            format!(
-                "{}: {} has won the game, start a new match",
-                d.why, d.winner
-            ),
+            format!("{}: {won}, start a new match", d.why),
         ));
     }
     if state.game_over || state.winner.is_some() {

@@ -683,15 +683,8 @@ impl HandState<Verb> for Hand {
                 self.pass(index, upcard, seat, calls);
                 Ok(())
             }
-            (Phase::Discard { taker }, Verb::Discard(card)) => {
-                if !self.play.hand_mut(taker).remove(card) {
-                    return Err(RecordError::on(
-                        "card_not_held",
-                        index,
-                        action,
-                        format!("{seat} does not hold {card} (his five cards and the upcard)"),
-                    ));
-                }
+            (Phase::Discard { .. }, Verb::Discard(card)) => {
+                self.play.give_up(index, seat, card, "discard")?;
                 self.phase = Phase::Play;
                 Ok(())
             }

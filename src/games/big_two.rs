@@ -349,10 +349,22 @@ impl Rules for BigTwo {
         }
     }
 
-    /// The target ends the game but the player who reaches it loses, and the target is an option:
-    /// `start` refuses a finished match (a total at the target) with the match's own target.
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
-        None
+    /// §4, BT-b: a total at the target (an option) has ended the game; the lowest total wins, and
+    /// ties share the win.
+    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
+        let target = options.count("target") as i32;
+        let at = scores.sides().find(|&s| scores[s] >= target)?;
+        let low = scores.sides().map(|s| scores[s]).min()?;
+        let mut lowest = scores.sides().filter(|&s| scores[s] == low);
+        let winner = match (lowest.next(), lowest.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        };
+        Some(Decided {
+            winner,
+            at,
+            why: format!("{at} has {} and the game ends at {target}", scores[at]),
+        })
     }
 
     /// §4: the lowest total wins (a league places players from the lowest score up).
@@ -370,21 +382,9 @@ impl Rules for BigTwo {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, table, &pack)?;
         deal::check_counts(record, table, DEALT)?;
-        if !record.face_up.is_empty() {
-            return Err(vec![FieldError::new(
-                "/face_up".into(),
-                "Big Two turns no card face up: leave face_up out".into(),
-            )]);
-        }
-        // §1: the set-aside cards may be stated, but then all of them.
+        // §1: the set-aside cards may be stated, but then all of them (`setup` bounds the stock by
+        // what the pack leaves: none at four).
         if !record.stock.is_empty() {
-            if table.size == 4 {
-                return Err(vec![FieldError::new(
-                    "/stock".into(),
-                    "four players are dealt the whole pack, nothing is set aside: leave stock out"
-                        .into(),
-                )]);
-            }
             deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
             if dealt.all.len() != pack.len() {
                 return Err(vec![FieldError::new(
@@ -405,15 +405,6 @@ impl Rules for BigTwo {
             )]);
         }
         let target = options.count("target") as i32;
-        if let Some(side) = table.sides().find(|&s| before.scores[s] >= target) {
-            return Err(vec![FieldError::new(
-                format!("/match_state/scores/{side}"),
-                format!(
-                    "{side} has {} and the game ends at {target}: the game is over, start a new match",
-                    before.scores[side]
-                ),
-            )]);
-        }
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let hands: Vec<CardSet> = table.seats().map(|s| dealt.hands[s.pos()]).collect();
         // §2: the lowest card dealt (3D if dealt, else 3C, 3H, 3S, 4D, …).

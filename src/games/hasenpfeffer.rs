@@ -400,17 +400,7 @@ impl HandState<Verb> for HasenpfefferHand {
                 let (declarer, _) = self.high.expect("a high bid");
                 match action.kind {
                     Verb::Discard(card) if seat == declarer => {
-                        if !self.play.hand_mut(declarer).remove(card) {
-                            return Err(RecordError::at(
-                                "card_not_held",
-                                index,
-                                seat,
-                                "discard",
-                                format!(
-                                    "{seat} does not hold {card} (his six cards and the widow)"
-                                ),
-                            ));
-                        }
+                        self.play.give_up(index, seat, card, "discard")?;
                         self.adj.events.push(Event {
                             code: "widow_taken",
                             action_index: Some(index),
@@ -423,7 +413,7 @@ impl HandState<Verb> for HasenpfefferHand {
                             ),
                         });
                         // §1: the high bidder leads.
-                        self.play = TrickPlay::new(Table::FOUR, self.play.hands, declarer);
+                        self.play.lead_from(declarer);
                         self.phase = Phase::Play;
                         Ok(())
                     }

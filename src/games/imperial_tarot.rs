@@ -5,14 +5,16 @@
 
 use crate::cards::{Card, CardClass, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
+use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Camp, Contract, Decides, Ending, Established, Event, Fault,
+    Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Established, Event, Fault,
     FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec,
     Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
     TrickReport, deal,
 };
-use crate::record::{Action, HandRecord, Placeholder, Verbs, Yes};
+use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use utoipa::ToSchema;
 
 pub struct ImperialTarot;
@@ -102,6 +104,79 @@ pub struct TarotBid {
     #[schema(max_items = 21)]
     pub shown_trumps: Vec<Card>,
 }
+
+impl fmt::Display for TarotBid {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "{:?} {:?} the People ({})",
+            self.level, self.multiplier, self.imperial_suit
+        )
+    }
+}
+
+/// §3, IT-g: the bids rank by level, then multiplier; the first is a Skirmish, and each later bid
+/// is exactly one level higher, or the same level with a higher multiplier (no jump bids).
+#[derive(Clone, Copy, Debug)]
+struct Levels;
+
+impl Ladder for Levels {
+    type Bid = TarotBid;
+    type Rank = (TarotLevel, TarotMultiplier);
+
+    fn rank(&self, bid: &TarotBid) -> Option<Self::Rank> {
+        Some((bid.level, bid.multiplier))
+    }
+
+    /// Every level and multiplier in each suit (the declarations are the bidder's to add).
+    fn bids(&self) -> Vec<TarotBid> {
+        let mut bids = Vec::new();
+        for level in [
+            TarotLevel::Skirmish,
+            TarotLevel::Battle,
+            TarotLevel::War,
+            TarotLevel::Level4,
+            TarotLevel::Regicide,
+        ] {
+            for multiplier in [
+                TarotMultiplier::With,
+                TarotMultiplier::Without,
+                TarotMultiplier::Against,
+            ] {
+                for imperial_suit in Suit::ALL {
+                    bids.push(TarotBid {
+                        imperial_suit,
+                        level,
+                        multiplier,
+                        sparrow: false,
+                        slam: false,
+                        handful: TarotHandful::None,
+                        shown_trumps: Vec::new(),
+                    });
+                }
+            }
+        }
+        bids
+    }
+
+    fn follows(&self, _: Seat, bid: &Self::Rank, standing: Option<&Self::Rank>) -> bool {
+        match standing {
+            None => bid.0 == TarotLevel::Skirmish,
+            Some(s) => bid.0.k() == s.0.k() + 1 || (bid.0 == s.0 && bid.1 > s.1),
+        }
+    }
+}
+
+/// §3: a pass is final; the calls go round until all but the high bidder have passed. When all
+/// four pass, Eldest chooses (`end_of_auction`).
+const AUCTION: Conduct<TarotBid> = Conduct {
+    rounds: Rounds::PassesFinal,
+    equal: None,
+    no_bid: NoBid::Passed,
+    rule: "imperial-tarot.md §3, IT-g",
+};
+
+crate::auction_calls!(Verb, TarotBid);
 
 /// Eldest's choice when nobody after him bid (§3, IT-7, IT-h).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -358,11 +433,11 @@ struct TarotHand {
     dealt: [CardSet; 4],
     people: CardSet,
     phase: Phase,
-    /// Auction: whose turn, who has passed, the standing bid and whether anyone after Eldest bid.
-    turn: Seat,
-    passed: [bool; 4],
-    standing: Option<(Seat, TarotBid)>,
+    /// §3: the auction, from Eldest; whether anyone after Eldest bid; Eldest's own bid when it
+    /// stood alone and awaits his choice (IT-h).
+    auction: Auction<Levels>,
     others_bid: bool,
+    standing: Option<(Seat, TarotBid)>,
     contract: Option<(Seat, TarotBid)>,
     imperial: Option<Suit>,
     /// The People (Without, Against, Penalty Play) or the discards (With), and whose they are.
@@ -395,7 +470,7 @@ impl TarotHand {
     /// The seat whose action is due, if any.
     fn due(&self) -> Option<Seat> {
         match self.phase {
-            Phase::Auction => Some(self.turn),
+            Phase::Auction => self.auction.due(),
             Phase::Choice => Some(self.eldest),
             Phase::Discard => self.declarer(),
             Phase::Play => self.play.to_play(),
@@ -423,25 +498,6 @@ impl TarotHand {
 
     // ---- the auction (§3) ----
 
-    /// Is `bid` a legal step after the standing bid (IT-g)?
-    fn check_step(&self, bid: &TarotBid) -> Result<(), String> {
-        match &self.standing {
-            None if bid.level != TarotLevel::Skirmish => {
-                Err("the first bid of the auction must be a Skirmish (§3)".into())
-            }
-            Some((_, cur))
-                if !(bid.level.k() == cur.level.k() + 1
-                    || (bid.level == cur.level && bid.multiplier > cur.multiplier)) =>
-            {
-                Err(format!(
-                    "a bid must be exactly one level above the standing {:?} {:?}, or the same level with a higher multiplier (§3: no jump bids)",
-                    cur.level, cur.multiplier
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// The handful shown with a bid: exactly the size's distinct trumps, held (IT-g).
     fn check_handful(&self, seat: Seat, bid: &TarotBid) -> Result<(), String> {
         let (size, _) = bid.handful.size_and_value();
@@ -464,24 +520,18 @@ impl TarotHand {
         }
     }
 
-    fn end_of_auction(&mut self) {
-        let passes = self.passed.iter().filter(|&&p| p).count();
-        match self.standing.clone() {
-            Some((bidder, bid)) if passes == 3 => {
-                if bidder == self.eldest && !self.others_bid {
-                    self.phase = Phase::Choice;
-                } else {
-                    self.set_contract(bidder, bid);
-                }
+    /// §3, IT-7, IT-h: the auction is over. A bid that stood with nobody after Eldest bidding is
+    /// Eldest's own: he chooses to play it or Penalty Play, as when all four passed.
+    fn end_of_auction(&mut self, end: End<TarotBid>) {
+        match end {
+            End::Won { declarer, bid } if declarer != self.eldest || self.others_bid => {
+                self.set_contract(declarer, bid)
             }
-            None if passes == 4 => self.phase = Phase::Choice,
-            _ => {
-                let mut next = TABLE.left(self.turn);
-                while self.passed[next.pos()] {
-                    next = TABLE.left(next);
-                }
-                self.turn = next;
+            End::Won { declarer, bid } => {
+                self.standing = Some((declarer, bid));
+                self.phase = Phase::Choice;
             }
+            End::Compelled { .. } | End::Passed => self.phase = Phase::Choice,
         }
     }
 
@@ -493,18 +543,8 @@ impl TarotHand {
         contract.target = Some(self.rules.target(bid.level));
         contract.bid = Some(serde_json::to_value(&bid).expect("a bid is JSON"));
         self.adj.contract = Some(contract);
-        self.adj.camps = vec![
-            Camp {
-                role: "declarer",
-                seats: vec![declarer],
-                revealed_at: None,
-            },
-            Camp {
-                role: "defenders",
-                seats: TABLE.seats().filter(|&s| s != declarer).collect(),
-                revealed_at: None,
-            },
-        ];
+        self.adj
+            .set_camps(TABLE, "declarer", &[declarer], "defenders");
         match bid.multiplier {
             TarotMultiplier::With => {
                 self.adj.events.push(Event {
@@ -569,10 +609,6 @@ fn discardable(card: Card, imperial: Option<Suit>, imperial_discardable: bool) -
 
 // ---- actions ----
 
-fn error(code: &'static str, index: usize, action: &Action<Verb>, detail: String) -> RecordError {
-    RecordError::at(code, index, action.seat, action.kind.verb(), detail)
-}
-
 impl TarotHand {
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let imperial = self.imperial;
@@ -582,29 +618,9 @@ impl TarotHand {
     /// README C11, C12: an action that does not fit the phase.
     fn out_of_phase(&self, index: usize, action: &Action<Verb>) -> RecordError {
         let expected = self.what_is_due();
-        match (&action.kind, self.due()) {
-            (Verb::Correct(_), _) => error(
-                "invalid_correct",
-                index,
-                action,
-                format!(
-                    "{} has no card of his own open to correction: {expected}",
-                    action.seat
-                ),
-            ),
-            (_, None) => error(
-                "action_after_end",
-                index,
-                action,
-                format!("{expected}: the hand ended with trick 18"),
-            ),
-            (_, Some(due)) if due != action.seat => error(
-                "out_of_turn",
-                index,
-                action,
-                format!("it is not {}'s turn: {expected}", action.seat),
-            ),
-            _ => error("unexpected_action", index, action, expected),
+        match self.due() {
+            Some(due) => RecordError::out_of_phase(index, action, due, &expected),
+            None => RecordError::after_end(index, action, &expected),
         }
     }
 
@@ -619,18 +635,15 @@ impl TarotHand {
             (_, _) if due != Some(seat) || matches!(action.kind, Verb::Correct(_)) => {
                 Err(self.out_of_phase(index, action))
             }
-            (Phase::Auction, Verb::Pass(_)) => {
-                self.passed[seat.pos()] = true;
-                self.end_of_auction();
-                Ok(())
-            }
-            (Phase::Auction, Verb::Bid(bid)) => {
-                self.check_step(bid)
-                    .map_err(|d| error("illegal_bid", index, action, d))?;
-                self.check_bid_handful(index, action, bid)?;
-                self.others_bid |= seat != self.eldest;
-                self.standing = Some((seat, bid.clone()));
-                self.end_of_auction();
+            (Phase::Auction, Verb::Pass(_) | Verb::Bid(_)) => {
+                let end = self.auction.apply(index, action)?;
+                if let Verb::Bid(bid) = &action.kind {
+                    self.check_bid_handful(index, action, bid)?;
+                    self.others_bid |= seat != self.eldest;
+                }
+                if let Some(end) = end {
+                    self.end_of_auction(end);
+                }
                 Ok(())
             }
             (Phase::Choice, Verb::EldestChoice(choice)) => {
@@ -659,7 +672,7 @@ impl TarotHand {
         bid: &TarotBid,
     ) -> Result<(), RecordError> {
         self.check_handful(action.seat, bid)
-            .map_err(|d| error("invalid_handful", index, action, d))
+            .map_err(|d| RecordError::on("invalid_handful", index, action, d))
     }
 
     fn eldest_choice(
@@ -673,8 +686,8 @@ impl TarotHand {
             // IT-h: his own bid stands; bid fields given with the choice are ignored.
             (TarotChoice::PlaySkirmish, Some((eldest, bid)), _) => self.set_contract(eldest, bid),
             (TarotChoice::PlaySkirmish, None, None) => {
-                return Err(error(
-                    "illegal_bid",
+                return Err(RecordError::on(
+"illegal_bid",
                     index,
                     action,
                     "Eldest passed: play_skirmish names his Skirmish in `bid` (suit, multiplier, declarations; IT-h)".into(),
@@ -682,7 +695,7 @@ impl TarotHand {
             }
             (TarotChoice::PlaySkirmish, None, Some(bid)) => {
                 if bid.level != TarotLevel::Skirmish {
-                    return Err(error(
+                    return Err(RecordError::on(
                         "illegal_bid",
                         index,
                         action,
@@ -707,20 +720,7 @@ impl TarotHand {
         card: Card,
     ) -> Result<(), RecordError> {
         let seat = action.seat;
-        if !self.play.hand_mut(seat).remove(card) {
-            let (code, detail) = if self.discards.contains(&card) {
-                (
-                    "card_played_twice",
-                    format!("{seat} already discarded {card}"),
-                )
-            } else {
-                (
-                    "card_not_held",
-                    format!("{seat} does not hold {card} (with the People)"),
-                )
-            };
-            return Err(error(code, index, action, detail));
-        }
+        self.play.give_up(index, seat, card, "discard")?;
         self.discards.push(card);
         self.extra.insert(card);
         let class = discardable(card, self.imperial, self.rules.imperial_discardable);
@@ -907,7 +907,7 @@ impl TarotHand {
         let mut fool = self.fool.expect("a payment is due only for a Fool played");
         let payable = self.payable(fool.owner);
         if !payable.contains(card) {
-            return Err(error(
+            return Err(RecordError::on(
                 "invalid_fool_payment",
                 index,
                 action,
@@ -940,38 +940,10 @@ impl TarotHand {
         let Some(seat) = self.due() else {
             return Vec::new();
         };
-        let mut bids = Vec::new();
-        for level in [
-            TarotLevel::Skirmish,
-            TarotLevel::Battle,
-            TarotLevel::War,
-            TarotLevel::Level4,
-            TarotLevel::Regicide,
-        ] {
-            for multiplier in [
-                TarotMultiplier::With,
-                TarotMultiplier::Without,
-                TarotMultiplier::Against,
-            ] {
-                for imperial_suit in Suit::ALL {
-                    bids.push(TarotBid {
-                        imperial_suit,
-                        level,
-                        multiplier,
-                        sparrow: false,
-                        slam: false,
-                        handful: TarotHandful::None,
-                        shown_trumps: Vec::new(),
-                    });
-                }
-            }
-        }
         let kinds: Vec<Verb> = match self.phase {
-            Phase::Auction => std::iter::once(Verb::Pass(Yes))
-                .chain(bids.into_iter().map(Verb::Bid))
-                .collect(),
+            Phase::Auction => return self.auction.candidates(),
             Phase::Choice => std::iter::once(None)
-                .chain(bids.into_iter().map(Some))
+                .chain(Levels.bids().into_iter().map(Some))
                 .map(|bid| {
                     Verb::EldestChoice(TarotEldestChoice {
                         choice: TarotChoice::PlaySkirmish,
@@ -1024,16 +996,6 @@ impl TarotHand {
             }
         }
         out
-    }
-
-    /// `holder` receives `each` from each other player (pays it when negative): score items, the
-    /// holder first, the others in seat order.
-    fn exchange(&mut self, holder: Seat, each: i32, source: ScoreSource, code: &'static str) {
-        self.adj
-            .score(TABLE.side(holder), 3 * each, source, code, None);
-        for s in TABLE.seats().filter(|&s| s != holder) {
-            self.adj.score(TABLE.side(s), -each, source, code, None);
-        }
     }
 
     /// The same as a penalty of irregularity `irregularity` (README: its effect states it).
@@ -1112,8 +1074,11 @@ impl TarotHand {
         let each = if made { stake } else { -stake };
         match decided {
             Some((irregularity, _)) => self.exchange_penalty(irregularity, declarer, each),
-            None => self.exchange(
-                declarer,
+            // §5: each defender pays the declarer (is paid by him when negative).
+            None => self.adj.pay_each_from_each(
+                TABLE,
+                "defenders",
+                "declarer",
                 each,
                 ScoreSource::Contract,
                 if made {
@@ -1361,27 +1326,8 @@ impl ImperialTarot {
         Self::check_options(options)?;
         let pack = pack();
         let mut dealt = deal::check_cards(record, TABLE, &pack)?;
-        let mut errors = deal::check_counts(record, TABLE, HAND)
-            .err()
-            .unwrap_or_default();
-        if record.stock.len() != PEOPLE {
-            errors.push(FieldError::new(
-                "/stock".into(),
-                format!(
-                    "the People (stock) holds exactly {PEOPLE} cards; {} given",
-                    record.stock.len()
-                ),
-            ));
-        }
-        if !record.face_up.is_empty() {
-            errors.push(FieldError::new(
-                "/face_up".into(),
-                "no card is turned up in Imperial Tarot: the six undealt cards are the People, in `stock`; leave face_up out".into(),
-            ));
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        deal::check_counts(record, TABLE, HAND)?;
+        // `setup` declares the People (`stock`, six cards) and nothing face up.
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let hands_per_game = options.count("hands_per_game");
@@ -1407,10 +1353,9 @@ impl ImperialTarot {
             dealt: hands,
             people: record.stock.iter().copied().collect(),
             phase: Phase::Auction,
-            turn: eldest,
-            passed: [false; 4],
-            standing: None,
+            auction: Auction::new(TABLE, eldest, Levels, AUCTION),
             others_bid: false,
+            standing: None,
             contract: None,
             imperial: None,
             extra: CardSet::EMPTY,
@@ -1531,6 +1476,7 @@ impl TarotHand {
                 .contract
                 .as_ref()
                 .or(self.standing.as_ref())
+                .or(self.auction.standing())
                 .map(|(_, b)| b.clone()),
             people: self.people.iter().collect(),
             people_to: started.then_some(self.extra_to),
@@ -1561,7 +1507,7 @@ impl Rules for ImperialTarot {
             parts: &[deal::Holds {
                 part: deal::Part::Widow,
                 what: "the People: the six cards dealt face down to the table",
-                count: deal::Count::Between(6, 6),
+                count: deal::Count::Between(PEOPLE as u32, PEOPLE as u32),
             }],
         }
     }

@@ -262,7 +262,7 @@ impl Rules for Pitch {
     /// without winning, as the other side scoring its points (up to 4 a hand, whatever its total)
     /// or as a pitcher set back, and both sides can stand at 21 or more with the game undecided.
     /// So no score alone says the game is over (only `game_over` does).
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
+    fn already_won(&self, _: &Options, _scores: &PerSide<i32>) -> Option<Decided> {
         None
     }
 

@@ -319,15 +319,7 @@ impl Hand {
         card: Card,
         discarded: &mut [bool; 4],
     ) -> Result<(), RecordError> {
-        if !self.play.hand_mut(seat).remove(card) {
-            return Err(RecordError::at(
-                "card_not_held",
-                index,
-                seat,
-                "discard",
-                format!("{seat} does not hold {card}"),
-            ));
-        }
+        self.play.give_up(index, seat, card, "discard")?;
         discarded[seat.pos()] = true;
         Ok(())
     }

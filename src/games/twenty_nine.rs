@@ -168,14 +168,18 @@ impl Rules for TwentyNine {
     }
 
     /// §4: a side at +6 has won, and a side at −6 has lost: the other side has won.
-    fn already_won(&self, scores: &PerSide<i32>) -> Option<Decided> {
+    fn already_won(&self, _: &Options, scores: &PerSide<i32>) -> Option<Decided> {
         let (at, winner) = game_decided(scores)?;
         let why = if winner == at {
             format!("{at} has {} and has won at {GAME}", scores[at])
         } else {
             format!("{at} has {} and has lost at -{GAME}", scores[at])
         };
-        Some(Decided { winner, at, why })
+        Some(Decided {
+            winner: Some(winner),
+            at,
+            why,
+        })
     }
 
     fn setup(&self, _: &Options) -> Setup {

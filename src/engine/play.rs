@@ -72,6 +72,18 @@ impl<H: Holding> TrickPlay<H> {
         }
     }
 
+    /// The trick not yet begun is led by `seat`: a decision after the deal (an auction won, a
+    /// widow taken, a pick-up standing) names who leads. Call before that trick's first card.
+    pub fn lead_next(&mut self, seat: Seat) {
+        debug_assert!(self.trick.is_empty(), "the trick has begun");
+        self.trick = Trick::new(self.trick.number, seat);
+        self.next = Some(if self.out[seat.pos()] {
+            self.after(seat)
+        } else {
+            seat
+        });
+    }
+
     /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.
     pub fn sit_out(&mut self, seat: Seat) {
         self.out[seat.pos()] = true;

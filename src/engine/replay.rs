@@ -275,7 +275,7 @@ fn prepare<'a, R: Rules>(
             state.next_dealer = state.next_dealer.map(named);
             if let Err(e) = check_match_state(
                 game,
-                table,
+                options.as_ref(),
                 &mut state,
                 named(record.dealer),
                 "/match_state",
@@ -408,19 +408,24 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     let first_dealer = m.hands.first().map_or(Seat::N, |h| resolve(h.dealer));
     let mut state = m.match_state.clone().unwrap_or_default();
     state.next_dealer = state.next_dealer.map(resolve);
-    check_match_state(game, Some(table), &mut state, first_dealer, "/match_state").map_err(
-        |e| {
-            e.into_iter()
-                .map(|f| {
-                    if f.pointer == "/dealer" {
-                        f.under("/hands/0")
-                    } else {
-                        f
-                    }
-                })
-                .collect::<Vec<_>>()
-        },
-    )?;
+    check_match_state(
+        game,
+        Some(&options),
+        &mut state,
+        first_dealer,
+        "/match_state",
+    )
+    .map_err(|e| {
+        e.into_iter()
+            .map(|f| {
+                if f.pointer == "/dealer" {
+                    f.under("/hands/0")
+                } else {
+                    f
+                }
+            })
+            .collect::<Vec<_>>()
+    })?;
     state.out = state
         .out
         .into_iter()
@@ -444,11 +449,12 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
 const SCORE_LIMIT: i32 = 1_000_000;
 
-/// Checks a match state given in a request, for a hand dealt by `dealer` in `game` at `table` (when
-/// the options give one); the game's own fields are then held as the game reads them.
+/// Checks a match state given in a request, for a hand dealt by `dealer` in `game` under `options`
+/// (when they read: their table, their target); the game's own fields are then held as the game
+/// reads them.
 fn check_match_state(
     game: &dyn Game,
-    table: Option<Table>,
+    options: Option<&Options>,
     state: &mut MatchState,
     dealer: Seat,
     base: &str,
@@ -475,7 +481,7 @@ fn check_match_state(
             format!("hands played are limited to {SCORE_LIMIT}"),
         ));
     }
-    if let Some(d) = game.already_won(&state.scores) {
+    if let Some(d) = options.and_then(|o| game.already_won(&state.scores, o)) {
         errors.push(FieldError::new(
             format!("{base}/scores/{}", d.at),
             format!(
@@ -490,7 +496,7 @@ fn check_match_state(
             "the game is already over: start a new match".into(),
         ));
     }
-    if let Some(table) = table {
+    if let Some(table) = options.map(|o| game.table(o)) {
         errors.extend(check_sides(table, &state.scores, base));
         errors.extend(check_out(table, state, dealer, base));
     }

@@ -349,10 +349,25 @@ impl Rules for BigTwo {
         }
     }
 
-    /// The target ends the game but the player who reaches it loses, and the target is an option:
-    /// `start` refuses a finished match (a total at the target) with the match's own target.
-    fn already_won(&self, _scores: &PerSide<i32>) -> Option<Decided> {
-        None
+    /// BT-6: the target is an option.
+    fn game_target(&self, options: &Options) -> i32 {
+        options.count("target") as i32
+    }
+
+    /// §4: a total at the target ends the game, and the lowest total wins it (the first of equal
+    /// lowest totals is named: the hand that ended the game named them all as `winners`).
+    fn already_won(&self, scores: &PerSide<i32>, options: &Options) -> Option<Decided> {
+        let target = self.game_target(options);
+        let at = scores.sides().find(|&s| scores[s] >= target)?;
+        let winner = scores.sides().min_by_key(|&s| scores[s])?;
+        Some(Decided {
+            winner,
+            at,
+            why: format!(
+                "{at} has {} and the game ends at {target}, the lowest total winning",
+                scores[at]
+            ),
+        })
     }
 
     /// §4: the lowest total wins (a league places players from the lowest score up).
@@ -404,16 +419,6 @@ impl Rules for BigTwo {
                 "the game is already over: start a new match".into(),
             )]);
         }
-        let target = options.count("target") as i32;
-        if let Some(side) = table.sides().find(|&s| before.scores[s] >= target) {
-            return Err(vec![FieldError::new(
-                format!("/match_state/scores/{side}"),
-                format!(
-                    "{side} has {} and the game ends at {target}: the game is over, start a new match",
-                    before.scores[side]
-                ),
-            )]);
-        }
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let hands: Vec<CardSet> = table.seats().map(|s| dealt.hands[s.pos()]).collect();
         // §2: the lowest card dealt (3D if dealt, else 3C, 3H, 3S, 4D, …).
@@ -438,7 +443,7 @@ impl Rules for BigTwo {
             passes: 0,
             played: false,
             out: None,
-            target,
+            target: self.game_target(options),
             penalties: options.choice("penalties") == "default",
             adj,
         }))

@@ -423,7 +423,7 @@ impl HandState<Verb> for HasenpfefferHand {
                             ),
                         });
                         // §1: the high bidder leads.
-                        self.play = TrickPlay::new(Table::FOUR, self.play.hands, declarer);
+                        self.play.lead_next(declarer);
                         self.phase = Phase::Play;
                         Ok(())
                     }

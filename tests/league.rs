@@ -2001,3 +2001,89 @@ async fn a_league_stored_by_the_previous_schema_reads_and_plays() {
         201
     );
 }
+
+/// Knockout Whist (issue 24): a whole game at four, its table shrinking, is placed and rated in
+/// the order of knock-out. Fixtures 02, 03 and 17 (derived there by hand): S and W are knocked out
+/// in round 1, E in round 3; each player still in after a round scores 1, so N 3, E 2, S 0, W 0.
+#[actix_web::test]
+async fn knockout_whist_standings_read_the_order_of_knock_out() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("knockout-whist", json!({})).await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let mut after = Value::Null;
+    for prefix in ["02", "03", "17"] {
+        let mut record = fixture("knockout-whist", prefix);
+        // The match carries its own state.
+        record.as_object_mut().unwrap().remove("match_state");
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "hand {prefix}: {}", r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["out"], &after["winner"]),
+        (
+            &json!({"N": 3, "E": 2, "S": 0, "W": 0}),
+            &json!({"E": 3, "S": 1, "W": 1}),
+            &json!("N")
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    // Places: Ana first, Ben second, Cai and Dee knocked out together share third.
+    assert_eq!(
+        (row("Ana").0, row("Ana").1, row("Ana").3),
+        (1, 1, json!([1]))
+    );
+    assert_eq!((row("Ben").0, row("Ben").3), (2, json!([0, 1])));
+    assert_eq!((row("Cai").0, row("Cai").3), (3, json!([0, 0, 1])));
+    assert_eq!((row("Dee").0, row("Dee").3), (3, json!([0, 0, 1])));
+    // Ratings follow the same order: Ben beat two and lost to one, Cai and Dee tied each other.
+    let rating = |n: &str| row(n).4;
+    assert!(
+        rating("Ana") > rating("Ben")
+            && rating("Ben") > 25.0
+            && 25.0 > rating("Cai")
+            && rating("Cai") == rating("Dee"),
+        "{players}"
+    );
+    // The session's CSV sheet carries the shrinking table (hands dealt to the players still in, the
+    // trump choices and cuts): imported into another session it replays to the same game.
+    let sheet = c
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+        .await
+        .text;
+    assert!(
+        sheet.contains(",cut,") && sheet.contains(",trump,"),
+        "{sheet}"
+    );
+    let other = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{league}/sessions"),
+            json!({"name": "Evening"}),
+        )
+        .await;
+    let r = c.import(other, &sheet).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["won"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(6)),
+        "{ana}"
+    );
+}

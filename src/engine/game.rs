@@ -148,14 +148,20 @@ pub trait Rules: Send + Sync + 'static {
     /// bounds. The replay driver refuses any other part before `start`.
     fn setup(&self, options: &Options) -> Setup;
 
+    /// The score that ends a game under `options`: `GameInfo.game_target` unless an option sets
+    /// it (Big Two's `target`).
+    fn game_target(&self, _options: &Options) -> i32 {
+        self.info().game_target
+    }
+
     /// Whether the scores `scores` have already decided the game under `options`, so that no hand
     /// can follow (a request with such a match state is refused, at the score that decided it): by
     /// default a side at or past `game_target` has won. A game whose target does not end it by
     /// itself (Pitch: only the pitchers win at 21) says so; one that is also lost (Twenty-Nine at
-    /// −6), decided between two totals past the target (Tresette) or ended by a target its options
-    /// set (Big Two) says how. The engine asks this: a game does not check it again in `start`.
-    fn already_won(&self, _options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
-        let target = self.info().game_target;
+    /// −6), decided between two totals past the target (Tresette) or shared (Big Two) says how.
+    /// The engine asks this: a game does not check it again in `start`.
+    fn already_won(&self, scores: &PerSide<i32>, options: &Options) -> Option<Decided> {
+        let target = self.game_target(options);
         let side = scores
             .sides()
             .find(|&s| target > 0 && scores[s] >= target)?;
@@ -254,8 +260,11 @@ pub trait Game: Send + Sync {
     /// See `Rules::setup`.
     fn setup(&self, options: &Options) -> Setup;
 
+    /// See `Rules::game_target`.
+    fn game_target(&self, options: &Options) -> i32;
+
     /// See `Rules::already_won`.
-    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided>;
+    fn already_won(&self, scores: &PerSide<i32>, options: &Options) -> Option<Decided>;
 
     /// See `Rules::lowest_total_wins`.
     fn lowest_total_wins(&self) -> bool;
@@ -304,8 +313,12 @@ impl<R: Rules> Game for R {
         Rules::setup(self, options)
     }
 
-    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
-        Rules::already_won(self, options, scores)
+    fn game_target(&self, options: &Options) -> i32 {
+        Rules::game_target(self, options)
+    }
+
+    fn already_won(&self, scores: &PerSide<i32>, options: &Options) -> Option<Decided> {
+        Rules::already_won(self, scores, options)
     }
 
     fn lowest_total_wins(&self) -> bool {

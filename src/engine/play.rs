@@ -74,12 +74,17 @@ impl<H: Holding> TrickPlay<H> {
         }
     }
 
-    /// Play starts again from trick 1 led by `leader` (the auction or a discard decided who leads),
-    /// keeping the hands and what each seat has given up. Call before the first play.
-    pub fn lead_from(&mut self, leader: Seat) {
-        debug_assert!(self.trick.is_empty() && self.trick.number == 1);
-        self.trick = Trick::new(1, leader);
-        self.next = Some(leader);
+    /// The trick not yet begun is led by `seat`: a decision after the deal (an auction won, a
+    /// widow taken, a pick-up standing) names who leads. The hands and what each seat has given up
+    /// are kept. Call before that trick's first card.
+    pub fn lead_next(&mut self, seat: Seat) {
+        debug_assert!(self.trick.is_empty(), "the trick has begun");
+        self.trick = Trick::new(self.trick.number, seat);
+        self.next = Some(if self.out[seat.pos()] {
+            self.after(seat)
+        } else {
+            seat
+        });
     }
 
     /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.

@@ -483,7 +483,7 @@ fn check_match_state(
             format!("hands played are limited to {SCORE_LIMIT}"),
         ));
     }
-    if let Some(d) = options.and_then(|o| game.already_won(o, &state.scores)) {
+    if let Some(d) = options.and_then(|o| game.already_won(&state.scores, o)) {
         let won = match d.winner {
             Some(w) => format!("{w} has won the game"),
             None => "the game is over".into(),

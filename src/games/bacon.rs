@@ -335,12 +335,11 @@ impl Hand {
         let mut contract = Contract::new(declarer, Table::FOUR.side(declarer));
         contract.alone = Some(alone);
         self.adj.contract = Some(contract);
-        let mut play = TrickPlay::new(Table::FOUR, self.play.hands, leader);
-        play.hand_mut(taker).insert(card);
+        self.play.lead_next(leader);
+        self.play.hand_mut(taker).insert(card);
         if alone {
-            play.sit_out(partner(declarer));
+            self.play.sit_out(partner(declarer));
         }
-        self.play = play;
         self.adj.events.push(Event {
             code: "upcard_taken",
             action_index: Some(action),

@@ -349,10 +349,15 @@ impl Rules for BigTwo {
         }
     }
 
+    /// BT-6: the target is an option.
+    fn game_target(&self, options: &Options) -> i32 {
+        options.count("target") as i32
+    }
+
     /// §4, BT-b: a total at the target (an option) has ended the game; the lowest total wins, and
     /// ties share the win.
-    fn already_won(&self, options: &Options, scores: &PerSide<i32>) -> Option<Decided> {
-        let target = options.count("target") as i32;
+    fn already_won(&self, scores: &PerSide<i32>, options: &Options) -> Option<Decided> {
+        let target = self.game_target(options);
         let at = scores.sides().find(|&s| scores[s] >= target)?;
         let low = scores.sides().map(|s| scores[s]).min()?;
         let mut lowest = scores.sides().filter(|&s| scores[s] == low);
@@ -404,7 +409,6 @@ impl Rules for BigTwo {
                 "the game is already over: start a new match".into(),
             )]);
         }
-        let target = options.count("target") as i32;
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let hands: Vec<CardSet> = table.seats().map(|s| dealt.hands[s.pos()]).collect();
         // §2: the lowest card dealt (3D if dealt, else 3C, 3H, 3S, 4D, …).
@@ -429,7 +433,7 @@ impl Rules for BigTwo {
             passes: 0,
             played: false,
             out: None,
-            target,
+            target: self.game_target(options),
             penalties: options.choice("penalties") == "default",
             adj,
         }))

@@ -413,7 +413,7 @@ impl HandState<Verb> for HasenpfefferHand {
                             ),
                         });
                         // §1: the high bidder leads.
-                        self.play.lead_from(declarer);
+                        self.play.lead_next(declarer);
                         self.phase = Phase::Play;
                         Ok(())
                     }

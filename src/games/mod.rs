@@ -7,6 +7,7 @@ mod couillon;
 mod court_piece;
 mod hasenpfeffer;
 mod imperial_tarot;
+mod knockout_whist;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
@@ -32,6 +33,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &truco::Truco,
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
+        &knockout_whist::KnockoutWhist,
     ]
 }
 

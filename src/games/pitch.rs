@@ -262,7 +262,7 @@ impl Rules for Pitch {
     /// without winning, as the other side scoring its points (up to 4 a hand, whatever its total)
     /// or as a pitcher set back, and both sides can stand at 21 or more with the game undecided.
     /// So no score alone says the game is over (only `game_over` does).
-    fn already_won(&self, _: &Options, _scores: &PerSide<i32>) -> Option<Decided> {
+    fn already_won(&self, _scores: &PerSide<i32>, _: &Options) -> Option<Decided> {
         None
     }
 
@@ -360,7 +360,7 @@ impl PitchHand {
         // §4: the points to reach (a smudge: all four, and all six tricks besides).
         contract.target = Some(bid_value(bid).min(4));
         self.adj.contract = Some(contract);
-        self.play = TrickPlay::new(Table::FOUR, self.play.hands, pitcher);
+        self.play.lead_next(pitcher);
         for side in Side::BOTH {
             self.adj.tally[side].points = Some(0);
         }

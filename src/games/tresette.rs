@@ -482,7 +482,7 @@ impl Rules for Tresette {
 
     /// §4: past 31 the game is decided unless both sides stand at 31 or more with equal totals,
     /// which play another hand (fixture 12's 33–33 goes on).
-    fn already_won(&self, _: &Options, scores: &PerSide<i32>) -> Option<Decided> {
+    fn already_won(&self, scores: &PerSide<i32>, _: &Options) -> Option<Decided> {
         let winner = game_winner(scores)?;
         let other = winner.other();
         let why = if scores[other] >= GAME {

@@ -168,7 +168,7 @@ impl Rules for TwentyNine {
     }
 
     /// §4: a side at +6 has won, and a side at −6 has lost: the other side has won.
-    fn already_won(&self, _: &Options, scores: &PerSide<i32>) -> Option<Decided> {
+    fn already_won(&self, scores: &PerSide<i32>, _: &Options) -> Option<Decided> {
         let (at, winner) = game_decided(scores)?;
         let why = if winner == at {
             format!("{at} has {} and has won at {GAME}", scores[at])

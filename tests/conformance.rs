@@ -25,7 +25,9 @@ mod common;
 use arbiter::api::problem::parse_json;
 use arbiter::cards::Card;
 use arbiter::engine::deal::{Count, Part};
-use arbiter::engine::{self, Adjudication, Game, OptionKind, Options, Outcome, Replay};
+use arbiter::engine::{
+    self, Adjudication, Game, OptionKind, Options, Outcome, Replay, Rotation, Seat,
+};
 use arbiter::record::{Action, HandRecord};
 use common::random::{Rng, shuffled};
 use serde_json::{Value, json};
@@ -210,11 +212,40 @@ fn json(a: &Adjudication) -> Value {
     serde_json::to_value(a).unwrap()
 }
 
+/// README C8: a hand played out names the next dealer by the rule the game declares
+/// (`Rules::rotation`). Returns whether the deal left this hand's dealer.
+fn check_next_dealer(game: &dyn Game, record: &HandRecord, a: &Adjudication) -> bool {
+    let id = game.info().id;
+    let options = Options::resolve(game.info().options, &record.options, "/options").unwrap();
+    let table = game.table(&options);
+    let next = a.match_after.next_dealer;
+    let expected = match game.rotation(&options) {
+        Rotation::Next => Some(table.next(a.dealer)),
+        Rotation::Left => Some(table.left(a.dealer)),
+        Rotation::ByResult(_) => None,
+    };
+    assert!(
+        next.is_some_and(|d| table.seats().any(|s| s == d)),
+        "{id}: the next dealer {next:?} is no seat of the table"
+    );
+    if let Some(expected) = expected {
+        assert_eq!(
+            next,
+            Some(expected),
+            "{id}: dealer {} was followed by {next:?}, not by {expected} as its rotation declares",
+            a.dealer
+        );
+    }
+    next != Some(a.dealer)
+}
+
 #[test]
 fn random_legal_play_is_accepted_and_rules_cleanly_in_every_game() {
     let mut hands = 0;
     for game in arbiter::games::all() {
         let info = game.info();
+        // Whether any hand passed the deal on: a game whose rule looks at the result must too.
+        let mut deal_moved = false;
         let deals = deals(*game);
         assert!(
             !deals.is_empty(),
@@ -248,8 +279,12 @@ fn random_legal_play_is_accepted_and_rules_cleanly_in_every_game() {
             );
             assert_ne!(stepped.outcome, Outcome::RecordError, "{id}");
             assert_eq!(common::undeclared_codes(info, &stepped), Vec::<&str>::new());
+            if stepped.outcome == Outcome::Scored {
+                deal_moved |= check_next_dealer(*game, &record, &stepped);
+            }
+            let options = Options::resolve(info.options, &record.options, "/options").unwrap();
             if let Some(score) = stepped.hand_score
-                && !stepped.match_before.details.contains_key("contenders")
+                && game.hand_moves_match(&options, &stepped.match_before)
             {
                 for side in score.sides() {
                     assert_eq!(
@@ -266,8 +301,114 @@ fn random_legal_play_is_accepted_and_rules_cleanly_in_every_game() {
             assert_eq!(json(&again), json(&whole), "{id}: not deterministic");
             hands += 1;
         }
+        assert!(
+            deal_moved,
+            "{}: the deal never passed on: is the next dealer set?",
+            info.id
+        );
     }
     assert!(hands > 100, "{hands} hands played");
+}
+
+/// The pack a game deals is the one its `deck` describes (the number that opens it, under the
+/// default options): a pack built wrong (a card added that silently did not count) shows here.
+#[test]
+fn the_pack_dealt_is_the_size_the_game_describes() {
+    for game in arbiter::games::all() {
+        let info = game.info();
+        let options = Options::resolve(info.options, &Default::default(), "/options").unwrap();
+        let described: u32 = info
+            .deck
+            .split('-')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{}: deck {:?} opens with no size", info.id, info.deck));
+        assert_eq!(
+            game.setup(&options).pack.len(),
+            described,
+            "{}: the pack dealt is not the {:?}",
+            info.id,
+            info.deck
+        );
+    }
+}
+
+/// Every seat is dealt the cards the game declares (`Setup.hand`): a deal with one card moved
+/// from one seat to another is refused at one of the two seats, whether or not the game checks it
+/// itself; a game whose rule judges the counts (`Setup.counted_by`, Malilla's misdeal) rules on
+/// it, and never scores it as a hand played.
+#[test]
+fn a_seat_dealt_the_wrong_count_is_refused_or_ruled_by_the_game() {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        for deal in random_deals(*game, 1) {
+            let options = Options::resolve(game.info().options, &deal.options, "/options").unwrap();
+            let seats: Vec<Seat> = game.table(&options).seats().collect();
+            let (from, to) = (seats[0], seats[1]);
+            let mut wrong = deal.clone();
+            let key = |s: Seat| {
+                *wrong
+                    .deal
+                    .keys()
+                    .find(|k| game.table(&options).resolve(**k) == Some(s))
+                    .expect("a seat of the deal")
+            };
+            let (from_key, to_key) = (key(from), key(to));
+            let card = wrong.deal.get_mut(&from_key).unwrap().pop().unwrap();
+            wrong.deal.get_mut(&to_key).unwrap().push(card);
+            match (
+                engine::adjudicate(*game, &wrong),
+                game.setup(&options).counted_by,
+            ) {
+                (Err(errors), _) => assert!(
+                    errors
+                        .iter()
+                        .any(|e| e.pointer == format!("/deal/{from_key}")
+                            || e.pointer == format!("/deal/{to_key}")),
+                    "{id} {:?}: refused elsewhere: {errors:?}",
+                    deal.options
+                ),
+                (Ok(a), Some(_)) => assert_ne!(
+                    a.outcome,
+                    Outcome::Scored,
+                    "{id}: a deal of the wrong count scored as a hand"
+                ),
+                (Ok(a), None) => panic!(
+                    "{id} {:?}: {from_key} dealt one card short and {to_key} one over was accepted ({:?})",
+                    deal.options, a.outcome
+                ),
+            }
+        }
+    }
+}
+
+/// README C7, C9: an action ignored because an irregularity decided the hand names that
+/// irregularity (its code at its action), not another.
+fn check_ignored_reasons(id: &str, a: &Adjudication) {
+    for ignored in &a.ignored_actions {
+        let reason = ignored.reason.to_string();
+        if !reason.contains(" decided the hand") {
+            continue;
+        }
+        let Some(at) = reason
+            .split(" at action ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        let decided = a
+            .irregularities
+            .iter()
+            .find(|i| i.action_index == Some(at))
+            .unwrap_or_else(|| panic!("{id}: {reason:?} names no irregularity at action {at}"));
+        assert!(
+            reason.contains(&format!("{} at action {at}", decided.code)),
+            "{id}: {reason:?}, but the irregularity at action {at} is {}",
+            decided.code
+        );
+    }
 }
 
 #[test]
@@ -301,7 +442,17 @@ fn a_card_the_judge_does_not_offer_is_never_taken_as_legal() {
                         "play",
                         refused[rng.below(refused.len())],
                     ));
-                    let (_, a) = play_on(*game, wrong, &mut rng);
+                    let (wrong, a) = play_on(*game, wrong, &mut rng);
+                    check_ignored_reasons(game.info().id, &a);
+                    // An action recorded after a hand an irregularity decided is set aside (or
+                    // refused); when set aside, its reason names that irregularity.
+                    if a.irregularities.iter().any(|i| i.effect.decides.is_some()) {
+                        let mut late = wrong.clone();
+                        late.actions.extend(wrong.actions.last().cloned());
+                        if let Ok(b) = engine::adjudicate(*game, &late) {
+                            check_ignored_reasons(game.info().id, &b);
+                        }
+                    }
                     let caught = a.irregularities.iter().any(|i| i.action_index == Some(at))
                         || a.record_error
                             .as_ref()

@@ -216,9 +216,9 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
             BonusStatus::NotScored => {}
         }
     }
-    // What the hand adds to the match (a Briscola tie-breaker is scored on its own: its doc).
-    let tie_breaker = info.id == "briscola" && a.match_before.details.contains_key("contenders");
-    if !tie_breaker {
+    // What the hand adds to the match (unless the game says the hand is scored on its own:
+    // Briscola's tie-breaker, `Rules::hand_moves_match`).
+    if game.hand_moves_match(&options, &a.match_before) {
         for &s in &sides {
             let moved = a.match_after.scores[s] - a.match_before.scores[s];
             if moved != score[s] {

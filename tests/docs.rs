@@ -166,3 +166,94 @@ fn no_path_outside_the_repository_is_cited() {
         }
     }
 }
+
+/// Every source file under `src/` with its text.
+fn sources() -> Vec<(PathBuf, String)> {
+    files(&["src"], &[".rs"])
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// Whether `text` defines the item `name` of one of `kinds` (`fn`, `struct`, `mod`, ...).
+fn defines(text: &str, kinds: &[&str], name: &str) -> bool {
+    kinds.iter().any(|k| {
+        text.match_indices(&format!("{k} {name}")).any(|(at, m)| {
+            !text[at + m.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// The guide to adding a game stays true: each file it names exists, and each helper it names
+/// (`Type`, `Type::method`, `Type.field`, `module::function`, `macro!`) is defined in `src/`.
+#[test]
+fn the_guide_to_adding_a_game_names_what_exists() {
+    let guide = std::fs::read_to_string("docs/adding-a-game.md").unwrap();
+    let sources = sources();
+    let file_of = |name: &str| -> Vec<&String> {
+        sources
+            .iter()
+            .filter(|(_, t)| defines(t, &["struct", "enum", "trait", "type"], name))
+            .map(|(_, t)| t)
+            .collect()
+    };
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for (i, span) in guide.split('`').enumerate() {
+        if i % 2 == 0 || span.contains(' ') || span.contains('<') || span.is_empty() {
+            continue;
+        }
+        let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let capital = |s: &str| s.starts_with(|c: char| c.is_ascii_uppercase());
+        let path = [".rs", ".md", ".json"].iter().any(|e| span.ends_with(e));
+        let found = if path || span.contains('/') {
+            Path::new(span).exists()
+        } else if let Some(name) = span.strip_suffix('!') {
+            sources
+                .iter()
+                .any(|(_, t)| t.contains(&format!("macro_rules! {name}")))
+        } else if let Some((owner, item)) = span.split_once("::").or(span.split_once('.')) {
+            if !(ident(owner) && ident(item)) {
+                continue;
+            }
+            let field = span.contains('.');
+            if capital(owner) {
+                let item_kinds: &[&str] = if field { &["pub"] } else { &["fn"] };
+                let item = if field {
+                    format!("{item}:")
+                } else {
+                    item.to_string()
+                };
+                file_of(owner).into_iter().any(|t| {
+                    if field {
+                        t.contains(&format!("pub {item}"))
+                    } else {
+                        defines(t, item_kinds, &item)
+                    }
+                })
+            } else {
+                sources.iter().any(|(p, t)| {
+                    let module = p.file_stem().is_some_and(|s| s == owner)
+                        || p.parent().is_some_and(|d| d.ends_with(owner));
+                    module && defines(t, &["fn", "mod", "struct"], item)
+                })
+            }
+        } else if ident(span) && capital(span) {
+            !file_of(span).is_empty()
+        } else {
+            continue;
+        };
+        checked += 1;
+        if !found {
+            missing.push(span.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the guide names what does not exist: {missing:?}"
+    );
+    assert!(checked > 60, "{checked} names checked");
+}

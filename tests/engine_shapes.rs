@@ -91,6 +91,7 @@ impl Rules for Plain {
         let pack = (self.pack)();
         deal::Setup {
             hand: pack.len() as usize / self.table.size,
+            counted_by: None,
             pack,
             parts: &[],
         }
@@ -100,9 +101,9 @@ impl Rules for Plain {
         &self,
         record: &HandRecord<Verb>,
         _: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = self.table;
         let pack = (self.pack)();
         let dealt = deal::check_holdings::<CardCounts, _>(record, table, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
@@ -567,6 +568,7 @@ mod knockout {
             deal::Setup {
                 pack: packs::standard52(),
                 hand: 3,
+                counted_by: Some("one card fewer each hand"),
                 parts: &[],
             }
         }
@@ -575,9 +577,9 @@ mod knockout {
             &self,
             record: &HandRecord<Verb>,
             _: &Options,
+            table: Table,
             before: &MatchState,
         ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-            let table = TABLE.without(before.out.keys().copied());
             let dealt = deal::check_cards(record, table, &packs::standard52())?;
             let cards = 3usize.saturating_sub(before.hands_played as usize).max(1);
             deal::check_counts(record, table, cards)?;
@@ -902,6 +904,7 @@ mod tarot {
             deal::Setup {
                 pack: packs::tarot78(),
                 hand: 18,
+                counted_by: None,
                 parts: &[deal::Holds {
                     part: deal::Part::Widow,
                     what: "the six cards left undealt",
@@ -914,12 +917,11 @@ mod tarot {
             &self,
             record: &HandRecord<Verb>,
             _: &Options,
+            table: Table,
             before: &MatchState,
         ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-            let table = Table::solo(4);
             let pack = packs::tarot78();
             let mut dealt = deal::check_cards(record, table, &pack)?;
-            deal::check_counts(record, table, 18)?;
             deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
             deal::check_whole_pack(&dealt, &pack)?;
             let declarer = table.left(record.dealer);
@@ -1211,45 +1213,41 @@ fn camps_settle_per_opponent() {
         ..MatchState::default()
     };
     let mut a = Adjudication::new("test", seat("W"), &before, 0);
+    type Pay = fn(&mut Adjudication, Table, &str, &str, i32, ScoreSource, &'static str);
+    // The defenders pay the declarer camp `points` by `pay`: each seat's total, then afresh.
+    let settle = |a: &mut Adjudication, pay: Pay, points: i32| {
+        pay(
+            a,
+            table,
+            "defenders",
+            "declarer",
+            points,
+            ScoreSource::Contract,
+            "contract",
+        );
+        let total = serde_json::to_value(a.total()).unwrap();
+        a.score_items.clear();
+        total
+    };
     a.set_camps(table, "declarer", &[seat("N")], "defenders");
     assert_eq!(a.camp_of(seat("S")), Some("defenders"));
-    a.pay_each_from_each(
-        table,
-        "defenders",
-        "declarer",
-        2,
-        ScoreSource::Contract,
-        "contract",
+    assert_eq!(
+        settle(&mut a, Adjudication::pay_each_from_each, 2),
+        json!({"N": 6, "E": -2, "S": -2, "W": -2})
     );
-    let total = serde_json::to_value(a.total()).unwrap();
-    assert_eq!(total, json!({"N": 6, "E": -2, "S": -2, "W": -2}));
-    a.score_items.clear();
     a.reveal_ally("declarer", seat("S"), 9);
     assert_eq!(a.camps[0].seats, [seat("N"), seat("S")]);
     assert_eq!(a.camps[0].revealed_at, Some(9));
     assert_eq!(a.camps[1].seats, [seat("E"), seat("W")]);
-    a.pay_each_from_each(
-        table,
-        "defenders",
-        "declarer",
-        2,
-        ScoreSource::Contract,
-        "contract",
+    assert_eq!(
+        settle(&mut a, Adjudication::pay_each_from_each, 2),
+        json!({"N": 4, "E": -4, "S": 4, "W": -4})
     );
-    let total = serde_json::to_value(a.total()).unwrap();
-    assert_eq!(total, json!({"N": 4, "E": -4, "S": 4, "W": -4}));
     // The pair settlement: each declarer paid 3 by one opponent (an odd amount, whole each).
-    a.score_items.clear();
-    a.pay_in_pairs(
-        table,
-        "defenders",
-        "declarer",
-        3,
-        ScoreSource::Contract,
-        "contract",
+    assert_eq!(
+        settle(&mut a, Adjudication::pay_in_pairs, 3),
+        json!({"N": 3, "E": -3, "S": 3, "W": -3})
     );
-    let total = serde_json::to_value(a.total()).unwrap();
-    assert_eq!(total, json!({"N": 3, "E": -3, "S": 3, "W": -3}));
     // A declarer who called his own card stays alone.
     a.reveal_ally("declarer", seat("N"), 12);
     assert_eq!(a.camps[0].revealed_at, Some(9));
@@ -1300,6 +1298,7 @@ mod climb {
             deal::Setup {
                 pack: packs::standard52(),
                 hand: self.1,
+                counted_by: None,
                 parts: &[],
             }
         }
@@ -1308,10 +1307,10 @@ mod climb {
             &self,
             record: &HandRecord<Verb>,
             _: &Options,
+            _: Table,
             before: &MatchState,
         ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
             let dealt = deal::check_cards(record, TABLE, &packs::standard52())?;
-            deal::check_counts(record, TABLE, self.1)?;
             Ok(Box::new(Hand {
                 hands: dealt.hands,
                 to_act: TABLE.left(record.dealer),

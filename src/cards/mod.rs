@@ -415,9 +415,18 @@ impl Pack {
         }
     }
 
-    /// One more of each card of `extra` (one pack with copies counts them: see `times`).
+    /// One more of each card of `extra`: a card new to the pack joins it, one already in it gets
+    /// a further copy (the pack then counts its copies, as `times` does). A 52-card pack with a
+    /// second suit of spades is 65 cards, never silently 52.
     pub fn with(mut self, extra: &[Card]) -> Pack {
         for &c in extra {
+            if self.copies.is_none() && self.cards.contains(c) {
+                let mut copies = CardCounts::default();
+                for card in self.cards.iter() {
+                    copies.add(card, 1);
+                }
+                self.copies = Some(copies);
+            }
             self.cards.insert(c);
             if let Some(copies) = &mut self.copies {
                 copies.add(c, 1);
@@ -604,6 +613,21 @@ mod tests {
         assert_eq!(packs::hand_and_foot270().len(), 270);
         assert_eq!(packs::hand_and_foot270().count(Card::JOKER), 10);
         assert_eq!(packs::calypso208().count("AS".parse().unwrap()), 4);
+    }
+
+    /// A card added to a pack that holds it already is a second copy, not lost (issue 21).
+    #[test]
+    fn a_card_added_twice_is_two_copies() {
+        let spades: Vec<Card> = packs::standard52()
+            .cards
+            .iter()
+            .filter(|c| c.suit() == Some(Suit::Spades))
+            .collect();
+        let pack = packs::standard52().with(&spades);
+        assert_eq!(pack.len(), 65);
+        assert_eq!(pack.count("AS".parse().unwrap()), 2);
+        assert_eq!(pack.count("AH".parse().unwrap()), 1);
+        assert_eq!(packs::euchre24().with(&[Card::JOKER]).copies, None);
     }
 
     #[test]

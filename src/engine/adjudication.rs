@@ -412,18 +412,8 @@ impl Adjudication {
         code: &'static str,
     ) {
         let (from, to) = (self.camp(payers), self.camp(payees));
-        for &s in &to {
-            self.score(
-                table.side(s),
-                points * from.len() as i32,
-                source,
-                code,
-                None,
-            );
-        }
-        for &s in &from {
-            self.score(table.side(s), -points * to.len() as i32, source, code, None);
-        }
+        let (received, paid) = (points * from.len() as i32, points * to.len() as i32);
+        self.pay_between(table, &from, &to, received, paid, source, code);
     }
 
     /// Pair settlement (the whist family: Nomination Whist's bidder and ally, Colour Whist's
@@ -444,11 +434,27 @@ impl Adjudication {
     ) {
         let (from, to) = (self.camp(payers), self.camp(payees));
         debug_assert_eq!(from.len(), to.len(), "pairs: camps of one size");
-        for &s in &to {
-            self.score(table.side(s), points, source, code, None);
+        self.pay_between(table, &from, &to, points, points, source, code);
+    }
+
+    /// Each seat of `to` receives `received` and each seat of `from` pays `paid`: one score item
+    /// per seat, the payees first.
+    #[allow(clippy::too_many_arguments)]
+    fn pay_between(
+        &mut self,
+        table: Table,
+        from: &[Seat],
+        to: &[Seat],
+        received: i32,
+        paid: i32,
+        source: ScoreSource,
+        code: &'static str,
+    ) {
+        for &s in to {
+            self.score(table.side(s), received, source, code, None);
         }
-        for &s in &from {
-            self.score(table.side(s), -points, source, code, None);
+        for &s in from {
+            self.score(table.side(s), -paid, source, code, None);
         }
     }
 

@@ -14,8 +14,13 @@ use crate::seat::{Seat, Table};
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
     pub pack: Pack,
-    /// Cards a regular deal gives each seat (a game with a misdeal rule may accept others).
+    /// Cards a regular deal gives each seat. The replay driver refuses a seat dealt another number
+    /// (422 at `/deal/<seat>`) before `start`, unless `counted_by` names the rule that decides.
     pub hand: usize,
+    /// The rule under which the game itself judges how many cards each seat was dealt: another
+    /// count is a misdeal it rules on (Malilla MA-13), or the count changes from hand to hand
+    /// (Knockout Whist). `None` in most games: the engine checks `hand`.
+    pub counted_by: Option<&'static str>,
     pub parts: &'static [Holds],
 }
 
@@ -473,6 +478,7 @@ mod tests {
         let setup = Setup {
             pack: packs::latin40(),
             hand: 10,
+            counted_by: None,
             parts: &[],
         };
         let r = record(serde_json::json!({
@@ -509,6 +515,7 @@ mod tests {
         let setup = Setup {
             pack: packs::hand_and_foot270(),
             hand: 11,
+            counted_by: None,
             parts: STOCK,
         };
         let pack: Vec<Card> = setup
@@ -541,6 +548,7 @@ mod tests {
         let setup = Setup {
             pack: shoe,
             hand: 0,
+            counted_by: None,
             parts: SHOE,
         };
         let cards: Vec<Card> = shoe

@@ -125,6 +125,20 @@ pub struct Decided {
     pub why: String,
 }
 
+/// Who deals the next hand after a hand played out (README C8), as a game declares it: the
+/// conformance kit holds every game to its declaration over random hands, so a game that forgets
+/// to name the next dealer (and so repeats this hand's) fails there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// The next seat in the direction of play.
+    Next,
+    /// The dealer's left-hand seat, whatever the direction of play (Truco's `deal_passes = left`).
+    Left,
+    /// The game's rule looks at the hand's result (Court Piece CP-1: the deal stays, passes left
+    /// or to the partner); the rule is named here.
+    ByResult(&'static str),
+}
+
 /// One game's rules, in its own verbs.
 pub trait Rules: Send + Sync + 'static {
     /// What a record of this game can say: its verbs and their values (`verbs!`).
@@ -181,11 +195,29 @@ pub trait Rules: Send + Sync + 'static {
         false
     }
 
-    /// Checks the deal and sets up the hand. Problems are refusals with pointers.
+    /// Who deals after a hand played out under `options` (README C8): by default the next seat in
+    /// the direction of play. Every game names the next dealer in `match_after`; this declares the
+    /// rule it follows.
+    fn rotation(&self, _options: &Options) -> Rotation {
+        Rotation::Next
+    }
+
+    /// Whether the hand after the match state `before` moves the match by its hand score (the
+    /// match scores grow by `hand_score`): by default always. Briscola's tie-breaker hand is scored
+    /// on its own and leaves the totals as they are (BR-b).
+    fn hand_moves_match(&self, _options: &Options, _before: &MatchState) -> bool {
+        true
+    }
+
+    /// Checks the deal and sets up the hand at `table`: the game's table under `options`, without
+    /// the seats that have left it (`MatchState.out`), so a game never works that out again. The
+    /// replay driver has already checked the record's parts against `setup` and each seat's count
+    /// (unless `Setup.counted_by`). Problems are refusals with pointers.
     fn start(
         &self,
         record: &HandRecord<Self::Verb>,
         options: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Self::Verb>>, Vec<FieldError>>;
 }
@@ -269,6 +301,12 @@ pub trait Game: Send + Sync {
     /// See `Rules::lowest_total_wins`.
     fn lowest_total_wins(&self) -> bool;
 
+    /// See `Rules::rotation`.
+    fn rotation(&self, options: &Options) -> Rotation;
+
+    /// See `Rules::hand_moves_match`.
+    fn hand_moves_match(&self, options: &Options, before: &MatchState) -> bool;
+
     /// Reads the game's own fields of a match state given in a request (pointers under `base`):
     /// they are checked, and held as the game reads them from then on (the fields as given).
     fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>>;
@@ -323,6 +361,14 @@ impl<R: Rules> Game for R {
 
     fn lowest_total_wins(&self) -> bool {
         Rules::lowest_total_wins(self)
+    }
+
+    fn rotation(&self, options: &Options) -> Rotation {
+        Rules::rotation(self, options)
+    }
+
+    fn hand_moves_match(&self, options: &Options, before: &MatchState) -> bool {
+        Rules::hand_moves_match(self, options, before)
     }
 
     fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>> {

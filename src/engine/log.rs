@@ -201,33 +201,34 @@ impl RecordError {
 /// README C7: of the established irregularities whose penalties would each decide the hand, the
 /// first decides; later ones are reported with no further effect.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FirstDecides(Option<(Side, usize)>);
+pub struct FirstDecides(Option<(Side, usize, &'static str)>);
 
 impl FirstDecides {
     /// The offending side and the action of the irregularity that decided the hand.
     pub fn decided(&self) -> Option<(Side, usize)> {
-        self.0
+        self.0.map(|(side, at, _)| (side, at))
     }
 
     /// README C9, C6: once an irregularity has decided the hand, action `index` (whatever it is, a
-    /// late `correct` included) is ignored; `rule` names the penalty that decided it.
+    /// late `correct` included) is ignored; the reason names that irregularity's code and `rule`,
+    /// the penalty that decided it.
     pub fn ignores(&self, index: usize, rule: &'static str) -> Option<IgnoredAction> {
-        self.0.map(|(_, at)| IgnoredAction {
+        self.0.map(|(_, at, code)| IgnoredAction {
             action_index: index,
-            reason: Reason::Decided { at, rule },
+            reason: Reason::Decided { at, code, rule },
         })
     }
 
-    /// An irregularity by `offenders` at action `index` is established: `None` when it decides the
-    /// hand (the game states its penalty), else the consequence to report.
-    pub fn offence(&mut self, offenders: Side, index: usize) -> Option<String> {
+    /// An irregularity `code` by `offenders` at action `index` is established: `None` when it
+    /// decides the hand (the game states its penalty), else the consequence to report.
+    pub fn offence(&mut self, offenders: Side, index: usize, code: &'static str) -> Option<String> {
         match self.0 {
-            Some((first, at)) => Some(format!(
+            Some((first, at, _)) => Some(format!(
                 "no further effect: the irregularity by {} at action {at} already decided the hand (README C7)",
                 first.spoken()
             )),
             None => {
-                self.0 = Some((offenders, index));
+                self.0 = Some((offenders, index, code));
                 None
             }
         }
@@ -259,9 +260,10 @@ pub struct IgnoredAction {
 #[derive(Clone, Debug)]
 pub enum Reason {
     Said(String),
-    /// README C9, C6: the revoke at action `at` decided the hand under `rule`.
+    /// README C9, C6: the irregularity `code` at action `at` decided the hand under `rule`.
     Decided {
         at: usize,
+        code: &'static str,
         rule: &'static str,
     },
 }
@@ -270,9 +272,9 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             Reason::Said(words) => f.write_str(words),
-            Reason::Decided { at, rule } => write!(
+            Reason::Decided { at, code, rule } => write!(
                 f,
-                "the revoke at action {at} decided the hand ({rule}): later actions are ignored (README C9, C6)"
+                "the {code} at action {at} decided the hand ({rule}): later actions are ignored (README C9, C6)"
             ),
         }
     }

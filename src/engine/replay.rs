@@ -331,10 +331,15 @@ fn prepare<'a, R: Rules>(
         r
     });
     let seen = renamed.as_ref().unwrap_or(record);
-    deal::check_setup(seen, &Rules::setup(game, &options), info.name)?;
+    let setup = Rules::setup(game, &options);
+    deal::check_setup(seen, &setup, info.name)?;
+    if setup.counted_by.is_none() {
+        deal::check_counts(seen, table, setup.hand)?;
+    }
     let state = game.start(
         seen,
         &options,
+        table,
         &MatchState {
             next_dealer: Some(seen.dealer),
             scores,

@@ -147,6 +147,7 @@ impl Rules for Bacon {
         Setup {
             pack: packs::standard52(),
             hand: DEALT,
+            counted_by: None,
             parts: &[Holds {
                 part: Part::Stock,
                 what: "the stub in order, top first: its top cards are the upcards",
@@ -159,11 +160,11 @@ impl Rules for Bacon {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
@@ -516,7 +517,7 @@ impl Hand {
             return "none: the revoke_penalty option is 'none'; the tricks are scored as played"
                 .into();
         }
-        if let Some(consequence) = self.decided_by.offence(offenders, index) {
+        if let Some(consequence) = self.decided_by.offence(offenders, index, "revoke") {
             return consequence;
         }
         let to = offenders.other();

@@ -340,6 +340,7 @@ impl Rules for BigTwo {
         deal::Setup {
             pack: packs::standard52(),
             hand: DEALT,
+            counted_by: None,
             // With 2 or 3 players the rest is set aside; a record may list it (all of it).
             parts: &[deal::Holds {
                 part: deal::Part::Stock,
@@ -381,12 +382,11 @@ impl Rules for BigTwo {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = self.table(options);
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, table, &pack)?;
-        deal::check_counts(record, table, DEALT)?;
         // §1: the set-aside cards may be stated, but then all of them (`setup` bounds the stock by
         // what the pack leaves: none at four).
         if !record.stock.is_empty() {

@@ -238,6 +238,7 @@ impl Rules for Briscola {
         Setup {
             pack: pack(self.table(options), options),
             hand: DEALT,
+            counted_by: None,
             parts: &[
                 Holds {
                     part: Part::FaceUp,
@@ -261,13 +262,18 @@ impl Rules for Briscola {
         }
     }
 
+    /// BR-b: a tie-breaker hand is scored on its own and leaves the match totals as they are.
+    fn hand_moves_match(&self, options: &Options, before: &MatchState) -> bool {
+        !tie_break(self.table(options), before).is_ok_and(|contenders| !contenders.is_empty())
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = self.table(options);
         let pack = pack(table, options);
         if table.size != 3 && options.choice("removed_two") != "2C" {
             return Err(vec![FieldError::new(
@@ -279,7 +285,6 @@ impl Rules for Briscola {
             )]);
         }
         let mut dealt = deal::check_cards(record, table, &pack)?;
-        deal::check_counts(record, table, DEALT)?;
         let upcard = record.face_up[0];
         deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;

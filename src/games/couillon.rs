@@ -168,6 +168,7 @@ impl Rules for Couillon {
         Setup {
             pack: pack(options),
             hand: DEALT,
+            counted_by: None,
             parts: &[Holds {
                 part: Part::Stock,
                 what: "the stub in order, top card (the upcard) first",
@@ -180,11 +181,11 @@ impl Rules for Couillon {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = pack(options);
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
         // The whole pack with four cards a seat leaves a stub of 8 (16 with 32 cards).
@@ -391,7 +392,7 @@ impl Hand {
             return "none: the revoke_penalty option is 'none'; the card points decide the hand"
                 .into();
         }
-        if let Some(consequence) = self.decided.offence(offenders, index) {
+        if let Some(consequence) = self.decided.offence(offenders, index, "revoke") {
             return consequence;
         }
         let units = 1 + self.carried();

@@ -147,10 +147,17 @@ impl Rules for CourtPiece {
         &INFO
     }
 
+    /// §4.3, CP-1: the deal passes left when the dealer's side wins the hand, to the dealer's
+    /// partner when a court is scored against it, and stays when the hand scores nothing.
+    fn rotation(&self, _: &Options) -> engine::Rotation {
+        engine::Rotation::ByResult("court-piece.md §4.3, CP-1")
+    }
+
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
             hand: TRICKS,
+            counted_by: None,
             parts: &[],
         }
     }
@@ -159,11 +166,11 @@ impl Rules for CourtPiece {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, TRICKS)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let mut errors = Vec::new();
         let carried: Carried = details::read(&before.details, "/match_state")?;

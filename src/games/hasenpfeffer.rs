@@ -170,6 +170,7 @@ impl Rules for Hasenpfeffer {
         Setup {
             pack: packs::euchre24_joker(),
             hand: DEALT,
+            counted_by: None,
             parts: &[Holds {
                 part: Part::Widow,
                 what: "the widow, the 25th card",
@@ -182,11 +183,11 @@ impl Rules for Hasenpfeffer {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::euchre24_joker();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, DEALT)?;
         // §2: the 25th card is the widow, recorded as the one-card stock (`setup`).
         let widow = record.stock[0];
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
@@ -337,7 +338,7 @@ impl HasenpfefferHand {
         let declarers = Table::FOUR.side(self.high.expect("play follows the auction").0);
         let consequence = if !self.penalties {
             "reported only: the option revoke_penalty is none".to_string()
-        } else if let Some(consequence) = self.revoke.offence(side, e.action_index) {
+        } else if let Some(consequence) = self.revoke.offence(side, e.action_index, e.fault.code) {
             consequence
         } else if side == declarers {
             "DEFAULT (text silent): the declarers' contract fails and they lose its value; the defenders score their tricks (hasenpfeffer.md §5, HA-b)".to_string()

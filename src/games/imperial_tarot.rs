@@ -1326,7 +1326,6 @@ impl ImperialTarot {
         Self::check_options(options)?;
         let pack = pack();
         let mut dealt = deal::check_cards(record, TABLE, &pack)?;
-        deal::check_counts(record, TABLE, HAND)?;
         // `setup` declares the People (`stock`, six cards) and nothing face up.
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         deal::check_whole_pack(&dealt, &pack)?;
@@ -1504,6 +1503,7 @@ impl Rules for ImperialTarot {
         deal::Setup {
             pack: pack(),
             hand: HAND,
+            counted_by: None,
             parts: &[deal::Holds {
                 part: deal::Part::Widow,
                 what: "the People: the six cards dealt face down to the table",
@@ -1516,6 +1516,7 @@ impl Rules for ImperialTarot {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         Ok(Box::new(ImperialTarot::start_hand(

@@ -167,6 +167,7 @@ impl Rules for Malilla {
         Setup {
             pack: pack(),
             hand: TRICKS as usize,
+            counted_by: Some("malilla.md §6 MA-13: a misdeal"),
             parts: &[Holds {
                 part: Part::DealersCard,
                 what: "the dealer's turned trump card, the last of his ten (none needed in a misdeal)",
@@ -179,6 +180,7 @@ impl Rules for Malilla {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = pack();

@@ -271,6 +271,7 @@ impl Rules for Pitch {
         Setup {
             pack: packs::standard52(),
             hand: TRICKS as usize,
+            counted_by: None,
             parts: &[],
         }
     }
@@ -279,10 +280,10 @@ impl Rules for Pitch {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let dealt = deal::check_cards(record, Table::FOUR, &packs::standard52())?;
-        deal::check_counts(record, Table::FOUR, TRICKS as usize)?;
         let eldest = Table::FOUR.left(record.dealer);
         // §2: one round from the dealer's left; the dealer, last, may steal (PI-3) and must bid 2
         // after three passes (PI-a).

@@ -148,6 +148,7 @@ impl Rules for StubsAndSpoils {
         Setup {
             pack: packs::standard52(),
             hand: DEALT,
+            counted_by: None,
             parts: &[Holds {
                 part: Part::DealersCard,
                 what: "the Color Card, the dealer's 13th",
@@ -160,11 +161,11 @@ impl Rules for StubsAndSpoils {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::standard52();
         let mut dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let dealer = record.dealer;
         let color = deal::dealer_face_up(record, &dealt, dealer, "the Color Card")?;

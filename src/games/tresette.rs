@@ -516,6 +516,7 @@ impl Rules for Tresette {
         Setup {
             pack: pack(),
             hand: TRICKS as usize,
+            counted_by: None,
             parts: &[],
         }
     }
@@ -524,14 +525,13 @@ impl Rules for Tresette {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = self.table(options);
         let pack = pack();
         let dealt = deal::check_cards(record, table, &pack)?;
         // §1: the whole pack is dealt, ten each.
         deal::check_whole_pack(&dealt, &pack)?;
-        deal::check_counts(record, table, TRICKS as usize)?;
         let rules = Variants {
             melds_score_without_trick: options.flag("melds_score_without_trick"),
             card_in_one_meld_only: options.flag("card_in_one_meld_only"),

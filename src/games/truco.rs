@@ -224,6 +224,7 @@ impl Rules for Truco {
         Setup {
             pack: packs::latin40(),
             hand: CARDS,
+            counted_by: None,
             parts: &[Holds {
                 part: Part::FaceUp,
                 what: "the packets the mão rejected, 3 cards each, in order",
@@ -236,16 +237,23 @@ impl Rules for Truco {
         Table::FOUR.counterclockwise()
     }
 
+    /// TR-1: the mão (the next seat in play, to the right) deals next, or the dealer's left.
+    fn rotation(&self, options: &Options) -> engine::Rotation {
+        match options.choice("deal_passes") {
+            "left" => engine::Rotation::Left,
+            _ => engine::Rotation::Next,
+        }
+    }
+
     fn start(
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = Table::FOUR.counterclockwise();
         let pack = packs::latin40();
         let mut dealt = deal::check_cards(record, table, &pack)?;
-        deal::check_counts(record, table, CARDS)?;
         deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
         let scores = before.scores;
         let out_of_range: Vec<FieldError> = Side::BOTH

@@ -186,6 +186,7 @@ impl Rules for TwentyNine {
         Setup {
             pack: packs::piquet32(),
             hand: DEALT,
+            counted_by: None,
             parts: &[],
         }
     }
@@ -194,11 +195,11 @@ impl Rules for TwentyNine {
         &self,
         record: &HandRecord<Verb>,
         options: &Options,
+        _: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = packs::piquet32();
         let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
-        deal::check_counts(record, Table::FOUR, DEALT)?;
         deal::check_whole_pack(&dealt, &pack)?;
         // §2.1: the first four cards listed for each seat are the round dealt before the auction.
         let mut first_round = [CardSet::EMPTY; 4];

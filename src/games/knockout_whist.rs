@@ -10,7 +10,7 @@ use crate::details;
 use crate::engine::deal::{Count, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
-    OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules,
+    OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules,
     ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
     must_follow_suit,
 };
@@ -144,10 +144,17 @@ impl Rules for KnockoutWhist {
         Table::solo(n).shrinking()
     }
 
+    /// §4, KW-a: the player who took most tricks deals the next round (ties cut).
+    fn rotation(&self, _: &Options) -> Rotation {
+        Rotation::ByResult("knockout-whist.md §4, KW-a")
+    }
+
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
             hand: cards_in(1),
+            // §4: the round (carried in the match state) decides the count, checked in `start`.
+            counted_by: Some("knockout-whist.md §4: 8 − round cards each"),
             // §3: round 1's trump is the card turned after the deal (none in later rounds).
             parts: &[Holds {
                 part: Part::FaceUp,
@@ -160,10 +167,10 @@ impl Rules for KnockoutWhist {
     fn start(
         &self,
         record: &HandRecord<Verb>,
-        options: &Options,
+        _: &Options,
+        table: Table,
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
-        let table = self.table(options).without(before.out.keys().copied());
         let pack = packs::standard52();
         if before.hands_played >= ROUNDS {
             return Err(vec![FieldError::new(

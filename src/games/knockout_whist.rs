@@ -653,6 +653,11 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details(false));
+        if let Phase::Cut { .. } = self.phase {
+            // The cut follows the round's tricks: no trick is in progress, the last is the one the
+            // table shows (and a record error in the cut states, C13).
+            view.trick_number = Some(self.adj.tricks.len() as u8);
+        }
         view
     }
 

@@ -1557,7 +1557,7 @@ impl Rules for ImperialTarot {
     fn setup(&self, _: &Options) -> deal::Setup {
         deal::Setup {
             pack: pack(),
-            hand: HAND,
+            hand: deal::HandSize::Each(HAND),
             parts: &[deal::Holds {
                 part: deal::Part::Widow,
                 what: "the People: the six cards dealt face down to the table",

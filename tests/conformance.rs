@@ -109,7 +109,12 @@ fn random_deals(game: &dyn Game, n: u64) -> Vec<HandRecord> {
                 let hand = |rest: &mut std::vec::IntoIter<Card>| -> BTreeMap<String, Vec<Card>> {
                     seats
                         .iter()
-                        .map(|s| (s.to_string(), rest.by_ref().take(setup.hand).collect()))
+                        .map(|s| {
+                            (
+                                s.to_string(),
+                                rest.by_ref().take(setup.hand.of(*s, dealer)).collect(),
+                            )
+                        })
                         .collect()
                 };
                 let deal = hand(&mut rest);

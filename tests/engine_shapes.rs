@@ -90,7 +90,7 @@ impl Rules for Plain {
     fn setup(&self, _: &Options) -> deal::Setup {
         let pack = (self.pack)();
         deal::Setup {
-            hand: pack.len() as usize / self.table.size,
+            hand: deal::HandSize::Each(pack.len() as usize / self.table.size),
             counted_by: None,
             pack,
             parts: &[],
@@ -567,7 +567,7 @@ mod knockout {
             // The first hand's three cards a seat; later hands deal fewer (checked in `start`).
             deal::Setup {
                 pack: packs::standard52(),
-                hand: 3,
+                hand: deal::HandSize::Each(3),
                 counted_by: Some("one card fewer each hand"),
                 parts: &[],
             }
@@ -903,7 +903,7 @@ mod tarot {
         fn setup(&self, _: &Options) -> deal::Setup {
             deal::Setup {
                 pack: packs::tarot78(),
-                hand: 18,
+                hand: deal::HandSize::Each(18),
                 counted_by: None,
                 parts: &[deal::Holds {
                     part: deal::Part::Widow,
@@ -1297,7 +1297,7 @@ mod climb {
         fn setup(&self, _: &Options) -> deal::Setup {
             deal::Setup {
                 pack: packs::standard52(),
-                hand: self.1,
+                hand: deal::HandSize::Each(self.1),
                 counted_by: None,
                 parts: &[],
             }

@@ -1076,7 +1076,7 @@ fn each_game_names_the_undealt_fields_its_fixtures_use() {
                 .cloned()
                 .unwrap_or_else(|| vec![f["record"].clone()]);
             for r in records {
-                for field in ["face_up", "stock"] {
+                for field in ["face_up", "stock", "second_stock"] {
                     if r[field].as_array().is_some_and(|a| !a.is_empty()) {
                         used.insert(field);
                     }

@@ -561,6 +561,25 @@ async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
             .contains("Zed")
     );
 
+    // A second stock is read as the record's `second_stock` (a card row beside the deal), which
+    // Malilla's record does not hold: refused at its row, saying so.
+    let mut rows: Vec<&str> = good.lines().collect();
+    let at = rows.iter().position(|l| l.starts_with("t1,1,")).unwrap();
+    let dealer = rows[at].split(',').nth(2).unwrap().to_string();
+    let row = format!("t1,1,{dealer},{dealer},second_stock,4S 5S");
+    rows.insert(at, &row);
+    let r = c.import(s.evening1, &(rows.join("\n") + "\n")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let e = &r.json["errors"][0];
+    assert_eq!(e["row"].as_u64(), Some(at as u64 + 1), "{e}");
+    assert!(
+        e["detail"]
+            .as_str()
+            .unwrap()
+            .contains("leave second_stock out"),
+        "{e}"
+    );
+
     // The good sheet stores both hands; the match is over after the capote.
     let r = c.import(s.evening1, &good).await;
     assert_eq!(r.status, 201, "{}", r.text);

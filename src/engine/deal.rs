@@ -16,12 +16,47 @@ pub struct Setup {
     pub pack: Pack,
     /// Cards a regular deal gives each seat. The replay driver refuses a seat dealt another number
     /// (422 at `/deal/<seat>`) before `start`, unless `counted_by` names the rule that decides.
-    pub hand: usize,
+    pub hand: HandSize,
     /// The rule under which the game itself judges how many cards each seat was dealt: another
     /// count is a misdeal it rules on (Malilla MA-13), or the count changes from hand to hand
     /// (Knockout Whist). `None` in most games: the engine checks `hand`.
     pub counted_by: Option<&'static str>,
     pub parts: &'static [Holds],
+}
+
+/// How many cards a regular deal gives a seat: the same to each, or one number to the dealer and
+/// another to the rest (Tong-Its: 13 to the dealer, 12 to the others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandSize {
+    Each(usize),
+    Dealer { dealer: usize, others: usize },
+}
+
+impl HandSize {
+    /// The cards dealt to `seat` when `dealer` deals.
+    pub fn of(self, seat: Seat, dealer: Seat) -> usize {
+        match self {
+            HandSize::Each(n) => n,
+            HandSize::Dealer { dealer: d, .. } if seat.pos() == dealer.pos() => d,
+            HandSize::Dealer { others, .. } => others,
+        }
+    }
+
+    /// What a seat is expected to hold, for a message: "12", "13 (the dealer)".
+    fn expected(self, seat: Seat, dealer: Seat) -> String {
+        let n = self.of(seat, dealer);
+        match self {
+            HandSize::Dealer { .. } if seat.pos() == dealer.pos() => format!("{n} (the dealer)"),
+            HandSize::Dealer { .. } => format!("{n} (a seat not dealing)"),
+            HandSize::Each(_) => n.to_string(),
+        }
+    }
+}
+
+impl From<usize> for HandSize {
+    fn from(n: usize) -> HandSize {
+        HandSize::Each(n)
+    }
 }
 
 /// One part of a record beside the deal, as a game declares it.
@@ -47,6 +82,9 @@ pub enum Part {
     DiscardPile,
     /// A stock to draw from or a stub, top card first: `stock`.
     Stock,
+    /// A second stock, top card first, where the undealt cards lie in two (Hand and Foot):
+    /// `second_stock`.
+    SecondStock,
     /// A widow or talon, left undealt for a player to take: `stock`.
     Widow,
     /// A shoe's cards, the first to be drawn first (Trente et Quarante's six packs): `shoe`.
@@ -69,6 +107,7 @@ impl Part {
         match self {
             Part::DealersCard | Part::FaceUp | Part::DiscardPile => FACE_UP,
             Part::Stock | Part::Widow => STOCK,
+            Part::SecondStock => SECOND_STOCK,
             Part::Shoe => SHOE,
             Part::CutCard => CUT_CARD,
             Part::Deals => DEALS,
@@ -77,13 +116,21 @@ impl Part {
 }
 
 /// The record fields that can hold a part beside the deal.
-pub const SETUP_FIELDS: [&str; 5] = ["face_up", "stock", "shoe", "cut_card", "deals"];
+pub const SETUP_FIELDS: [&str; 6] = [
+    "face_up",
+    "stock",
+    "second_stock",
+    "shoe",
+    "cut_card",
+    "deals",
+];
 // Their positions, by name (`Part::slot`, `held`).
 const FACE_UP: usize = 0;
 const STOCK: usize = 1;
-const SHOE: usize = 2;
-const CUT_CARD: usize = 3;
-const DEALS: usize = 4;
+const SECOND_STOCK: usize = 2;
+const SHOE: usize = 3;
+const CUT_CARD: usize = 4;
+const DEALS: usize = 5;
 
 /// How many a part holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +192,7 @@ fn held<V: Verbs>(record: &HandRecord<V>, slot: usize) -> Option<u32> {
     let n = match slot {
         FACE_UP => record.face_up.len(),
         STOCK => record.stock.len(),
+        SECOND_STOCK => record.second_stock.len(),
         SHOE => record.shoe.len(),
         DEALS => record.deals.len(),
         _ => return record.cut_card,
@@ -152,7 +200,7 @@ fn held<V: Verbs>(record: &HandRecord<V>, slot: usize) -> Option<u32> {
     (n > 0).then_some(n as u32)
 }
 
-/// Cards `record` lists in all its card fields (deal, face up, stock, shoe, later deals).
+/// Cards `record` lists in all its card fields (deal, face up, stocks, shoe, later deals).
 fn cards_listed<V: Verbs>(record: &HandRecord<V>) -> u32 {
     let dealt: usize = record
         .deal
@@ -160,7 +208,11 @@ fn cards_listed<V: Verbs>(record: &HandRecord<V>) -> u32 {
         .chain(record.deals.iter().flat_map(|d| d.values()))
         .map(Vec::len)
         .sum();
-    (dealt + record.face_up.len() + record.stock.len() + record.shoe.len()) as u32
+    (dealt
+        + record.face_up.len()
+        + record.stock.len()
+        + record.second_stock.len()
+        + record.shoe.len()) as u32
 }
 
 /// The record's parts beside the deal against the game's declaration (`name`: the game's): a
@@ -362,21 +414,35 @@ pub fn check_whole_pack<H: Holding>(dealt: &Dealt<H>, pack: &Pack) -> Result<(),
     )])
 }
 
-/// Each seat was dealt exactly `n` cards.
+/// Each seat was dealt the cards `size` gives it (the dealer's own number where the game deals him
+/// more). A dealer not at the table is refused by `check_holdings`; where the sizes depend on him,
+/// the counts are then left unchecked.
 pub fn check_counts<V: Verbs>(
     record: &HandRecord<V>,
     table: Table,
-    n: usize,
+    size: impl Into<HandSize>,
 ) -> Result<(), Vec<FieldError>> {
+    let size = size.into();
+    let dealer = match (table.resolve(record.dealer), size) {
+        (Some(dealer), _) => dealer,
+        (None, HandSize::Each(_)) => table.seat(0),
+        (None, HandSize::Dealer { .. }) => return Ok(()),
+    };
     let errors: Vec<_> = record
         .deal
         .iter()
-        .filter(|(s, cards)| table.resolve(**s).is_some() && cards.len() != n)
-        .map(|(s, cards)| {
-            FieldError::new(
-                format!("/deal/{s}"),
-                format!("{s} was dealt {} cards; expected {n}", cards.len()),
-            )
+        .filter_map(|(s, cards)| {
+            let seat = table.resolve(*s)?;
+            (cards.len() != size.of(seat, dealer)).then(|| {
+                FieldError::new(
+                    format!("/deal/{s}"),
+                    format!(
+                        "{s} was dealt {} cards; expected {}",
+                        cards.len(),
+                        size.expected(seat, dealer)
+                    ),
+                )
+            })
         })
         .collect();
     if errors.is_empty() {
@@ -406,7 +472,7 @@ pub fn dealer_face_up<H: Holding, V: Verbs>(
     }
 }
 
-/// Cards outside the seats' hands (`field` = `stock` or `face_up`): each from `pack` and not dealt
+/// Cards outside the seats' hands (`field` = `stock`, `second_stock` or `face_up`): each from `pack` and not dealt
 /// elsewhere. They join `dealt.all`, so `check_whole_pack` sees them.
 pub fn check_undealt<H: Holding>(
     cards: &[Card],
@@ -477,7 +543,7 @@ mod tests {
     fn a_part_the_game_does_not_declare_is_refused_naming_what_it_holds() {
         let setup = Setup {
             pack: packs::latin40(),
-            hand: 10,
+            hand: HandSize::Each(10),
             counted_by: None,
             parts: &[],
         };
@@ -514,7 +580,7 @@ mod tests {
         // Hand and Foot's 270 cards, 4 x 11 dealt: a stock of the other 226 fits, one more does not.
         let setup = Setup {
             pack: packs::hand_and_foot270(),
-            hand: 11,
+            hand: HandSize::Each(11),
             counted_by: None,
             parts: STOCK,
         };
@@ -547,7 +613,7 @@ mod tests {
         let shoe = packs::standard52().times(6, "six 52-card packs");
         let setup = Setup {
             pack: shoe,
-            hand: 0,
+            hand: HandSize::Each(0),
             counted_by: None,
             parts: SHOE,
         };
@@ -569,6 +635,102 @@ mod tests {
         assert_eq!(
             pointers(check_setup(&r, &setup, "Trente et Quarante")),
             ["/cut_card"]
+        );
+    }
+
+    #[test]
+    fn the_dealer_may_be_dealt_his_own_number() {
+        // Tong-Its: the dealer 13 cards, the two others 12 (tong-its.md §1).
+        let size = HandSize::Dealer {
+            dealer: 13,
+            others: 12,
+        };
+        let table = Table::solo(3);
+        let pack: Vec<Card> = packs::standard52().cards.iter().collect();
+        let deal = |p1: usize, p2: usize, p3: usize| {
+            record(serde_json::json!({"dealer": "P2", "deal": {
+                "P1": pack[..p1], "P2": pack[p1..p1 + p2], "P3": pack[p1 + p2..p1 + p2 + p3]}}))
+        };
+        assert!(check_counts(&deal(12, 13, 12), table, size).is_ok());
+        let errors = check_counts(&deal(13, 12, 12), table, size).unwrap_err();
+        let at: Vec<_> = errors.iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(at, ["/deal/P1", "/deal/P2"]);
+        assert!(
+            errors[0]
+                .detail
+                .contains("expected 12 (a seat not dealing)")
+        );
+        assert!(errors[1].detail.contains("expected 13 (the dealer)"));
+        // The same number to every seat, as before.
+        assert_eq!(
+            pointers(check_counts(&deal(12, 13, 12), table, 12)),
+            ["/deal/P2"]
+        );
+    }
+
+    #[test]
+    fn a_second_stock_is_its_own_part_bounded_with_the_first() {
+        const TWO: &[Holds] = &[
+            Holds {
+                part: Part::Stock,
+                what: "the first stock",
+                count: Count::Rest { at_least: 1 },
+            },
+            Holds {
+                part: Part::SecondStock,
+                what: "the second stock",
+                count: Count::Rest { at_least: 1 },
+            },
+        ];
+        let setup = Setup {
+            pack: packs::standard52(),
+            hand: HandSize::Each(0),
+            counted_by: None,
+            parts: TWO,
+        };
+        let pack: Vec<Card> = setup.pack.cards.iter().collect();
+        let split = |at: usize, end: usize| {
+            record(serde_json::json!({"dealer": "N", "deal": {},
+                                      "stock": pack[..at], "second_stock": pack[at..end]}))
+        };
+        assert_eq!(split(26, 52).second_stock.len(), 26);
+        assert!(check_setup(&split(26, 52), &setup, "Hand and Foot").is_ok());
+        assert_eq!(
+            pointers(check_setup(&split(52, 52), &setup, "Hand and Foot")),
+            ["/second_stock"]
+        );
+        // Both stocks together are bounded by the pack: one card over it is refused in each.
+        let mut over = split(26, 52);
+        over.stock.push(pack[40]);
+        assert_eq!(
+            pointers(check_setup(&over, &setup, "Hand and Foot")),
+            ["/stock", "/second_stock"]
+        );
+        // A game with one stock refuses a second, naming what its record holds.
+        let one = Setup {
+            parts: STOCK,
+            ..setup
+        };
+        let errors = check_setup(&split(26, 52), &one, "Briscola").unwrap_err();
+        assert_eq!(errors[0].pointer, "/second_stock");
+        assert!(errors[0].detail.contains("the deal and stock"));
+        // The whole pack counts the second stock's cards.
+        let mut dealt = Dealt::<CardSet> {
+            hands: [CardSet::EMPTY; MAX_PLAYS],
+            all: CardSet::EMPTY,
+        };
+        let r = split(26, 52);
+        check_undealt(&r.stock, "stock", &setup.pack, &mut dealt).unwrap();
+        check_undealt(&r.second_stock, "second_stock", &setup.pack, &mut dealt).unwrap();
+        assert!(check_whole_pack(&dealt, &setup.pack).is_ok());
+        assert_eq!(
+            pointers(check_undealt(
+                &r.stock[..1],
+                "second_stock",
+                &setup.pack,
+                &mut dealt
+            )),
+            ["/second_stock/0"]
         );
     }
 

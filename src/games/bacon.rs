@@ -5,7 +5,7 @@
 //! game to 10.
 
 use crate::cards::{Card, CardSet, Suit, packs};
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Decides, Ending, Event, Fault, FieldError, FirstDecides, GameInfo,
     HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
@@ -146,7 +146,7 @@ impl Rules for Bacon {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[Holds {
                 part: Part::Stock,

@@ -339,7 +339,7 @@ impl Rules for BigTwo {
     fn setup(&self, _: &Options) -> deal::Setup {
         deal::Setup {
             pack: packs::standard52(),
-            hand: DEALT,
+            hand: deal::HandSize::Each(DEALT),
             counted_by: None,
             // With 2 or 3 players the rest is set aside; a record may list it (all of it).
             parts: &[deal::Holds {

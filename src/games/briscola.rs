@@ -6,7 +6,7 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules,
@@ -237,7 +237,7 @@ impl Rules for Briscola {
     fn setup(&self, options: &Options) -> Setup {
         Setup {
             pack: pack(self.table(options), options),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[
                 Holds {

@@ -10,7 +10,7 @@
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Event, Fault, FieldError,
     FirstDecides, GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options,
@@ -167,7 +167,7 @@ impl Rules for Couillon {
     fn setup(&self, options: &Options) -> Setup {
         Setup {
             pack: pack(options),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[Holds {
                 part: Part::Stock,

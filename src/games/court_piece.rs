@@ -7,7 +7,7 @@
 use crate::cards::{Card, CardSet, Suit, packs};
 use crate::details;
 use crate::engine;
-use crate::engine::deal::Setup;
+use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
@@ -156,7 +156,7 @@ impl Rules for CourtPiece {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
-            hand: TRICKS,
+            hand: HandSize::Each(TRICKS),
             counted_by: None,
             parts: &[],
         }

@@ -6,7 +6,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Rounds};
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Ending, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
     HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
@@ -169,7 +169,7 @@ impl Rules for Hasenpfeffer {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::euchre24_joker(),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[Holds {
                 part: Part::Widow,

@@ -1502,7 +1502,7 @@ impl Rules for ImperialTarot {
     fn setup(&self, _: &Options) -> deal::Setup {
         deal::Setup {
             pack: pack(),
-            hand: HAND,
+            hand: deal::HandSize::Each(HAND),
             counted_by: None,
             parts: &[deal::Holds {
                 part: deal::Part::Widow,

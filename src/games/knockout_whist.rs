@@ -7,7 +7,7 @@
 
 use crate::cards::{Card, Suit, packs};
 use crate::details;
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules,
@@ -152,7 +152,7 @@ impl Rules for KnockoutWhist {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
-            hand: cards_in(1),
+            hand: HandSize::Each(cards_in(1)),
             // §4: the round (carried in the match state) decides the count, checked in `start`.
             counted_by: Some("knockout-whist.md §4: 8 − round cards each"),
             // §3: round 1's trump is the card turned after the deal (none in later rounds).
@@ -183,7 +183,7 @@ impl Rules for KnockoutWhist {
         }
         let round = before.hands_played + 1;
         let mut dealt = deal::check_cards(record, table, &pack)?;
-        deal::check_counts(record, table, cards_in(round))?;
+        deal::check_counts(record, table, HandSize::Each(cards_in(round)))?;
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let turned = match (round, record.face_up.as_slice()) {
             (1, [card]) => {

@@ -4,7 +4,7 @@
 //! to 35; any incorrect play loses the game at once.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
@@ -166,7 +166,7 @@ impl Rules for Malilla {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: pack(),
-            hand: TRICKS as usize,
+            hand: HandSize::Each(TRICKS as usize),
             counted_by: Some("malilla.md §6 MA-13: a misdeal"),
             parts: &[Holds {
                 part: Part::DealersCard,

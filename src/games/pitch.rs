@@ -6,7 +6,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Number, Rounds};
-use crate::engine::deal::Setup;
+use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decided, Ending, Event, Fault, FieldError,
     GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
@@ -270,7 +270,7 @@ impl Rules for Pitch {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
-            hand: TRICKS as usize,
+            hand: HandSize::Each(TRICKS as usize),
             counted_by: None,
             parts: &[],
         }

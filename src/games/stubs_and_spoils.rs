@@ -6,7 +6,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Ending, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules,
@@ -147,7 +147,7 @@ impl Rules for StubsAndSpoils {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::standard52(),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[Holds {
                 part: Part::DealersCard,

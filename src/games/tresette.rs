@@ -5,7 +5,7 @@
 //! talk. Game to 31.
 
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
-use crate::engine::deal::Setup;
+use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Decided, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
     IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
@@ -515,7 +515,7 @@ impl Rules for Tresette {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: pack(),
-            hand: TRICKS as usize,
+            hand: HandSize::Each(TRICKS as usize),
             counted_by: None,
             parts: &[],
         }

@@ -5,7 +5,7 @@
 //! score-of-eleven and iron hands; game to 12 tentos.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
-use crate::engine::deal::{Count, Holds, Part, Setup};
+use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     self, Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState,
     Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
@@ -223,7 +223,7 @@ impl Rules for Truco {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::latin40(),
-            hand: CARDS,
+            hand: HandSize::Each(CARDS),
             counted_by: None,
             parts: &[Holds {
                 part: Part::FaceUp,

@@ -6,7 +6,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Rounds};
-use crate::engine::deal::Setup;
+use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Contract, Decided, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo,
     HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options,
@@ -185,7 +185,7 @@ impl Rules for TwentyNine {
     fn setup(&self, _: &Options) -> Setup {
         Setup {
             pack: packs::piquet32(),
-            hand: DEALT,
+            hand: HandSize::Each(DEALT),
             counted_by: None,
             parts: &[],
         }

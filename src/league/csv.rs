@@ -26,7 +26,7 @@ const VALUE: usize = 5;
 
 /// The record's fields beside the deal that a sheet lists as cards (a hand dealt several times,
 /// `deals`, has no sheet form yet).
-const SHEET_CARDS: [&str; 3] = ["face_up", "stock", "shoe"];
+const SHEET_CARDS: [&str; 4] = ["face_up", "stock", "second_stock", "shoe"];
 
 /// Most rows (after the header) one sheet may hold: about 4,000 hands of Malilla. An export page
 /// holds no more, so that every page imports.
@@ -84,6 +84,7 @@ impl HandDraft {
                 .collect(),
             face_up: self.cards("face_up"),
             stock: self.cards("stock"),
+            second_stock: self.cards("second_stock"),
             shoe: self.cards("shoe"),
             cut_card: self.cut_card.map(|(n, _)| n),
             deals: Vec::new(),
@@ -367,7 +368,7 @@ fn read(
                     }
                 }
             },
-            "deal" | "face_up" | "stock" | "shoe" => match cards(value) {
+            "deal" | "face_up" | "stock" | "second_stock" | "shoe" => match cards(value) {
                 Err(e) => errors.push(cell.at(VALUE).problem(e)),
                 Ok(c) if action == "deal" => {
                     if h.deal.insert(seat, (c, cell)).is_some() {
@@ -652,6 +653,7 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
         for (field, cards) in [
             ("face_up", &h.face_up),
             ("stock", &h.stock),
+            ("second_stock", &h.second_stock),
             ("shoe", &h.shoe),
         ] {
             if !cards.is_empty() {

@@ -697,8 +697,8 @@ pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
     errors
 }
 
-/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock (shoe, cut
-/// card and later deals, where it has them) and actions (not the player names, which a sheet does
+/// What identifies a hand as played: SHA-256 of its dealer, deal, face-up cards, stock (second
+/// stock, shoe, cut card and later deals, where it has them) and actions (not the player names, which a sheet does
 /// not repeat on every hand). Kept with every hand, so that a sheet repeating stored hands is
 /// recognised.
 pub fn play_digest(record: &HandRecord) -> Vec<u8> {
@@ -711,13 +711,17 @@ pub fn play_digest(record: &HandRecord) -> Vec<u8> {
     ]);
     // The shoe, the cut card and later deals only where a record has them, so that the digests
     // stored before they existed still name their hands.
+    let array = played.as_array_mut().expect("an array");
     if !record.shoe.is_empty() || record.cut_card.is_some() || !record.deals.is_empty() {
-        let array = played.as_array_mut().expect("an array");
         array.push(serde_json::json!([
             record.shoe,
             record.cut_card,
             record.deals
         ]));
+    }
+    // The second stock likewise, after them: two hands that differ only in it are two hands.
+    if !record.second_stock.is_empty() {
+        array.push(serde_json::json!({"second_stock": record.second_stock}));
     }
     sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
 }
@@ -1278,5 +1282,39 @@ mod idempotency_tests {
             Err(StoreError::Conflict(d)) => assert!(d.contains("not kept"), "{d}"),
             other => panic!("{:?}", other.map(|_| ())),
         }
+    }
+}
+
+#[cfg(test)]
+mod digest_tests {
+    use super::*;
+
+    fn record(v: Value) -> HandRecord {
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// Two hands that differ only in their second stock are two hands; a hand without one keeps the
+    /// digest it was stored with before the second stock existed (SHA-256 of its dealer, deal,
+    /// face-up cards, stock and actions, as written then).
+    #[test]
+    fn the_second_stock_tells_hands_apart_and_old_digests_stand() {
+        let base = serde_json::json!({"dealer": "N", "deal": {"N": ["AS"], "E": ["KS"]},
+                                      "stock": ["QS", "JS"]});
+        let plain = record(base.clone());
+        let stored_before = sha2::Sha256::digest(
+            serde_json::json!(["N", {"E": ["KS"], "N": ["AS"]}, [], ["QS", "JS"], []])
+                .to_string()
+                .as_bytes(),
+        )
+        .to_vec();
+        assert_eq!(play_digest(&plain), stored_before);
+        let with = |second: &[&str]| {
+            let mut v = base.clone();
+            v["second_stock"] = serde_json::json!(second);
+            play_digest(&record(v))
+        };
+        assert_ne!(with(&["TS"]), play_digest(&plain));
+        assert_ne!(with(&["TS"]), with(&["9S"]));
+        assert_eq!(with(&["TS"]), with(&["TS"]));
     }
 }

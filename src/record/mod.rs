@@ -116,6 +116,13 @@ pub struct HandRecord<V: Verbs = AnyVerb> {
     #[validate(length(max = 312))]
     #[schema(max_items = 312)]
     pub stock: Vec<Card>,
+    /// A second stock, top card first, for a game whose undealt cards lie in two stocks (Hand and
+    /// Foot's two face-down stocks, drawn from and pulled from apart): its schema says whether it
+    /// has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[validate(length(max = 312))]
+    #[schema(max_items = 312)]
+    pub second_stock: Vec<Card>,
     /// A shoe's cards in order, the first to be drawn first, for a game played from a shoe (its
     /// schema says whether it has one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -167,6 +174,7 @@ impl HandRecord {
             deal: self.deal.clone(),
             face_up: self.face_up.clone(),
             stock: self.stock.clone(),
+            second_stock: self.second_stock.clone(),
             shoe: self.shoe.clone(),
             cut_card: self.cut_card,
             deals: self.deals.clone(),

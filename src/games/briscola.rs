@@ -302,6 +302,8 @@ impl Rules for Briscola {
             action_index: None,
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: vec![upcard],
             detail: format!(
                 "{dealer} turns up {upcard}: {} are trumps, and {upcard} is the last card drawn (§1)",
@@ -377,7 +379,7 @@ impl Hand {
         // §1, BR-2: each player draws one card, the winner first; the last draw takes the upcard.
         // The draws follow from the stock; a record that states them is checked against it (BR-e).
         let due = self.stock.draw_round(&mut self.play, winner);
-        report.draws = due.iter().map(|&(s, c)| PlayedCard::new(s, c)).collect();
+        report.draws = Some(due.iter().map(|&(s, c)| PlayedCard::new(s, c)).collect());
         self.draws = (!due.is_empty()).then_some(Draws { due, stated: 0 });
         self.adj.tricks.push(report);
         if self.is_over() {

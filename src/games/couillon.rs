@@ -205,6 +205,8 @@ impl Rules for Couillon {
             action_index: None,
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: vec![upcard],
             detail: format!(
                 "{dealer} turns the stub's top card {upcard}: {} is proposed as trump (§1)",
@@ -323,6 +325,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: None,
                 seat: Some(self.adj.dealer),
+                side: None,
+                details: Default::default(),
                 cards: vec![bottom],
                 detail: format!(
                     "all four declined {}: the stub's bottom card {bottom} is turned and {} is trump, nobody having accepted (§1)",

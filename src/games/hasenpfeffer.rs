@@ -61,7 +61,7 @@ static INFO: GameInfo = GameInfo {
         "action_after_end",
         "incomplete_hand",
     ],
-    events: &["forced_bid", "hand_void", "widow_taken"],
+    events: &["forced_bid", "hand_void", "widow_taken", "discarded"],
     score_codes: &[CONTRACT_MADE, CONTRACT_FAILED, TRICKS_CODE],
 };
 
@@ -286,6 +286,8 @@ impl HasenpfefferHand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(action.seat),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![self.widow],
                     detail: "all four passed and the joker is the widow card: the hand is void, \
                              no score; the next dealer deals (§2.3, §4)"
@@ -300,6 +302,8 @@ impl HasenpfefferHand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(declarer),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![Card::JOKER],
                     detail: format!(
                         "all four passed: {declarer}, who holds the joker, is the high bidder at {bid} (§2.3, HP-2)"
@@ -386,6 +390,19 @@ impl HandState<Verb> for HasenpfefferHand {
                         self.adj.contract = Some(contract);
                         // §2.4: the high bidder takes the widow, then discards.
                         self.play.hand_mut(declarer).insert(self.widow);
+                        self.adj.events.push(Event {
+                            code: "widow_taken",
+                            action_index: Some(index),
+                            trick: None,
+                            seat: Some(declarer),
+                            side: None,
+                            details: Default::default(),
+                            cards: vec![self.widow],
+                            detail: format!(
+                                "{declarer} named trump and took the widow {} (§2.4)",
+                                self.widow
+                            ),
+                        });
                         self.phase = Phase::Discard;
                         Ok(())
                     }
@@ -412,15 +429,14 @@ impl HandState<Verb> for HasenpfefferHand {
                             ));
                         }
                         self.adj.events.push(Event {
-                            code: "widow_taken",
+                            code: "discarded",
                             action_index: Some(index),
                             trick: None,
                             seat: Some(declarer),
-                            cards: vec![self.widow, card],
-                            detail: format!(
-                                "{declarer} took the widow {} and discarded {card} face down (HP-3)",
-                                self.widow
-                            ),
+                            side: None,
+                            details: Default::default(),
+                            cards: vec![card],
+                            detail: format!("{declarer} discarded {card} face down (HP-3)"),
                         });
                         // §1: the high bidder leads.
                         self.play = TrickPlay::new(Table::FOUR, self.play.hands, declarer);

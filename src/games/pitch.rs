@@ -579,6 +579,8 @@ impl HandState<Verb> for PitchHand {
                         action_index: Some(index),
                         trick: Some(1),
                         seat: Some(pitcher),
+                        side: None,
+                        details: Default::default(),
                         cards: vec![card],
                         detail: format!(
                             "the pitcher {pitcher} led {card}: {} are trump",

@@ -706,6 +706,7 @@ impl TresetteHand {
             self.revokes.push(self.adj.irregularities.len() - 1);
         }
         let side = Table::FOUR.side(winner);
+        let had = self.captured[side].points();
         for p in trick.plays() {
             self.captured[side].add(p.card);
         }
@@ -713,6 +714,9 @@ impl TresetteHand {
             self.captured[side].last_trick = true;
             self.play.stop();
         }
+        // §4 counts figures in thirds of the side's whole pile: a trick's points are what it
+        // added to its winners' count, so the tricks' points add up to the tally's.
+        let points = self.captured[side].points() - had;
         for s in Side::BOTH {
             self.adj.tally[s].points = Some(self.captured[s].points());
         }
@@ -726,6 +730,8 @@ impl TresetteHand {
                 action_index: Some(trick.action_index(trick.len() - 1)),
                 trick: Some(trick.number),
                 seat: Some(winner),
+                side: None,
+                details: Default::default(),
                 cards: melds.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
                 detail: format!(
                     "{winner} said Good play and won his first trick: he announces his melds now; he holds {} ({} points)",
@@ -734,7 +740,9 @@ impl TresetteHand {
                 ),
             });
         }
-        self.adj.tricks.push(TrickReport::new(trick, winner));
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
     }
 
     /// TR-i: a declarer announces right after his first won trick (before the next card; after the
@@ -1088,9 +1096,11 @@ impl TresetteHand {
                 let held = self.held(seat);
                 self.adj.events.push(Event {
                     code: "melds_due",
-                    action_index: None,
+                    action_index: Some(declared),
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: held.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
                     detail: format!(
                         "{seat} said Good play and won no trick; his melds still count (melds_score_without_trick): {}",
@@ -1110,11 +1120,14 @@ impl TresetteHand {
                 } else {
                     format!("{seat} won no trick (TR-c)")
                 };
+                // At the Good play that declared it, as the meld's score item would be.
                 self.adj.events.push(Event {
                     code: "meld_not_scored",
-                    action_index: None,
+                    action_index: Some(declared),
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: m.cards.iter().collect(),
                     detail: format!(
                         "{seat}'s {} {} ({} points) does not score: {why}",

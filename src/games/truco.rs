@@ -303,7 +303,7 @@ impl Rules for Truco {
                 .find(|(s, _)| table.resolve(**s) == Some(table.left(table.left(mao))))
                 .map(|(_, c)| c.clone())
                 .unwrap_or_default(),
-            play: TrickPlay::new(table, dealt.hands, mao),
+            play: TrickPlay::new(table, dealt.hands, mao).with_face_down(),
             stage: match kind {
                 Kind::Normal => Stage::Dealing {
                     rejects: 0,
@@ -438,6 +438,8 @@ impl Hand {
             action_index: index,
             trick,
             seat,
+            side: None,
+            details: Default::default(),
             cards,
             detail,
         });
@@ -1308,6 +1310,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                     action_index: None,
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "{} win the hand: {tentos} tento{}",
@@ -1327,6 +1331,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                     action_index: None,
                     trick: None,
                     seat: Some(table.left(seat)),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "{} win the hand: 1 tento (the leading side ran, §4)",
@@ -1342,6 +1348,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                 action_index: None,
                 trick: None,
                 seat: None,
+                side: None,
+                details: Default::default(),
                 cards: Vec::new(),
                 detail: if kind == Kind::Iron {
                     "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)".into()

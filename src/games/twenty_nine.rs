@@ -289,6 +289,8 @@ impl Hand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(declarer),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "the first three players passed: {declarer}, the dealer, is compelled to bid {bid} and the auction ends (§3, TN-d)"
@@ -352,6 +354,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: Some(trick.number),
                 seat: Some(seat),
+                side: None,
+                details: Default::default(),
                 cards: Vec::new(),
                 detail: format!(
                     "{seat} held no {} in trick {}: {declarer} turned up the concealed trump, {}, before {seat} played (§3, TN-2)",
@@ -503,6 +507,8 @@ impl Hand {
             action_index: Some(index),
             trick,
             seat: Some(seat),
+            side: None,
+            details: Default::default(),
             cards: self.royal_pair(seat).expect("checked above").to_vec(),
             detail: format!(
                 "{seat}, {who}, showed the K and Q of trumps: the contract moves from {bid} to {target} (§3, TN-e)"

@@ -140,6 +140,15 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
             }
         }
     }
+    // One `hands_played`: a hand played to a result counts (scored, game lost); a misdeal, a
+    // void hand (dealt again) and a record error leave the count as it was.
+    let counted = matches!(a.outcome, Outcome::Scored | Outcome::GameLost);
+    if a.match_after.hands_played != a.match_before.hands_played + u32::from(counted) {
+        fail(format!(
+            "a {:?} hand moves hands_played from {} to {}",
+            a.outcome, a.match_before.hands_played, a.match_after.hands_played
+        ));
+    }
     if let Some(e) = &a.record_error {
         // README C13: a record error states its trick: none before the first card (nor in a game
         // whose unit is a turn), else the trick in progress: the one after the tricks reported
@@ -508,6 +517,11 @@ fn the_contract_check_can_fail() {
         &|a| {
             a.tricks.pop();
         },
+    );
+    caught(
+        "hands_played after a void hand or a misdeal",
+        &|_, _, a| matches!(a.outcome, Outcome::Void | Outcome::Misdeal),
+        &|a| a.match_after.hands_played += 1,
     );
     caught(
         "the seat due",

@@ -293,6 +293,12 @@ impl Adjudication {
         self.hand_winner = None;
         self.bonuses.clear();
         for i in &mut self.irregularities {
+            // The words follow the numbers: a penalty the record error leaves unscored says so.
+            if i.effect.points.sides().next().is_some() {
+                i.consequence.push_str(
+                    " Not applied: the record has an error, so the hand is not scored (README C5).",
+                );
+            }
             i.effect.points = PerSide::over([]);
         }
         if let Some(c) = &mut self.contract {

@@ -213,6 +213,12 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     let mut parts: BTreeMap<Side, i32> = BTreeMap::new();
     for item in &a.score_items {
         *parts.entry(item.side).or_default() += item.points;
+        if item.points == 0 {
+            fail(format!(
+                "score item {} for {} is worth 0",
+                item.code, item.side
+            ));
+        }
         let own = matches!(item.source, ScoreSource::Penalty | ScoreSource::Bonus);
         if !own && !declared(info.score_codes, item.code) {
             fail(format!("score item code {} is not declared", item.code));
@@ -369,7 +375,20 @@ fn absent_keys(v: &Value) -> Vec<String> {
 #[test]
 fn every_fixture_keeps_the_one_contract() {
     let mut failures = Vec::new();
-    for (path, game, record, a) in adjudicated() {
+    let all = adjudicated();
+    // A game that counts card points states them in every answer's tally (0 when none were
+    // taken: a misdeal too).
+    let counts_points: Vec<&str> = all
+        .iter()
+        .filter(|(_, _, _, a)| a.tally.sides().any(|s| a.tally[s].points.is_some()))
+        .map(|(_, g, _, _)| g.info().id)
+        .collect();
+    for (path, game, record, a) in all {
+        if counts_points.contains(&game.info().id)
+            && a.tally.sides().any(|s| a.tally[s].points.is_none())
+        {
+            failures.push(format!("{path}: the tally has no card points"));
+        }
         for b in breaches(game, &record, &a) {
             failures.push(format!("{path}: {b}"));
         }
@@ -522,6 +541,20 @@ fn the_contract_check_can_fail() {
         "hands_played after a void hand or a misdeal",
         &|_, _, a| matches!(a.outcome, Outcome::Void | Outcome::Misdeal),
         &|a| a.match_after.hands_played += 1,
+    );
+    caught(
+        "a part worth nothing",
+        &|_, _, a| a.hand_score.is_some(),
+        &|a| {
+            let side = a.match_before.scores.sides().next().unwrap();
+            a.score_items.push(engine::ScoreItem {
+                side,
+                points: 0,
+                source: ScoreSource::Tricks,
+                code: "tricks",
+                action_index: None,
+            });
+        },
     );
     caught(
         "the seat due",

@@ -284,6 +284,14 @@ impl Adjudication {
         }
     }
 
+    /// The game counts card points: every side's tally states them, 0 until a card is taken (a
+    /// misdeal, a record stopping in the auction).
+    pub fn counts_card_points(&mut self, sides: impl IntoIterator<Item = Side>) {
+        for side in sides {
+            self.tally[side].points = Some(0);
+        }
+    }
+
     /// README C5: a record error leaves no score and the match as it was.
     pub fn record_error(&mut self, error: RecordError) {
         self.outcome = Outcome::RecordError;
@@ -360,6 +368,10 @@ impl Adjudication {
         code: &'static str,
         action_index: Option<usize>,
     ) {
+        // One rule for zero parts: a part worth nothing is not listed.
+        if points == 0 {
+            return;
+        }
         self.score_items.push(ScoreItem {
             side,
             points,
@@ -372,6 +384,9 @@ impl Adjudication {
     /// Scores `points` to `side` as the penalty of irregularity `irregularity` (its index in
     /// `irregularities`): a score item, and the number in the irregularity's effect.
     pub fn penalize(&mut self, irregularity: usize, side: Side, points: i32) {
+        if points == 0 {
+            return;
+        }
         let i = &mut self.irregularities[irregularity];
         i.effect.points[side] += points;
         let (code, at) = (i.code, i.action_index);
@@ -499,5 +514,34 @@ impl Adjudication {
         }
         m.hands_played += 1;
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One rule for zero parts: a part or a penalty worth nothing is not listed, and the penalty's
+    /// effect names no side it did not move.
+    #[test]
+    fn a_part_worth_nothing_is_not_listed() {
+        let mut a = Adjudication::new("test", Seat::S, &MatchState::default(), 0);
+        a.score(Side::NS, 0, ScoreSource::Tricks, "card_points", None);
+        a.irregularities.push(Irregularity {
+            code: "revoke",
+            action_index: Some(3),
+            trick: Some(1),
+            seat: Seat::E,
+            card: None,
+            rule: "",
+            explanation: String::new(),
+            consequence: String::new(),
+            effect: Default::default(),
+        });
+        a.penalize(0, Side::EW, 0);
+        assert!(a.score_items.is_empty());
+        assert_eq!(a.irregularities[0].effect.points.sides().count(), 0);
+        a.score(Side::EW, 2, ScoreSource::Tricks, "card_points", None);
+        assert_eq!(a.score_items.len(), 1);
     }
 }

@@ -294,9 +294,7 @@ impl Rules for Briscola {
         set_contenders(&mut adj.match_after, &contenders);
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
-        for side in table.sides() {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(table.sides());
         adj.events.push(Event {
             code: "upcard_turned",
             action_index: None,

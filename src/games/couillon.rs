@@ -197,9 +197,7 @@ impl Rules for Couillon {
         }
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         adj.events.push(Event {
             code: "upcard_turned",
             action_index: None,

@@ -1405,6 +1405,7 @@ impl ImperialTarot {
         let eldest = TABLE.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.tally = PerSide::over(TABLE.sides());
+        adj.counts_card_points(TABLE.sides());
         let mut hands = [CardSet::EMPTY; 4];
         hands.copy_from_slice(&dealt.hands[..4]);
         Ok(TarotHand {

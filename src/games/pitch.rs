@@ -305,7 +305,11 @@ impl Rules for Pitch {
                 5
             },
             penalty: options.choice("revoke_penalty") == "default",
-            adj: Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize),
+            adj: {
+                let mut adj = Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize);
+                adj.counts_card_points(Side::BOTH);
+                adj
+            },
         }))
     }
 }
@@ -361,9 +365,6 @@ impl PitchHand {
         contract.target = Some(bid_value(bid).min(4));
         self.adj.contract = Some(contract);
         self.play = TrickPlay::new(Table::FOUR, self.play.hands, pitcher);
-        for side in Side::BOTH {
-            self.adj.tally[side].points = Some(0);
-        }
         self.phase = Phase::Play { pitcher, bid };
         Ok(())
     }

@@ -547,9 +547,7 @@ impl Rules for Tresette {
         let melds =
             std::array::from_fn(|p| meld_choices(dealt.hands[p], rules.card_in_one_meld_only));
         let mut adj = Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         Ok(Box::new(TresetteHand {
             table,
             rules,

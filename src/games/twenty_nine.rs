@@ -205,9 +205,7 @@ impl Rules for TwentyNine {
         let dealer = record.dealer;
         let eldest = Table::FOUR.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         Ok(Box::new(Hand {
             first_round,
             play: TrickPlay::new(Table::FOUR, dealt.hands, eldest), // §1: the dealer's left leads

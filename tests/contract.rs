@@ -4,7 +4,7 @@
 mod common;
 
 use arbiter::api::problem::parse_json;
-use arbiter::engine::{self, Adjudication, BonusStatus, Options, Outcome, ScoreSource, Side};
+use arbiter::engine::{self, Adjudication, BonusStatus, Options, Outcome, ScoreSource, Seat, Side};
 use arbiter::record::HandRecord;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -84,14 +84,76 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
             ));
         }
     }
+    // Events locate themselves (records.md, "Presence"): the side of the seat named; a trick
+    // for an event at or after the first card of a trick game, none before it (README C13).
+    let mut led = record.clone();
+    led.actions.truncate(first_card + 1);
+    let has_tricks = engine::legal_actions(game, &led).is_ok_and(|v| v.trick_number.is_some());
+    let wire = serde_json::to_value(&a.events).unwrap();
+    for (e, w) in a.events.iter().zip(wire.as_array().unwrap()) {
+        if let Some(seat) = e.seat
+            && w["side"] != serde_json::json!(table.side(seat))
+        {
+            fail(format!("event {} of {seat} has side {}", e.code, w["side"]));
+        }
+        match e.action_index {
+            Some(x) if x < first_card && e.trick.is_some() => fail(format!(
+                "event {} at {x}, before the first card, has trick {:?}",
+                e.code, e.trick
+            )),
+            Some(x) if x >= first_card && has_tricks && e.trick.is_none() => {
+                fail(format!("event {} at {x} has no trick", e.code))
+            }
+            _ => {}
+        }
+    }
+    // Card points per trick in every game that counts them (its tally's `points`).
+    if a.tally.sides().any(|s| a.tally[s].points.is_some()) {
+        for t in a.tricks.iter().filter(|t| t.complete && t.points.is_none()) {
+            fail(format!("trick {} has no card points", t.number));
+        }
+    }
+    // The cards on the table when a record error or a deciding foul stopped the hand are listed
+    // as their trick, marked incomplete.
+    let stop = match &a.record_error {
+        Some(e) => e.action_index,
+        None => a
+            .irregularities
+            .iter()
+            .find(|i| i.effect.decides.is_some())
+            .and_then(|i| i.action_index.map(|x| x + 1)),
+    };
+    if let Some(at) = stop.filter(|&at| at <= record.actions.len()) {
+        let mut before = record.clone();
+        before.actions.truncate(at);
+        if let Ok(view) = engine::legal_actions(game, &before)
+            && !view.trick.is_empty()
+        {
+            let n = view
+                .trick_number
+                .expect("a trick on the table has a number");
+            let listed = a.tricks.iter().find(|t| t.number == n);
+            if listed.is_none_or(|t| t.plays.len() < view.trick.len()) {
+                fail(format!(
+                    "trick {n}, on the table when the hand stopped at {at}, is not listed"
+                ));
+            }
+        }
+    }
+    // One `hands_played`: a hand played to a result counts (scored, game lost); a misdeal, a
+    // void hand (dealt again) and a record error leave the count as it was.
+    let counted = matches!(a.outcome, Outcome::Scored | Outcome::GameLost);
+    if a.match_after.hands_played != a.match_before.hands_played + u32::from(counted) {
+        fail(format!(
+            "a {:?} hand moves hands_played from {} to {}",
+            a.outcome, a.match_before.hands_played, a.match_after.hands_played
+        ));
+    }
     if let Some(e) = &a.record_error {
         // README C13: a record error states its trick: none before the first card (nor in a game
         // whose unit is a turn), else the trick in progress: the one after the tricks reported
         // complete, or the last of them while its business is unfinished (a Stubs & Spoils spoil).
-        let mut led = record.clone();
-        led.actions.truncate(first_card + 1);
-        let has_tricks = engine::legal_actions(game, &led).is_ok_and(|v| v.trick_number.is_some());
-        let done = a.tricks.len() as u8;
+        let done = a.tricks.iter().filter(|t| t.complete).count() as u8;
         let fits = match e.trick {
             None => !has_tricks || e.action_index.is_none_or(|x| x <= first_card),
             Some(n) => {
@@ -151,6 +213,12 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     let mut parts: BTreeMap<Side, i32> = BTreeMap::new();
     for item in &a.score_items {
         *parts.entry(item.side).or_default() += item.points;
+        if item.points == 0 {
+            fail(format!(
+                "score item {} for {} is worth 0",
+                item.code, item.side
+            ));
+        }
         let own = matches!(item.source, ScoreSource::Penalty | ScoreSource::Bonus);
         if !own && !declared(info.score_codes, item.code) {
             fail(format!("score item code {} is not declared", item.code));
@@ -235,26 +303,107 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     out
 }
 
+/// The common fields every answer has (records.md, "Presence"), and those of each event and
+/// each trick and card of a trick: what is missing is listed.
+fn absent_keys(v: &Value) -> Vec<String> {
+    const ANSWER: &[&str] = &[
+        "game",
+        "dealer",
+        "outcome",
+        "trump",
+        "tricks",
+        "irregularities",
+        "corrected_revokes",
+        "record_error",
+        "ignored_actions",
+        "bonuses",
+        "contract",
+        "camps",
+        "hand_winner",
+        "events",
+        "tally",
+        "hand_score",
+        "score_items",
+        "match_before",
+        "match_after",
+    ];
+    const EVENT: &[&str] = &[
+        "code",
+        "action_index",
+        "trick",
+        "seat",
+        "side",
+        "cards",
+        "detail",
+    ];
+    const TRICK: &[&str] = &["number", "leader", "plays", "winner", "complete"];
+    let mut out = Vec::new();
+    let lacks = |v: &Value, keys: &[&str], what: &str, out: &mut Vec<String>| {
+        for key in keys {
+            if v.get(key).is_none() {
+                out.push(format!("{what} has no `{key}`"));
+            }
+        }
+    };
+    lacks(v, ANSWER, "the answer", &mut out);
+    for e in v["events"].as_array().into_iter().flatten() {
+        lacks(e, EVENT, &format!("event {}", e["code"]), &mut out);
+    }
+    let face_down = v["game"] == "truco";
+    // A game that draws says so on every complete trick (`[]` once the stock is empty).
+    let draws = v["game"] == "briscola";
+    for t in v["tricks"].as_array().into_iter().flatten() {
+        lacks(t, TRICK, &format!("trick {}", t["number"]), &mut out);
+        if t["complete"] == true && t.get("draws").is_some() != draws {
+            out.push(format!(
+                "trick {}: its draws are {}",
+                t["number"], t["draws"]
+            ));
+        }
+        for p in t["plays"].as_array().into_iter().flatten() {
+            if p.get("face_down").is_some() != face_down {
+                out.push(format!(
+                    "trick {}: a card's face_down is {}",
+                    t["number"], p["face_down"]
+                ));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn every_fixture_keeps_the_one_contract() {
     let mut failures = Vec::new();
-    for (path, game, record, a) in adjudicated() {
+    let all = adjudicated();
+    // A game that counts card points states them in every answer's tally (0 when none were
+    // taken: a misdeal too).
+    let counts_points: Vec<&str> = all
+        .iter()
+        .filter(|(_, _, _, a)| a.tally.sides().any(|s| a.tally[s].points.is_some()))
+        .map(|(_, g, _, _)| g.info().id)
+        .collect();
+    for (path, game, record, a) in all {
+        if counts_points.contains(&game.info().id)
+            && a.tally.sides().any(|s| a.tally[s].points.is_none())
+        {
+            failures.push(format!("{path}: the tally has no card points"));
+        }
         for b in breaches(game, &record, &a) {
             failures.push(format!("{path}: {b}"));
         }
-        // The wire shape: these keys are always present, whatever the game.
+        // The wire shape (records.md, "Presence"): these keys are always present, whatever the
+        // game, `null` or `[]` when what they name did not happen.
         let v = serde_json::to_value(&a).unwrap();
-        for key in ["hand_winner", "score_items", "hand_score", "tally"] {
-            if v.get(key).is_none() {
-                failures.push(format!("{path}: no `{key}`"));
-            }
+        for problem in absent_keys(&v) {
+            failures.push(format!("{path}: {problem}"));
         }
         for (side, t) in v["tally"].as_object().unwrap() {
             if t.get("tricks").is_none() {
                 failures.push(format!("{path}: tally of {side} has no `tricks`"));
             }
         }
-        if let Some(c) = v.get("contract") {
+        if let Some(c) = v.get("contract").filter(|c| !c.is_null()) {
             for key in ["declarer", "side", "made"] {
                 if c.get(key).is_none() {
                     failures.push(format!("{path}: contract has no `{key}`"));
@@ -337,6 +486,77 @@ fn the_contract_check_can_fail() {
         &|a| a.record_error.as_mut().unwrap().trick = None,
     );
     caught(
+        "an event's side",
+        &|_, _, a| a.events.iter().any(|e| e.seat.is_some()),
+        &|a| {
+            for e in a.events.iter_mut() {
+                e.seat = e.seat.map(|s| if s == Seat::N { Seat::E } else { Seat::N });
+            }
+        },
+    );
+    caught(
+        "an event's trick",
+        &|_, r, a| {
+            let first = r.actions.iter().position(|x| x.kind.verb == "play");
+            a.events.iter().any(|e| {
+                e.trick.is_some()
+                    && e.action_index
+                        .is_some_and(|x| first.is_some_and(|f| x >= f))
+            })
+        },
+        &|a| {
+            for e in a.events.iter_mut() {
+                e.trick = None;
+            }
+        },
+    );
+    caught(
+        "card points per trick",
+        &|_, _, a| a.tricks.iter().any(|t| t.complete && t.points.is_some()),
+        &|a| {
+            for t in a.tricks.iter_mut() {
+                t.points = None;
+            }
+        },
+    );
+    caught(
+        "the trick on the table at a record error",
+        &|_, _, a| a.record_error.is_some() && a.tricks.last().is_some_and(|t| !t.complete),
+        &|a| {
+            a.tricks.pop();
+        },
+    );
+    caught(
+        "the trick on the table at a deciding foul",
+        &|_, _, a| {
+            a.record_error.is_none()
+                && a.tricks.last().is_some_and(|t| !t.complete)
+                && a.irregularities.iter().any(|i| i.effect.decides.is_some())
+        },
+        &|a| {
+            a.tricks.pop();
+        },
+    );
+    caught(
+        "hands_played after a void hand or a misdeal",
+        &|_, _, a| matches!(a.outcome, Outcome::Void | Outcome::Misdeal),
+        &|a| a.match_after.hands_played += 1,
+    );
+    caught(
+        "a part worth nothing",
+        &|_, _, a| a.hand_score.is_some(),
+        &|a| {
+            let side = a.match_before.scores.sides().next().unwrap();
+            a.score_items.push(engine::ScoreItem {
+                side,
+                points: 0,
+                source: ScoreSource::Tricks,
+                code: "tricks",
+                action_index: None,
+            });
+        },
+    );
+    caught(
         "the seat due",
         &|_, _, a| {
             a.record_error
@@ -345,6 +565,32 @@ fn the_contract_check_can_fail() {
         },
         &|a| a.record_error.as_mut().unwrap().seat = None,
     );
+}
+
+/// The presence check itself: a common field left out of an answer, an event's or a trick's,
+/// and a card's `face_down` stated outside Truco, are each caught.
+#[test]
+fn the_presence_check_can_fail() {
+    let all = adjudicated();
+    let (_, _, _, a) = all
+        .iter()
+        .find(|(_, g, _, a)| {
+            g.info().id == "twenty-nine" && !a.events.is_empty() && !a.tricks.is_empty()
+        })
+        .expect("a Twenty-Nine hand with events and tricks");
+    let v = serde_json::to_value(a).unwrap();
+    assert!(absent_keys(&v).is_empty());
+    let spoiled = |spoil: &dyn Fn(&mut Value)| {
+        let mut w = v.clone();
+        spoil(&mut w);
+        absent_keys(&w)
+    };
+    assert!(!spoiled(&|w| drop(w.as_object_mut().unwrap().remove("trump"))).is_empty());
+    assert!(!spoiled(&|w| drop(w["events"][0].as_object_mut().unwrap().remove("side"))).is_empty());
+    assert!(
+        !spoiled(&|w| drop(w["tricks"][0].as_object_mut().unwrap().remove("complete"))).is_empty()
+    );
+    assert!(!spoiled(&|w| w["tricks"][0]["plays"][0]["face_down"] = Value::Bool(false)).is_empty());
 }
 
 /// README C2–C4, C11: `correct` belongs to every game's record (a game without revokes answers it

@@ -1345,7 +1345,9 @@ mod climb {
                 action_index: Some(index),
                 trick: None,
                 seat: Some(seat),
+                side: None,
                 cards,
+                details: Default::default(),
                 detail: format!("{seat} {code}"),
             });
         }

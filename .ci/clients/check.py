@@ -1,7 +1,9 @@
 """Adjudicates every fixture through the Python client generated from the API document
 (openapi-python-client) and compares each answer, read into the client's typed models, with the
 fixture's expectation (the parts `expected` states, as tests/fixtures.rs does). It also checks
-that the typed models give the answer back as sent (an absent list read as `[]` aside). Usage: check.py BASE_URL FIXTURES_DIR
+that the typed models give the answer back as sent: exactly for an adjudication, whose fields are
+present wherever docs/records.md ("Presence") says so; a problem's absent list may read as `[]`.
+Usage: check.py BASE_URL FIXTURES_DIR
 with the generated package `arbiter_client` importable. Exits non-zero on any difference."""
 
 import json
@@ -14,8 +16,8 @@ from arbiter_client.models import Adjudication, GameId, HandRecord, Problem
 
 
 def subset(expected, actual, path="", typed=False):
-    """What the fixture states, found in the answer (null matches null or absent; in the typed
-    answer also `[]`, the models' reading of an absent list)."""
+    """What the fixture states, found in the answer (null matches null or absent; in a typed
+    problem also `[]`, the models' reading of an absent list)."""
     if expected is None and (actual is None or (typed and actual == [])):
         return None
     if isinstance(expected, dict) and isinstance(actual, dict):
@@ -39,7 +41,7 @@ def subset(expected, actual, path="", typed=False):
 
 def without_empty_lists(v):
     """The answer with its empty lists left out: the generated models read an absent optional
-    list as `[]` (the API leaves some empty lists out; issue 20 B settles which)."""
+    list as `[]` (a problem leaves its empty lists out; an adjudication is compared as it is)."""
     if isinstance(v, dict):
         return {k: without_empty_lists(x) for k, x in v.items() if x != []}
     if isinstance(v, list):
@@ -82,10 +84,14 @@ def main():
             failures.append(f"{path}: read as {type(parsed).__name__}, not {expected_type.__name__}")
             continue
         answer = parsed.to_dict()
-        if without_empty_lists(answer) != without_empty_lists(raw):
+        # An adjudication's fields are present as records.md's presence rules say: read back
+        # exactly (an absent list is no longer taken for `[]`).
+        strict = status == 200
+        same = answer == raw if strict else without_empty_lists(answer) == without_empty_lists(raw)
+        if not same:
             failures.append(f"{path}: the typed answer differs from the answer sent")
         for what, err in [
-            ("typed", subset(f["expected"], answer, typed=True)),
+            ("typed", subset(f["expected"], answer, typed=not strict)),
             ("sent", subset(f["expected"], raw)),
         ]:
             if err:

@@ -2,8 +2,8 @@
 //! (`docs/records.md`, "The adjudication"), and the helpers that score a hand one way.
 
 use super::{
-    CorrectedRevoke, IgnoredAction, Irregularity, MatchState, PerSide, RecordError, Seat, Side,
-    Table, TrickReport,
+    CorrectedRevoke, IgnoredAction, Irregularity, MatchState, PerSide, PlayedCard, RecordError,
+    Seat, Side, Table, Trick, TrickReport,
 };
 use crate::cards::{Card, Suit};
 use crate::details::Details;
@@ -91,12 +91,20 @@ pub struct Event {
     pub code: &'static str,
     /// The action that caused it, if one did.
     pub action_index: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The trick in progress at its action: `null` before the first card of trick 1 (README C13)
+    /// or when no action caused it. Filled by the replay driver where the game leaves it out.
     pub trick: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The seat it concerns, where one does.
     pub seat: Option<Seat>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The side it concerns: the seat's side where a seat is named (set by the replay driver), or
+    /// a side's own event (Court Piece's `first_seven`); `null` when it concerns the whole table.
+    pub side: Option<Side>,
+    /// The cards it concerns (`[]` where none).
     pub cards: Vec<Card>,
+    /// The game's own facts about it, beside the common ones (Big Two's `combination` and `led`).
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub details: Details,
     /// One sentence a director can read out.
     pub detail: String,
 }
@@ -161,7 +169,7 @@ pub struct Adjudication {
     pub game: &'static str,
     pub dealer: Seat,
     pub outcome: Outcome,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The trump suit; `null` where none was made (or the game plays without trumps).
     pub trump: Option<Suit>,
     /// The game's own findings (Stubs & Spoils' `mode` and `special_suit`); its details schema
     /// names them.
@@ -174,16 +182,14 @@ pub struct Adjudication {
     pub record_error: Option<RecordError>,
     pub ignored_actions: Vec<IgnoredAction>,
     pub bonuses: Vec<Bonus>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `null` where no contract stands (none made yet, or the game has no declarer).
     pub contract: Option<Contract>,
     /// The hand's camps, in games where they are not the fixed sides (declarer against three):
-    /// each player still scores his own points.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// each player still scores his own points. Empty where the camps are the fixed sides.
     pub camps: Vec<Camp>,
     /// The side that won the hand, in games whose rules name one; `null` otherwise, for a tie, or
     /// when the hand is not scored.
     pub hand_winner: Option<Side>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Event>,
     #[schema(inline)]
     pub tally: PerSide<Tally>,
@@ -278,6 +284,14 @@ impl Adjudication {
         }
     }
 
+    /// The game counts card points: every side's tally states them, 0 until a card is taken (a
+    /// misdeal, a record stopping in the auction).
+    pub fn counts_card_points(&mut self, sides: impl IntoIterator<Item = Side>) {
+        for side in sides {
+            self.tally[side].points = Some(0);
+        }
+    }
+
     /// README C5: a record error leaves no score and the match as it was.
     pub fn record_error(&mut self, error: RecordError) {
         self.outcome = Outcome::RecordError;
@@ -287,12 +301,62 @@ impl Adjudication {
         self.hand_winner = None;
         self.bonuses.clear();
         for i in &mut self.irregularities {
+            // The words follow the numbers: a penalty the record error leaves unscored says so.
+            if i.effect.points.sides().next().is_some() {
+                i.consequence.push_str(
+                    " Not applied: the record has an error, so the hand is not scored (README C5).",
+                );
+            }
             i.effect.points = PerSide::over([]);
         }
         if let Some(c) = &mut self.contract {
             c.made = None;
         }
         self.match_after = self.match_before.clone();
+    }
+
+    /// Every event states its side and trick (`docs/records.md`, events): the side of its seat
+    /// where the game named only the seat; the trick in progress at its action where the game
+    /// left it out (README C13: none before the first card; after the last reported trick,
+    /// `last`, the trick in progress when the record ends).
+    pub fn locate_events(&mut self, table: Table, last: Option<u8>) {
+        let ends: Vec<(u8, usize, usize)> = self
+            .tricks
+            .iter()
+            .filter(|t| !t.plays.is_empty())
+            .map(|t| {
+                let p = &t.plays;
+                (t.number, p.action_index(0), p.action_index(p.len() - 1))
+            })
+            .collect();
+        let first_card = ends.first().map(|&(_, first, _)| first);
+        for e in &mut self.events {
+            if e.side.is_none() {
+                e.side = e.seat.map(|s| table.side(s));
+            }
+            let (Some(i), None, Some(first)) = (e.action_index, e.trick, first_card) else {
+                continue;
+            };
+            if i >= first {
+                e.trick = ends
+                    .iter()
+                    .find(|&&(_, _, end)| end >= i)
+                    .map(|&(n, _, _)| n)
+                    .or(last);
+            }
+        }
+    }
+
+    /// Lists the cards on the table when the hand stopped (a record error, a deciding foul) as
+    /// trick `number`, incomplete with no winner, unless the game reported that trick itself (a
+    /// Truco run) or no card lies there.
+    pub fn list_unfinished(&mut self, number: u8, plays: &[PlayedCard]) {
+        if plays.is_empty() || self.tricks.iter().any(|t| t.number == number) {
+            return;
+        }
+        let mut report = TrickReport::ruled(Trick::on_table(number, plays), None);
+        report.complete = false;
+        self.tricks.push(report);
     }
 
     /// Adds a part of the hand score.
@@ -304,6 +368,10 @@ impl Adjudication {
         code: &'static str,
         action_index: Option<usize>,
     ) {
+        // One rule for zero parts: a part worth nothing is not listed.
+        if points == 0 {
+            return;
+        }
         self.score_items.push(ScoreItem {
             side,
             points,
@@ -316,6 +384,9 @@ impl Adjudication {
     /// Scores `points` to `side` as the penalty of irregularity `irregularity` (its index in
     /// `irregularities`): a score item, and the number in the irregularity's effect.
     pub fn penalize(&mut self, irregularity: usize, side: Side, points: i32) {
+        if points == 0 {
+            return;
+        }
         let i = &mut self.irregularities[irregularity];
         i.effect.points[side] += points;
         let (code, at) = (i.code, i.action_index);
@@ -478,5 +549,34 @@ impl Adjudication {
         }
         m.hands_played += 1;
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One rule for zero parts: a part or a penalty worth nothing is not listed, and the penalty's
+    /// effect names no side it did not move.
+    #[test]
+    fn a_part_worth_nothing_is_not_listed() {
+        let mut a = Adjudication::new("test", Seat::S, &MatchState::default(), 0);
+        a.score(Side::NS, 0, ScoreSource::Tricks, "card_points", None);
+        a.irregularities.push(Irregularity {
+            code: "revoke",
+            action_index: Some(3),
+            trick: Some(1),
+            seat: Seat::E,
+            card: None,
+            rule: "",
+            explanation: String::new(),
+            consequence: String::new(),
+            effect: Default::default(),
+        });
+        a.penalize(0, Side::EW, 0);
+        assert!(a.score_items.is_empty());
+        assert_eq!(a.irregularities[0].effect.points.sides().count(), 0);
+        a.score(Side::EW, 2, ScoreSource::Tricks, "card_points", None);
+        assert_eq!(a.score_items.len(), 1);
     }
 }

@@ -87,6 +87,12 @@ impl<H: Holding> TrickPlay<H> {
         });
     }
 
+    /// In this game a card may be played face down (Truco): every card states whether it was.
+    pub fn with_face_down(mut self) -> TrickPlay<H> {
+        self.trick = self.trick.with_face_down();
+        self
+    }
+
     /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.
     pub fn sit_out(&mut self, seat: Seat) {
         self.out[seat.pos()] = true;
@@ -349,7 +355,7 @@ impl<H: Holding> TrickPlay<H> {
             }
         }
         self.correction_window = None;
-        self.trick = Trick::new(done.number + 1, next_leader);
+        self.trick = done.next(next_leader);
         self.next = Some(next_leader);
         (done, established)
     }

@@ -47,22 +47,33 @@ impl<V: Verbs> Prepared<'_, V> {
         if let Some(refusal) = self.state.refusal() {
             return Err(refusal);
         }
-        let trick = in_progress(&self.state.view());
+        let view = self.state.view();
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.actions.len(), trick);
+        locate(&mut adjudication, self.table, self.actions.len(), &view);
         Ok(adjudication)
     }
 }
 
-/// Completes the ruling on a hand whose record held `actions` actions, `trick` in progress where
-/// it stopped (README C5 / the contract: an incomplete hand names where the next action was due;
-/// C13: every record error states its trick).
-fn locate(adjudication: &mut Adjudication, actions: usize, trick: Option<u8>) {
+/// Completes the ruling on a hand whose record held `actions` actions, the table as `view` shows
+/// it where the record stopped (README C5 / the contract: an incomplete hand names where the next
+/// action was due; C13: every record error states its trick; the trick on the table when a
+/// record error or a deciding foul stopped the hand is listed, incomplete).
+fn locate(adjudication: &mut Adjudication, table: Table, actions: usize, view: &TableView) {
+    let trick = in_progress(view);
     if let Some(e) = &mut adjudication.record_error {
         e.trick = trick;
         if e.code == "incomplete_hand" {
             e.action_index = Some(actions);
         }
+    }
+    adjudication.locate_events(table, trick);
+    let stopped = adjudication.record_error.is_some()
+        || adjudication
+            .irregularities
+            .iter()
+            .any(|i| i.effect.decides.is_some());
+    if let (true, Some(n)) = (stopped, view.trick_number) {
+        adjudication.list_unfinished(n, &view.trick);
     }
 }
 
@@ -139,8 +150,8 @@ trait Step {
     fn apply(&mut self, index: usize, action: &Action) -> Result<(), RecordError>;
     /// The view with the legal actions, `index` being the next action's.
     fn view(&self, index: usize) -> TableView;
-    /// The trick in progress (see `in_progress`).
-    fn trick(&self) -> Option<u8>;
+    /// The table as it stands, without the legal actions.
+    fn table(&self) -> TableView;
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
@@ -172,8 +183,8 @@ impl<V: Verbs> Step for Typed<V> {
         view
     }
 
-    fn trick(&self) -> Option<u8> {
-        in_progress(&self.0.view())
+    fn table(&self) -> TableView {
+        self.0.view()
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -215,9 +226,9 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
-        let trick = self.state.trick();
+        let view = self.state.table();
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.applied, trick);
+        locate(&mut adjudication, self.table, self.applied, &view);
         adjudication
     }
 }

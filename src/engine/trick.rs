@@ -14,9 +14,10 @@ pub const MAX_PLAYS: usize = 7;
 pub struct PlayedCard {
     pub seat: Seat,
     pub card: Card,
-    /// Played face down (Truco): it cannot win the trick.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub face_down: bool,
+    /// Played face down (Truco): it cannot win the trick. Stated on every card of a game where
+    /// a card may be played face down (`false` when it was not), absent in the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub face_down: Option<bool>,
 }
 
 impl PlayedCard {
@@ -24,7 +25,7 @@ impl PlayedCard {
         PlayedCard {
             seat,
             card,
-            face_down: false,
+            face_down: None,
         }
     }
 }
@@ -38,6 +39,8 @@ pub struct Trick {
     /// The action that put each card on the table (for evidence).
     action_index: [u32; MAX_PLAYS],
     len: u8,
+    /// Cards may be played face down in this game (Truco): each card says whether it was.
+    face_down_game: bool,
 }
 
 impl Trick {
@@ -48,12 +51,41 @@ impl Trick {
             plays: [PlayedCard::new(leader, Card::JOKER); MAX_PLAYS],
             action_index: [0; MAX_PLAYS],
             len: 0,
+            face_down_game: false,
+        }
+    }
+
+    /// The cards `plays` as they lie on the table in trick `number` (the actions that put them
+    /// there unknown: a trick shown, not replayed).
+    pub fn on_table(number: u8, plays: &[PlayedCard]) -> Trick {
+        let mut trick = Trick::new(number, plays.first().map_or(Seat::N, |p| p.seat));
+        trick.plays[..plays.len()].copy_from_slice(plays);
+        trick.len = plays.len() as u8;
+        trick
+    }
+
+    /// The next trick after this one, led by `leader`, in the same game.
+    pub fn next(&self, leader: Seat) -> Trick {
+        Trick {
+            face_down_game: self.face_down_game,
+            ..Trick::new(self.number + 1, leader)
+        }
+    }
+
+    /// In this game a card may be played face down (Truco): every card states whether it was.
+    pub fn with_face_down(self) -> Trick {
+        Trick {
+            face_down_game: true,
+            ..self
         }
     }
 
     pub fn push(&mut self, seat: Seat, card: Card, action_index: usize) {
         let i = self.len as usize;
-        self.plays[i] = PlayedCard::new(seat, card);
+        self.plays[i] = PlayedCard {
+            face_down: self.face_down_game.then_some(false),
+            ..PlayedCard::new(seat, card)
+        };
         self.action_index[i] = action_index as u32;
         self.len += 1;
     }
@@ -111,7 +143,7 @@ impl Trick {
 
     /// The card at `pos` was played face down (Truco): it says so in the report.
     pub fn set_face_down(&mut self, pos: usize) {
-        self.plays[pos].face_down = true;
+        self.plays[pos].face_down = Some(true);
     }
 
     /// Position of the winning card: the highest `strength`, the earlier card on equal strength.
@@ -245,9 +277,10 @@ pub struct TrickReport {
     /// Stubs & Spoils: the two cards that go to the dead pile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dead: Option<[Card; 2]>,
-    /// Cards drawn from the stock after this trick, in drawing order (winner first).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub draws: Vec<PlayedCard>,
+    /// Cards drawn from the stock after this trick, in drawing order (winner first): on every
+    /// trick of a game that draws (`[]` once the stock is empty), absent in the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws: Option<Vec<PlayedCard>>,
     /// `false` for a trick cut short (a Truco hand ended by a run before the trick was complete).
     pub complete: bool,
 }
@@ -268,7 +301,7 @@ impl TrickReport {
             stub: None,
             spoil: None,
             dead: None,
-            draws: Vec::new(),
+            draws: None,
             complete: true,
         }
     }

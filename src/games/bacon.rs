@@ -173,6 +173,8 @@ impl Rules for Bacon {
             action_index: None,
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: vec![record.stock[0]],
             detail: format!("{dealer} turns the first upcard, {}", record.stock[0]),
         });
@@ -295,6 +297,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: None,
                 seat: None,
+                side: None,
+                details: Default::default(),
                 cards: vec![],
                 detail: format!(
                     "all four upcards were passed: the hand is acquitted and {redealer} deals again (bacon.md §1, BA-2)"
@@ -308,6 +312,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: None,
                 seat: Some(dealer),
+                side: None,
+                details: Default::default(),
                 cards: vec![self.stock[next]],
                 detail: format!(
                     "all four passed upcard {}: {dealer} discards it and turns upcard {}, {}",
@@ -346,6 +352,8 @@ impl Hand {
             action_index: Some(action),
             trick: None,
             seat: Some(taker),
+            side: None,
+            details: Default::default(),
             cards: vec![card],
             detail: format!(
                 "{declarer}'s pick-up of {card} stands{}: {} are trump and {taker} takes the upcard",
@@ -442,6 +450,8 @@ impl Hand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(p),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![card],
                     detail: format!(
                         "{p} vetoes {caller}'s pick-up of {card}: it counts as {caller}'s pass (bacon.md §3)"
@@ -473,6 +483,8 @@ impl Hand {
                         action_index: Some(index),
                         trick: None,
                         seat: Some(p),
+                        side: None,
+                        details: Default::default(),
                         cards: vec![],
                         detail: format!(
                             "{p} vetoes {caller} going alone: an ordinary pick-up, {p} plays (bacon.md §3)"

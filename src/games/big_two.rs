@@ -61,8 +61,7 @@ impl Placeholder for CountQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = BigTwoDetails)]
 pub struct Details {
-    /// The seat that went out (no cards left); absent when no one did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The seat that went out (no cards left); `null` when no one did.
     pub went_out: Option<Seat>,
     /// The cards each seat holds at the end of the replay.
     #[schema(value_type = std::collections::BTreeMap<String, u32>)]
@@ -206,6 +205,14 @@ impl Shape {
             Shape::RoyalFlush => "royal flush",
         }
     }
+}
+
+/// What a `played` event adds (as fields, beside its text): the kind of combination (`null` for
+/// an invalid one, BT-d) and whether the play led (the table was clear).
+#[derive(Debug, Serialize)]
+struct Play {
+    combination: Option<Shape>,
+    led: bool,
 }
 
 /// A valid combination and its strength, comparable with any valid combination of as many cards.
@@ -561,6 +568,11 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat: Some(seat),
+            side: None,
+            details: details::Details::of(Play {
+                combination: combination.map(|c| c.shape),
+                led: leads,
+            }),
             cards: cards.to_vec(),
             detail: format!(
                 "{seat} {} {} ({what})",
@@ -600,6 +612,8 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat: Some(seat),
+            side: None,
+            details: Default::default(),
             cards: Vec::new(),
             detail: format!("{seat} passes"),
         });
@@ -663,6 +677,8 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat: Some(asker),
+            side: None,
+            details: Default::default(),
             cards: Vec::new(),
             detail: format!(
                 "{asker} asks {asked} how many cards he holds: {answer} (he holds {held})"

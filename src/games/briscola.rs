@@ -299,14 +299,14 @@ impl Rules for Briscola {
         set_contenders(&mut adj.match_after, &contenders);
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
-        for side in table.sides() {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(table.sides());
         adj.events.push(Event {
             code: "upcard_turned",
             action_index: None,
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: vec![upcard],
             detail: format!(
                 "{dealer} turns up {upcard}: {} are trumps, and {upcard} is the last card drawn (§1)",
@@ -382,7 +382,7 @@ impl Hand {
         // §1, BR-2: each player draws one card, the winner first; the last draw takes the upcard.
         // The draws follow from the stock; a record that states them is checked against it (BR-e).
         let due = self.stock.draw_round(&mut self.play, winner);
-        report.draws = due.iter().map(|&(s, c)| PlayedCard::new(s, c)).collect();
+        report.draws = Some(due.iter().map(|&(s, c)| PlayedCard::new(s, c)).collect());
         self.draws = (!due.is_empty()).then_some(Draws { due, stated: 0 });
         self.adj.tricks.push(report);
         if self.is_over() {

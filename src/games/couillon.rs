@@ -198,14 +198,14 @@ impl Rules for Couillon {
         }
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         adj.events.push(Event {
             code: "upcard_turned",
             action_index: None,
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: vec![upcard],
             detail: format!(
                 "{dealer} turns the stub's top card {upcard}: {} is proposed as trump (§1)",
@@ -324,6 +324,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: None,
                 seat: Some(self.adj.dealer),
+                side: None,
+                details: Default::default(),
                 cards: vec![bottom],
                 detail: format!(
                     "all four declined {}: the stub's bottom card {bottom} is turned and {} is trump, nobody having accepted (§1)",

@@ -306,8 +306,14 @@ impl Hand {
         self.adj.tally[side].tricks as usize
     }
 
-    fn event(&mut self, code: &'static str, action_index: Option<usize>, detail: String) {
-        event(&mut self.adj, code, action_index, detail);
+    fn event(
+        &mut self,
+        code: &'static str,
+        action_index: Option<usize>,
+        by: (Option<Seat>, Side),
+        detail: String,
+    ) {
+        event(&mut self.adj, code, action_index, by, detail);
     }
 
     fn end(&mut self, ending: Ending) {
@@ -368,6 +374,7 @@ impl Hand {
             self.event(
                 "play_on_failed",
                 Some(last_action),
+                (None, side),
                 format!(
                     "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
                     Table::FOUR.side(winner).spoken(),
@@ -387,6 +394,7 @@ impl Hand {
             self.event(
                 "first_seven",
                 Some(last_action),
+                (None, side),
                 format!(
                     "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
                     side.spoken()
@@ -474,12 +482,12 @@ impl Hand {
     }
 
     /// §4.1: the first-seven side declines to play on, at action `index`.
-    fn decline(&mut self, side: Side, index: usize) {
+    fn decline(&mut self, seat: Seat, side: Side, index: usize) {
         let detail = format!(
             "{} chose not to play on: the hand ends with their one court",
             side.spoken()
         );
-        self.event("hand_abandoned", Some(index), detail);
+        self.event("hand_abandoned", Some(index), (Some(seat), side), detail);
         self.end(Ending::Abandoned);
     }
 
@@ -490,7 +498,7 @@ impl Hand {
             "no play-on decision was recorded for {}: the hand is abandoned with their one court (CP-c)",
             side.spoken()
         );
-        event(adj, "hand_abandoned", None, detail);
+        event(adj, "hand_abandoned", None, (None, side), detail);
     }
 
     fn irregularities(&self) -> Vec<Irregularity> {
@@ -641,13 +649,22 @@ fn score(
     }
 }
 
-/// An event of the hand, at the trick reached so far.
-fn event(adj: &mut Adjudication, code: &'static str, action_index: Option<usize>, detail: String) {
+/// An event of the hand: each belongs to a side (the first-seven side's court, its play-on), and
+/// to the seat that decided where one did. The replay driver states its trick.
+fn event(
+    adj: &mut Adjudication,
+    code: &'static str,
+    action_index: Option<usize>,
+    (seat, side): (Option<Seat>, Side),
+    detail: String,
+) {
     adj.events.push(Event {
         code,
         action_index,
-        trick: Some(adj.tricks.len() as u8),
-        seat: None,
+        trick: None,
+        seat,
+        side: Some(side),
+        details: Default::default(),
         cards: Vec::new(),
         detail,
     });
@@ -723,10 +740,11 @@ impl HandState<Verb> for Hand {
                     self.event(
                         "play_on",
                         Some(index),
+                        (Some(seat), side),
                         format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
                     );
                 } else {
-                    self.decline(side, index);
+                    self.decline(seat, side, index);
                 }
                 Ok(())
             }

@@ -61,7 +61,7 @@ static INFO: GameInfo = GameInfo {
         "action_after_end",
         "incomplete_hand",
     ],
-    events: &["forced_bid", "hand_void", "widow_taken"],
+    events: &["forced_bid", "hand_void", "widow_taken", "discarded"],
     score_codes: &[CONTRACT_MADE, CONTRACT_FAILED, TRICKS_CODE],
 };
 
@@ -287,6 +287,8 @@ impl HasenpfefferHand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(action.seat),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![self.widow],
                     detail: "all four passed and the joker is the widow card: the hand is void, \
                              no score; the next dealer deals (§2.3, §4)"
@@ -301,6 +303,8 @@ impl HasenpfefferHand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(declarer),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![Card::JOKER],
                     detail: format!(
                         "all four passed: {declarer}, who holds the joker, is the high bidder at {bid} (§2.3, HP-2)"
@@ -387,6 +391,19 @@ impl HandState<Verb> for HasenpfefferHand {
                         self.adj.contract = Some(contract);
                         // §2.4: the high bidder takes the widow, then discards.
                         self.play.hand_mut(declarer).insert(self.widow);
+                        self.adj.events.push(Event {
+                            code: "widow_taken",
+                            action_index: Some(index),
+                            trick: None,
+                            seat: Some(declarer),
+                            side: None,
+                            details: Default::default(),
+                            cards: vec![self.widow],
+                            detail: format!(
+                                "{declarer} named trump and took the widow {} (§2.4)",
+                                self.widow
+                            ),
+                        });
                         self.phase = Phase::Discard;
                         Ok(())
                     }
@@ -403,15 +420,14 @@ impl HandState<Verb> for HasenpfefferHand {
                     Verb::Discard(card) if seat == declarer => {
                         self.play.give_up(index, seat, card, "discard")?;
                         self.adj.events.push(Event {
-                            code: "widow_taken",
+                            code: "discarded",
                             action_index: Some(index),
                             trick: None,
                             seat: Some(declarer),
-                            cards: vec![self.widow, card],
-                            detail: format!(
-                                "{declarer} took the widow {} and discarded {card} face down (HP-3)",
-                                self.widow
-                            ),
+                            side: None,
+                            details: Default::default(),
+                            cards: vec![card],
+                            detail: format!("{declarer} discarded {card} face down (HP-3)"),
                         });
                         // §1: the high bidder leads.
                         self.play.lead_next(declarer);

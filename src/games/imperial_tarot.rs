@@ -408,8 +408,7 @@ pub struct TarotFool {
     pub owner: Seat,
     pub trick: u8,
     pub winner: Seat,
-    /// The card the owner gave the winner.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The card the owner gave the winner; `null` when the Fool was surrendered.
     pub payment: Option<Card>,
     /// The owner's side had won no card: the Fool itself went to the winner.
     pub surrendered: bool,
@@ -552,6 +551,8 @@ impl TarotHand {
                     action_index: None,
                     trick: None,
                     seat: Some(declarer),
+                    side: None,
+                    details: Default::default(),
                     cards: self.people.iter().collect(),
                     detail: format!(
                         "the People is exposed and joins {declarer}'s hand; he discards six (§4.4)"
@@ -733,6 +734,8 @@ impl TarotHand {
                 action_index: Some(index),
                 trick: None,
                 seat: Some(seat),
+                side: None,
+                details: Default::default(),
                 cards: vec![card],
                 detail: format!(
                     "{seat} discards {card} face up: a trump-like discard is shown (§4.4)"
@@ -827,6 +830,8 @@ impl TarotHand {
                     action_index: None,
                     trick: Some(trick.number),
                     seat: Some(p.seat),
+                    side: None,
+                    details: Default::default(),
                     cards: vec![Card::FOOL],
                     detail: format!(
                         "the Fool returns to {}'s pile; {winner} won the trick (§4.2)",
@@ -890,6 +895,8 @@ impl TarotHand {
             action_index: None,
             trick: None,
             seat: Some(fool.owner),
+            side: None,
+            details: Default::default(),
             cards: vec![Card::FOOL],
             detail: format!(
                 "{}'s side won no card: the Fool itself goes to {} (§4.2)",
@@ -1343,6 +1350,7 @@ impl ImperialTarot {
         let eldest = TABLE.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.tally = PerSide::over(TABLE.sides());
+        adj.counts_card_points(TABLE.sides());
         let mut hands = [CardSet::EMPTY; 4];
         hands.copy_from_slice(&dealt.hands[..4]);
         Ok(TarotHand {
@@ -1440,22 +1448,18 @@ impl Placeholder for TarotEldestChoice {
 pub struct TarotDetails {
     /// Eldest called Penalty Play (§4.6): no declarer, everyone for himself.
     pub penalty_play: bool,
-    /// The declarer's bid (the standing bid during the auction).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bid: Option<TarotBid>,
+    /// The highest bid of an auction that has not ended in a contract (a record stopping in the
+    /// auction); `null` once a contract stands, whose bid is `contract.bid` (one bid, told once).
+    pub standing_bid: Option<TarotBid>,
     /// The People, the six undealt cards.
     pub people: Vec<Card>,
     /// Whose pile the People (With the People: the discards) counts in, once the auction ends.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub people_to: Option<TarotPeopleTo>,
-    /// The declarer's discards With the People, in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The declarer's discards With the People, in order (`[]` when none were made).
     pub discards: Vec<Card>,
     /// The two camps' totals (card points and tricks) that decide the contract; after the hand.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub camp_points: Option<TarotCampPoints>,
     /// The Fool played to a trick by another player than the trick's winner, and what became of it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub fool: Option<TarotFool>,
 }
 
@@ -1471,12 +1475,14 @@ impl TarotHand {
         let started = !matches!(self.phase, Phase::Auction | Phase::Choice);
         TarotDetails {
             penalty_play: started && self.penalty_play(),
-            bid: self
-                .contract
-                .as_ref()
-                .or(self.standing.as_ref())
-                .or(self.auction.standing())
-                .map(|(_, b)| b.clone()),
+            standing_bid: match self.contract {
+                Some(_) => None,
+                None => self
+                    .standing
+                    .as_ref()
+                    .or(self.auction.standing())
+                    .map(|(_, b)| b.clone()),
+            },
             people: self.people.iter().collect(),
             people_to: started.then_some(self.extra_to),
             discards: self.discards.clone(),

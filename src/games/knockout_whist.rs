@@ -229,6 +229,8 @@ impl Rules for KnockoutWhist {
                 action_index: None,
                 trick: None,
                 seat: Some(dealer),
+                side: None,
+                details: Default::default(),
                 cards: vec![card],
                 detail: format!(
                     "{dealer} turned {card} after the deal: {} are trump",
@@ -329,6 +331,8 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat: Some(dealer),
+            side: None,
+            details: Default::default(),
             cards: Vec::new(),
             detail: format!("{dealer} names {} trump and leads (§3)", name(trump)),
         });
@@ -492,6 +496,8 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat: (best.len() == 1).then(|| best[0]),
+            side: None,
+            details: Default::default(),
             cards: cards.iter().map(|c| c.card).collect(),
             detail,
         });
@@ -533,6 +539,8 @@ impl Hand {
                     action_index: None,
                     trick: None,
                     seat: Some(s),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: if revoked {
                         format!("{s} revoked and is knocked out (§5 DEFAULT)")

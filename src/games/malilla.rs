@@ -211,15 +211,13 @@ impl Rules for Malilla {
             abeyance: None,
             adj,
         };
+        hand.adj.counts_card_points(Side::BOTH);
         if misdeal {
             hand.adj.outcome = Outcome::Misdeal;
             return Ok(Box::new(hand));
         }
         let trump_card = trump_card.expect("checked above");
         hand.adj.trump = Some(hand.trump);
-        for side in Side::BOTH {
-            hand.adj.tally[side].points = Some(0);
-        }
         // §4 trump-card bonus: credited at once (part of this hand's score whatever follows, MA-9),
         // unless it would bring the dealer's side to 35: then held until the hand result is known.
         let points = card_points(trump_card);

@@ -306,7 +306,11 @@ impl Rules for Pitch {
                 5
             },
             penalty: options.choice("revoke_penalty") == "default",
-            adj: Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize),
+            adj: {
+                let mut adj = Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize);
+                adj.counts_card_points(Side::BOTH);
+                adj
+            },
         }))
     }
 }
@@ -362,9 +366,6 @@ impl PitchHand {
         contract.target = Some(bid_value(bid).min(4));
         self.adj.contract = Some(contract);
         self.play.lead_next(pitcher);
-        for side in Side::BOTH {
-            self.adj.tally[side].points = Some(0);
-        }
         self.phase = Phase::Play { pitcher, bid };
         Ok(())
     }
@@ -580,6 +581,8 @@ impl HandState<Verb> for PitchHand {
                         action_index: Some(index),
                         trick: Some(1),
                         seat: Some(pitcher),
+                        side: None,
+                        details: Default::default(),
                         cards: vec![card],
                         detail: format!(
                             "the pitcher {pitcher} led {card}: {} are trump",

@@ -547,9 +547,7 @@ impl Rules for Tresette {
         let melds =
             std::array::from_fn(|p| meld_choices(dealt.hands[p], rules.card_in_one_meld_only));
         let mut adj = Adjudication::new(INFO.id, record.dealer, before, TRICKS as usize);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         Ok(Box::new(TresetteHand {
             table,
             rules,
@@ -706,6 +704,7 @@ impl TresetteHand {
             self.revokes.push(self.adj.irregularities.len() - 1);
         }
         let side = Table::FOUR.side(winner);
+        let had = self.captured[side].points();
         for p in trick.plays() {
             self.captured[side].add(p.card);
         }
@@ -713,6 +712,9 @@ impl TresetteHand {
             self.captured[side].last_trick = true;
             self.play.stop();
         }
+        // §4 counts figures in thirds of the side's whole pile: a trick's points are what it
+        // added to its winners' count, so the tricks' points add up to the tally's.
+        let points = self.captured[side].points() - had;
         for s in Side::BOTH {
             self.adj.tally[s].points = Some(self.captured[s].points());
         }
@@ -726,6 +728,8 @@ impl TresetteHand {
                 action_index: Some(trick.action_index(trick.len() - 1)),
                 trick: Some(trick.number),
                 seat: Some(winner),
+                side: None,
+                details: Default::default(),
                 cards: melds.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
                 detail: format!(
                     "{winner} said Good play and won his first trick: he announces his melds now; he holds {} ({} points)",
@@ -734,7 +738,9 @@ impl TresetteHand {
                 ),
             });
         }
-        self.adj.tricks.push(TrickReport::new(trick, winner));
+        let mut report = TrickReport::new(trick, winner);
+        report.points = Some(points);
+        self.adj.tricks.push(report);
     }
 
     /// TR-i: a declarer announces right after his first won trick (before the next card; after the
@@ -1088,9 +1094,11 @@ impl TresetteHand {
                 let held = self.held(seat);
                 self.adj.events.push(Event {
                     code: "melds_due",
-                    action_index: None,
+                    action_index: Some(declared),
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: held.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
                     detail: format!(
                         "{seat} said Good play and won no trick; his melds still count (melds_score_without_trick): {}",
@@ -1110,11 +1118,14 @@ impl TresetteHand {
                 } else {
                     format!("{seat} won no trick (TR-c)")
                 };
+                // At the Good play that declared it, as the meld's score item would be.
                 self.adj.events.push(Event {
                     code: "meld_not_scored",
-                    action_index: None,
+                    action_index: Some(declared),
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: m.cards.iter().collect(),
                     detail: format!(
                         "{seat}'s {} {} ({} points) does not score: {why}",

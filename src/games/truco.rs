@@ -311,7 +311,7 @@ impl Rules for Truco {
                 .find(|(s, _)| table.resolve(**s) == Some(table.left(table.left(mao))))
                 .map(|(_, c)| c.clone())
                 .unwrap_or_default(),
-            play: TrickPlay::new(table, dealt.hands, mao),
+            play: TrickPlay::new(table, dealt.hands, mao).with_face_down(),
             stage: match kind {
                 Kind::Normal => Stage::Dealing {
                     rejects: 0,
@@ -446,6 +446,8 @@ impl Hand {
             action_index: index,
             trick,
             seat,
+            side: None,
+            details: Default::default(),
             cards,
             detail,
         });
@@ -1316,6 +1318,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                     action_index: None,
                     trick: None,
                     seat: Some(seat),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "{} win the hand: {tentos} tento{}",
@@ -1335,6 +1339,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                     action_index: None,
                     trick: None,
                     seat: Some(table.left(seat)),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "{} win the hand: 1 tento (the leading side ran, §4)",
@@ -1350,6 +1356,8 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
                 action_index: None,
                 trick: None,
                 seat: None,
+                side: None,
+                details: Default::default(),
                 cards: Vec::new(),
                 detail: if kind == Kind::Iron {
                     "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)".into()

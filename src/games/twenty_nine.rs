@@ -210,9 +210,7 @@ impl Rules for TwentyNine {
         let dealer = record.dealer;
         let eldest = Table::FOUR.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
-        for side in Side::BOTH {
-            adj.tally[side].points = Some(0);
-        }
+        adj.counts_card_points(Side::BOTH);
         Ok(Box::new(Hand {
             first_round,
             play: TrickPlay::new(Table::FOUR, dealt.hands, eldest), // §1: the dealer's left leads
@@ -294,6 +292,8 @@ impl Hand {
                     action_index: Some(index),
                     trick: None,
                     seat: Some(declarer),
+                    side: None,
+                    details: Default::default(),
                     cards: Vec::new(),
                     detail: format!(
                         "the first three players passed: {declarer}, the dealer, is compelled to bid {bid} and the auction ends (§3, TN-d)"
@@ -357,6 +357,8 @@ impl Hand {
                 action_index: Some(index),
                 trick: Some(trick.number),
                 seat: Some(seat),
+                side: None,
+                details: Default::default(),
                 cards: Vec::new(),
                 detail: format!(
                     "{seat} held no {} in trick {}: {declarer} turned up the concealed trump, {}, before {seat} played (§3, TN-2)",
@@ -508,6 +510,8 @@ impl Hand {
             action_index: Some(index),
             trick,
             seat: Some(seat),
+            side: None,
+            details: Default::default(),
             cards: self.royal_pair(seat).expect("checked above").to_vec(),
             detail: format!(
                 "{seat}, {who}, showed the K and Q of trumps: the contract moves from {bid} to {target} (§3, TN-e)"

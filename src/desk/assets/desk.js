@@ -194,7 +194,7 @@ async function showContext(club, hand, stored) {
     ? h("p", { class: "none" }, "Amendment history: not shown (it needs one of the club's keys).")
     : amendments.length
       ? h("div", { id: "amendments" }, h("h4", {}, `Amendments (${amendments.length})`), h("ol", {}, amendments.map((x) =>
-        h("li", { class: "amendment", dataset: { id: x.id } }, `${x.action} on ${x.at} by ${x.by}`, x.note ? [": ", h("q", { class: "note" }, x.note)] : " (no note)"))))
+        h("li", { class: "amendment", dataset: { id: x.id } }, `${x.action.replaceAll("_", " ").replace(/^\w/, (c) => c.toUpperCase())} on ${x.at} by ${x.by}`, x.note ? [": ", h("q", { class: "note" }, x.note)] : " (no note)"))))
       : h("p", { class: "none", id: "amendments" }, "Never amended."));
 }
 

@@ -134,6 +134,27 @@ impl Desk {
         panic!("{css}: never read (redrawn each time)")
     }
 
+    /// Clicks the element `css` selects, as a user would.
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap();
+    }
+
+    /// Waits (up to 5 s) for an element the page draws after an answer comes back.
+    async fn wait_for(&self, css: &str) {
+        for _ in 0..100 {
+            if self.client.find(Locator::Css(css)).await.is_ok() {
+                return;
+            }
+            tokio_sleep(50).await;
+        }
+    }
+
     async fn attr(&self, css: &str, name: &str) -> String {
         self.client
             .find(Locator::Css(css))
@@ -622,13 +643,7 @@ async fn checks(desk: &Desk) {
         )
         .await
         .unwrap();
-    desk.client
-        .find(Locator::Css("#paste-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    desk.click("#paste-form button[type=submit]").await;
     for _ in 0..200 {
         if desk
             .text("#status")
@@ -994,17 +1009,7 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
     assert_eq!(status, 200, "{amended}");
     let status = desk.open(&format!("?club={c}&hand={}", first["id"])).await;
     assert!(status.starts_with("Showing"), "{status}");
-    for _ in 0..100 {
-        if desk
-            .client
-            .find(Locator::Css("#amendments .note"))
-            .await
-            .is_ok()
-        {
-            break;
-        }
-        tokio_sleep(50).await;
-    }
+    desk.wait_for("#amendments .note").await;
     let history = desk.text("#amendments").await;
     assert!(
         history.contains("Amendments (1)")
@@ -1159,12 +1164,7 @@ async fn what_if_on_desk(
         )
         .await;
     let after = "#whatif-after [data-field='hand_score']";
-    for _ in 0..100 {
-        if desk.client.find(Locator::Css(after)).await.is_ok() {
-            break;
-        }
-        tokio_sleep(50).await;
-    }
+    desk.wait_for(after).await;
     if status != 200 {
         return false;
     }
@@ -1296,17 +1296,7 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
         expected["record_error"]["code"], "incomplete_hand",
         "{expected}"
     );
-    for _ in 0..100 {
-        if desk
-            .client
-            .find(Locator::Id("whatif-goes-on"))
-            .await
-            .is_ok()
-        {
-            break;
-        }
-        tokio_sleep(50).await;
-    }
+    desk.wait_for("#whatif-goes-on").await;
     let said = desk.text("#whatif-goes-on").await;
     assert!(
         said.contains("The hand would go on")
@@ -1319,13 +1309,7 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
     desk.shot("whatif-goes-on").await;
     // Continued: the what-if's record at the desk, at its end, with the next legal actions offered;
     // one of them plays on (an action added to the record).
-    desk.client
-        .find(Locator::Id("whatif-continue"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    desk.click("#whatif-continue").await;
     let status = status_after(desk, "Showing what-if").await;
     assert!(status.starts_with("Showing what-if"), "{status}");
     assert!(
@@ -1337,19 +1321,8 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
         "document.querySelector('#legal-actions .legal-action').scrollIntoView({block: 'center'})",
     )
     .await;
-    desk.client
-        .find(Locator::Css("#legal-actions .legal-action"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    for _ in 0..100 {
-        if desk.client.find(Locator::Id("whatif-result")).await.is_ok() {
-            break;
-        }
-        tokio_sleep(50).await;
-    }
+    desk.click("#legal-actions .legal-action").await;
+    desk.wait_for("#whatif-result").await;
     let added = desk.text("#whatif-result").await;
     assert!(
         added.starts_with(&format!("Action {} added", n + 1)),
@@ -1364,26 +1337,14 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
         desk.open("?game=malilla&example=11-illegal-seven").await;
         desk.js("document.getElementById('irregularities').scrollIntoView()")
             .await;
-        desk.client
-            .find(Locator::Css("#irregularities .goto"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        desk.click("#irregularities .goto").await;
         below_the_step_bar(desk, "#table", &format!("the ruling at {width} px")).await;
         // And "Show where" of a record error.
         desk.open("?game=briscola&example=11-record-error-card-not-held")
             .await;
         desk.js("window.scrollTo(0, document.body.scrollHeight)")
             .await;
-        desk.client
-            .find(Locator::Css("#problem button"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        desk.click("#problem button").await;
         below_the_step_bar(desk, "#table", &format!("the record error at {width} px")).await;
     }
     desk.client.set_window_size(1280, 1000).await.unwrap();
@@ -1403,13 +1364,7 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
         )
         .await
         .unwrap();
-    desk.client
-        .find(Locator::Css("#paste-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    desk.click("#paste-form button[type=submit]").await;
     let status = status_after(desk, "Showing").await;
     assert!(status.contains("was refused"), "{status}");
     let shown = desk.text("#problem").await;
@@ -1423,13 +1378,7 @@ async fn director(desk: &Desk, all: &[(String, String, Value)]) {
 
     // Printing a ruling: the hand, the trick with its marked card and the ruling, on one page.
     desk.open("?game=malilla&example=11-illegal-seven").await;
-    desk.client
-        .find(Locator::Css("#irregularities .goto"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    desk.click("#irregularities .goto").await;
     let pdf = desk.client.print(Default::default()).await.unwrap();
     std::fs::write(desk.shots.join("ruling.pdf"), &pdf).unwrap();
     let pdf = String::from_utf8_lossy(&pdf);

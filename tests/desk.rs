@@ -69,6 +69,27 @@ impl WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// A Chrome DevTools command through chromedriver (to emulate print media).
+#[derive(Debug)]
+struct Cdp(&'static str, Value);
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.0, "params": self.1});
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
 struct Desk {
     client: Client,
     base: String,
@@ -97,13 +118,41 @@ impl Desk {
     }
 
     async fn text(&self, css: &str) -> String {
+        // The page may redraw the element between finding it and reading it (a status line
+        // while a hand loads): found again then.
+        for _ in 0..5 {
+            let found = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .unwrap_or_else(|e| panic!("{css}: {e}"));
+            if let Ok(text) = found.text().await {
+                return text;
+            }
+            tokio_sleep(50).await;
+        }
+        panic!("{css}: never read (redrawn each time)")
+    }
+
+    /// Clicks the element `css` selects, as a user would.
+    async fn click(&self, css: &str) {
         self.client
             .find(Locator::Css(css))
             .await
             .unwrap_or_else(|e| panic!("{css}: {e}"))
-            .text()
+            .click()
             .await
-            .unwrap()
+            .unwrap();
+    }
+
+    /// Waits (up to 5 s) for an element the page draws after an answer comes back.
+    async fn wait_for(&self, css: &str) {
+        for _ in 0..100 {
+            if self.client.find(Locator::Css(css)).await.is_ok() {
+                return;
+            }
+            tokio_sleep(50).await;
+        }
     }
 
     async fn attr(&self, css: &str, name: &str) -> String {
@@ -317,6 +366,16 @@ async fn checks(desk: &Desk) {
         registry.as_array().unwrap().len(),
         "a fixture of every registered game"
     );
+    // Each game's titles of its codes (GameInfo.titles), which the desk shows instead of codes.
+    let titles = |game: &str| {
+        registry
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == game)
+            .unwrap()["titles"]
+            .clone()
+    };
     let mut whatifs = Vec::new();
     // One fixture of each game, for the phone-width check: (game, name).
     let mut phone = Vec::new();
@@ -406,6 +465,34 @@ async fn checks(desk: &Desk) {
                     "{game}/{name}: the director's {words}: {text}"
                 );
             }
+            // Issue 20 C: the code's title in words (not the code), the action numbered as the
+            // step label numbers it, and a penalty said once: in the irregularity, with its
+            // points, never again as a score item of the step.
+            let title = titles(game)[code].as_str().unwrap().to_string();
+            assert_eq!(desk.text(&format!("{note} .title")).await, title);
+            let notes = desk.text("#step-notes").await;
+            let raw_code = code.contains('_').then_some(code);
+            for raw in [raw_code, Some("action index"), Some("source penalty")]
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    !notes.contains(raw),
+                    "{game}/{name}: the step's notes show {raw:?}: {notes}"
+                );
+            }
+            assert!(
+                text.contains(&format!("action {}", at + 1)),
+                "{game}/{name}: {text}"
+            );
+            let penalties = desk
+                .js("return document.querySelectorAll('#step-notes .effect').length")
+                .await;
+            let moved = !irr["effect"]["points"].as_object().unwrap().is_empty()
+                || !irr["effect"]["decides"].is_null();
+            assert_eq!(penalties, json!(u8::from(moved)), "{game}/{name}: {notes}");
+            let marks = desk.text(".centre .irregular .mark").await;
+            assert!(marks.contains(&title), "{game}/{name}: {marks}");
             // The play that committed it, marked on the table: the card, or (Big Two) the
             // combination the API's event at that action names.
             let played =
@@ -452,7 +539,7 @@ async fn checks(desk: &Desk) {
             desk.keys(HOME).await; // Briscola: what if the first card were another?
             0
         };
-        if what_if_on_desk(desk, game, &name, &record, whatif_at).await {
+        if what_if_on_desk(desk, game, &name, &record, whatif_at, &titles(game)).await {
             whatifs.push(game.to_string());
         }
         desk.no_console_errors(&format!("{game}/{name}")).await;
@@ -556,13 +643,7 @@ async fn checks(desk: &Desk) {
         )
         .await
         .unwrap();
-    desk.client
-        .find(Locator::Css("#paste-form button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    desk.click("#paste-form button[type=submit]").await;
     for _ in 0..200 {
         if desk
             .text("#status")
@@ -644,6 +725,23 @@ async fn checks(desk: &Desk) {
                 "{game}/{name} step {step}: the recorded next action among the legal ones"
             );
         }
+        // Big Two is played in turns, not tricks: no tally of tricks, no list of tricks.
+        if game == "big-two" {
+            assert!(
+                desk.client
+                    .find(Locator::Css("#tally, #final-tally"))
+                    .await
+                    .is_err(),
+                "{game}/{name} step {step}: a tally of tricks"
+            );
+            assert_eq!(
+                desk.js("return document.getElementById('tricks-section').hidden")
+                    .await,
+                json!(true)
+            );
+            desk.shot("big-two-no-tally").await;
+            continue;
+        }
         for (side, tally) in view["tally"].as_object().unwrap() {
             let shown = desk.text(&format!("#tally [data-side='{side}']")).await;
             for (what, n) in tally.as_object().unwrap() {
@@ -691,6 +789,8 @@ async fn checks(desk: &Desk) {
     desk.shot("record-error").await;
 
     league(desk, &all).await;
+    director(desk, &all).await;
+    headers(desk).await;
 
     // Phone width: nothing wider than the screen, for one fixture of every game (and Briscola's and
     // Big Two's other table sizes), mid-hand and at the end.
@@ -816,9 +916,12 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
         out
     };
     let mut seats = serde_json::Map::new();
+    // A 100-character name (issue 20 C: it widened the page), wrapped wherever it is shown.
+    let long =
+        format!("Dee {}", "Wolfeschlegelsteinhausenbergerdorff".repeat(3))[..100].to_string();
     for (seat, name) in ["N", "E", "S", "W"]
         .iter()
-        .zip(["Ana", "Ben", "Cai", "Dee"])
+        .zip(["Ana", "Ben", "Cai", long.as_str()])
     {
         let p = create(format!("/v1/clubs/{c}/players"), json!({"name": name})).await;
         seats.insert(seat.to_string(), p["id"].clone());
@@ -831,7 +934,7 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
         .clone();
     let s = create(
         format!("/v1/clubs/{c}/leagues/{l}/sessions"),
-        json!({"name": "Evening 1"}),
+        json!({"name": "Evening 1", "played_on": "2026-11-26"}),
     )
     .await["id"]
         .clone();
@@ -874,6 +977,67 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
         assert_eq!(shown, points.to_string(), "stored hand: {side}");
     }
     desk.shot("stored-hand").await;
+    // Its context (issue 20 C): the match's players by seat, session, league, date, and its
+    // amendment history with notes, read with the key that reads the hand.
+    for (seat, name) in ["N", "E", "S", "W"]
+        .iter()
+        .zip(["Ana", "Ben", "Cai", long.as_str()])
+    {
+        let at_table = desk
+            .text(&format!("#table .seat[data-seat={seat}] .player"))
+            .await;
+        assert!(at_table.contains(name), "{seat}: {at_table}");
+        let listed = desk.text(&format!("#players [data-seat={seat}]")).await;
+        assert_eq!(listed, format!("{seat} {name}"));
+    }
+    assert!(desk.text("#context-session").await.contains("Evening 1"));
+    assert!(
+        desk.text("#context-league")
+            .await
+            .contains("Thursday · 2026")
+    );
+    assert!(desk.text("#context-date").await.contains("2026-11-26"));
+    assert_eq!(desk.text("#amendments").await, "Never amended.");
+    let first = &stored[0];
+    let (status, amended) = desk
+        .call(
+            &format!("/v1/clubs/{c}/hands/{}/amend", first["id"]),
+            Some(&json!({"record": fixture("09"), "note": "Scorer's slip: re-entered from the sheet"})),
+            Some(&key),
+        )
+        .await;
+    assert_eq!(status, 200, "{amended}");
+    let status = desk.open(&format!("?club={c}&hand={}", first["id"])).await;
+    assert!(status.starts_with("Showing"), "{status}");
+    desk.wait_for("#amendments .note").await;
+    let history = desk.text("#amendments").await;
+    assert!(
+        history.contains("Amendments (1)")
+            && history.contains("Scorer's slip: re-entered from the sheet"),
+        "{history}"
+    );
+    desk.shot("stored-hand-context").await;
+    // Nothing wider than the screen with the long name, on a phone and a desktop.
+    for (width, height) in [(390, 844), (1280, 1000)] {
+        desk.client.set_window_size(width, height).await.unwrap();
+        for view in [
+            format!("?club={c}&hand={}", first["id"]),
+            format!("?club={c}&league={l}"),
+            format!("?club={c}&session={s}"),
+        ] {
+            desk.open(&view).await;
+            tokio_sleep(200).await;
+            let page = desk.js("return document.documentElement.scrollWidth").await;
+            let screen = desk.js("return window.innerWidth").await;
+            assert!(
+                page.as_u64() <= screen.as_u64(),
+                "{view} at {width} px: {page} px wide"
+            );
+        }
+        desk.shot(&format!("long-name-{width}")).await;
+    }
+    desk.client.set_window_size(1280, 1000).await.unwrap();
+    desk.open(&link).await;
     let after = desk
         .js("return document.querySelector('#match-state tbody tr:first-child td:last-child').textContent")
         .await;
@@ -956,7 +1120,14 @@ async fn league(desk: &Desk, all: &[(String, String, Value)]) {
 /// At the page's current step `at`, clicks another legal action of the same kind as the recorded
 /// one (another card, a different combination, another bid) and checks the what-if's hand score
 /// and irregularities against the API's adjudication of the same changed record.
-async fn what_if_on_desk(desk: &Desk, game: &str, name: &str, record: &Value, at: usize) -> bool {
+async fn what_if_on_desk(
+    desk: &Desk,
+    game: &str,
+    name: &str,
+    record: &Value,
+    at: usize,
+    titles: &Value,
+) -> bool {
     let verb = |a: &Value| {
         a.as_object()
             .and_then(|o| o.keys().find(|k| *k != "seat").cloned())
@@ -993,12 +1164,7 @@ async fn what_if_on_desk(desk: &Desk, game: &str, name: &str, record: &Value, at
         )
         .await;
     let after = "#whatif-after [data-field='hand_score']";
-    for _ in 0..100 {
-        if desk.client.find(Locator::Css(after)).await.is_ok() {
-            break;
-        }
-        tokio_sleep(50).await;
-    }
+    desk.wait_for(after).await;
     if status != 200 {
         return false;
     }
@@ -1020,8 +1186,11 @@ async fn what_if_on_desk(desk: &Desk, game: &str, name: &str, record: &Value, at
         .text("#whatif-after [data-field='irregularities']")
         .await;
     for i in expected["irregularities"].as_array().unwrap() {
-        assert!(codes.contains(i["code"].as_str().unwrap()), "{codes}");
+        let title = titles[i["code"].as_str().unwrap()].as_str().unwrap();
+        assert!(codes.contains(title), "{codes}");
     }
+    // The what-if's box is not under the sticky step bar.
+    below_the_step_bar(desk, "#whatif", &format!("{game}/{name} what-if")).await;
     desk.shot(&format!("{game}-whatif")).await;
     true
 }
@@ -1058,4 +1227,255 @@ fn what_if(record: &Value, at: usize, action: Value) -> Value {
     }
     actions[at] = action;
     changed
+}
+
+/// Fails when the top of `css` is under the sticky step bar (issue 20 C: the bar covered the
+/// what-if's box and the top of the ruling).
+async fn below_the_step_bar(desk: &Desk, css: &str, when: &str) {
+    // Smooth scrolling or layout may take a frame.
+    tokio_sleep(100).await;
+    let tops = desk
+        .js(&format!(
+            "return [document.querySelector('.stepper').getBoundingClientRect().bottom,
+                     document.querySelector('{css}').getBoundingClientRect().top,
+                     getComputedStyle(document.documentElement).scrollPaddingTop, window.scrollY,
+                     document.documentElement.scrollHeight, window.innerHeight]"
+        ))
+        .await;
+    let (bar, top) = (tops[0].as_f64().unwrap(), tops[1].as_f64().unwrap());
+    assert!(
+        top >= bar - 0.5,
+        "{when}: the top of {css} ({top} px) is under the step bar (its bottom at {bar} px): {tops}"
+    );
+}
+
+/// Waits until the status line starts with `prefix` (or says it was refused), and returns it.
+async fn status_after(desk: &Desk, prefix: &str) -> String {
+    let mut text = String::new();
+    for _ in 0..200 {
+        text = desk.text("#status").await;
+        if text.starts_with(prefix) || text.contains("refused") {
+            break;
+        }
+        tokio_sleep(50).await;
+    }
+    text
+}
+
+/// Issue 20 C, for a director at a club table: a what-if on a hand that ended at a deciding foul,
+/// a pasted record of the wrong shape, the ruling below the step bar, and printing a ruling.
+async fn director(desk: &Desk, all: &[(String, String, Value)]) {
+    // Malilla fixture 11 ends at the illegal seven of its 7th and last action, which loses the
+    // game at once (MA §3). Played otherwise, the hand goes on; the record stops there.
+    let (_, _, record) = all
+        .iter()
+        .find(|(g, n, _)| g == "malilla" && n == "11-illegal-seven")
+        .unwrap();
+    let n = record["actions"].as_array().unwrap().len();
+    desk.open(&format!(
+        "?game=malilla&example=11-illegal-seven&step={}",
+        n - 1
+    ))
+    .await;
+    let button = desk
+        .client
+        .find(Locator::Css("#legal-actions .legal-action:not(.recorded)"))
+        .await
+        .unwrap();
+    let action: Value =
+        serde_json::from_str(&button.attr("data-action").await.unwrap().unwrap()).unwrap();
+    button.click().await.unwrap();
+    let (_, expected) = desk
+        .call(
+            "/v1/games/malilla/adjudications",
+            Some(&what_if(record, n - 1, action)),
+            None,
+        )
+        .await;
+    assert_eq!(
+        expected["record_error"]["code"], "incomplete_hand",
+        "{expected}"
+    );
+    desk.wait_for("#whatif-goes-on").await;
+    let said = desk.text("#whatif-goes-on").await;
+    assert!(
+        said.contains("The hand would go on")
+            && said.contains(&format!("The record stops after action {n}")),
+        "{said}"
+    );
+    let whatif = desk.text("#whatif").await;
+    assert!(!whatif.contains("incomplete_hand"), "{whatif}");
+    below_the_step_bar(desk, "#whatif", "the deciding-foul what-if").await;
+    desk.shot("whatif-goes-on").await;
+    // Continued: the what-if's record at the desk, at its end, with the next legal actions offered;
+    // one of them plays on (an action added to the record).
+    desk.click("#whatif-continue").await;
+    let status = status_after(desk, "Showing what-if").await;
+    assert!(status.starts_with("Showing what-if"), "{status}");
+    assert!(
+        desk.text("#step-label")
+            .await
+            .starts_with(&format!("Action {n} of {n}:"))
+    );
+    desk.js(
+        "document.querySelector('#legal-actions .legal-action').scrollIntoView({block: 'center'})",
+    )
+    .await;
+    desk.click("#legal-actions .legal-action").await;
+    desk.wait_for("#whatif-result").await;
+    let added = desk.text("#whatif-result").await;
+    assert!(
+        added.starts_with(&format!("Action {} added", n + 1)),
+        "{added}"
+    );
+    desk.no_console_errors("the deciding-foul what-if").await;
+
+    // The ruling's top is below the step bar when the list's "Go to the card" shows it, on a
+    // desktop and on a phone, where the bar wraps.
+    for (width, height) in [(1280, 1000), (390, 844)] {
+        desk.client.set_window_size(width, height).await.unwrap();
+        desk.open("?game=malilla&example=11-illegal-seven").await;
+        desk.js("document.getElementById('irregularities').scrollIntoView()")
+            .await;
+        desk.click("#irregularities .goto").await;
+        below_the_step_bar(desk, "#table", &format!("the ruling at {width} px")).await;
+        // And "Show where" of a record error.
+        desk.open("?game=briscola&example=11-record-error-card-not-held")
+            .await;
+        desk.js("window.scrollTo(0, document.body.scrollHeight)")
+            .await;
+        desk.click("#problem button").await;
+        below_the_step_bar(desk, "#table", &format!("the record error at {width} px")).await;
+    }
+    desk.client.set_window_size(1280, 1000).await.unwrap();
+
+    // A pasted record of the wrong shape: the server's 422 problem, pointers and all, not a page
+    // stuck at "Adjudicating…".
+    let wrong = json!({"game": "malilla", "dealer": "N", "deal": {"N": "7S 2S"}, "actions": "x"});
+    let (code, problem) = desk
+        .call("/v1/games/malilla/adjudications", Some(&wrong), None)
+        .await;
+    assert_eq!(code, 422, "{problem}");
+    desk.open("").await;
+    desk.client
+        .execute(
+            "document.getElementById('record-text').value = arguments[0]",
+            vec![json!(wrong.to_string())],
+        )
+        .await
+        .unwrap();
+    desk.click("#paste-form button[type=submit]").await;
+    let status = status_after(desk, "Showing").await;
+    assert!(status.contains("was refused"), "{status}");
+    let shown = desk.text("#problem").await;
+    assert!(shown.contains("Refused (422)"), "{shown}");
+    for e in problem["errors"].as_array().unwrap() {
+        let pointer = e["pointer"].as_str().unwrap();
+        assert!(shown.contains(pointer), "{pointer} not in {shown}");
+    }
+    desk.shot("refused-paste").await;
+    desk.no_console_errors("a refused paste").await;
+
+    // Printing a ruling: the hand, the trick with its marked card and the ruling, on one page.
+    desk.open("?game=malilla&example=11-illegal-seven").await;
+    desk.click("#irregularities .goto").await;
+    let pdf = desk.client.print(Default::default()).await.unwrap();
+    std::fs::write(desk.shots.join("ruling.pdf"), &pdf).unwrap();
+    let pdf = String::from_utf8_lossy(&pdf);
+    let pages = pdf
+        .match_indices("/Type /Page")
+        .filter(|(i, _)| !pdf[i + 11..].starts_with('s'))
+        .count();
+    assert_eq!(pages, 1, "the printed ruling's pages");
+    desk.client
+        .issue_cmd(Cdp("Emulation.setEmulatedMedia", json!({"media": "print"})))
+        .await
+        .unwrap();
+    let shown = |css: &str| {
+        format!(
+            "return [...document.querySelectorAll('{css}')].some((e) => e.getClientRects().length > 0)"
+        )
+    };
+    for css in [
+        "#summary",
+        "#table .centre .irregular",
+        "#irregularities .irregularity .consequence",
+        "#hand-score",
+    ] {
+        assert_eq!(desk.js(&shown(css)).await, json!(true), "printed: {css}");
+    }
+    for css in [
+        "#load",
+        ".stepper button",
+        "#whatif-box",
+        "#actions",
+        "#tricks",
+    ] {
+        assert_eq!(
+            desk.js(&shown(css)).await,
+            json!(false),
+            "not printed: {css}"
+        );
+    }
+    desk.client.set_window_size(794, 1123).await.unwrap();
+    desk.shot("print").await;
+    desk.client
+        .issue_cmd(Cdp("Emulation.setEmulatedMedia", json!({"media": ""})))
+        .await
+        .unwrap();
+    desk.client.set_window_size(1280, 1000).await.unwrap();
+    desk.no_console_errors("printing").await;
+}
+
+/// Headers on the desk and on every response: a content security policy without inline script
+/// (which Chromium enforces), no sniffing, no framing; the served page has no inline script or
+/// style to need one.
+async fn headers(desk: &Desk) {
+    desk.open("").await;
+    let script = "const [paths, done] = arguments;
+        Promise.all(paths.map((p) => fetch(p).then(async (r) => [p, r.headers.get('content-security-policy'),
+            r.headers.get('x-content-type-options'), await r.text()]))).then(done);";
+    let paths = json!([
+        "/desk/",
+        "/desk/desk.js",
+        "/desk/desk.css",
+        "/v1/games",
+        "/swagger-ui/",
+        "/api-docs/openapi.json",
+        "/no-such-thing"
+    ]);
+    let answers = desk
+        .client
+        .execute_async(script, vec![paths])
+        .await
+        .unwrap();
+    for a in answers.as_array().unwrap() {
+        let (path, csp, nosniff) = (&a[0], a[1].as_str().unwrap_or_default(), &a[2]);
+        assert_eq!(nosniff, "nosniff", "{path}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
+        // Swagger UI's own pages allow inline styles (its bundle creates `<style>` elements),
+        // never inline script; the desk's allow neither.
+        let inline = if path == "/swagger-ui/" {
+            "script-src"
+        } else {
+            "unsafe-inline"
+        };
+        assert!(!csp.contains(inline), "{path}: {csp}");
+    }
+    let page = answers[0][3].as_str().unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("<style") && !page.contains(" style="),
+        "inline script or style in the desk's page"
+    );
+    // Chromium enforces it: an inline script put in the page does not run.
+    desk.js("const s = document.createElement('script'); s.textContent = 'window.inlineRan = true'; document.body.append(s);")
+        .await;
+    assert_eq!(
+        desk.js("return window.inlineRan === true").await,
+        json!(false)
+    );
+    // The violation is reported on the console, as it should be: drained here.
+    let log = desk.client.issue_cmd(BrowserLog).await.unwrap();
+    assert!(log.to_string().contains("Content Security Policy"), "{log}");
 }

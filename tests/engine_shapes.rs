@@ -58,6 +58,7 @@ fn info(id: &'static str, table: Table, verbs: &'static [&'static str]) -> &'sta
             "cannot_pass",
         ],
         events: &["played", "passed", "went_out"],
+        titles: arbiter::engine::Titles(&[]),
         score_codes: &["tricks", "contract", "cards_left"],
         verbs,
     }))

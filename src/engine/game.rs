@@ -51,7 +51,78 @@ pub struct GameInfo {
     /// Verbs a record of this game may use (its action schema gives their values).
     #[schema(value_type = Vec<String>)]
     pub verbs: &'static [&'static str],
+    /// A title in words for every code this game's answers use (its irregularities, record
+    /// errors, events, score codes, and every `outcome`), to show a person instead of the code.
+    pub titles: Titles,
 }
+
+/// Titles of codes (`GameInfo.titles`): the game's own, then the engine's for the codes every
+/// game shares (`SHARED_TITLES`); a game's own title of a shared code is the one given.
+#[derive(Debug)]
+pub struct Titles(pub &'static [(&'static str, &'static str)]);
+
+/// Titles of the codes that several games report: the outcomes, the record errors of the replay
+/// driver, and irregularities, events and score parts more than one game has.
+pub const SHARED_TITLES: &[(&str, &str)] = &[
+    // Outcomes (`Outcome`).
+    ("scored", "Played out and scored"),
+    ("game_lost", "Game lost by an incorrect play"),
+    ("misdeal", "Misdeal"),
+    ("void", "No play and no score, as the rules say"),
+    ("record_error", "Record error: the record needs correcting"),
+    // Record errors.
+    ("out_of_turn", "Action out of turn"),
+    ("card_not_held", "Card the player does not hold"),
+    ("card_played_twice", "Card played twice"),
+    ("invalid_correct", "Correction that is not allowed here"),
+    ("action_after_end", "Action after the hand was over"),
+    (
+        "incomplete_hand",
+        "The record stops before the hand is over",
+    ),
+    ("unexpected_action", "Action the hand does not expect here"),
+    ("illegal_bid", "Bid the auction does not allow"),
+    // Irregularities.
+    ("revoke", "Revoke: did not follow suit when able"),
+    // Events.
+    ("upcard_turned", "Upcard turned"),
+    ("trump_revealed", "Trump revealed"),
+    ("forced_bid", "Forced bid"),
+    // Score parts.
+    ("card_points", "Card points"),
+    ("contract_made", "Contract made"),
+    ("contract_failed", "Contract failed"),
+    ("hand_won", "Hand won"),
+];
+
+impl Titles {
+    /// The title of `code`: the game's own, else the shared one.
+    pub fn get(&self, code: &str) -> Option<&'static str> {
+        self.0
+            .iter()
+            .chain(SHARED_TITLES)
+            .find(|(c, _)| *c == code)
+            .map(|(_, t)| *t)
+    }
+}
+
+impl Serialize for Titles {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = std::collections::BTreeMap::new();
+        for (code, title) in SHARED_TITLES.iter().chain(self.0) {
+            map.insert(*code, *title);
+        }
+        map.serialize(s)
+    }
+}
+
+impl PartialSchema for Titles {
+    fn schema() -> RefOr<Schema> {
+        std::collections::BTreeMap::<String, String>::schema()
+    }
+}
+
+impl ToSchema for Titles {}
 
 /// The tables a game is played at (`GameInfo.tables`), the default first.
 #[derive(Debug)]

@@ -18,7 +18,9 @@ pub use adjudication::{
     Adjudication, Bonus, BonusStatus, Camp, Contract, Ending, Event, Outcome, ScoreItem,
     ScoreSource, Tally,
 };
-pub use game::{Decided, Game, GameInfo, GameSchemas, HandState, Rotation, Rules, Tables};
+pub use game::{
+    Decided, Game, GameInfo, GameSchemas, HandState, Rotation, Rules, SHARED_TITLES, Tables, Titles,
+};
 pub use replay::{
     MatchReport, Recorded, Replay, adjudicate, adjudicate_match, adjudicate_next, legal_actions,
 };

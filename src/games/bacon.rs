@@ -91,6 +91,14 @@ static INFO: GameInfo = GameInfo {
         "hand_acquitted",
     ],
     score_codes: &[THREE_OR_FOUR, ALL_FIVE],
+    titles: crate::engine::Titles(&[
+        ("pick_up_vetoed", "Pick-up vetoed"),
+        ("alone_vetoed", "Going alone vetoed"),
+        ("upcard_taken", "Upcard taken"),
+        ("hand_acquitted", "Hand acquitted: no play, no score"),
+        (THREE_OR_FOUR, "Three or four tricks"),
+        (ALL_FIVE, "All five tricks"),
+    ]),
 };
 
 /// §4's two scores, by the tricks the scoring side took.

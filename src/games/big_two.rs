@@ -146,6 +146,15 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["played", "passed", "count_query"],
     score_codes: &["cards_left"],
+    titles: crate::engine::Titles(&[
+        ("illegal_combination", "Combination the rules do not allow"),
+        ("false_count", "Wrong answer to a count of cards"),
+        ("pass_on_lead", "Pass by the player who must lead"),
+        ("played", "Played"),
+        ("passed", "Passed"),
+        ("count_query", "Count of cards asked"),
+        ("cards_left", "Cards left in hand"),
+    ]),
 };
 
 /// §1: 13 cards each.

@@ -73,6 +73,10 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["upcard_turned"],
     score_codes: &["card_points"],
+    titles: crate::engine::Titles(&[(
+        "wrong_draw",
+        "Card drawn other than the one the stock gives",
+    )]),
 };
 
 /// §1: A 3 K Q J 7 6 5 4 2 in every suit.

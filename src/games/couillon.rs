@@ -87,6 +87,12 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["upcard_turned", "bottom_card_turned"],
     score_codes: &[HAND_WON, TIED_HANDS_CARRIED, MARK],
+    titles: crate::engine::Titles(&[
+        ("bottom_card_turned", "Bottom card turned"),
+        (HAND_WON, "Hand won"),
+        (TIED_HANDS_CARRIED, "Points of tied hands carried"),
+        (MARK, "Mark against the side that accepted and lost"),
+    ]),
 };
 
 /// §4: the side with more card points wins the hand and erases a unit.

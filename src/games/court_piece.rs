@@ -92,6 +92,15 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["first_seven", "play_on", "hand_abandoned", "play_on_failed"],
     score_codes: &[FIRST_SEVEN_COURT, ALL_THIRTEEN, STREAK],
+    titles: crate::engine::Titles(&[
+        ("first_seven", "First seven tricks taken by one side"),
+        ("play_on", "Play on after a court"),
+        ("hand_abandoned", "Hand abandoned"),
+        ("play_on_failed", "Play on failed"),
+        (FIRST_SEVEN_COURT, "Court: the first seven tricks"),
+        (ALL_THIRTEEN, "All thirteen tricks"),
+        (STREAK, "Streak of hands won"),
+    ]),
 };
 
 /// §4.1: the court for taking each of the first seven tricks.

@@ -63,6 +63,12 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["forced_bid", "hand_void", "widow_taken", "discarded"],
     score_codes: &[CONTRACT_MADE, CONTRACT_FAILED, TRICKS_CODE],
+    titles: crate::engine::Titles(&[
+        ("hand_void", "Hand void: no play, no score"),
+        ("widow_taken", "Widow taken by the declarer"),
+        ("discarded", "Card discarded after taking the widow"),
+        (TRICKS_CODE, "Tricks taken"),
+    ]),
 };
 
 const GAME: i32 = 10;

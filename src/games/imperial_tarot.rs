@@ -1418,6 +1418,23 @@ static INFO: GameInfo = GameInfo {
         "handful",
     ],
     verbs: <Verb as crate::record::Verbs>::VERBS,
+    titles: crate::engine::Titles(&[
+        ("failed_to_trump", "Did not trump when able"),
+        ("illegal_discard", "Discard the rules do not allow"),
+        ("invalid_handful", "Handful that does not qualify"),
+        (
+            "invalid_fool_payment",
+            "Fool paid for with a card that may not pay it",
+        ),
+        ("people_exposed", "With the People: a partner revealed"),
+        ("trumps_shown", "Trump-like card discarded and shown"),
+        ("fool_excused", "Fool returned to its owner after its trick"),
+        ("fool_surrendered", "Fool surrendered"),
+        ("penalty_play", "Penalty Play, called by Eldest"),
+        ("sparrow", "Sparrow: the last trick won with the Magician"),
+        ("slam", "Slam"),
+        ("handful", "Handful shown"),
+    ]),
 };
 
 // ---- the engine's interface ----

@@ -97,6 +97,15 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["trump_turned", "trump_named", "cut", "knocked_out"],
     score_codes: &[SURVIVED],
+    titles: crate::engine::Titles(&[
+        ("invalid_trump", "Trump named that is not one of the four suits"),
+        ("invalid_cut", "Cut that is not a card of the pack"),
+        ("trump_turned", "Trump turned after the deal"),
+        ("trump_named", "Trump named by the dealer"),
+        ("cut", "Cut for the deal"),
+        ("knocked_out", "Knocked out"),
+        ("survived", "Still in after the round"),
+    ]),
 };
 
 /// The match score: one point to each player still in after a round, so that the totals are the

@@ -50,6 +50,15 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &[],
     score_codes: &["hand_result", "trump_card"],
+    titles: crate::engine::Titles(&[
+        (
+            "illegal_seven",
+            "Forbidden seven: a seven of a suit not yet led played when not following suit",
+        ),
+        ("failed_to_overtake", "Did not head the trick when able"),
+        ("hand_result", "Hand result: points over 35"),
+        ("trump_card", "Trump card bonus"),
+    ]),
 };
 
 /// §1: in every suit 7 A K Q J 6 5 4 3 2, the 7 highest.

@@ -41,3 +41,88 @@ pub fn all() -> &'static [&'static dyn Game] {
 pub fn find(id: &str) -> Option<&'static dyn Game> {
     all().iter().copied().find(|g| g.info().id == id)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Outcome, SHARED_TITLES};
+
+    /// Every outcome, by its code (the match has no wildcard, so that a new outcome comes here).
+    fn outcomes() -> Vec<String> {
+        let all = [
+            Outcome::Scored,
+            Outcome::GameLost,
+            Outcome::Misdeal,
+            Outcome::Void,
+            Outcome::RecordError,
+        ];
+        for o in all {
+            match o {
+                Outcome::Scored
+                | Outcome::GameLost
+                | Outcome::Misdeal
+                | Outcome::Void
+                | Outcome::RecordError => {}
+            }
+        }
+        all.iter()
+            .map(|o| {
+                serde_json::to_value(o)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    /// The desk and the API show a title in words for every code a game can emit (the contract
+    /// test checks that a game emits only the codes it declares): its irregularities, record
+    /// errors, events and score codes, and every outcome. A game's own titles name only codes it
+    /// declares, and every shared title is some game's code or an outcome.
+    #[test]
+    fn every_code_a_game_can_emit_has_a_title() {
+        let mut missing = Vec::new();
+        let mut used: Vec<&str> = Vec::new();
+        for game in super::all() {
+            let info = game.info();
+            let declared: Vec<&str> = [
+                info.irregularities,
+                info.record_errors,
+                info.events,
+                info.score_codes,
+            ]
+            .concat();
+            let outcomes = outcomes();
+            for code in declared
+                .iter()
+                .copied()
+                .chain(outcomes.iter().map(|s| s.as_str()))
+            {
+                match info.titles.get(code) {
+                    Some(title) if !title.trim().is_empty() && title != code => {}
+                    _ => missing.push(format!(
+                        "{}: no title for code `{code}`: add it to the game's GameInfo.titles \
+                         (or to SHARED_TITLES in src/engine/game.rs if several games report it)",
+                        info.id
+                    )),
+                }
+            }
+            for (code, _) in info.titles.0 {
+                assert!(
+                    declared.contains(code),
+                    "{}: a title for `{code}`, a code the game does not declare",
+                    info.id
+                );
+            }
+            used.extend(declared);
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
+        let outcomes = outcomes();
+        for (code, _) in SHARED_TITLES {
+            assert!(
+                used.contains(code) || outcomes.iter().any(|o| o == code),
+                "SHARED_TITLES has `{code}`, which no game reports"
+            );
+        }
+    }
+}

@@ -177,6 +177,14 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["trump_revealed"],
     score_codes: &["high", "low", "jack", "game", SMUDGE, SET],
+    titles: crate::engine::Titles(&[
+        ("high", "High: the highest trump in play"),
+        ("low", "Low: the lowest trump in play"),
+        ("jack", "Jack of trumps taken"),
+        ("game", "Game: most points in cards taken"),
+        (SMUDGE, "Smudge: all four points on a bid of five"),
+        (SET, "Set: the pitcher fell short of the bid"),
+    ]),
 };
 
 /// Contract score items (§4, PI-2): a made smudge's fifth point; a set pitcher's side's loss.

@@ -63,6 +63,11 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &[],
     score_codes: &["stub_difference"],
+    titles: crate::engine::Titles(&[
+        ("ineligible_spoil", "Spoil the taker may not take"),
+        ("stub_mismatch", "Stubs that do not match the cards left"),
+        ("stub_difference", "Difference in stubs"),
+    ]),
 };
 
 const GAME: i32 = 21;

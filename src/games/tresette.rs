@@ -258,6 +258,22 @@ static INFO: GameInfo = GameInfo {
         "three_of_a_kind",
         "napoleon",
     ],
+    titles: crate::engine::Titles(&[
+        (
+            "false_information",
+            "Untrue statement of a count or holding",
+        ),
+        (
+            "announce_mismatch",
+            "Announced meld not matching the cards held",
+        ),
+        ("improper_table_talk", "Improper table talk"),
+        ("melds_due", "Melds to be announced"),
+        ("meld_not_scored", "Meld not scored"),
+        ("four_of_a_kind", "Four of a kind"),
+        ("three_of_a_kind", "Three of a kind"),
+        ("napoleon", "Napoleon (ace, two and three of a suit)"),
+    ]),
 };
 
 /// §1: in every suit 3 2 A K J Q 7 6 5 4, the 3 highest.

@@ -128,6 +128,29 @@ static INFO: GameInfo = GameInfo {
         "hand_tied",
     ],
     score_codes: &["hand_won", "ran_away", "eleven_run"],
+    titles: crate::engine::Titles(&[
+        ("bad_procedure", "Bad procedure in shuffling or cutting"),
+        ("illegal_reject", "Rejection or pass the rules do not allow"),
+        ("disclosure", "Hand disclosed to the table"),
+        ("illegal_raise", "Raise the rules do not allow"),
+        (
+            "face_down_first_trick",
+            "Card played face down in the first trick",
+        ),
+        ("raise_pending", "Play while a raise awaits an answer"),
+        (
+            "rejected_packets_mismatch",
+            "Rejected packets that do not match the deal",
+        ),
+        ("packet_passed", "Packet passed"),
+        ("packet_rejected", "Packet rejected"),
+        ("stake_raised", "Stake raised"),
+        ("stake_accepted", "Stake accepted"),
+        ("ran_away", "Ran from a raise"),
+        ("eleven_play", "Played on at a score of eleven"),
+        ("eleven_run", "Ran at a score of eleven"),
+        ("hand_tied", "Hand tied"),
+    ]),
 };
 
 /// §4: first side to 12 tentos wins the game.

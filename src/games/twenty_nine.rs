@@ -66,6 +66,10 @@ static INFO: GameInfo = GameInfo {
     ],
     events: &["forced_bid", "trump_revealed", "royals_shown"],
     score_codes: &[CONTRACT_MADE, CONTRACT_FAILED],
+    titles: crate::engine::Titles(&[
+        ("invalid_royals", "Royals shown that do not qualify"),
+        ("royals_shown", "Royals shown (king and queen of trumps)"),
+    ]),
 };
 
 /// Score item codes (§4): the declarers' game point won or lost on the cards.

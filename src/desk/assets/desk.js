@@ -4,7 +4,7 @@
 // irregularities, trick winners and scores are the adjudication's. Nothing is ruled here.
 
 import { cardEl, cardName, isCard, suitName, suitSymbol } from "./cards.js";
-import { api, clubKey, h, keyProblem, objectTable, setClubKey, sideTable, value } from "./ui.js";
+import { actionNumber, api, clubKey, h, keyProblem, objectTable, setClubKey, setTitles, sideTable, titled, value } from "./ui.js";
 import { showLeague } from "./league.js";
 
 const $ = (id) => document.getElementById(id);
@@ -72,6 +72,8 @@ async function init() {
     go(q);
   });
   wireStepper();
+  padBelowStepper();
+  $("print").addEventListener("click", () => window.print());
   window.addEventListener("popstate", route);
   await route();
 }
@@ -139,7 +141,7 @@ function openText(text, source) {
   if (Array.isArray(json?.hands)) {
     return status("That is a match record: paste one of its hands (an element of \"hands\").", "error");
   }
-  openRecord(json, source);
+  openRecord(json, source).catch((err) => status(`Could not show ${source}: ${err.message}`, "error"));
 }
 
 async function openStored(club, hand, step) {
@@ -154,11 +156,60 @@ async function openStored(club, hand, step) {
   record.match_state ??= res.body.adjudication?.match_before;
   const source = `club ${club}, hand ${hand} (match ${res.body.match}, hand ${res.body.number})`;
   await openRecord(record, source, step);
+  await showContext(club, hand, res.body);
   // The desk shows today's ruling; say so when the one stored with the hand differs.
   const changed = S.adj ? diff(res.body.adjudication, S.adj) : [];
   if (changed.length) {
     status(`Showing ${source}, adjudicated by today's rules: the adjudication stored with it differs at ${changed.map(([p]) => p).slice(0, 5).join(", ")}${changed.length > 5 ? "…" : ""} (the league's readjudicate applies today's rules).`);
   }
+}
+
+/**
+ * A stored hand's context: the match's players by seat, its session, league and date, and its
+ * amendment history with notes. Each is read with the user's key and shown when the API gives it
+ * (the API decides who may read what); a part refused is said to be missing, not guessed.
+ */
+async function showContext(club, hand, stored) {
+  const c = encodeURIComponent(club);
+  const read = (path) => api(path, undefined, { asMember: true });
+  const [match, session, league, amendments] = await Promise.all([
+    read(`/v1/clubs/${c}/matches/${stored.match}`),
+    read(`/v1/clubs/${c}/sessions/${stored.session}`),
+    read(`/v1/clubs/${c}/leagues/${stored.league}`),
+    amendmentsOf(club, Number(hand)),
+  ]);
+  if (match.ok) {
+    S.players = Object.fromEntries(Object.entries(match.body.seats ?? {}).map(([seat, p]) => [seat, p?.name ?? `player ${p?.id}`]));
+    render();
+  }
+  const item = (label, id, ...v) => h("div", { id }, h("dt", {}, label), h("dd", {}, ...v));
+  const date = session.ok ? session.body.played_on ?? session.body.created_at?.slice(0, 10) : stored.created_at?.slice(0, 10);
+  fill("context", h("h3", {}, "The stored hand"), h("dl", {},
+    item("Match", "context-match", `${stored.match}, hand ${stored.number}`),
+    session.ok ? item("Session", "context-session", h("a", { href: `?club=${c}&session=${stored.session}` }, session.body.name)) : null,
+    league.ok ? item("League", "context-league", h("a", { href: `?club=${c}&league=${stored.league}` }, [league.body.name, league.body.season].filter(Boolean).join(" · "))) : null,
+    date ? item("Date", "context-date", date) : null,
+    item("Stored", "context-stored", stored.created_at ?? "—"),
+  ), amendments === null
+    ? h("p", { class: "none" }, "Amendment history: not shown (it needs one of the club's keys).")
+    : amendments.length
+      ? h("div", { id: "amendments" }, h("h4", {}, `Amendments (${amendments.length})`), h("ol", {}, amendments.map((x) =>
+        h("li", { class: "amendment", dataset: { id: x.id } }, `${x.action.replaceAll("_", " ").replace(/^\w/, (c) => c.toUpperCase())} on ${x.at} by ${x.by}`, x.note ? [": ", h("q", { class: "note" }, x.note)] : " (no note)"))))
+      : h("p", { class: "none", id: "amendments" }, "Never amended."));
+}
+
+/** The club's audit trail entries about stored hand `hand`, oldest first; null when refused. */
+async function amendmentsOf(club, hand) {
+  const out = [];
+  let cursor = "";
+  for (let page = 0; page < 50; page++) {
+    const res = await api(`/v1/clubs/${encodeURIComponent(club)}/amendments?limit=1000&cursor=${cursor}`, undefined, { asMember: true });
+    if (!res.ok) return null;
+    out.push(...(res.body.items ?? []).filter((x) => x.subject === "hand" && x.subject_id === hand));
+    if (!res.body.next_cursor) break;
+    cursor = encodeURIComponent(res.body.next_cursor);
+  }
+  return out;
 }
 
 /** Adjudicates `record`, then asks the engine for its table after every prefix of the actions. */
@@ -170,11 +221,14 @@ async function openRecord(record, source, step) {
   S.record = record;
   S.note = source;
   S.game = S.games.find((g) => g.id === game) ?? null;
+  setTitles(S.game?.titles);
   S.seatNames = seatNames(record);
+  S.players = null;
+  fill("context");
   const res = await api(`/v1/games/${encodeURIComponent(game)}/adjudications`, record);
   S.adj = res.ok ? res.body : null;
   S.problem = res.ok ? null : res.body;
-  const actions = Array.isArray(record?.actions) ? record.actions : [];
+  const actions = recordActions();
   // Past a record error the engine refuses every longer prefix: ask only up to it.
   const stop = S.adj?.record_error?.action_index ?? actions.length;
   const [views, dealEvents] = res.ok
@@ -212,7 +266,31 @@ async function eventsAtDeal(record) {
 
 // ---------- stepping ----------
 
-const actionCount = () => (Array.isArray(S.record?.actions) ? S.record.actions.length : 0);
+/** The record's actions, or none when the record has none of the right shape (a refused paste). */
+const recordActions = () => (Array.isArray(S.record?.actions) ? S.record.actions : []);
+const actionCount = () => recordActions().length;
+
+/**
+ * Whether the game is played in tricks: Big Two's turns have no trick number and no trick, and
+ * their tally of tricks means nothing.
+ */
+const hasTricks = () => (S.adj?.tricks ?? []).length > 0
+  || S.views.some((v) => v && !v.error && v.trick_number != null);
+
+/** A tally without its count of tricks in a game without tricks (null when nothing is left). */
+function tallyShown(tally) {
+  if (!tally || typeof tally !== "object" || hasTricks()) return tally;
+  const out = {};
+  for (const [side, t] of Object.entries(tally)) {
+    if (t && typeof t === "object") {
+      const rest = Object.fromEntries(Object.entries(t).filter(([f]) => f !== "tricks"));
+      if (Object.keys(rest).length) out[side] = rest;
+    } else if (t != null) {
+      out[side] = t;
+    }
+  }
+  return Object.keys(out).length ? out : null;
+}
 
 /** Steps after which a trick has just been completed. */
 function trickEnds() {
@@ -333,9 +411,9 @@ function renderProblem() {
   } else if (err) {
     fill("problem", h("h3", {}, "Record error: the replay stopped"),
       h("p", { id: "record-error", dataset: { code: err.code ?? "", actionIndex: err.action_index ?? "" } },
-        `At action ${(err.action_index ?? 0) + 1}${err.seat ? ` (${err.seat})` : ""}: ${err.detail ?? ""} `,
-        h("code", {}, err.code ?? ""), " ", h("code", {}, err.pointer ?? ""), " ",
-        err.action_index != null ? h("button", { type: "button", onclick: () => setStep(err.action_index + 1) }, "Show where") : null),
+        h("b", {}, titled(err.code)), ` at ${actionNumber(err.action_index ?? 0)}${err.seat ? ` (${err.seat})` : ""}: ${err.detail ?? ""} `,
+        err.pointer ? ["In the record at ", h("code", {}, err.pointer), " "] : null,
+        err.action_index != null ? h("button", { type: "button", onclick: () => showRuling(err.action_index + 1) }, "Show where") : null),
       h("p", {}, "The tricks completed before it are shown; the record needs correcting, so there is no score."));
   }
 }
@@ -347,19 +425,27 @@ function renderSummary() {
   fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
     item("Dealer", r.dealer ?? "?"),
-    r.players && Object.keys(r.players).length ? item("Players", Object.entries(r.players).map(([s, n]) => `${s} ${n}`).join(", ")) : null,
+    players().length ? item("Players", h("span", { id: "players" }, players().map(([s, n], i) => [i ? ", " : "", h("span", { class: "player", dataset: { seat: s } }, `${s} ${n}`)]))) : null,
     Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
     faceUp.length ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
     a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
     a.mode ? item("Mode", a.mode) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
-    a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}` }, a.outcome.replaceAll("_", " "))) : null,
+    a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
 
+/** The players by seat: the stored match's, else the record's own `players`. */
+function players() {
+  const named = S.players ?? S.record?.players;
+  return named && typeof named === "object" ? Object.entries(named).filter(([, n]) => typeof n === "string") : [];
+}
+
+const playerAt = (seat) => Object.fromEntries(players())[seat] ?? Object.fromEntries(players())[recordSeat(seat)];
+
 function renderStepLabel() {
   const n = actionCount(), k = S.step;
-  const label = k === 0 ? `The deal (0 of ${n})` : h("span", {}, `Action ${k} of ${n}: `, describe(S.record.actions[k - 1]));
+  const label = k === 0 ? `The deal (0 of ${n})` : h("span", {}, `Action ${k} of ${n}: `, describe(recordActions()[k - 1]));
   fill("step-label", label);
   $("first").disabled = $("prev").disabled = $("prev-trick").disabled = k === 0;
   $("last").disabled = $("next").disabled = $("next-trick").disabled = k >= n;
@@ -391,11 +477,12 @@ function renderTable() {
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
-    const cards = (v && !v.error ? v.hands?.[seat] : S.record.deal?.[recordSeat(seat)]) ?? [];
+    const held = v && !v.error ? v.hands?.[seat] : S.record.deal?.[recordSeat(seat)];
+    const cards = Array.isArray(held) ? held.filter(isCard) : [];
     const acting = toAct.includes(seat);
-    const player = S.record.players?.[seat] ?? S.record.players?.[recordSeat(seat)];
+    const player = playerAt(seat);
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
-      h("h4", {}, seatLabel(seat), player ? ` · ${player}` : "",
+      h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
@@ -413,7 +500,7 @@ function centre(k) {
   const err = S.adj?.record_error;
   if (v?.error || (err && k > err.action_index)) {
     const at = err?.action_index;
-    const a = at != null ? S.record.actions[at] : null;
+    const a = at != null ? recordActions()[at] : null;
     return [h("p", { class: "stopped" }, k > at + 1 ? `✖ The replay stopped at action ${at + 1}` : "✖ The replay stopped here"),
       a ? h("p", {}, describe(a), " was not accepted:") : null,
       h("p", { class: "small" }, err?.detail ?? v?.error?.detail ?? "")];
@@ -427,12 +514,12 @@ function centre(k) {
     bits.push(h("div", { class: "trick" }, t.plays.map((p) => {
       const irr = irregularityOn(t, p);
       const established = (v?.irregularities ?? []).some((i) => i.action_index === irr?.action_index);
-      const note = irr ? `${irr.code.replaceAll("_", " ")}${established ? "" : " (not yet established)"}` : undefined;
+      const note = irr ? `${titled(irr.code)}${established ? "" : " (not yet established)"}` : undefined;
       return h("figure", {
         class: `played played-${p.seat}${t.complete && p.seat === t.winner ? " won" : ""}${irr ? " irregular" : ""}`,
         dataset: { seat: p.seat, card: p.card ?? "" },
       }, cardEl(p.card, { faceDown: p.face_down, note }), h("figcaption", {}, p.seat, p === t.plays[0] ? " (led)" : "",
-        irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null));
+        irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null));
     })));
   } else if (v?.current) {
     bits.push(...combination(v, k));
@@ -440,7 +527,8 @@ function centre(k) {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
   }
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
-  if (v && !v.error && v.tally) bits.push(tallyLine(v.tally));
+  const tally = v && !v.error ? tallyShown(v.tally) : null;
+  if (tally) bits.push(tallyLine(tally));
   return bits;
 }
 
@@ -453,15 +541,15 @@ function combination(v, k) {
   const same = (cards) => Array.isArray(cards) && [...cards].sort().join() === [...cur.cards].sort().join();
   const play = (S.adj?.events ?? []).filter((e) => e.action_index < k && e.seat === cur.seat && same(e.cards)).pop();
   const irr = play ? byAction(S.adj?.irregularities, play.action_index).find((i) => i.seat === cur.seat) : null;
-  const note = irr ? irr.code.replaceAll("_", " ") : undefined;
+  const note = irr ? titled(irr.code) : undefined;
   return [
     h("p", { class: "trick-head" }, `To beat: ${cur.seat}'s ${cur.shape?.replaceAll("_", " ") ?? "invalid combination"}`,
       v.passes ? ` · ${v.passes} pass${v.passes === 1 ? "" : "es"} since` : ""),
     h("div", { class: "trick" }, h("figure", {
       class: `played combination${irr ? " irregular" : ""}`, dataset: { seat: cur.seat, cards: cur.cards.join(" ") },
     }, h("div", { class: "cards" }, cur.cards.map((c) => cardEl(c, { note }))),
-    h("figcaption", {}, cur.seat, play ? ` (action ${play.action_index + 1})` : "",
-      irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${irr.code}`) : null))),
+    h("figcaption", {}, cur.seat, play ? ` (${actionNumber(play.action_index)})` : "",
+      irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null))),
   ];
 }
 
@@ -478,26 +566,43 @@ function renderStepNotes() {
   const k = S.step - 1, a = S.adj;
   const notes = [];
   for (const irr of byAction(a?.irregularities, k)) notes.push(irregularityCard(irr, "step-irregularity"));
-  for (const e of k < 0 ? S.dealEvents : byAction(a?.events, k)) notes.push(h("p", { class: "event" }, "• ", e.detail ?? e.code, e.cards ? [" ", value(e.cards)] : null));
+  for (const e of k < 0 ? S.dealEvents : byAction(a?.events, k)) {
+    notes.push(h("p", { class: "event", dataset: { code: e.code ?? "" } }, "• ", e.detail ?? titled(e.code), e.cards ? [" ", value(e.cards)] : null));
+  }
   for (const c of byAction(a?.corrected_revokes, k)) notes.push(h("p", { class: "event" }, "↺ corrected: ", value(c)));
-  for (const item of byAction(a?.score_items, k)) notes.push(h("p", { class: "event" }, "± score: ", value(item)));
+  // A penalty is the irregularity's: its card above says it once, with its points.
+  const penalty = (item) => item.source === "penalty" && byAction(a?.irregularities, k).some((i) => i.code === item.code);
+  for (const item of byAction(a?.score_items, k).filter((i) => !penalty(i))) {
+    notes.push(h("p", { class: "event score-item" }, "± ", titled(item.code), `: ${item.side} ${signed(item.points)}`));
+  }
   for (const i of byAction(a?.ignored_actions, k)) notes.push(h("p", { class: "event ignored" }, "✕ ignored: ", i.reason ?? ""));
   if (a?.record_error && a.record_error.action_index === k) {
-    notes.push(h("p", { class: "problem" }, `✖ record error ${a.record_error.code}: ${a.record_error.detail ?? ""}`));
+    notes.push(h("p", { class: "problem" }, `✖ ${titled(a.record_error.code)}: ${a.record_error.detail ?? ""}`));
   }
   fill("step-notes", ...notes);
 }
 
-const KNOWN = new Set(["code", "action_index", "trick", "seat", "card", "rule", "explanation", "consequence"]);
+const KNOWN = new Set(["code", "action_index", "trick", "seat", "card", "rule", "explanation", "consequence", "effect"]);
+
+const signed = (n) => (typeof n === "number" && n > 0 ? `+${n}` : String(n));
+
+/** A penalty's numbers, once: the points it moved and what it decided ("NS +2 · decides the game"). */
+function effectLine(effect) {
+  const points = Object.entries(effect?.points ?? {}).map(([side, n]) => `${side} ${signed(n)}`);
+  const decides = effect?.decides ? `decides the ${effect.decides}` : null;
+  const parts = [...points, decides].filter(Boolean);
+  return parts.length ? h("p", { class: "effect" }, "Penalty: ", parts.join(" · ")) : null;
+}
 
 function irregularityCard(irr, cls) {
   const extra = Object.entries(irr).filter(([k]) => !KNOWN.has(k));
   return h("article", { class: `irregularity ${cls ?? ""}`, dataset: { code: irr.code, seat: irr.seat ?? "", card: irr.card ?? "", actionIndex: irr.action_index ?? "" } },
-    h("h4", {}, irr.card ? cardEl(irr.card) : null, " ", h("span", { class: "code" }, irr.code), ` by ${irr.seat ?? "?"}`,
-      irr.trick ? ` in trick ${irr.trick}` : "", irr.action_index != null ? ` (action ${irr.action_index + 1})` : ""),
+    h("h4", {}, irr.card ? cardEl(irr.card) : null, " ", h("span", { class: "title", title: irr.code }, titled(irr.code)), ` by ${irr.seat ?? "?"}`,
+      irr.trick ? ` in trick ${irr.trick}` : "", irr.action_index != null ? `, ${actionNumber(irr.action_index)}` : ""),
     irr.explanation ? h("p", {}, irr.explanation) : null,
     irr.rule ? h("p", { class: "rule" }, "Rule: ", irr.rule) : null,
     irr.consequence ? h("p", { class: "consequence" }, "Consequence: ", irr.consequence) : null,
+    effectLine(irr.effect),
     extra.length ? h("dl", { class: "extra" }, extra.map(([k, v]) => h("div", {}, h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, value(v))))) : null,
   );
 }
@@ -508,7 +613,7 @@ function renderIrregularities() {
     ? h("div", {}, list.map((irr) => {
       const card = irregularityCard(irr);
       if (irr.action_index != null) {
-        card.append(h("button", { type: "button", class: "goto", onclick: () => setStep(irr.action_index + 1) }, "Go to the card"));
+        card.append(h("button", { type: "button", class: "goto", onclick: () => showRuling(irr.action_index + 1) }, "Go to the card"));
       }
       return card;
     }))
@@ -517,20 +622,22 @@ function renderIrregularities() {
 
 function renderActions() {
   const a = S.adj, err = a?.record_error;
-  fill("actions", ...(S.record?.actions ?? []).map((act, i) => {
+  fill("actions", ...recordActions().map((act, i) => {
     const irr = byAction(a?.irregularities, i);
     const ignored = byAction(a?.ignored_actions, i).length > 0;
     const stopped = err?.action_index === i;
     return h("li", { class: `${i + 1 === S.step ? "current" : ""}${ignored ? " ignored" : ""}`, "aria-current": i + 1 === S.step ? "step" : false },
       h("button", { type: "button", class: "link", onclick: () => setStep(i + 1) }, describe(act)),
-      irr.map((x) => h("span", { class: "mark", dataset: { code: x.code } }, ` ⚠ ${x.code}`)),
+      irr.map((x) => h("span", { class: "mark", dataset: { code: x.code } }, ` ⚠ ${titled(x.code)}`)),
       ignored ? h("span", { class: "small" }, " (ignored)") : null,
-      stopped ? h("span", { class: "mark" }, ` ✖ ${err.code}`) : null);
+      stopped ? h("span", { class: "mark", dataset: { code: err.code } }, ` ✖ ${titled(err.code)}`) : null);
   }));
 }
 
 function renderTricks() {
   const tricks = S.adj?.tricks ?? [];
+  // A game of turns (Big Two) has no tricks to list.
+  $("tricks-section").hidden = Boolean(S.adj) && !hasTricks();
   if (!tricks.length) return fill("tricks", h("p", { class: "none" }, "No trick completed."));
   const ends = trickEnds();
   const extraKeys = [...new Set(tricks.flatMap((t) => Object.keys(t)))].filter((k) => !["number", "leader", "plays", "winner"].includes(k));
@@ -542,7 +649,7 @@ function renderTricks() {
       h("td", {}, t.leader),
       h("td", { class: "plays" }, (t.plays ?? []).map((p) => {
         const irr = irregularityOn(t, p);
-        return h("span", { class: `seat-card${irr ? " irregular" : ""}` }, p.seat, " ", cardEl(p.card, { faceDown: p.face_down, note: irr?.code }));
+        return h("span", { class: `seat-card${irr ? " irregular" : ""}` }, p.seat, " ", cardEl(p.card, { faceDown: p.face_down, note: irr ? titled(irr.code) : undefined }));
       })),
       h("td", {}, t.winner ?? "tied"),
       extraKeys.map((k) => h("td", {}, value(t[k])))))))));
@@ -557,7 +664,7 @@ function renderScore() {
     sideTable(a.hand_score, "Hand score", "hand-score"),
     a.score_items ? objectTable(a.score_items, { caption: "Score items", empty: "No score items." }) : null,
     objectTable(a.bonuses, { caption: "Bonuses", empty: "No bonuses." }),
-    sideTable(a.tally, "Tally", "final-tally"),
+    tallyShown(a.tally) ? sideTable(tallyShown(a.tally), "Tally", "final-tally") : null,
     h("div", { class: "scroll" }, h("table", { class: "data", id: "match-state" }, h("caption", {}, "Match state"),
       h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col" }, "before"), h("th", { scope: "col" }, "after"))),
       h("tbody", {}, [...new Set([...Object.keys(m0 ?? {}), ...Object.keys(m1 ?? {})])].map((k) =>
@@ -569,6 +676,29 @@ function renderScore() {
   );
 }
 
+/** Steps to `k` and brings the table, its marked trick and the ruling below the step bar. */
+function showRuling(k) {
+  setStep(k);
+  scrollBelowBar($("table"));
+}
+
+/** Scrolls `el` to just below the sticky step bar (however the bar wraps). */
+function scrollBelowBar(el) {
+  const bar = document.querySelector(".stepper").getBoundingClientRect().height;
+  window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - bar - 8 });
+}
+
+/**
+ * The sticky step bar's height as the page's scroll padding, so that whatever the desk scrolls to
+ * (the what-if, the ruling) is never under the bar, however the bar wraps on a narrow screen.
+ */
+function padBelowStepper() {
+  const bar = document.querySelector(".stepper");
+  const pad = () => document.documentElement.style.setProperty("--stepper-h", `${bar.offsetHeight}px`);
+  new ResizeObserver(pad).observe(bar);
+  pad();
+}
+
 // ---------- what if ----------
 
 function renderLegal() {
@@ -576,7 +706,7 @@ function renderLegal() {
   
   if (!S.adj) return fill("legal", h("p", { class: "none" }, "Load a hand that adjudicates to question it."));
   if (!v || v.error) return fill("legal", h("p", { class: "none" }, "The replay stopped before this step: no legal actions."));
-  const next = S.record.actions[k];
+  const next = recordActions()[k];
   // In the record's own seat names, as the recorded action and a what-if's record are written.
   const legal = (v.legal ?? []).map((act) => ({ ...act, seat: recordSeat(act.seat) }));
   fill("legal", 
@@ -621,16 +751,25 @@ async function whatIf(k, action) {
   const col = (title, adj, problem, id) => h("section", { class: "side-by-side", id },
     h("h4", {}, title),
     adj ? h("dl", {},
-      h("dt", {}, "outcome"), h("dd", { dataset: { field: "outcome" } }, adj.outcome ?? "—"),
+      h("dt", {}, "outcome"), h("dd", { dataset: { field: "outcome", code: adj.outcome ?? "" } }, adj.outcome ? titled(adj.outcome) : "—"),
       h("dt", {}, "hand score"), h("dd", { dataset: { field: "hand_score" } }, adj.hand_score ? Object.entries(adj.hand_score).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
-      h("dt", {}, "irregularities"), h("dd", { dataset: { field: "irregularities" } }, (adj.irregularities ?? []).map((i) => `${i.code} (${i.seat} ${i.card ?? ""})`).join(", ") || "none"),
-      adj.record_error ? [h("dt", {}, "record error"), h("dd", {}, `${adj.record_error.code}: ${adj.record_error.detail ?? ""}`)] : null,
-      h("dt", {}, "trick winners"), h("dd", {}, (adj.tricks ?? []).map((t) => t.winner).join(" ") || "—"),
+      h("dt", {}, "irregularities"), h("dd", { dataset: { field: "irregularities" } }, (adj.irregularities ?? []).map((i) => `${titled(i.code)} (${[i.seat, i.card].filter(Boolean).join(" ")})`).join(", ") || "none"),
+      adj.record_error ? [h("dt", {}, "record error"), h("dd", { dataset: { field: "record_error", code: adj.record_error.code } }, `${titled(adj.record_error.code)}: ${adj.record_error.detail ?? ""}`)] : null,
+      hasTricks() ? [h("dt", {}, "trick winners"), h("dd", {}, (adj.tricks ?? []).map((t) => t.winner ?? "tied").join(" ") || "—")] : null,
       h("dt", {}, "match after"), h("dd", {}, adj.match_after ? Object.entries(adj.match_after.scores ?? {}).map(([s, n]) => `${s} ${n}`).join(" · ") : "—"),
     ) : h("p", { class: "problem" }, `Refused: ${problem?.detail ?? problem?.title ?? "error"}`));
+  // The record stops where the what-if's hand would go on (it ended at a deciding foul, or the
+  // change was the last action): not a fault of the record, and the director may play it on.
+  const err = res.ok ? res.body.record_error : null;
+  const goesOn = err?.code === "incomplete_hand" && err.action_index === record.actions.length;
   fill("whatif", h("div", { id: "whatif-result" },
-    h("p", {}, `Action ${k + 1} changed to `, describe(action),
+    h("p", {}, k < recordActions().length ? `Action ${k + 1} changed to ` : `Action ${k + 1} added: `, describe(action),
       later != null ? [`, and action ${later + 1} to `, describe(record.actions[later]), "; the rest of the record kept as it was."] : "; the rest of the record kept as it was."),
+    goesOn ? h("div", { id: "whatif-goes-on", class: "goes-on" },
+      h("p", {}, h("b", {}, "The hand would go on. "),
+        `The record stops after action ${record.actions.length}, so there is nothing to score yet${err.seat ? `: ${err.seat} is to act next` : ""}.`),
+      h("button", { type: "button", id: "whatif-continue", onclick: () => openRecord(record, `what-if of ${S.note}, continued`, record.actions.length) },
+        "Continue it: play the rest at the desk")) : null,
     h("div", { class: "pair" }, col("As recorded", S.adj, null, "whatif-before"), col("What if", res.ok ? res.body : null, res.body, "whatif-after")),
     res.ok ? h("details", { open: true }, h("summary", {}, `What changed (${changed.length})`),
       changed.length ? h("div", { class: "scroll" }, h("table", { class: "data", id: "whatif-changes" },
@@ -639,7 +778,7 @@ async function whatIf(k, action) {
         : h("p", {}, "Nothing: the adjudication is the same.")) : null,
     h("button", { type: "button", onclick: () => openRecord(record, `what-if of ${S.note}`, k + 1) }, "Open the what-if at the desk"),
   ));
-  $("whatif").scrollIntoView({ block: "nearest" });
+  scrollBelowBar($("whatif"));
 }
 
 /**

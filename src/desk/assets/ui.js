@@ -70,6 +70,28 @@ export function keyProblem(res, club) {
   return null;
 }
 
+/** The titles of the game shown (`GameInfo.titles`): a code in words. */
+let TITLES = {};
+
+export function setTitles(titles) {
+  TITLES = titles ?? {};
+}
+
+/** A code as a person reads it: its title from the game, else the code in words. */
+export function titled(code) {
+  return TITLES[code] ?? String(code ?? "").replaceAll("_", " ");
+}
+
+/** Action numbers are 1-based everywhere on the desk, as in the step label and the list of actions. */
+export const actionNumber = (index) => (Number.isInteger(index) ? `action ${index + 1}` : "—");
+
+/** A field of an object as the desk shows it: codes titled, action indexes numbered from 1. */
+function field(key, v) {
+  if (key === "action_index") return ["action", v == null ? "—" : String(v + 1)];
+  if (key === "code" && typeof v === "string") return ["", h("span", { class: "titled", dataset: { code: v } }, titled(v))];
+  return [key.replaceAll("_", " "), value(v)];
+}
+
 /**
  * A value as the desk shows it: cards as cards, a played card as seat and card, a flat or nested
  * object as a phrase ("declarer S, side NS, alone, made"), so fields the desk does not know yet
@@ -91,8 +113,10 @@ export function value(v) {
     }
     return h("span", {}, Object.entries(v).map(([k, x], i) => {
       const key = k.replaceAll("_", " ");
+      const [name, shownValue] = field(k, x);
       const shown = x === true ? key : x === false ? `not ${key}`
-        : x && typeof x === "object" && !Array.isArray(x) && !isCard(x.card) ? [key, " (", value(x), ")"] : [key, " ", value(x)];
+        : x && typeof x === "object" && !Array.isArray(x) && !isCard(x.card) ? [key, " (", value(x), ")"]
+          : name ? [name, " ", shownValue] : shownValue;
       return [i ? ", " : "", shown];
     }));
   }
@@ -106,8 +130,9 @@ export function objectTable(rows, opts = {}) {
   for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k)) keys.push(k);
   return h("div", { class: "scroll" }, h("table", { class: opts.class ?? "data" },
     opts.caption ? h("caption", {}, opts.caption) : null,
-    h("thead", {}, h("tr", {}, keys.map((k) => h("th", { scope: "col" }, k.replaceAll("_", " "))))),
-    h("tbody", {}, rows.map((r) => h("tr", {}, keys.map((k) => h("td", { dataset: { key: k }, class: typeof r[k] === "number" ? "num" : null }, value(r[k])))))),
+    h("thead", {}, h("tr", {}, keys.map((k) => h("th", { scope: "col" }, k === "action_index" ? "action" : k.replaceAll("_", " "))))),
+    h("tbody", {}, rows.map((r) => h("tr", {}, keys.map((k) => h("td", { dataset: { key: k }, class: typeof r[k] === "number" ? "num" : null },
+      k === "action_index" || k === "code" ? field(k, r[k])[1] : value(r[k])))))),
   ));
 }
 

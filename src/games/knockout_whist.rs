@@ -98,7 +98,10 @@ static INFO: GameInfo = GameInfo {
     events: &["trump_turned", "trump_named", "cut", "knocked_out"],
     score_codes: &[SURVIVED],
     titles: crate::engine::Titles(&[
-        ("invalid_trump", "Trump named that is not one of the four suits"),
+        (
+            "invalid_trump",
+            "Trump named that is not one of the four suits",
+        ),
         ("invalid_cut", "Cut that is not a card of the pack"),
         ("trump_turned", "Trump turned after the deal"),
         ("trump_named", "Trump named by the dealer"),

@@ -103,6 +103,15 @@ where
         r.json["id"].as_i64().unwrap()
     }
 
+    /// A match of `session` with set_up's Ana, Ben, Cai and Dee at N, E, S and W: its id.
+    async fn match_of_four(&self, session: i64, p: &std::collections::BTreeMap<&str, i64>) -> i64 {
+        self.create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await
+    }
+
     /// A league of three-player Briscola (2S removed) and a session of it: their ids.
     async fn briscola_for_three(&self) -> (i64, i64) {
         self.league_with_a_session("briscola", json!({"players": "3", "removed_two": "2S"}))
@@ -603,9 +612,7 @@ async fn posting_a_hand_checks_the_match_and_stores_irregularities() {
     let c = Client { app, key };
     let s = set_up(&c).await;
     let p = &s.players;
-    let m = c
-        .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
-        .await;
+    let m = c.match_of_four(s.evening1, p).await;
     let uri = format!("/v1/clubs/1/matches/{m}/hands");
     // A record error (a card W does not hold) is refused and nothing is stored.
     let r = c.post(&uri, &fixture("malilla", "19")).await;
@@ -640,9 +647,7 @@ async fn posting_a_hand_checks_the_match_and_stores_irregularities() {
         r.text
     );
     // A foul is stored with the hand, not refused; its seat counts against the player.
-    let m2 = c
-        .create("/v1/clubs/1/matches", json!({"session": s.evening1, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}))
-        .await;
+    let m2 = c.match_of_four(s.evening1, p).await;
     let r = c.post_hand(m2, &fixture("malilla", "11")).await;
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(
@@ -1063,12 +1068,7 @@ async fn a_league_of_four_alone_names_each_side_as_its_seat() {
     let s = set_up(&c).await;
     let p = &s.players;
     let (league, session) = c.league_with_a_session("big-two", json!({})).await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let zero = json!({"N": 0, "E": 0, "S": 0, "W": 0});
     let before = c.get(&format!("/v1/clubs/1/matches/{m}")).await;
     assert_eq!(before["state"]["scores"], zero, "{before}");
@@ -2033,12 +2033,7 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
     let s = set_up(&c).await;
     let p = &s.players;
     let (league, session) = c.league_with_a_session("knockout-whist", json!({})).await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let mut after = Value::Null;
     for prefix in ["02", "03", "17"] {
         let mut record = fixture("knockout-whist", prefix);

@@ -58,22 +58,6 @@ impl<T: Serialize + Send + Sync + 'static> Owned for Value<T> {
     }
 }
 
-/// The game's reading of details given in a request: their fields stay as given.
-struct Given<T> {
-    value: T,
-    given: Arc<Held>,
-}
-
-impl<T: Send + Sync + 'static> Owned for Given<T> {
-    fn fields(&self) -> &Fields {
-        self.given.fields()
-    }
-
-    fn value(&self) -> &dyn Any {
-        &self.value
-    }
-}
-
 impl Held {
     fn fields(&self) -> &Fields {
         match self {
@@ -160,19 +144,13 @@ pub fn read<T: DeserializeOwned + Clone + Send + Sync + 'static>(
 }
 
 /// Reads `details` given in a request as the game's type `T` (see `read`), once: the details
-/// returned hold that reading for the game's later reads, and still the fields as given.
-pub fn checked<T: DeserializeOwned + Clone + Send + Sync + 'static>(
+/// returned hold that reading for the game's later reads, with every field of `T`, a field not
+/// given at its starting value (records.md, "Presence": the match state lists every field).
+pub fn checked<T: DeserializeOwned + Serialize + Clone + Send + Sync + 'static>(
     details: &Details,
     base: &str,
 ) -> Result<Details, Vec<FieldError>> {
-    let value = read::<T>(details, base)?;
-    Ok(match &details.0 {
-        Some(given) => Details(Some(Arc::new(Held::Typed(Box::new(Given {
-            value,
-            given: given.clone(),
-        }))))),
-        None => Details::new(),
-    })
+    Ok(Details::of(read::<T>(details, base)?))
 }
 
 /// Reads `fields` as `T`, naming every field it does not have (see `read`).
@@ -231,14 +209,10 @@ mod tests {
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Carried {
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default)]
         ties: u32,
         #[serde(default)]
         side: Option<String>,
-    }
-
-    fn is_zero(n: &u32) -> bool {
-        *n == 0
     }
 
     fn given(fields: serde_json::Value) -> Details {
@@ -270,10 +244,10 @@ mod tests {
     }
 
     #[test]
-    fn details_checked_keep_their_fields_as_given_and_their_reading() {
-        // `ties: 0` is what the type would leave out: the match state echoes it all the same.
-        let d = given(json!({"ties": 0, "side": "NS"}));
+    fn details_checked_hold_every_field_and_their_reading() {
+        let d = given(json!({"side": "NS"}));
         let held = checked::<Carried>(&d, "/match_state").unwrap();
+        // The field not given is there at its starting value.
         assert_eq!(
             serde_json::to_value(&held).unwrap(),
             json!({"ties": 0, "side": "NS"})
@@ -285,10 +259,10 @@ mod tests {
                 side: Some("NS".into())
             }
         );
-        assert!(
-            checked::<Carried>(&Details::new(), "/m")
-                .unwrap()
-                .is_empty()
+        // Nothing given: the match's start, every field at its starting value.
+        assert_eq!(
+            serde_json::to_value(checked::<Carried>(&Details::new(), "/m").unwrap()).unwrap(),
+            json!({"ties": 0, "side": null})
         );
     }
 

@@ -380,7 +380,7 @@ async fn matches_fold_the_state_and_stop_at_the_end_of_the_game() {
     let lost = malilla(json!([{"seat": "W", "play": "7C"}, {"seat": "N", "play": "7S"}]));
     let (s, _, body) = post("/v1/games/malilla/matches", &json!({"hands": [lost]})).await;
     assert_eq!(s, StatusCode::OK, "{body}");
-    assert_eq!(body["final"]["winner"], "EW");
+    assert_eq!(body["final"]["winners"], json!(["EW"]));
     assert_eq!(body["hands"][0]["outcome"], "game_lost");
     let mut second = malilla(json!([]));
     second["dealer"] = json!("W");

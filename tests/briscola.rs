@@ -169,8 +169,8 @@ fn a_two_hand_match_ends_with_the_higher_total() {
     } else {
         assert!(f.game_over);
         assert_eq!(
-            f.winner,
-            Some(if f.scores[p1] > f.scores[p2] { p1 } else { p2 })
+            f.winners,
+            [if f.scores[p1] > f.scores[p2] { p1 } else { p2 }]
         );
     }
 }
@@ -212,7 +212,7 @@ fn match_state_fields_of_another_game_are_refused() {
         json!({"scores": {"NS": 127, "EW": 127}, "hands_played": 2, "contenders": ["NS", "EW"]}),
     );
     let a = adjudicate(&tie_breaker);
-    assert_eq!(a.match_after.winner, Some("NS".parse().unwrap()));
+    assert_eq!(a.match_after.winners, vec!["NS".parse().unwrap()]);
 }
 
 /// BR-e at the table: after a trick the winner may draw (stated) or lead (the round taken from the

@@ -51,11 +51,21 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     // winner is null, counts for nobody; a game without tricks reports none and counts none).
     let options = Options::resolve(info.options, &record.options, "/options").expect("accepted");
     let table = game.table(&options);
+    // A trick that counts for nothing (`counts: false`, completed after the hand was decided)
+    // is in no tally.
+    let wire_tricks = serde_json::to_value(&a.tricks).unwrap();
+    let counting: Vec<bool> = wire_tricks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["counts"] != false)
+        .collect();
     for &s in &sides {
         let won = a
             .tricks
             .iter()
-            .filter(|t| t.winner.is_some_and(|w| table.side(w) == s))
+            .zip(&counting)
+            .filter(|(t, counts)| **counts && t.winner.is_some_and(|w| table.side(w) == s))
             .count() as u32;
         if a.tally[s].tricks != won {
             fail(format!(
@@ -140,6 +150,12 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
             }
         }
     }
+    after_the_end(game, record, a)
+        .into_iter()
+        .for_each(&mut fail);
+    match_states(game, record, a)
+        .into_iter()
+        .for_each(&mut fail);
     // One `hands_played`: a hand played to a result counts (scored, game lost); a misdeal, a
     // void hand (dealt again) and a record error leave the count as it was.
     let counted = matches!(a.outcome, Outcome::Scored | Outcome::GameLost);
@@ -303,6 +319,130 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     out
 }
 
+/// Tricks after the end (records.md, clause 8): a complete trick counts (`counts: true`) unless
+/// the action that completed it changed nothing (an action ignored after the hand was decided, as
+/// Malilla's plays checked after a game-losing foul, MA-15): then `counts: false`. The action that
+/// completed each trick is found by replaying the record action by action.
+fn after_the_end(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> Vec<String> {
+    let mut out = Vec::new();
+    if a.ignored_actions.is_empty() || !a.tricks.iter().any(|t| t.complete) {
+        return out;
+    }
+    let wire = serde_json::to_value(&a.tricks).unwrap();
+    let complete = |r: &HandRecord| -> usize {
+        engine::adjudicate(game, r).map_or(0, |p| p.tricks.iter().filter(|t| t.complete).count())
+    };
+    let mut done = 0;
+    for at in 0..record.actions.len() {
+        let mut prefix = record.clone();
+        prefix.actions.truncate(at + 1);
+        let now = complete(&prefix);
+        let ignored = a.ignored_actions.iter().any(|i| i.action_index == at);
+        for t in wire
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["complete"] == true)
+            .skip(done)
+            .take(now.saturating_sub(done))
+        {
+            if t["counts"] != serde_json::json!(!ignored) {
+                out.push(format!(
+                    "trick {}, completed by action {at} ({}), has counts {}",
+                    t["number"],
+                    if ignored { "ignored" } else { "not ignored" },
+                    t["counts"]
+                ));
+            }
+        }
+        done = done.max(now);
+    }
+    out
+}
+
+/// The match state's fields (records.md, "Presence"): every field of the game's match state, the
+/// common ones and the game's carried ones (`schemas.carried`), is present in `match_before` and
+/// `match_after`; `match_before` echoes each field the record's match state sent and, for a field
+/// it did not send, the game's starting value; `winners` is `[]` while the game goes on and names
+/// sides of the table only.
+fn match_states(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> Vec<String> {
+    const COMMON: &[&str] = &[
+        "scores",
+        "next_dealer",
+        "hands_played",
+        "game_over",
+        "winners",
+        "out",
+    ];
+    let mut out = Vec::new();
+    let carried_schema = serde_json::to_value(&game.schemas().carried.1).unwrap();
+    let carried: Vec<String> = carried_schema["properties"]
+        .as_object()
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    let start = serde_json::to_value(
+        game.read_carried(&arbiter::details::Details::new(), "/match_state")
+            .expect("the start of a match"),
+    )
+    .unwrap();
+    let sent = serde_json::to_value(&record.match_state).unwrap();
+    let v = serde_json::to_value(a).unwrap();
+    for which in ["match_before", "match_after"] {
+        let m = &v[which];
+        for key in COMMON
+            .iter()
+            .copied()
+            .chain(carried.iter().map(String::as_str))
+        {
+            if m.get(key).is_none() {
+                out.push(format!("{which} has no `{key}`"));
+            }
+        }
+        if m["game_over"] != true && m["winners"] != serde_json::json!([]) {
+            out.push(format!(
+                "{which}: the game goes on, winners {}",
+                m["winners"]
+            ));
+        }
+        let sides: Vec<Value> = a
+            .match_before
+            .scores
+            .sides()
+            .map(|s| serde_json::json!(s))
+            .collect();
+        for w in m["winners"].as_array().into_iter().flatten() {
+            if !sides.contains(w) {
+                out.push(format!("{which}: winner {w} is not a side of the table"));
+            }
+        }
+    }
+    for key in &carried {
+        let expected = match sent.get(key.as_str()) {
+            Some(given) => given,
+            None => &start[key.as_str()],
+        };
+        if v["match_before"][key.as_str()] != *expected {
+            out.push(format!(
+                "match_before's {key} is {}, the record sent {}",
+                v["match_before"][key.as_str()],
+                sent.get(key.as_str())
+                    .map_or("nothing".into(), |g| g.to_string())
+            ));
+        }
+    }
+    for key in ["hands_played", "game_over", "winners"] {
+        if let Some(given) = sent.get(key)
+            && v["match_before"][key] != *given
+        {
+            out.push(format!(
+                "match_before's {key} is {}, the record sent {given}",
+                v["match_before"][key]
+            ));
+        }
+    }
+    out
+}
+
 /// The common fields every answer has (records.md, "Presence"), and those of each event and
 /// each trick and card of a trick: what is missing is listed.
 fn absent_keys(v: &Value) -> Vec<String> {
@@ -336,7 +476,7 @@ fn absent_keys(v: &Value) -> Vec<String> {
         "cards",
         "detail",
     ];
-    const TRICK: &[&str] = &["number", "leader", "plays", "winner", "complete"];
+    const TRICK: &[&str] = &["number", "leader", "plays", "winner", "complete", "counts"];
     let mut out = Vec::new();
     let lacks = |v: &Value, keys: &[&str], what: &str, out: &mut Vec<String>| {
         for key in keys {
@@ -554,6 +694,37 @@ fn the_contract_check_can_fail() {
                 code: "tricks",
                 action_index: None,
             });
+        },
+    );
+    caught(
+        "a trick completed after the end that counts",
+        &|_, _, a| a.tricks.iter().any(|t| !t.counts),
+        &|a| a.tricks.iter_mut().for_each(|t| t.counts = true),
+    );
+    caught(
+        "a trick that counts marked as not",
+        &|_, _, a| !a.ignored_actions.is_empty() && a.tricks.iter().any(|t| t.complete),
+        &|a| a.tricks.iter_mut().for_each(|t| t.counts = false),
+    );
+    caught(
+        "winners while the game goes on",
+        &|_, _, a| !a.match_after.game_over,
+        &|a| a.match_after.winners = a.match_before.scores.sides().take(1).collect(),
+    );
+    caught(
+        "a carried field left out",
+        &|g, _, _| g == "couillon",
+        &|a| a.match_after.details = Default::default(),
+    );
+    caught(
+        "a carried field the record did not send",
+        &|g, r, a| {
+            g == "briscola" && r.match_state.is_none() && a.match_before.scores.sides().count() == 2
+        },
+        &|a| {
+            let sides: Vec<Side> = a.match_before.scores.sides().collect();
+            a.match_before.details =
+                arbiter::details::Details::of(serde_json::json!({"contenders": sides}));
         },
     );
     caught(

@@ -117,7 +117,7 @@ proptest! {
                 prop_assert_eq!(after.scores[w] - before.scores[w], 1 + ties(before) as i32);
                 prop_assert_eq!(after.scores[w.other()] - before.scores[w.other()], -mark);
                 prop_assert_eq!(after.game_over, after.scores[w] >= 5);
-                prop_assert_eq!(after.winner, after.game_over.then_some(w));
+                prop_assert_eq!(&after.winners, &after.game_over.then_some(w).into_iter().collect::<Vec<_>>());
             }
         }
         if let Some(c) = &a.contract {
@@ -212,7 +212,9 @@ fn a_match_ends_when_a_side_has_erased_five_units() {
         state = a.match_after;
         dealer = state.next_dealer.expect("always named (README C8)");
         if state.game_over {
-            let w = state.winner.expect("a winner");
+            let [w] = state.winners[..] else {
+                panic!("one winner: {:?}", state.winners)
+            };
             assert!(state.scores[w] >= 5 && state.scores[w.other()] < 5);
             return;
         }

@@ -92,7 +92,7 @@ fn check_scoring(a: &Adjudication) {
     };
     let (before, after) = (&a.match_before, &a.match_after);
     let streak = |m: &arbiter::engine::MatchState| -> Option<(Side, u32)> {
-        let s = m.details.get("streak")?;
+        let s = m.details.get("streak").filter(|s| !s.is_null())?;
         Some((
             serde_json::from_value(s["side"].clone()).unwrap(),
             s["count"].as_u64()? as u32,

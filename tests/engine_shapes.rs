@@ -685,8 +685,8 @@ mod knockout {
             adj.match_after.next_dealer = Some(next);
             let left: Vec<Seat> = order.into_iter().filter(|&s| tricks(s) > 0).collect();
             if left.len() == 1 || played == 3 {
-                adj.match_after.game_over = true;
-                adj.match_after.winner = (left.len() == 1).then(|| table.side(left[0]));
+                let winner = (left.len() == 1).then(|| table.side(left[0]));
+                adj.match_after.end_game(winner);
             }
             adj
         }
@@ -738,8 +738,8 @@ fn a_table_shrinks_hand_by_hand() {
     assert_eq!(last["scores"], json!({"N": 1, "E": 3, "S": 2, "W": 0}));
     assert_eq!(last["out"], json!({"N": 2, "S": 3, "W": 1}));
     assert_eq!(
-        (last["game_over"].clone(), last["winner"].clone()),
-        (json!(true), json!("E"))
+        (last["game_over"].clone(), last["winners"].clone()),
+        (json!(true), json!(["E"]))
     );
 
     // Hand 2 dealt to W as well, or with an action by W, is refused where it stands.

@@ -596,8 +596,8 @@ async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
     let state = c.get(&format!("/v1/clubs/1/matches/{m}")).await["state"].clone();
     assert_eq!(state["scores"], json!({"NS": 36, "EW": 0}));
     assert_eq!(
-        (state["game_over"].as_bool(), state["winner"].as_str()),
-        (Some(true), Some("NS"))
+        (state["game_over"].as_bool(), &state["winners"]),
+        (Some(true), &json!(["NS"]))
     );
     // A third hand on the finished match is refused.
     let r = c.post_hand(m, &fixture("malilla", "01")).await;
@@ -1029,6 +1029,14 @@ async fn a_league_of_players_alone_keeps_one_side_per_player() {
     assert_eq!(
         r.json["match_after"]["scores"],
         json!({"P1": 63, "P2": 32, "P3": 25})
+    );
+    // The match's start, as a league keeps it, lists every field of the match state (records.md,
+    // "Presence"): Briscola's carried `contenders` too, at its starting value.
+    let hand = c.get(&format!("/v1/clubs/1/hands/{}", r.json["id"])).await;
+    assert_eq!(
+        hand["adjudication"]["match_before"],
+        json!({"scores": {"P1": 0, "P2": 0, "P3": 0}, "next_dealer": "P3", "hands_played": 0,
+               "game_over": false, "winners": [], "out": {}, "contenders": []})
     );
     let standings = c
         .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
@@ -1837,11 +1845,11 @@ async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
         after = r.json["match_after"].clone();
     }
     assert_eq!(
-        (&after["scores"], &after["game_over"], &after["winner"]),
+        (&after["scores"], &after["game_over"], &after["winners"]),
         (
             &json!({"P1": 120, "P2": 110, "P3": 130}),
             &json!(true),
-            &json!("P3")
+            &json!(["P3"])
         )
     );
     let st = c
@@ -2044,11 +2052,11 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
         after = r.json["match_after"].clone();
     }
     assert_eq!(
-        (&after["scores"], &after["out"], &after["winner"]),
+        (&after["scores"], &after["out"], &after["winners"]),
         (
             &json!({"N": 3, "E": 2, "S": 0, "W": 0}),
             &json!({"E": 3, "S": 1, "W": 1}),
-            &json!("N")
+            &json!(["N"])
         )
     );
     let st = c

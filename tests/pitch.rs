@@ -109,7 +109,7 @@ proptest! {
         // PI-5: only a pitching side that made its bid wins, at 21.
         let wins = made && a.match_after.scores[ps] >= 21;
         prop_assert_eq!(a.match_after.game_over, wins);
-        prop_assert_eq!(a.match_after.winner, wins.then_some(ps));
+        prop_assert_eq!(&a.match_after.winners, &wins.then_some(ps).into_iter().collect::<Vec<_>>());
         prop_assert_eq!(a.match_after.hands_played, 1);
         prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&adjudicate(&record)).unwrap());
     }

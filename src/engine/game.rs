@@ -379,7 +379,8 @@ pub trait Game: Send + Sync {
     fn hand_moves_match(&self, options: &Options, before: &MatchState) -> bool;
 
     /// Reads the game's own fields of a match state given in a request (pointers under `base`):
-    /// they are checked, and held as the game reads them from then on (the fields as given).
+    /// they are checked, and held as the game reads them from then on, every field present (one
+    /// not given at its starting value: `Details::new()` reads as the match's start).
     fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>>;
 
     /// Reads `record` in this game's verbs: a verb the game does not have, or a value that is not
@@ -443,10 +444,6 @@ impl<R: Rules> Game for R {
     }
 
     fn read_carried(&self, details: &Details, base: &str) -> Result<Details, Vec<FieldError>> {
-        // A match state with none of the game's fields is every match's start: always valid.
-        if details.is_empty() {
-            return Ok(Details::new());
-        }
         crate::details::checked::<R::Carried>(details, base)
     }
 

@@ -264,12 +264,12 @@ fn prepare<'a, R: Rules>(
     };
     let table = options.as_ref().map(|o| Rules::table(game, o));
     let before = match (before, &record.match_state) {
-        (Some(m), None) => m.clone(),
+        (Some(m), None) => with_every_field::<R>(m)?,
         (Some(m), Some(r)) if r.scores == m.scores => {
             if let Some(t) = table {
                 errors.extend(check_sides(t, &r.scores, "/match_state"));
             }
-            m.clone()
+            with_every_field::<R>(m)?
         }
         (Some(_), Some(_)) => {
             errors.push(FieldError::new(
@@ -279,7 +279,7 @@ fn prepare<'a, R: Rules>(
             MatchState::default()
         }
         // No match state: every match's start, which holds nothing to check.
-        (None, None) => MatchState::default(),
+        (None, None) => with_every_field::<R>(&MatchState::default())?,
         (None, Some(state)) => {
             let mut state = state.clone();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
@@ -464,6 +464,15 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
     })
 }
 
+/// `state` with every carried field of the game `R`, those it lacks at their starting values
+/// (records.md, "Presence"): a match's start, or a match state a league kept.
+fn with_every_field<R: Rules>(state: &MatchState) -> Result<MatchState, Vec<FieldError>> {
+    Ok(MatchState {
+        details: crate::details::checked::<R::Carried>(&state.details, "/match_state")?,
+        ..state.clone()
+    })
+}
+
 /// Scores beyond this size are refused: no real game gets near them, and they keep arithmetic safe.
 const SCORE_LIMIT: i32 = 1_000_000;
 
@@ -509,9 +518,14 @@ fn check_match_state(
             format!("{}: {won}, start a new match", d.why),
         ));
     }
-    if state.game_over || state.winner.is_some() {
+    if state.game_over || !state.winners.is_empty() {
+        let field = if state.game_over {
+            "game_over"
+        } else {
+            "winners"
+        };
         errors.push(FieldError::new(
-            format!("{base}/game_over"),
+            format!("{base}/{field}"),
             "the game is already over: start a new match".into(),
         ));
     }

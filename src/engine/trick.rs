@@ -283,6 +283,10 @@ pub struct TrickReport {
     pub draws: Option<Vec<PlayedCard>>,
     /// `false` for a trick cut short (a Truco hand ended by a run before the trick was complete).
     pub complete: bool,
+    /// `false` for a trick completed by actions that change nothing: plays after the hand was
+    /// decided, checked all the same (Malilla after a game-losing foul, MA-15). Its winner and
+    /// points count for nobody and are in no tally. `true` for every other trick.
+    pub counts: bool,
 }
 
 impl TrickReport {
@@ -303,6 +307,7 @@ impl TrickReport {
             dead: None,
             draws: None,
             complete: true,
+            counts: true,
         }
     }
 }

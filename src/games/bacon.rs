@@ -603,8 +603,7 @@ fn score(adj: &mut Adjudication, decided: Option<(Side, usize)>) {
     m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // BA-a
     // §4: only one side scores a hand, so only the winner can reach 10 with it.
     if m.scores[winner] >= GAME {
-        m.game_over = true;
-        m.winner = Some(winner);
+        m.end_game([winner]);
     }
 }
 

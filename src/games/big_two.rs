@@ -7,7 +7,7 @@
 //! once someone reaches the target.
 
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
-use crate::details;
+use crate::details::{self, NoDetails};
 use crate::engine::{
     Adjudication, Decided, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity,
     MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat,
@@ -68,16 +68,6 @@ pub struct Details {
     pub cards_left: std::collections::BTreeMap<Seat, u32>,
     /// The lowest card in play, which the first play must contain (§3).
     pub lowest_card: Card,
-}
-
-/// What Big Two carries in the match state: `winners`, set when the game ends (one side, or
-/// every side tied for the lowest total: ties share the win, §4).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = BigTwoCarried)]
-pub struct Carried {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub winners: Vec<Side>,
 }
 
 /// What the table sees beside the hands: the combination to beat.
@@ -329,7 +319,6 @@ enum Reason {
 struct Standing {
     seat: Seat,
     cards: Vec<Card>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     shape: Option<Shape>,
     #[serde(skip)]
     combination: Option<Combination>,
@@ -338,7 +327,7 @@ struct Standing {
 impl Rules for BigTwo {
     type Verb = Verb;
     type Details = Details;
-    type Carried = Carried;
+    type Carried = NoDetails;
 
     fn info(&self) -> &'static GameInfo {
         &INFO
@@ -417,13 +406,6 @@ impl Rules for BigTwo {
                     ),
                 )]);
             }
-        }
-        let carried: Carried = details::read(&before.details, "/match_state")?;
-        if !carried.winners.is_empty() {
-            return Err(vec![FieldError::new(
-                "/match_state/winners".into(),
-                "the game is already over: start a new match".into(),
-            )]);
         }
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let hands: Vec<CardSet> = table.seats().map(|s| dealt.hands[s.pos()]).collect();
@@ -794,7 +776,7 @@ impl Hand {
         let m = &mut adj.match_after;
         m.next_dealer = Some(table.left(adj.dealer));
         // §4, BT-b: the game ends when a total reaches the target; the lowest total wins, ties
-        // share the win (`winners`; `winner` only when one side has it alone).
+        // share the win (every side tied for the lowest total is among the `winners`).
         if table.sides().any(|s| m.scores[s] >= target) {
             let low = table
                 .sides()
@@ -802,12 +784,7 @@ impl Hand {
                 .min()
                 .expect("a table has seats");
             let winners: Vec<Side> = table.sides().filter(|&s| m.scores[s] == low).collect();
-            m.game_over = true;
-            m.winner = match winners[..] {
-                [one] => Some(one),
-                _ => None,
-            };
-            m.details = details::Details::of(Carried { winners });
+            m.end_game(winners);
         }
     }
 

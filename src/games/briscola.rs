@@ -126,7 +126,7 @@ fn leaders(sides: impl Iterator<Item = Side>, value: impl Fn(Side) -> i32) -> Ve
 pub struct Carried {
     /// The sides still contending in a tie-breaker hand (BR-b): set when the match's hands end
     /// with the lead tied; such a hand is scored on its own and decides among these sides only.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub contenders: Vec<Side>,
 }
 
@@ -147,8 +147,7 @@ fn set_contenders(m: &mut MatchState, contenders: &[Side]) {
 /// A single leader wins the match; tied leaders contend in a tie-breaker hand (BR-b, BR-3).
 fn decide(m: &mut MatchState, leaders: Vec<Side>) {
     if let [winner] = leaders[..] {
-        m.game_over = true;
-        m.winner = Some(winner);
+        m.end_game([winner]);
         set_contenders(m, &[]);
     } else {
         set_contenders(m, &leaders);
@@ -298,8 +297,8 @@ impl Rules for Briscola {
         let trump = upcard.suit_unchecked();
         let tricks = pack.len() as usize / table.size;
         let mut adj = Adjudication::new(INFO.id, dealer, before, tricks);
-        // A tie-breaker inferred from the scores is stated in the match state it was played in.
-        set_contenders(&mut adj.match_before, &contenders);
+        // `match_before` echoes the match state as sent; a tie-breaker inferred from the scores
+        // is stated in the match state it leaves (kept while the tie-breakers go on).
         set_contenders(&mut adj.match_after, &contenders);
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
@@ -639,7 +638,7 @@ mod tests {
         hand[ps[2]] = 50;
         let named = contenders(&m);
         decide(&mut m, leaders(named.into_iter(), |s| hand[s]));
-        assert_eq!((m.game_over, m.winner), (true, Some(ps[1])));
+        assert_eq!((m.game_over, &m.winners), (true, &vec![ps[1]]));
         assert!(contenders(&m).is_empty());
     }
 

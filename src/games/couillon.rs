@@ -268,14 +268,10 @@ struct Hand {
 #[schema(as = CouillonCarried)]
 pub struct Carried {
     /// Hands tied in a row just before the next hand, whose value the next decided hand carries
-    /// (the rules' `p`, CO-4). Absent = 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    /// (the rules' `p`, CO-4).
+    #[serde(default)]
     #[schema(maximum = 1_000_000)]
     pub pending_ties: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// Most tied hands in a row a match state may carry: no real game gets near, and it keeps the
@@ -493,8 +489,7 @@ fn score(adj: &mut Adjudication, decided: Option<(Side, usize)>, carried: i32) {
             set_pending_ties(m, 0);
             // Only the hand winner erases, so only it can finish the game.
             if m.scores[winner] >= LINES {
-                m.game_over = true;
-                m.winner = Some(winner);
+                m.end_game([winner]);
             }
         }
     }

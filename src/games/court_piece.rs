@@ -115,8 +115,8 @@ const STREAK: &str = "streak";
 #[serde(deny_unknown_fields)]
 #[schema(as = CourtPieceCarried)]
 pub struct Carried {
-    /// Consecutive hands won by one side (§4.2's seven-hand streak); absent before the first hand.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Consecutive hands won by one side (§4.2's seven-hand streak); `null` before the first hand.
+    #[serde(default)]
     pub streak: Option<Streak>,
 }
 
@@ -648,13 +648,12 @@ fn score(
     m.next_dealer = Some(next_dealer);
     // §4.4: most courts wins the agreed match; equal is a draw.
     if rules.match_hands > 0 && m.hands_played >= rules.match_hands {
-        m.game_over = true;
         let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
-        m.winner = match ns.cmp(&ew) {
+        m.end_game(match ns.cmp(&ew) {
             std::cmp::Ordering::Greater => Some(Side::NS),
             std::cmp::Ordering::Less => Some(Side::EW),
             std::cmp::Ordering::Equal => None,
-        };
+        });
     }
 }
 

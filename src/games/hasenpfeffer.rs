@@ -619,7 +619,6 @@ fn score(adj: &mut Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides)
         None
     };
     if let Some(w) = winner {
-        m.game_over = true;
-        m.winner = Some(w);
+        m.end_game([w]);
     }
 }

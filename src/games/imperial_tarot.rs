@@ -9,8 +9,8 @@ use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Established, Event, Fault,
     FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec,
-    Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal,
+    Options, PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -100,7 +100,7 @@ pub struct TarotBid {
     #[serde(default)]
     pub handful: TarotHandful,
     /// The trumps shown for the handful: exactly 10, 13 or 15 of `T1`..`T21` held.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     #[schema(max_items = 21)]
     pub shown_trumps: Vec<Card>,
 }
@@ -192,7 +192,7 @@ pub struct TarotEldestChoice {
     pub choice: TarotChoice,
     /// With `play_skirmish` after Eldest passed: his Skirmish (suit, multiplier, declarations).
     /// Ignored when his own bid stands.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub bid: Option<TarotBid>,
 }
 
@@ -1210,13 +1210,13 @@ impl TarotHand {
         m.next_dealer = Some(TABLE.left(self.dealer));
         if m.hands_played >= self.hands_per_game {
             // §4.7, IT-e: the highest total wins; a tie at the top has no winner.
-            m.game_over = true;
             let best = m.scores.sides().map(|s| m.scores[s]).max();
-            let mut top = m.scores.sides().filter(|&s| Some(m.scores[s]) == best);
-            m.winner = match (top.next(), top.next()) {
-                (Some(s), None) => Some(s),
-                _ => None,
-            };
+            let top: Vec<Side> = m
+                .scores
+                .sides()
+                .filter(|&s| Some(m.scores[s]) == best)
+                .collect();
+            m.end_game(if top.len() == 1 { top } else { Vec::new() });
         }
         self.adj
     }

@@ -582,8 +582,7 @@ impl Hand {
         }
         m.next_dealer = Some(dealer);
         if table.players() - self.knocked_out.len() == 1 {
-            m.game_over = true;
-            m.winner = Some(Side::alone(dealer));
+            m.end_game([Side::alone(dealer)]);
         }
     }
 

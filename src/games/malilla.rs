@@ -307,7 +307,9 @@ impl MalillaHand {
         self.adj.irregularities.push(irregularity);
     }
 
-    fn close_trick(&mut self) {
+    /// Closes the trick on the table; it `counts` unless it was completed after the game was lost
+    /// (MA-15: checked, but its winner and points count for nobody).
+    fn close_trick(&mut self, counts: bool) {
         let led = self
             .play
             .trick
@@ -329,11 +331,14 @@ impl MalillaHand {
             .map(|p| card_points(p.card))
             .sum::<i32>()
             + 1;
-        let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
-        tally.tricks += 1;
-        *tally.points.get_or_insert(0) += points;
+        if counts {
+            let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
+            tally.tricks += 1;
+            *tally.points.get_or_insert(0) += points;
+        }
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
+        report.counts = counts;
         self.adj.tricks.push(report);
         self.led_before |= suit_bit(led);
         if self.is_over() {
@@ -402,7 +407,7 @@ impl HandState<Verb> for MalillaHand {
                         });
                     }
                     if self.play.is_complete() {
-                        self.close_trick();
+                        self.close_trick(lost_at.is_none());
                     }
                 })
             }
@@ -535,8 +540,7 @@ fn score(
         }
         adj.settle();
         let m = &mut adj.match_after;
-        m.game_over = true;
-        m.winner = Some(side.other());
+        m.end_game([side.other()]);
         return;
     }
     // §4: the side with more than 35 of the 70 points wins the hand and scores the excess;
@@ -574,7 +578,6 @@ fn score(
     let m = &mut adj.match_after;
     let scores = m.scores;
     if let Some(side) = game_won.or_else(|| Side::BOTH.into_iter().find(|&s| scores[s] >= GAME)) {
-        m.game_over = true;
-        m.winner = Some(side);
+        m.end_game([side]);
     }
 }

@@ -566,8 +566,7 @@ impl PitchHand {
         m.next_dealer = Some(Table::FOUR.left(self.adj.dealer));
         // PI-5: only the pitcher's side, having made its bid, can reach the game.
         if made && m.scores[ps] >= GAME {
-            m.game_over = true;
-            m.winner = Some(ps);
+            m.end_game([ps]);
         }
     }
 }

@@ -473,8 +473,7 @@ impl Stubs {
         m.next_dealer = Some(Table::FOUR.left(adj.dealer));
         // §4.6: only one side scores a hand, so only one can reach 21 with it.
         if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
-            m.game_over = true;
-            m.winner = Some(side);
+            m.end_game([side]);
         }
     }
 }

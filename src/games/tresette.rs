@@ -1156,8 +1156,9 @@ impl TresetteHand {
         self.adj.settle();
         let m = &mut self.adj.match_after;
         m.next_dealer = Some(next_dealer);
-        m.winner = game_winner(&m.scores);
-        m.game_over = m.winner.is_some();
+        if let Some(winner) = game_winner(&m.scores) {
+            m.end_game([winner]);
+        }
     }
 }
 

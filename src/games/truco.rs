@@ -1400,8 +1400,7 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
     m.next_dealer = Some(next_dealer);
     // §4, TU-j: the game is won at 12, also after an iron hand (a side held at 11 plays another).
     if let Some(side) = Side::BOTH.into_iter().find(|&s| m.scores[s] >= GAME) {
-        m.game_over = true;
-        m.winner = Some(side);
+        m.end_game([side]);
     }
 }
 

@@ -753,8 +753,9 @@ impl HandState<Verb> for Hand {
         adj.settle();
         let m = &mut adj.match_after;
         m.next_dealer = Some(Table::FOUR.left(adj.dealer)); // TN-5, README C8
-        m.winner = game_decided(&m.scores).map(|(_, winner)| winner);
-        m.game_over = m.winner.is_some();
+        if let Some((_, winner)) = game_decided(&m.scores) {
+            m.end_game([winner]);
+        }
         adj
     }
 }

@@ -741,7 +741,7 @@ pub fn hands_table(hands: &[HandSummary]) -> String {
     header.extend(per_side("score"));
     header.push("irregularities".into());
     header.extend(per_side("match"));
-    header.extend(["game_over", "winner", "created_at"].map(String::from));
+    header.extend(["game_over", "winners", "created_at"].map(String::from));
     w.write_record(&header).expect("writing to memory");
     for h in hands {
         let mut row = vec![
@@ -763,9 +763,11 @@ pub fn hands_table(hands: &[HandSummary]) -> String {
         row.extend([
             h.match_after.game_over.to_string(),
             h.match_after
-                .winner
-                .map(|w| w.to_string())
-                .unwrap_or_default(),
+                .winners
+                .iter()
+                .map(Side::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
             h.created_at.clone(),
         ]);
         w.write_record(&row).expect("writing to memory");

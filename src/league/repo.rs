@@ -885,13 +885,12 @@ pub(super) fn set_match_state(
     state: &MatchState,
 ) -> Result<()> {
     tx.execute(
-        "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4, winner = ?5 WHERE id = ?1",
+        "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
         params![
             match_id,
             serde_json::to_string(state).expect("JSON"),
             hands,
             state.game_over,
-            state.winner.map(|w| w.to_string())
         ],
     )?;
     Ok(())

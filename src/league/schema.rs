@@ -324,7 +324,98 @@ CREATE TRIGGER leagues_rules_bump_league AFTER UPDATE OF game, options ON league
         // at four seats (Imperial Tarot, Big Two for four), a player's side is his seat's name,
         // N E S W, no longer P1..P4. Stored hands and matches of such leagues are renamed.
         M::up_with_hook("", name_solo_sides_as_seats),
+        // 12: one answer shape (issue 20 B): who won a game is the match state's `winners` in
+        // every game (no more `winner`, nor Big Two's own `winners`), and every field of a game's
+        // match state is present. Stored match states (the matches' and the hands' `match_before`
+        // and `match_after`) take that shape, the records' match states lose their `winner`
+        // (`null`: a record with a winner was refused), and the standings read the state's
+        // `winners`: the `winner` column goes.
+        M::up_with_hook("", one_match_state_shape),
     ]
+}
+
+/// Each game's carried match-state fields at a match's start, as issue 20 B made them always
+/// present (a field the stored state left out was at this value).
+const CARRIED_AT_START: [(&str, &str, &str); 3] = [
+    ("briscola", "contenders", "[]"),
+    ("couillon", "pending_ties", "0"),
+    ("court-piece", "streak", "null"),
+];
+
+/// A stored match state of `game` in migration 12's shape: `winners` from its `winners` (Big Two),
+/// else its `winner`, else `column` (the match's `winner` column); `out` and the game's carried
+/// fields at their starting value where left out.
+fn shape_match_state(state: &mut serde_json::Value, game: &str, column: Option<&str>) {
+    use serde_json::{Value, json};
+    let Some(o) = state.as_object_mut() else {
+        return;
+    };
+    let winner = o.remove("winner");
+    if !o.get("winners").is_some_and(Value::is_array) {
+        let one = winner
+            .as_ref()
+            .and_then(Value::as_str)
+            .or(column)
+            .map(|w| json!([w]));
+        o.insert("winners".into(), one.unwrap_or_else(|| json!([])));
+    }
+    o.entry("out").or_insert_with(|| json!({}));
+    for (g, field, start) in CARRIED_AT_START {
+        if g == game {
+            o.entry(field)
+                .or_insert_with(|| serde_json::from_str(start).expect("JSON"));
+        }
+    }
+}
+
+/// Migration 12: the stored match states in one shape (see `shape_match_state`). A stored JSON
+/// that does not parse is left.
+fn one_match_state_shape(tx: &Transaction) -> HookResult {
+    let matches: Vec<(i64, String, String, Option<String>)> = tx
+        .prepare(
+            "SELECT m.id, l.game, m.state, m.winner FROM matches m JOIN leagues l ON l.id = m.league_id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, game, state, winner) in matches {
+        if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&state) {
+            shape_match_state(&mut v, &game, winner.as_deref());
+            tx.execute(
+                "UPDATE matches SET state = ?2 WHERE id = ?1",
+                params![id, v.to_string()],
+            )?;
+        }
+    }
+    let hands: Vec<(i64, String, String, String)> = tx
+        .prepare(
+            "SELECT h.id, l.game, h.record, h.adjudication FROM hands h JOIN leagues l ON l.id = h.league_id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, game, record, adjudication) in hands {
+        if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&adjudication) {
+            for which in ["match_before", "match_after"] {
+                if let Some(state) = v.get_mut(which) {
+                    shape_match_state(state, &game, None);
+                }
+            }
+            tx.execute(
+                "UPDATE hands SET adjudication = ?2 WHERE id = ?1",
+                params![id, v.to_string()],
+            )?;
+        }
+        if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&record)
+            && let Some(state) = v.get_mut("match_state").and_then(|s| s.as_object_mut())
+            && state.remove("winner").is_some()
+        {
+            tx.execute(
+                "UPDATE hands SET record = ?2 WHERE id = ?1",
+                params![id, v.to_string()],
+            )?;
+        }
+    }
+    tx.execute_batch("ALTER TABLE matches DROP COLUMN winner;")?;
+    Ok(())
 }
 
 /// The leagues whose table seats four players each for himself.
@@ -697,7 +788,7 @@ mod tests {
              INSERT INTO hand_scores (hand_id, side, points) VALUES (1, 'P1', -15), (1, 'P4', 45), (2, 'P2', 39), (3, 'P1', 0), (4, 'P3', 2);"#
         ))
         .unwrap();
-        m.to_latest(&mut conn).unwrap();
+        m.to_version(&mut conn, 11).unwrap();
         let rows = |sql: &str| column(&conn, sql);
         let json = |sql: &str| -> Vec<serde_json::Value> {
             rows(sql)
@@ -753,6 +844,125 @@ mod tests {
             super::solo_four_name("P1 and P12, P4+P1, AP2, P3."),
             "N and P12, P4+P1, AP2, S."
         );
+    }
+
+    /// A match state as today's engine writes it, in the shape stored before migration 12: `winner`
+    /// (one side or `null`; Big Two also kept its own `winners` at game end), and neither `out` nor
+    /// a carried field at its starting value.
+    fn before_12(state: &serde_json::Value, game: &str) -> serde_json::Value {
+        let mut old = state.as_object().unwrap().clone();
+        let winners = old.remove("winners").unwrap();
+        let winners = winners.as_array().unwrap();
+        old.insert(
+            "winner".into(),
+            match &winners[..] {
+                [one] => one.clone(),
+                _ => serde_json::Value::Null,
+            },
+        );
+        if game == "big-two" && !winners.is_empty() {
+            old.insert("winners".into(), serde_json::json!(winners));
+        }
+        let at_start = [
+            ("out", "{}"),
+            ("contenders", "[]"),
+            ("pending_ties", "0"),
+            ("streak", "null"),
+        ];
+        for (field, start) in at_start {
+            if old.get(field) == Some(&serde_json::from_str(start).unwrap()) {
+                old.remove(field);
+            }
+        }
+        serde_json::Value::Object(old)
+    }
+
+    /// Migration 12 (issue 20 B): hands and matches stored in the old shape read, after it, as
+    /// today's engine answers them: the fixtures below are adjudicated now, stored in the shape
+    /// before migration 12 (`before_12`), migrated, and compared field by field. A finished Big
+    /// Two tie keeps both winners; the `winner` column is gone; a record's `"winner": null` too.
+    #[test]
+    fn migration_12_stored_match_states_read_as_the_engine_answers_today() {
+        let fixtures = [
+            ("couillon", "06-two-ties-mark-and-game-over"),
+            ("couillon", "05-win-after-one-tie-erases-two"),
+            ("big-two", "11-target-50-ends-game-tie-shares-the-win"),
+            ("briscola", "10-four-players-tie-breaker-inferred"),
+            ("court-piece", "21-match-end-most-courts-wins"),
+            ("malilla", "10-revoke-game-lost-held-bonus-dropped"),
+        ];
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 11).unwrap();
+        conn.execute_batch("INSERT INTO clubs (id, name) VALUES (1, 'c');")
+            .unwrap();
+        let mut today = Vec::new();
+        for (i, (game, name)) in fixtures.iter().enumerate() {
+            let path = format!("{}/fixtures/{game}/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            let fixture: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let record: crate::record::HandRecord =
+                serde_json::from_value(fixture["record"].clone()).unwrap();
+            let a = crate::engine::adjudicate(crate::games::find(game).unwrap(), &record).unwrap();
+            let a = serde_json::to_value(&a).unwrap();
+            let mut old = a.clone();
+            for which in ["match_before", "match_after"] {
+                old[which] = before_12(&a[which], game);
+            }
+            let mut old_record = fixture["record"].clone();
+            if let Some(state) = old_record.get_mut("match_state") {
+                state["winner"] = serde_json::Value::Null;
+            }
+            let id = i as i64 + 1;
+            let winner = old["match_after"]["winner"].as_str().map(str::to_string);
+            conn.execute(
+                "INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (?1, 1, ?1, 's', ?2, '{}')",
+                rusqlite::params![id, game],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO sessions (id, league_id, name) VALUES (?1, ?1, 'e')",
+                rusqlite::params![id],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO matches (id, league_id, session_id, state, winner) VALUES (?1, ?1, ?1, ?2, ?3)",
+                rusqlite::params![id, old["match_after"].to_string(), winner],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+                 VALUES (?1, ?1, ?1, ?1, 1, 'N', 'scored', ?2, ?3)",
+                rusqlite::params![id, old_record.to_string(), old.to_string()],
+            )
+            .unwrap();
+            today.push((a, fixture["record"].clone()));
+        }
+        m.to_latest(&mut conn).unwrap();
+        let json = |sql: &str| -> Vec<serde_json::Value> {
+            column(&conn, sql)
+                .iter()
+                .map(|s| serde_json::from_str(s).unwrap())
+                .collect()
+        };
+        let states = json("SELECT state FROM matches ORDER BY id");
+        let rulings = json("SELECT adjudication FROM hands ORDER BY id");
+        let records = json("SELECT record FROM hands ORDER BY id");
+        for (i, (a, record)) in today.iter().enumerate() {
+            let (game, name) = fixtures[i];
+            assert_eq!(states[i], a["match_after"], "{game} {name}: the match");
+            assert_eq!(rulings[i], *a, "{game} {name}: the hand");
+            assert_eq!(records[i], *record, "{game} {name}: the record");
+        }
+        assert_eq!(states[2]["winners"], serde_json::json!(["P1", "P3"]));
+        assert!(
+            column(&conn, "SELECT name FROM pragma_table_info('matches')")
+                .iter()
+                .all(|c| c != "winner")
+        );
+        let fk = column(&conn, "SELECT \"table\" FROM pragma_foreign_key_check");
+        assert!(fk.is_empty(), "{fk:?}");
     }
 
     /// Migration 6 keeps each pair as a partnership of two members with its roster and its

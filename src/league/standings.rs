@@ -9,8 +9,9 @@
 //!   is every other side's;
 //! - irregularities committed: by the player at the offending seat, or by the partnership;
 //! - matches played, won, lost and places count finished games only. Each finished match has an
-//!   order of finish: the side the game names the winner first (a forfeit, Pitch's bidders, a
-//!   tie-breaker), then every other side by its final score, highest first, or lowest first in a
+//!   order of finish: the sides the game names its winners first (its match state's `winners`,
+//!   the one field every game says it in: a forfeit, Pitch's bidders, a tie-breaker, Big Two's
+//!   shared win), then every other side by its final score, highest first, or lowest first in a
 //!   game whose lowest total wins; equal scores share a place;
 //! - camps: a player's hands and points in each role of a game played in camps (declarer,
 //!   defenders, ...);
@@ -53,10 +54,12 @@ impl From<WengLinRating> for Rating {
 pub struct Record {
     /// Finished matches.
     pub matches_played: u32,
-    /// Finished matches the side won (the game named it the winner).
+    /// Finished matches the side won (the game named it among the match state's `winners`; a
+    /// shared win counts for each side sharing it).
     pub won: u32,
-    /// Finished matches another side won. A match the game ends with no winner (a tie at the
-    /// top) is neither won nor lost: `places` shows the shared first place.
+    /// Finished matches another side won. A match the game ends with no winner (Imperial
+    /// Tarot's tie at the top, Court Piece's draw) is neither won nor lost: `places` shows the
+    /// shared first place.
     pub lost: u32,
     pub points_for: i64,
     /// Every other side's points in the same hands.
@@ -180,7 +183,7 @@ pub(super) fn order_of_finish(sides: &[FinishedSide], lowest_wins: bool) -> Vec<
 /// sides.
 fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSide>>> {
     let mut st = tx.prepare_cached(
-        "SELECT m.id, m.winner, m.state, s.side, s.player_id, t.partnership_id \
+        "SELECT m.id, m.state, s.side, s.player_id, t.partnership_id \
          FROM matches m JOIN match_seats s ON s.match_id = m.id \
          LEFT JOIN match_sides t ON t.match_id = m.id AND t.side = s.side \
          WHERE m.league_id = ?1 AND m.game_over \
@@ -189,7 +192,9 @@ fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSid
     let mut rows = st.query(params![league])?;
     let mut out: Vec<Vec<FinishedSide>> = Vec::new();
     let (mut current, mut sides): (Option<i64>, Vec<(String, FinishedSide)>) = (None, Vec::new());
-    let mut scores = serde_json::Value::Null;
+    // The match state after its last hand: the final scores, and `winners`, the one field every
+    // game names who won in (records.md, "Presence").
+    let mut state = serde_json::Value::Null;
     let mut flush = |sides: &mut Vec<(String, FinishedSide)>| {
         if !sides.is_empty() {
             out.push(sides.drain(..).map(|(_, s)| s).collect());
@@ -200,25 +205,22 @@ fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSid
         if current != Some(id) {
             flush(&mut sides);
             current = Some(id);
-            let state: String = r.get(2)?;
-            scores = serde_json::from_str::<serde_json::Value>(&state)
-                .map_err(|e| super::StoreError::Database(format!("match {id}: {e}")))?
-                .get("scores")
-                .cloned()
-                .unwrap_or_default();
+            let stored: String = r.get(1)?;
+            state = serde_json::from_str::<serde_json::Value>(&stored)
+                .map_err(|e| super::StoreError::Database(format!("match {id}: {e}")))?;
         }
-        let winner: Option<String> = r.get(1)?;
-        let side: String = r.get(3)?;
-        let player: i64 = r.get(4)?;
+        let side: String = r.get(2)?;
+        let player: i64 = r.get(3)?;
         match sides.last_mut() {
             Some((s, f)) if *s == side => f.players.push(player),
             _ => {
-                let score = scores.get(&side).and_then(|v| v.as_i64()).unwrap_or(0);
+                let score = state["scores"][&side].as_i64().unwrap_or(0);
+                let winners = state["winners"].as_array().map(Vec::as_slice);
                 let f = FinishedSide {
                     players: vec![player],
-                    partnership: r.get(5)?,
+                    partnership: r.get(4)?,
                     score,
-                    winner: winner.as_deref() == Some(side.as_str()),
+                    winner: winners.unwrap_or_default().iter().any(|w| *w == *side),
                 };
                 sides.push((side, f));
             }
@@ -535,14 +537,13 @@ mod tests {
     fn finished_match(
         tx: &Transaction,
         state: &str,
-        winner: &str,
         seats: &[(&str, &str, i64)],
         hands: &[(&[(&str, i64)], &str)],
     ) {
         tx.execute(
-            "INSERT INTO matches (id, league_id, session_id, state, hands, game_over, winner) \
-             VALUES (1, 1, 1, ?1, ?2, 1, ?3)",
-            params![state, hands.len() as i64, winner],
+            "INSERT INTO matches (id, league_id, session_id, state, hands, game_over) \
+             VALUES (1, 1, 1, ?1, ?2, 1)",
+            params![state, hands.len() as i64],
         )
         .unwrap();
         for (seat, side, player) in seats {
@@ -586,8 +587,7 @@ mod tests {
         ];
         finished_match(
             &tx,
-            r#"{"scores": {"P1": 70, "P2": -50, "P3": -10, "P4": -10}, "game_over": true, "winner": "P1"}"#,
-            "P1",
+            r#"{"scores": {"P1": 70, "P2": -50, "P3": -10, "P4": -10}, "game_over": true, "winners": ["P1"]}"#,
             &solo,
             &[
                 (
@@ -651,6 +651,48 @@ mod tests {
         assert!(st.partnerships.is_empty());
     }
 
+    /// Who won is read from the match state's `winners`, the one field every game says it in: a
+    /// Big Two tie at the lowest total shares the win (§4), so both count it won and share first
+    /// place; the other player lost. A game ended with no winner (`winners: []`) is neither.
+    #[test]
+    fn standings_read_the_winners_of_the_match_state() {
+        let mut conn = league_db("big-two");
+        let tx = conn.transaction().unwrap();
+        let seats: Vec<(&str, &str, i64)> = vec![("P1", "P1", 1), ("P2", "P2", 2), ("P3", "P3", 3)];
+        finished_match(
+            &tx,
+            r#"{"scores": {"P1": 38, "P2": 53, "P3": 38}, "game_over": true, "winners": ["P1", "P3"]}"#,
+            &seats,
+            &[(&[("P1", 38), ("P2", 53), ("P3", 38)], "{}")],
+        );
+        let st = standings(&tx, 1, 1).unwrap();
+        let record = |name: &str| {
+            let r = &st
+                .players
+                .iter()
+                .find(|p| p.player.name == name)
+                .unwrap()
+                .record;
+            (r.won, r.lost, r.places.clone())
+        };
+        assert_eq!(record("Ana"), (1, 0, vec![1]));
+        assert_eq!(record("Cai"), (1, 0, vec![1]));
+        assert_eq!(record("Ben"), (0, 1, vec![0, 0, 1]));
+        // The same match ended with no winner: nobody won or lost, places by score alone.
+        tx.execute(
+            "UPDATE matches SET state = json_set(state, '$.winners', json('[]'))",
+            [],
+        )
+        .unwrap();
+        let st = standings(&tx, 1, 1).unwrap();
+        let won_lost: Vec<(u32, u32)> = st
+            .players
+            .iter()
+            .map(|p| (p.record.won, p.record.lost))
+            .collect();
+        assert_eq!(won_lost, [(0, 0); 3]);
+    }
+
     #[test]
     fn a_registered_team_of_three_stands_as_one_partnership() {
         let mut conn = league_db("briscola");
@@ -696,8 +738,7 @@ mod tests {
             .collect();
         finished_match(
             &tx,
-            &format!(r#"{{"scores": {{"{a}": 200, "{b}": 150}}}}"#),
-            a,
+            &format!(r#"{{"scores": {{"{a}": 200, "{b}": 150}}, "winners": ["{a}"]}}"#),
             &seats,
             &[(&[(a, 200), (b, 150)], "{}")],
         );

@@ -21,12 +21,16 @@ pub struct MatchState {
     pub hands_played: u32,
     #[serde(default)]
     pub game_over: bool,
+    /// Who won the game, in every game: `[]` while it goes on; at its end the side the rules
+    /// name the winner, several where the rules let them share the win (Big Two's tie), none
+    /// where they end it without a winner (Imperial Tarot's tie at the top, Court Piece's draw).
+    /// On input, a match state with winners is over and is refused.
     #[serde(default)]
-    pub winner: Option<Side>,
+    pub winners: Vec<Side>,
     /// Seats that have left the table (Knockout Whist's players knocked out), each with the number
     /// of hands played when it left: they are dealt nothing and act no more, their scores stay.
-    /// Only at a table whose seats leave (`GET /v1/games`: `tables[].seats_leave`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    /// Only at a table whose seats leave (`GET /v1/games`: `tables[].seats_leave`); `{}` elsewhere.
+    #[serde(default)]
     #[schema(value_type = BTreeMap<String, u32>)]
     pub out: BTreeMap<Seat, u32>,
     /// The game's own fields carried from hand to hand (Briscola's `contenders`, Couillon's
@@ -41,6 +45,14 @@ fn no_scores() -> PerSide<i32> {
     PerSide::over([])
 }
 
+impl MatchState {
+    /// The game is over, won by `winners` (none: the rules end it without a winner).
+    pub fn end_game(&mut self, winners: impl IntoIterator<Item = Side>) {
+        self.game_over = true;
+        self.winners = winners.into_iter().collect();
+    }
+}
+
 /// A match's start: nothing scored yet, no side named (a game's table adds its own).
 impl Default for MatchState {
     fn default() -> MatchState {
@@ -49,7 +61,7 @@ impl Default for MatchState {
             next_dealer: None,
             hands_played: 0,
             game_over: false,
-            winner: None,
+            winners: Vec::new(),
             out: BTreeMap::new(),
             details: Details::default(),
         }

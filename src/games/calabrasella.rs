@@ -1137,3 +1137,72 @@ impl HandState<Verb> for Hand {
         self.adj
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn set(cards: &str) -> CardSet {
+        cards.split_whitespace().map(c).collect()
+    }
+
+    fn variants(raw: serde_json::Value) -> Variants {
+        let raw = serde_json::from_value(raw).unwrap();
+        Variants::of(&Options::resolve(OPTIONS, &raw, "/options").unwrap())
+    }
+
+    /// §4: 32 card points in the pack; with the last trick, 35 a deal.
+    #[test]
+    fn the_pack_holds_32_card_points() {
+        assert_eq!(
+            points_of(packs::latin40().cards.iter()) + LAST_TRICK,
+            DEAL_POINTS
+        );
+    }
+
+    /// §1: 3 2 A K Q J 7 6 5 4; only the suit led wins.
+    #[test]
+    fn threes_and_twos_rank_above_the_ace() {
+        let mut t = Trick::new(1, TABLE.seat(0));
+        for (i, card) in ["AS", "2S", "3H"].iter().enumerate() {
+            t.push(TABLE.seat(i), c(card), i);
+        }
+        assert_eq!(t.trump_or_led_winner(None, &ORDER), Some(TABLE.seat(1)));
+        let mut t = Trick::new(1, TABLE.seat(0));
+        for (i, card) in ["4S", "7S", "KD"].iter().enumerate() {
+            t.push(TABLE.seat(i), c(card), i);
+        }
+        assert_eq!(t.trump_or_led_winner(None, &ORDER), Some(TABLE.seat(1)));
+    }
+
+    /// §2 step 3, CL-3: a 3 he lacks; holding every 3, a 2 he lacks; holding every 3 and 2,
+    /// nothing (an ace he lacks under the variant, nothing if he holds them all).
+    #[test]
+    fn what_the_declarer_may_call() {
+        let plain = variants(serde_json::json!({}));
+        let aces = variants(serde_json::json!({"call_ace_if_all_2s_and_3s": true}));
+        let some = set("3S 3H 2S AS KS QS JS 7S 6S 5S 4S AH");
+        assert_eq!(plain.callable(some), Some((Rank::Three, set("3D 3C"))));
+        let threes = set("3S 3H 3D 3C 2S 2H AS KS QS JS 7S 6S");
+        assert_eq!(plain.callable(threes), Some((Rank::Two, set("2D 2C"))));
+        let all = set("3S 3H 3D 3C 2S 2H 2D 2C AS KS QS JS");
+        assert_eq!(plain.callable(all), None);
+        assert_eq!(aces.callable(all), Some((Rank::Ace, set("AH AD AC"))));
+        let everything = set("3S 3H 3D 3C 2S 2H 2D 2C AS AH AD AC");
+        assert_eq!(aces.callable(everything), None);
+    }
+
+    /// The discards and takes offered: every subset of one to four cards.
+    #[test]
+    fn subsets_of_one_to_four_cards() {
+        let hand: Vec<Card> = set("3S 3H 3D 3C 2S 2H 2D 2C AS KS QS JS").iter().collect();
+        // C(12,1) + C(12,2) + C(12,3) + C(12,4) = 12 + 66 + 220 + 495.
+        assert_eq!(Hand::subsets(&hand, 1..=4).len(), 793);
+        let widow: Vec<Card> = set("AC 4S 4H 4D").iter().collect();
+        assert_eq!(Hand::subsets(&widow, 2..=2).len(), 6);
+    }
+}

@@ -2101,3 +2101,96 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
         "{ana}"
     );
 }
+
+/// Calabrasella (issue 24): three deals agreed; a passed-out deal counts toward them (CL-a) though
+/// not in `hands_played`. Fixture 01 (dealer P3: P2 +10, P1 -5, P3 -5), fixture 02 moved one seat
+/// on (dealer P1, all pass: no chips move, passed_out 1) and fixture 06 moved one seat on (dealer
+/// P2; P3 declares and takes all 35: P3 +140, P1 -70, P2 -70). Balances P1 -75, P2 -60, P3 +135:
+/// after the third deal the match is over and Cai (P3) wins; Ben second, Ana third.
+#[actix_web::test]
+async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("calabrasella", json!({"deals": 3}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    let hands = [
+        fixture("calabrasella", "01"),
+        rotated(&fixture("calabrasella", "02"), 1),
+        rotated(&fixture("calabrasella", "06"), 1),
+    ];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["hands_played"],
+            &after["passed_out"],
+            &after["winner"]
+        ),
+        (
+            &json!({"P1": -75, "P2": -60, "P3": 135}),
+            &json!(2),
+            &json!(1),
+            &json!("P3")
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    // Places 1, 2, 3 of three alone at an equal start rate as in the Briscola test above.
+    assert_eq!(
+        finish(find(players, "player", "Cai")),
+        (1, 1, 0, json!([1]), 30.27)
+    );
+    assert_eq!(
+        finish(find(players, "player", "Ben")),
+        (2, 0, 1, json!([0, 1]), 25.0)
+    );
+    assert_eq!(
+        finish(find(players, "player", "Ana")),
+        (3, 0, 1, json!([0, 0, 1]), 19.73)
+    );
+    // The session's sheet carries the calls, the widow and the discards as lists: imported into
+    // another session it replays to the same match.
+    let sheet = c
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+        .await
+        .text;
+    assert!(
+        sheet.contains(",declare,") && sheet.contains(",discard,") && sheet.contains(",take,"),
+        "{sheet}"
+    );
+    let other = c
+        .create(
+            &format!("/v1/clubs/1/leagues/{league}/sessions"),
+            json!({"name": "Evening"}),
+        )
+        .await;
+    let r = c.import(other, &sheet).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let cai = find(&st["players"], "player", "Cai");
+    assert_eq!(
+        (cai["won"].as_i64(), cai["points_for"].as_i64()),
+        (Some(2), Some(270)),
+        "{cai}"
+    );
+}

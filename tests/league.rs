@@ -1782,6 +1782,23 @@ fn rotated(record: &Value, turns: usize) -> Value {
     r
 }
 
+/// Three players alone, at an equal start, finished first, second and third in one match: their
+/// places and Weng-Lin ratings (worked in src/league/standings.rs's tests: 30.270, 25.000, 19.730).
+fn placed_first_second_third(players: &Value, names: [&str; 3]) {
+    assert_eq!(
+        finish(find(players, "player", names[0])),
+        (1, 1, 0, json!([1]), 30.27)
+    );
+    assert_eq!(
+        finish(find(players, "player", names[1])),
+        (2, 0, 1, json!([0, 1]), 25.0)
+    );
+    assert_eq!(
+        finish(find(players, "player", names[2])),
+        (3, 0, 1, json!([0, 0, 1]), 19.73)
+    );
+}
+
 /// A player's finished-match numbers and rating in standings.
 fn finish(row: &Value) -> (i64, i64, i64, Value, f64) {
     (
@@ -1848,20 +1865,8 @@ async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
         .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
         .await;
     let players = &st["players"];
-    // Weng-Lin, three alone at an equal start, places 1, 2, 3 (worked in src/league/standings.rs's
-    // tests): 30.270, 25.000, 19.730. The winner against the rest would give Ana and Ben 22.365.
-    assert_eq!(
-        finish(find(players, "player", "Cai")),
-        (1, 1, 0, json!([1]), 30.27)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ana")),
-        (2, 0, 1, json!([0, 1]), 25.0)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ben")),
-        (3, 0, 1, json!([0, 0, 1]), 19.73)
-    );
+    // The winner against the rest would give Ana and Ben 22.365.
+    placed_first_second_third(players, ["Cai", "Ana", "Ben"]);
     // Points against are the other two players' points.
     check(find(players, "player", "Ana"), 2, [1, 0, 1, 120, 240, 3, 0]);
     let csv = c
@@ -2153,19 +2158,7 @@ async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
         .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
         .await;
     let players = &st["players"];
-    // Places 1, 2, 3 of three alone at an equal start rate as in the Briscola test above.
-    assert_eq!(
-        finish(find(players, "player", "Cai")),
-        (1, 1, 0, json!([1]), 30.27)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ben")),
-        (2, 0, 1, json!([0, 1]), 25.0)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ana")),
-        (3, 0, 1, json!([0, 0, 1]), 19.73)
-    );
+    placed_first_second_third(players, ["Cai", "Ben", "Ana"]);
     // The session's sheet carries the calls, the widow and the discards as lists: imported into
     // another session it replays to the same match.
     let sheet = c

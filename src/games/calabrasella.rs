@@ -11,10 +11,10 @@ use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Contract, Ending, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
-    HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    Adjudication, CampPoints, Contract, Ending, Established, Event, Fault, FieldError,
+    FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
+    PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, Cards, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -289,14 +289,6 @@ pub struct Called {
     pub returned: Option<Card>,
 }
 
-/// The two camps' points (§4): 35 together unless `set_aside_uncounted`.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-#[schema(as = CalabrasellaCampPoints)]
-pub struct CampPoints {
-    pub declarer: i32,
-    pub defenders: i32,
-}
-
 /// What a Calabrasella adjudication adds.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(as = CalabrasellaDetails)]
@@ -318,7 +310,8 @@ pub struct Details {
     /// The winner of the last trick, whose camp counts the set-aside cards (CL-1); `null` before
     /// the last trick, or when `set_aside_uncounted`.
     pub set_aside_to: Option<Seat>,
-    /// The camps' points once the hand is played out; `null` before.
+    /// The camps' points once the hand is played out (§4: 35 together unless
+    /// `set_aside_uncounted`); `null` before.
     pub camp_points: Option<CampPoints>,
     /// The payments were doubled (35–0, §4); `false` under a revoke penalty (never doubled).
     pub doubled: bool,
@@ -998,13 +991,7 @@ impl Hand {
         // CL-a: the agreed deals done, the highest chip balance wins; a tie at the top, nobody.
         let deals = self.rules.deals;
         if deals > 0 && m.hands_played + passed_out >= deals {
-            m.game_over = true;
-            let best = m.scores.sides().map(|s| m.scores[s]).max();
-            let mut top = m.scores.sides().filter(|&s| Some(m.scores[s]) == best);
-            m.winner = match (top.next(), top.next()) {
-                (Some(s), None) => Some(s),
-                _ => None,
-            };
+            m.highest_wins();
         }
     }
 

@@ -36,6 +36,24 @@ pub struct MatchState {
     pub details: Details,
 }
 
+impl MatchState {
+    /// Ends the game on the scores as they stand: the one side with the highest score wins; sides
+    /// tied for the highest leave it without a winner (an agreed number of hands played out:
+    /// Court Piece, Imperial Tarot, Calabrasella).
+    pub fn highest_wins(&mut self) {
+        self.game_over = true;
+        let best = self.scores.sides().map(|s| self.scores[s]).max();
+        let mut top = self
+            .scores
+            .sides()
+            .filter(|&s| Some(self.scores[s]) == best);
+        self.winner = match (top.next(), top.next()) {
+            (Some(side), None) => Some(side),
+            _ => None,
+        };
+    }
+}
+
 /// Scores a request leaves out: no side named (not the partnerships of `PerSide::default`).
 fn no_scores() -> PerSide<i32> {
     PerSide::over([])

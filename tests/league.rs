@@ -135,6 +135,27 @@ where
         (league, session)
     }
 
+    /// Session `session`'s CSV sheet, imported into a new session of `league`: the sheet, and the
+    /// league's standings after the import.
+    async fn sheet_imported_again(&self, league: i64, session: i64) -> (String, Value) {
+        let sheet = self
+            .send(self.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+            .await
+            .text;
+        let other = self
+            .create(
+                &format!("/v1/clubs/1/leagues/{league}/sessions"),
+                json!({"name": "Evening"}),
+            )
+            .await;
+        let r = self.import(other, &sheet).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let standings = self
+            .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+            .await;
+        (sheet, standings)
+    }
+
     async fn import(&self, session: i64, sheet: &str) -> Reply {
         let uri = format!("/v1/clubs/1/sessions/{session}/sheet");
         self.send(
@@ -2080,25 +2101,11 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
     );
     // The session's CSV sheet carries the shrinking table (hands dealt to the players still in, the
     // trump choices and cuts): imported into another session it replays to the same game.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",cut,") && sheet.contains(",trump,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(
         (ana["won"].as_i64(), ana["points_for"].as_i64()),
@@ -2161,25 +2168,11 @@ async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
     placed_first_second_third(players, ["Cai", "Ben", "Ana"]);
     // The session's sheet carries the calls, the widow and the discards as lists: imported into
     // another session it replays to the same match.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",declare,") && sheet.contains(",discard,") && sheet.contains(",take,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let cai = find(&st["players"], "player", "Cai");
     assert_eq!(
         (cai["won"].as_i64(), cai["points_for"].as_i64()),

@@ -788,6 +788,22 @@ async fn checks(desk: &Desk) {
     assert!(desk.text(".centre").await.contains("replay stopped"));
     desk.shot("record-error").await;
 
+    // Before the tricks the game's own cards lie on the table: Calabrasella's widow, turned up at
+    // the declarer's discard (action 5 of fixture 01), beside his two discards.
+    desk.open("?game=calabrasella&example=01-declarer-wins-on-points-each-defender-pays-the-difference&step=5")
+        .await;
+    let own = |field: &str| {
+        format!(
+            "return [...document.querySelectorAll('#table .own-cards[data-field={field}] .card')].map((c) => c.dataset.card)"
+        )
+    };
+    assert_eq!(
+        desk.js(&own("widow")).await,
+        json!(["KC", "4D", "6C", "5C"])
+    );
+    assert_eq!(desk.js(&own("discards")).await, json!(["4S", "4H"]));
+    desk.shot("calabrasella-widow").await;
+
     league(desk, &all).await;
     director(desk, &all).await;
     headers(desk).await;

@@ -135,6 +135,27 @@ where
         (league, session)
     }
 
+    /// Session `session`'s CSV sheet, imported into a new session of `league`: the sheet, and the
+    /// league's standings after the import.
+    async fn sheet_imported_again(&self, league: i64, session: i64) -> (String, Value) {
+        let sheet = self
+            .send(self.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+            .await
+            .text;
+        let other = self
+            .create(
+                &format!("/v1/clubs/1/leagues/{league}/sessions"),
+                json!({"name": "Evening"}),
+            )
+            .await;
+        let r = self.import(other, &sheet).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let standings = self
+            .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+            .await;
+        (sheet, standings)
+    }
+
     async fn import(&self, session: i64, sheet: &str) -> Reply {
         let uri = format!("/v1/clubs/1/sessions/{session}/sheet");
         self.send(
@@ -1790,6 +1811,23 @@ fn rotated(record: &Value, turns: usize) -> Value {
     r
 }
 
+/// Three players alone, at an equal start, finished first, second and third in one match: their
+/// places and Weng-Lin ratings (worked in src/league/standings.rs's tests: 30.270, 25.000, 19.730).
+fn placed_first_second_third(players: &Value, names: [&str; 3]) {
+    assert_eq!(
+        finish(find(players, "player", names[0])),
+        (1, 1, 0, json!([1]), 30.27)
+    );
+    assert_eq!(
+        finish(find(players, "player", names[1])),
+        (2, 0, 1, json!([0, 1]), 25.0)
+    );
+    assert_eq!(
+        finish(find(players, "player", names[2])),
+        (3, 0, 1, json!([0, 0, 1]), 19.73)
+    );
+}
+
 /// A player's finished-match numbers and rating in standings.
 fn finish(row: &Value) -> (i64, i64, i64, Value, f64) {
     (
@@ -1856,20 +1894,8 @@ async fn three_players_alone_are_placed_and_rated_by_their_order_of_finish() {
         .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
         .await;
     let players = &st["players"];
-    // Weng-Lin, three alone at an equal start, places 1, 2, 3 (worked in src/league/standings.rs's
-    // tests): 30.270, 25.000, 19.730. The winner against the rest would give Ana and Ben 22.365.
-    assert_eq!(
-        finish(find(players, "player", "Cai")),
-        (1, 1, 0, json!([1]), 30.27)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ana")),
-        (2, 0, 1, json!([0, 1]), 25.0)
-    );
-    assert_eq!(
-        finish(find(players, "player", "Ben")),
-        (3, 0, 1, json!([0, 0, 1]), 19.73)
-    );
+    // The winner against the rest would give Ana and Ben 22.365.
+    placed_first_second_third(players, ["Cai", "Ana", "Ben"]);
     // Points against are the other two players' points.
     check(find(players, "player", "Ana"), 2, [1, 0, 1, 120, 240, 3, 0]);
     let csv = c
@@ -2083,29 +2109,82 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
     );
     // The session's CSV sheet carries the shrinking table (hands dealt to the players still in, the
     // trump choices and cuts): imported into another session it replays to the same game.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",cut,") && sheet.contains(",trump,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(
         (ana["won"].as_i64(), ana["points_for"].as_i64()),
         (Some(2), Some(6)),
         "{ana}"
+    );
+}
+
+/// Calabrasella (issue 24): three deals agreed; a passed-out deal counts toward them (CL-a) though
+/// not in `hands_played`. Fixture 01 (dealer P3: P2 +10, P1 -5, P3 -5), fixture 02 moved one seat
+/// on (dealer P1, all pass: no chips move, passed_out 1) and fixture 06 moved one seat on (dealer
+/// P2; P3 declares and takes all 35: P3 +140, P1 -70, P2 -70). Balances P1 -75, P2 -60, P3 +135:
+/// after the third deal the match is over and Cai (P3) wins; Ben second, Ana third.
+#[actix_web::test]
+async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("calabrasella", json!({"deals": 3}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    let hands = [
+        fixture("calabrasella", "01"),
+        rotated(&fixture("calabrasella", "02"), 1),
+        rotated(&fixture("calabrasella", "06"), 1),
+    ];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["hands_played"],
+            &after["passed_out"],
+            &after["winners"]
+        ),
+        (
+            &json!({"P1": -75, "P2": -60, "P3": 135}),
+            &json!(2),
+            &json!(1),
+            &json!(["P3"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    placed_first_second_third(players, ["Cai", "Ben", "Ana"]);
+    // The session's sheet carries the calls, the widow and the discards as lists: imported into
+    // another session it replays to the same match.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",declare,") && sheet.contains(",discard,") && sheet.contains(",take,"),
+        "{sheet}"
+    );
+    let cai = find(&st["players"], "player", "Cai");
+    assert_eq!(
+        (cai["won"].as_i64(), cai["points_for"].as_i64()),
+        (Some(2), Some(270)),
+        "{cai}"
     );
 }

@@ -134,6 +134,14 @@ pub struct Camp {
     pub revealed_at: Option<usize>,
 }
 
+/// The two camps' points in a game of a declarer against defenders whose points decide the hand
+/// (a game's own details: Imperial Tarot's contract, Calabrasella's payment).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct CampPoints {
+    pub declarer: i32,
+    pub defenders: i32,
+}
+
 /// Where a part of the hand score comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -15,8 +15,8 @@ mod trick;
 mod view;
 
 pub use adjudication::{
-    Adjudication, Bonus, BonusStatus, Camp, Contract, Ending, Event, Outcome, ScoreItem,
-    ScoreSource, Tally,
+    Adjudication, Bonus, BonusStatus, Camp, CampPoints, Contract, Ending, Event, Outcome,
+    ScoreItem, ScoreSource, Tally,
 };
 pub use game::{
     Decided, Game, GameInfo, GameSchemas, HandState, Rotation, Rules, SHARED_TITLES, Tables, Titles,

@@ -648,12 +648,7 @@ fn score(
     m.next_dealer = Some(next_dealer);
     // §4.4: most courts wins the agreed match; equal is a draw.
     if rules.match_hands > 0 && m.hands_played >= rules.match_hands {
-        let (ns, ew) = (m.scores[Side::NS], m.scores[Side::EW]);
-        m.end_game(match ns.cmp(&ew) {
-            std::cmp::Ordering::Greater => Some(Side::NS),
-            std::cmp::Ordering::Less => Some(Side::EW),
-            std::cmp::Ordering::Equal => None,
-        });
+        m.highest_wins();
     }
 }
 

@@ -7,9 +7,9 @@ use crate::cards::{Card, CardClass, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Established, Event, Fault,
-    FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec,
-    Options, PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
+    Adjudication, Bonus, BonusStatus, CampPoints, Contract, Decides, Ending, Established, Event,
+    Fault, FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind,
+    OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick,
     TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
@@ -1188,7 +1188,7 @@ impl TarotHand {
                 TarotPeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),
                 _ => 0,
             };
-            TarotCampPoints {
+            CampPoints {
                 declarer: counts[d.pos()],
                 defenders: TABLE
                     .seats()
@@ -1210,13 +1210,7 @@ impl TarotHand {
         m.next_dealer = Some(TABLE.left(self.dealer));
         if m.hands_played >= self.hands_per_game {
             // §4.7, IT-e: the highest total wins; a tie at the top has no winner.
-            let best = m.scores.sides().map(|s| m.scores[s]).max();
-            let top: Vec<Side> = m
-                .scores
-                .sides()
-                .filter(|&s| Some(m.scores[s]) == best)
-                .collect();
-            m.end_game(if top.len() == 1 { top } else { Vec::new() });
+            m.highest_wins();
         }
         self.adj
     }
@@ -1474,21 +1468,15 @@ pub struct TarotDetails {
     pub people_to: Option<TarotPeopleTo>,
     /// The declarer's discards With the People, in order (`[]` when none were made).
     pub discards: Vec<Card>,
-    /// The two camps' totals (card points and tricks) that decide the contract; after the hand.
-    pub camp_points: Option<TarotCampPoints>,
+    /// The two camps' totals (card points and tricks) that decide the contract, after the hand:
+    /// 163 together (148 with Honours of 5, §4.5).
+    pub camp_points: Option<CampPoints>,
     /// The Fool played to a trick by another player than the trick's winner, and what became of it.
     pub fool: Option<TarotFool>,
 }
 
-/// §4.5: the declarer's camp and the defenders' camp (163 together, 148 with Honours of 5).
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-pub struct TarotCampPoints {
-    pub declarer: i32,
-    pub defenders: i32,
-}
-
 impl TarotHand {
-    fn details(&self, camp_points: Option<TarotCampPoints>) -> TarotDetails {
+    fn details(&self, camp_points: Option<CampPoints>) -> TarotDetails {
         let started = !matches!(self.phase, Phase::Auction | Phase::Choice);
         TarotDetails {
             penalty_play: started && self.penalty_play(),

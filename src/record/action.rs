@@ -395,6 +395,16 @@ placeholders! {
     u8 => "<number>",
 }
 
+/// The value of a verb that names several cards at once (Calabrasella's discard and take): a
+/// list of card codes, `["4C", "5C"]`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, ToSchema)]
+#[serde(transparent)]
+pub struct Cards(pub Vec<Card>);
+
+impl Placeholder for Cards {
+    const PLACEHOLDER: &'static str = "<[\"card\", ...]>";
+}
+
 /// The value of a verb that needs none: `true`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Yes;

@@ -40,17 +40,30 @@ pub struct MatchState {
     pub details: Details,
 }
 
-/// Scores a request leaves out: no side named (not the partnerships of `PerSide::default`).
-fn no_scores() -> PerSide<i32> {
-    PerSide::over([])
-}
-
 impl MatchState {
+    /// Ends the game on the scores as they stand: the one side with the highest score wins; sides
+    /// tied for the highest leave it without a winner (an agreed number of hands played out:
+    /// Court Piece, Imperial Tarot, Calabrasella).
+    pub fn highest_wins(&mut self) {
+        let best = self.scores.sides().map(|s| self.scores[s]).max();
+        let top: Vec<Side> = self
+            .scores
+            .sides()
+            .filter(|&s| Some(self.scores[s]) == best)
+            .collect();
+        self.end_game(if top.len() == 1 { top } else { Vec::new() });
+    }
+
     /// The game is over, won by `winners` (none: the rules end it without a winner).
     pub fn end_game(&mut self, winners: impl IntoIterator<Item = Side>) {
         self.game_over = true;
         self.winners = winners.into_iter().collect();
     }
+}
+
+/// Scores a request leaves out: no side named (not the partnerships of `PerSide::default`).
+fn no_scores() -> PerSide<i32> {
+    PerSide::over([])
 }
 
 /// A match's start: nothing scored yet, no side named (a game's table adds its own).

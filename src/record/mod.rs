@@ -4,7 +4,7 @@
 mod action;
 mod match_state;
 
-pub use action::{Action, AnyVerb, Placeholder, Verbs, Yes, value_component, value_schema};
+pub use action::{Action, AnyVerb, Cards, Placeholder, Verbs, Yes, value_component, value_schema};
 pub use match_state::MatchState;
 
 use crate::cards::Card;

@@ -524,12 +524,25 @@ function centre(k) {
   } else if (v?.current) {
     bits.push(...combination(v, k));
   } else {
-    bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"));
+    bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
   }
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   const tally = v && !v.error ? tallyShown(v.tally) : null;
   if (tally) bits.push(tallyLine(tally));
   return bits;
+}
+
+/** The fields every table view has; the others are the game's own (`TableView.details`). */
+const VIEW_FIELDS = new Set(["phase", "to_act", "trick_number", "trick", "trump", "hand", "hands", "hand_sizes", "tally", "irregularities", "match_state", "legal", "error"]);
+
+/**
+ * Before the tricks, the game's own cards in the view, by name (Calabrasella's widow, discards and
+ * cards set aside; Imperial Tarot's People): what lies on the table beside the hands.
+ */
+function ownCards(v) {
+  if (!v || v.error) return [];
+  return Object.entries(v).filter(([k, x]) => !VIEW_FIELDS.has(k) && Array.isArray(x) && x.length && x.every(isCard))
+    .map(([k, x]) => h("p", { class: "own-cards", dataset: { field: k } }, `${k.replaceAll("_", " ")}: `, x.map((c) => cardEl(c))));
 }
 
 /**

@@ -3,6 +3,7 @@
 mod bacon;
 mod big_two;
 mod briscola;
+mod calypso;
 mod couillon;
 mod court_piece;
 mod hasenpfeffer;
@@ -34,6 +35,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
+        &calypso::Calypso,
     ]
 }
 

@@ -128,8 +128,8 @@ fn refused(match_state: Value, options: Value) -> Vec<String> {
     let r = record(json!({"game": "calypso", "options": options, "dealer": "N",
                           "match_state": match_state, "deal": own_deal()}));
     engine::adjudicate(game(), &r)
-        .err()
-        .expect("refused")
+        .map(|a| a.outcome)
+        .expect_err("refused")
         .into_iter()
         .map(|e| e.pointer)
         .collect()

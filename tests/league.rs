@@ -144,6 +144,26 @@ where
         )
         .await
     }
+    /// `session`'s CSV sheet, imported into a new session of `league`: the sheet and the league's
+    /// standings after the import.
+    async fn sheet_imported_again(&self, league: i64, session: i64) -> (String, Value) {
+        let sheet = self
+            .send(self.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+            .await
+            .text;
+        let other = self
+            .create(
+                &format!("/v1/clubs/1/leagues/{league}/sessions"),
+                json!({"name": "Evening"}),
+            )
+            .await;
+        let r = self.import(other, &sheet).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let standings = self
+            .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+            .await;
+        (sheet, standings)
+    }
 }
 
 /// A new club over HTTP, with the operator's token; returns the club id and its first key.
@@ -2075,25 +2095,11 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
     );
     // The session's CSV sheet carries the shrinking table (hands dealt to the players still in, the
     // trump choices and cuts): imported into another session it replays to the same game.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",cut,") && sheet.contains(",trump,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(
         (ana["won"].as_i64(), ana["points_for"].as_i64()),
@@ -2173,21 +2179,7 @@ async fn calypso_four_deals_make_a_game_and_equal_totals_draw() {
         assert_eq!(row(name).4, row("Ana").4, "{players}");
     }
     // The session's CSV sheet replays to the same game in another session.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
+    let (_, st) = c.sheet_imported_again(league, session).await;
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(
         (ana["matches_played"].as_i64(), ana["points_for"].as_i64()),

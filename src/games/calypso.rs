@@ -552,19 +552,15 @@ impl Hand {
             })
             .collect();
         let by_trump = trumping.iter().any(|&t| t);
-        let mut best: Option<(usize, u8)> = None;
-        for (pos, p) in plays.iter().enumerate() {
+        let best = trick.winner_by_play(|pos, p| {
             let competes = if by_trump {
                 trumping[pos]
             } else {
                 p.card.suit_unchecked() == led
             };
-            let rank = ORDER.strength(p.card.rank_unchecked());
-            if competes && best.is_none_or(|(_, b)| rank > b) {
-                best = Some((pos, rank));
-            }
-        }
-        plays[best.expect("the led card competes").0].seat
+            competes.then(|| ORDER.strength(p.card.rank_unchecked()) as u16)
+        });
+        plays[best.expect("the led card competes")].seat
     }
 
     fn close_trick(&mut self) {

@@ -770,6 +770,24 @@ async fn checks(desk: &Desk) {
             .await;
     }
 
+    // Calypso (issue 24): four personal trump suits, each at its seat and in the summary, and what
+    // each player has built. Fixture 04 after trick 1 (derived there): E completed his calypso with
+    // 2D and KD 5D AD start the next; his pile holds the 24 cards carried; W is building 12 clubs.
+    desk.open("?game=calypso&example=04-deal-2-leader-led-his-trump-and-all-followed-calypso-completed-mid-trick&step=4")
+        .await;
+    assert_eq!(desk.text("#own-trumps").await, "N ♠, E ♦, S ♥, W ♣");
+    for (seat, trump, piles) in [
+        ("E", "trump ♦", "1 calypso · building 3 · won 24"),
+        ("W", "trump ♣", "0 calypsos · building 12 · won 0"),
+        ("N", "trump ♠", "0 calypsos · building 1 · won 2"),
+    ] {
+        let at = format!("#table .seat[data-seat={seat}]");
+        assert_eq!(desk.text(&format!("{at} .own-trump")).await, trump);
+        assert_eq!(desk.text(&format!("{at} .piles")).await, piles);
+    }
+    desk.shot("calypso-trumps-and-piles").await;
+    desk.no_console_errors("calypso").await;
+
     // A record error: the page names the same code the API does.
     let (_, _, record) = all
         .iter()

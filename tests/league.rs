@@ -2188,3 +2188,83 @@ async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
         "{cai}"
     );
 }
+
+/// Calypso (issue 24): a whole game of four deals at one match, the piles carried by the match
+/// from deal to deal. Each deal gives every player his own suit's 13 ranks (the undealt remainder
+/// loses one copy of each card a deal, so four such deals use the 208 cards) and every trick is
+/// played in one rank, the leader winning the ties (calypso.md CA-2): the dealer's left wins all 13.
+/// Derived by hand as in fixture 01: deal 1 (W deals) N-S 500 + 500 + 260 = 1260; deal 2 (N deals)
+/// E-W the same 1260; deal 3 (E deals, S leads) S's and N's second calypsos 750 + 750 and S's pile
+/// 260: N-S 1760; deal 4 (S deals, W leads) E-W 1760 likewise. Totals 3020 each: a drawn game
+/// (CA-7), so nobody wins or loses, every player shares first place and the ratings stay equal.
+#[actix_web::test]
+async fn calypso_four_deals_make_a_game_and_equal_totals_draw() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("calypso", json!({})).await;
+    let m = c.match_of_four(session, p).await;
+    let seats = ["N", "E", "S", "W"];
+    let own = |seat: &str| match seat {
+        "N" => 'S',
+        "E" => 'D',
+        "S" => 'H',
+        _ => 'C',
+    };
+    let mut after = Value::Null;
+    for dealer in 0..4 {
+        let (dealer, leader) = ((dealer + 3) % 4, dealer);
+        let deal: serde_json::Map<String, Value> = seats
+            .iter()
+            .map(|s| {
+                let cards: Vec<String> = "AKQJT98765432"
+                    .chars()
+                    .map(|r| format!("{r}{}", own(s)))
+                    .collect();
+                (s.to_string(), json!(cards))
+            })
+            .collect();
+        let actions: Vec<Value> = "AKQJT98765432"
+            .chars()
+            .flat_map(|r| {
+                (0..4).map(move |i| {
+                    let seat = seats[(leader + i) % 4];
+                    json!({"seat": seat, "play": format!("{r}{}", own(seat))})
+                })
+            })
+            .collect();
+        let record =
+            json!({"game": "calypso", "dealer": seats[dealer], "deal": deal, "actions": actions});
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "deal dealt by {}: {}", seats[dealer], r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winners"]),
+        (&json!({"NS": 3020, "EW": 3020}), &json!(true), &json!([]))
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    for name in ["Ana", "Ben", "Cai", "Dee"] {
+        assert_eq!(
+            (row(name).0, row(name).1, row(name).2, row(name).3),
+            (1, 0, 0, json!([1])),
+            "{name}: {players}"
+        );
+        assert_eq!(row(name).4, row("Ana").4, "{players}");
+    }
+    // The session's CSV sheet replays to the same game in another session.
+    let (_, st) = c.sheet_imported_again(league, session).await;
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["matches_played"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(6040)),
+        "{ana}"
+    );
+}

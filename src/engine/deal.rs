@@ -91,7 +91,8 @@ pub enum Part {
     Shoe,
     /// Where the cut card lies in the shoe, as the number of cards before it: `cut_card`.
     CutCard,
-    /// The hands of each later deal of a hand dealt several times (Calypso's deals 2 to 4): `deals`.
+    /// The hands of each later deal of a hand dealt several times: `deals`. (Calypso records one deal
+    /// a hand and carries the rest in its match state.)
     Deals,
 }
 

@@ -149,9 +149,19 @@ impl Trick {
     /// Position of the winning card: the highest `strength`, the earlier card on equal strength.
     /// Cards with strength `None` cannot win. `None` when no card can win.
     pub fn winner_by(&self, strength: impl Fn(Card) -> Option<u16>) -> Option<usize> {
+        self.winner_by_play(|_, p| strength(p.card))
+    }
+
+    /// `winner_by` where a card's strength depends on who played it and when, not only on the card
+    /// (Calypso's personal trumps: the same card trumps for one player and not for another): the
+    /// strength of each play from its position in the trick and the play.
+    pub fn winner_by_play(
+        &self,
+        strength: impl Fn(usize, &PlayedCard) -> Option<u16>,
+    ) -> Option<usize> {
         let mut best: Option<(usize, u16)> = None;
         for (i, p) in self.plays().iter().enumerate() {
-            if let Some(s) = strength(p.card)
+            if let Some(s) = strength(i, p)
                 && best.is_none_or(|(_, b)| s > b)
             {
                 best = Some((i, s));

@@ -4,6 +4,7 @@ mod bacon;
 mod big_two;
 mod briscola;
 mod calabrasella;
+mod calypso;
 mod couillon;
 mod court_piece;
 mod hasenpfeffer;
@@ -36,6 +37,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
         &calabrasella::Calabrasella,
+        &calypso::Calypso,
     ]
 }
 

@@ -418,6 +418,9 @@ function renderProblem() {
   }
 }
 
+/** A suit as a symbol in its colour, with its name for a screen reader. */
+const suitEl = (suit) => h("span", { class: `suit ${"HD".includes(suit) ? "red" : ""}`, title: suitName(suit) }, suitSymbol(suit));
+
 function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
@@ -429,6 +432,8 @@ function renderSummary() {
     Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
     faceUp.length ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
     a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
+    // Personal trump suits, one a player (Calypso).
+    a.suits ? item("Trumps", h("span", { id: "own-trumps" }, seats().filter((seat) => a.suits[seat]).map((seat, i) => [i ? ", " : "", `${seat} `, suitEl(a.suits[seat])]))) : null,
     a.mode ? item("Mode", a.mode) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
@@ -481,12 +486,17 @@ function renderTable() {
     const cards = Array.isArray(held) ? held.filter(isCard) : [];
     const acting = toAct.includes(seat);
     const player = playerAt(seat);
+    // Calypso: each player's own trump suit and what he has built (calypsos, cards in progress, won).
+    const own = (v && !v.error ? v.suits : S.adj?.suits)?.[seat];
+    const piles = (v && !v.error ? v.piles : S.adj?.piles)?.[seat];
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
+      piles ? h("p", { class: "piles small" }, `${plural(piles.calypsos ?? 0, "calypso")} · building ${(piles.in_progress ?? []).length} · won ${(piles.won ?? []).length}`) : null,
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},
         note: acting && legalCards.has(c) ? "a legal play" : undefined,

@@ -222,6 +222,14 @@ impl<H: Holding> TrickPlay<H> {
         Err(RecordError::at(code, index, seat, verb, detail))
     }
 
+    /// `seat` receives `card` from another seat outside a trick (Pluck's plucks, both ways): it is
+    /// his to play again, also where he gave it up earlier in the hand and it came back to him.
+    pub fn receive(&mut self, seat: Seat, card: Card) {
+        let p = seat.pos();
+        self.hands[p].insert(card);
+        self.given_up[p].remove(card);
+    }
+
     /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,
     /// and then the seats that played after him. The new card is judged afresh by `judge` exactly
     /// as a play is (README C3): it receives the trick before that card, the seat's hand as it was
@@ -289,6 +297,21 @@ impl<H: Holding> TrickPlay<H> {
         self.trick.replace(pos, card, index);
         self.pending[pos] = fault.map(Box::new);
         Ok(())
+    }
+
+    /// Judges every card after position `pos` of the trick in progress afresh by `judge`, each
+    /// against the trick before it and the hand it was played from: a corrected lead changes what
+    /// the followers had to play (Pluck PL-d), so a card legal before may be a revoke now, and
+    /// the other way round.
+    pub fn rejudge_after(&mut self, pos: usize, judge: impl Fn(&Trick, H, Card) -> Option<Fault>) {
+        for later in pos + 1..self.trick.len() {
+            let play = self.trick.plays()[later];
+            let mut before = self.trick;
+            before.truncate(later);
+            let mut hand = self.hands[play.seat.pos()];
+            hand.insert(play.card);
+            self.pending[later] = judge(&before, hand, play.card).map(Box::new);
+        }
     }
 
     /// Whether action `index` put a card with a fault not yet established on the trick in progress.

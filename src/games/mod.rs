@@ -10,6 +10,7 @@ mod imperial_tarot;
 mod knockout_whist;
 mod malilla;
 mod pitch;
+mod pluck;
 mod stubs_and_spoils;
 mod tresette;
 mod truco;
@@ -34,6 +35,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
+        &pluck::Pluck,
     ]
 }
 

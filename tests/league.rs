@@ -112,6 +112,27 @@ where
         .await
     }
 
+    /// The session's CSV sheet, imported into a new session of the league, where it must replay:
+    /// the sheet, and the league's standings after the import.
+    async fn sheet_imported_again(&self, league: i64, session: i64) -> (String, Value) {
+        let sheet = self
+            .send(self.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+            .await
+            .text;
+        let other = self
+            .create(
+                &format!("/v1/clubs/1/leagues/{league}/sessions"),
+                json!({"name": "Evening"}),
+            )
+            .await;
+        let r = self.import(other, &sheet).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let standings = self
+            .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+            .await;
+        (sheet, standings)
+    }
+
     /// A league of three-player Briscola (2S removed) and a session of it: their ids.
     async fn briscola_for_three(&self) -> (i64, i64) {
         self.league_with_a_session("briscola", json!({"players": "3", "removed_two": "2S"}))
@@ -2075,25 +2096,11 @@ async fn knockout_whist_standings_read_the_order_of_knock_out() {
     );
     // The session's CSV sheet carries the shrinking table (hands dealt to the players still in, the
     // trump choices and cuts): imported into another session it replays to the same game.
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",cut,") && sheet.contains(",trump,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(
         (ana["won"].as_i64(), ana["points_for"].as_i64()),
@@ -2152,25 +2159,11 @@ async fn pluck_game_with_plucks_carried_by_the_match_is_placed_and_rated() {
         rating("Cai") > 25.0 && 25.0 > rating("Ana") && rating("Ana") == rating("Ben"),
         "{players}"
     );
-    let sheet = c
-        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
-        .await
-        .text;
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
     assert!(
         sheet.contains(",pluck,") && sheet.contains(",pluck_return,"),
         "{sheet}"
     );
-    let other = c
-        .create(
-            &format!("/v1/clubs/1/leagues/{league}/sessions"),
-            json!({"name": "Evening"}),
-        )
-        .await;
-    let r = c.import(other, &sheet).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    let st = c
-        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
-        .await;
     let cai = find(&st["players"], "player", "Cai");
     assert_eq!(
         (cai["won"].as_i64(), cai["points_for"].as_i64()),

@@ -222,14 +222,6 @@ impl<H: Holding> TrickPlay<H> {
         Err(RecordError::at(code, index, seat, verb, detail))
     }
 
-    /// `seat` receives `card` from another seat outside a trick (Pluck's plucks, both ways): it is
-    /// his to play again, also where he gave it up earlier in the hand and it came back to him.
-    pub fn receive(&mut self, seat: Seat, card: Card) {
-        let p = seat.pos();
-        self.hands[p].insert(card);
-        self.given_up[p].remove(card);
-    }
-
     /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,
     /// and then the seats that played after him. The new card is judged afresh by `judge` exactly
     /// as a play is (README C3): it receives the trick before that card, the seat's hand as it was

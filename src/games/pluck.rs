@@ -438,6 +438,19 @@ fn check_carried(table: Table, dealer: Seat, carried: &Carried) -> Result<(), Ve
     }
 }
 
+/// §3.1: the jokers are never passed in a pluck, either way (`ineligible_pluck`, PL-g).
+fn eligible(index: usize, action: &Action<Verb>, card: Card) -> Result<(), RecordError> {
+    match card.suit() {
+        Some(_) => Ok(()),
+        None => Err(RecordError::on(
+            "ineligible_pluck",
+            index,
+            action,
+            format!("{card}: the jokers are never passed in a pluck (§3.1)"),
+        )),
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Phase {
     /// §3.1: plucks are owed (`Hand.remaining`).
@@ -526,16 +539,11 @@ impl Hand {
             ));
         }
         let card = p.card_given;
-        if card.suit().is_none() {
-            return Err(RecordError::on(
-                "ineligible_pluck",
-                index,
-                action,
-                format!("{card}: the jokers are never passed in a pluck (§3.1)"),
-            ));
-        }
+        eligible(index, action, card)?;
         self.play.give_up(index, plucker, card, "pluck")?;
-        self.play.receive(p.victim, card);
+        // The card is the victim's now; passed back, it is the plucker's again (README C12
+        // judges what a seat names by what it holds first).
+        self.play.hand_mut(p.victim).insert(card);
         self.plucks.push(Made {
             plucker,
             victim: p.victim,
@@ -556,14 +564,7 @@ impl Hand {
         let made = *self.plucks.last().expect("a pluck is pending");
         let victim = made.victim;
         let suit = made.card_given.suit_unchecked();
-        if card.suit().is_none() {
-            return Err(RecordError::on(
-                "ineligible_pluck",
-                index,
-                action,
-                format!("{card}: the jokers are never passed in a pluck (§3.1)"),
-            ));
-        }
+        eligible(index, action, card)?;
         let hand = self.play.hand(victim);
         let highest = hand
             .of_suit(suit)
@@ -582,7 +583,7 @@ impl Hand {
             ));
         }
         self.play.give_up(index, victim, card, "pluck_return")?;
-        self.play.receive(made.plucker, card);
+        self.play.hand_mut(made.plucker).insert(card);
         self.plucks.last_mut().expect("pending").card_returned = Some(card);
         let o = self
             .remaining

@@ -276,14 +276,8 @@ fn decided(scores: &PerSide<i32>) -> Option<Decided> {
 /// exactly as often as he is short; pluckers clockwise from the new dealer, each against the
 /// nearer victim first; surplus plucks left over are lost.
 fn owed(table: Table, dealer: Seat, over: &BTreeMap<Seat, i32>) -> Vec<Owed> {
-    let from_dealer: Vec<Seat> = (0..table.players())
-        .scan(dealer, |s, i| {
-            if i > 0 {
-                *s = table.left(*s);
-            }
-            Some(*s)
-        })
-        .collect();
+    let from_dealer =
+        std::iter::successors(Some(dealer), |&s| Some(table.left(s))).take(table.players());
     let balance = |s: Seat| over.get(&s).copied().unwrap_or(0);
     let mut short: BTreeMap<Seat, i32> = table
         .seats()
@@ -291,7 +285,7 @@ fn owed(table: Table, dealer: Seat, over: &BTreeMap<Seat, i32>) -> Vec<Owed> {
         .map(|s| (s, -balance(s)))
         .collect();
     let mut out = Vec::new();
-    for &plucker in from_dealer.iter().filter(|&&s| balance(s) > 0) {
+    for plucker in from_dealer.filter(|&s| balance(s) > 0) {
         let mut plucks = balance(plucker);
         let mut victim = table.left(plucker);
         while victim != plucker {

@@ -447,7 +447,18 @@ fn a_card_the_judge_does_not_offer_is_never_taken_as_legal() {
                         "play",
                         refused[rng.below(refused.len())],
                     ));
-                    let (wrong, a) = play_on(*game, wrong, &mut rng);
+                    // Where the rules make the card a record error (Pluck's first lead other
+                    // than 2C, PL-e), the hand stops there and cannot be played on.
+                    let stopped = engine::adjudicate(*game, &wrong).expect("accepted");
+                    let (wrong, a) = if stopped
+                        .record_error
+                        .as_ref()
+                        .is_some_and(|e| e.action_index == Some(at))
+                    {
+                        (wrong, stopped)
+                    } else {
+                        play_on(*game, wrong, &mut rng)
+                    };
                     check_ignored_reasons(game.info().id, &a);
                     // An action recorded after a hand an irregularity decided is set aside (or
                     // refused); when set aside, its reason names that irregularity.

@@ -2268,3 +2268,66 @@ async fn calypso_four_deals_make_a_game_and_equal_totals_draw() {
         "{ana}"
     );
 }
+
+/// Pluck (issue 24): a whole game of three, its plucks carried from hand to hand by the match, is
+/// placed and rated. Fixtures 01, 02, 18 and 19 (derived there by hand) are one game: P3 scores
+/// 3, 4, 10 and 13, reaching 30 and winning; P1 and P2 never score. The CSV sheet carries the
+/// plucks and replays to the same game.
+#[actix_web::test]
+async fn pluck_game_with_plucks_carried_by_the_match_is_placed_and_rated() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("pluck", json!({})).await;
+    let seats =
+        json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}});
+    let m = c.create("/v1/clubs/1/matches", seats).await;
+    let mut after = Value::Null;
+    for prefix in ["01", "02", "18", "19"] {
+        let mut record = fixture("pluck", prefix);
+        // The match carries its own state, plucks owed included.
+        record.as_object_mut().unwrap().remove("match_state");
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "hand {prefix}: {}", r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winners"]),
+        (
+            &json!({"P1": 0, "P2": 0, "P3": 30}),
+            &json!(true),
+            &json!(["P3"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    // Cai first; Ana and Ben, level at 0, share second.
+    assert_eq!(
+        (row("Cai").0, row("Cai").1, row("Cai").3),
+        (1, 1, json!([1]))
+    );
+    assert_eq!((row("Ana").0, row("Ana").3), (2, json!([0, 1])));
+    assert_eq!((row("Ben").0, row("Ben").3), (2, json!([0, 1])));
+    let rating = |n: &str| row(n).4;
+    assert!(
+        rating("Cai") > 25.0 && 25.0 > rating("Ana") && rating("Ana") == rating("Ben"),
+        "{players}"
+    );
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",pluck,") && sheet.contains(",pluck_return,"),
+        "{sheet}"
+    );
+    let cai = find(&st["players"], "player", "Cai");
+    assert_eq!(
+        (cai["won"].as_i64(), cai["points_for"].as_i64()),
+        (Some(2), Some(60)),
+        "{cai}"
+    );
+}

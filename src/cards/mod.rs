@@ -525,6 +525,25 @@ pub mod packs {
         *PACK
     }
 
+    /// 51-card pack: the 52-card pack without 2S 2H 2D (2C stays), with the big and little
+    /// jokers `BJ` `LJ` (Pluck).
+    pub fn pluck51() -> Pack {
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            Pack::suited(
+                "51-card pack (A-3, 2C, BJ, LJ)",
+                &[
+                    Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three,
+                ],
+            )
+            .with(&[
+                Card::new(Two, super::Suit::Clubs),
+                Card::BIG_JOKER,
+                Card::LITTLE_JOKER,
+            ])
+        });
+        *PACK
+    }
+
     /// Four 52-card packs shuffled together (Calypso): every card four times.
     pub fn calypso208() -> Pack {
         static PACK: LazyLock<Pack> = LazyLock::new(|| standard52().times(4, "four 52-card packs"));
@@ -608,6 +627,7 @@ mod tests {
         assert_eq!(packs::piquet32().len(), 32);
         assert_eq!(packs::euchre24().len(), 24);
         assert_eq!(packs::euchre24_joker().len(), 25);
+        assert_eq!(packs::pluck51().len(), 51);
         assert_eq!(packs::tarot78().len(), 78);
         assert_eq!(packs::calypso208().len(), 208);
         assert_eq!(packs::hand_and_foot270().len(), 270);

@@ -4,6 +4,7 @@
 
 mod adjudication;
 pub mod auction;
+mod called;
 pub mod deal;
 mod game;
 mod log;
@@ -18,6 +19,7 @@ pub use adjudication::{
     Adjudication, Bonus, BonusStatus, Camp, CampPoints, Contract, Ending, Event, Outcome,
     ScoreItem, ScoreSource, Tally,
 };
+pub use called::Called;
 pub use game::{
     Decided, Game, GameInfo, GameSchemas, HandState, Rotation, Rules, SHARED_TITLES, Tables, Titles,
 };

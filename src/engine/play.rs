@@ -291,6 +291,21 @@ impl<H: Holding> TrickPlay<H> {
         Ok(())
     }
 
+    /// Judges every card after position `pos` of the trick in progress afresh by `judge`, each
+    /// against the trick before it and the hand it was played from: a corrected lead changes what
+    /// the followers had to play (Pluck PL-d), so a card legal before may be a revoke now, and
+    /// the other way round.
+    pub fn rejudge_after(&mut self, pos: usize, judge: impl Fn(&Trick, H, Card) -> Option<Fault>) {
+        for later in pos + 1..self.trick.len() {
+            let play = self.trick.plays()[later];
+            let mut before = self.trick;
+            before.truncate(later);
+            let mut hand = self.hands[play.seat.pos()];
+            hand.insert(play.card);
+            self.pending[later] = judge(&before, hand, play.card).map(Box::new);
+        }
+    }
+
     /// Whether action `index` put a card with a fault not yet established on the trick in progress.
     pub fn faulted(&self, index: usize) -> bool {
         (0..self.trick.len())

@@ -9,16 +9,14 @@ use crate::cards::{Card, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
+    Adjudication, Called, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules,
     ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
     must_follow_suit,
 };
-use crate::record::{Action, HandRecord, Placeholder};
-use serde::{Deserialize, Serialize};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
-use utoipa::{PartialSchema, ToSchema};
+use crate::record::{Action, HandRecord};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 pub struct KnockoutWhist;
 
@@ -30,29 +28,6 @@ crate::verbs! {
         Correct(Card) = "correct": "Replaces the seat's card in the current, incomplete trick (a revoke correction).",
         Cut(Called) = "cut": "A player tied for most tricks cuts this card for the next deal (KW-3, KW-e).",
     }
-}
-
-/// A trump or a cut card as recorded: read as text, so that one that is not a suit or not a card
-/// is the game's record error (`invalid_trump`, `invalid_cut`: KW-d, KW-e), not a refusal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Called(pub String);
-
-impl PartialSchema for Called {
-    fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .description(Some(
-                "A suit (`trump`: S, H, D or C) or a card code (`cut`), as called.",
-            ))
-            .into()
-    }
-}
-
-impl ToSchema for Called {}
-
-impl Placeholder for Called {
-    const PLACEHOLDER: &'static str = "<suit for trump, card for cut>";
 }
 
 /// The tables of the `players` option, the default (four, seats N E S W) first.

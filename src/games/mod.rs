@@ -11,6 +11,7 @@ mod knockout_whist;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
+mod tong_its;
 mod tresette;
 mod truco;
 mod twenty_nine;
@@ -34,6 +35,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
+        &tong_its::TongIts,
     ]
 }
 

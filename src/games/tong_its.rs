@@ -893,18 +893,14 @@ impl Hand {
                 "only a concealed four of a kind may be placed face down (§3.1, TI-f)".into(),
             );
         }
-        if let Some((card, at)) = self.must_meld.take()
-            && (!cards.contains(&card) || meld.face_down)
+        // §3.2: the top discard just taken must be in this meld, exposed.
+        if self
+            .must_meld
+            .is_some_and(|(card, _)| !cards.contains(&card) || meld.face_down)
         {
-            return Err(RecordError::on(
-                "illegal_discard_draw",
-                index,
-                action,
-                format!(
-                    "{seat} took {card} from the discard pile at action {at}: his next action must be a new exposed meld containing it (§3.2, TI-f)"
-                ),
-            ));
+            return self.owed_meld(index, action);
         }
+        self.must_meld = None;
         self.opened[seat.pos()] = true;
         let how = if meld.face_down {
             "face down"
@@ -922,7 +918,7 @@ impl Hand {
         Ok(())
     }
 
-    /// A seat in the middle of his turn, not owing a meld of the top discard.
+    /// A seat in the middle of his turn: he has drawn (or deals and has no draw).
     fn expect_play(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         self.turns
             .expect(index, action, Phase::Play, "a draw first")?;

@@ -833,9 +833,31 @@ async fn checks(desk: &Desk) {
         ("briscola", "02-two-players-hand"),
         ("briscola", "03-three-players-hand"),
         ("big-two", "01-four-players-every-card-count"),
+        (
+            "tong-its",
+            "25-three-way-tie-goes-to-the-challenger-on-the-callers-left",
+        ),
     ] {
         phone.push((game.into(), name.into()));
     }
+    // A rummy table (issue 22): Tong-Its after three melds, each drawn with its owner and numbered
+    // as a lay-off names it, and the discard pile's top card, at phone width.
+    desk.open(
+        "?game=tong-its&example=25-three-way-tie-goes-to-the-challenger-on-the-callers-left&step=8",
+    )
+    .await;
+    let melds = desk
+        .js("return [...document.querySelectorAll('#table .melds .meld')].map(m => m.dataset.owner + ' ' + [...m.querySelectorAll('.card')].map(c => c.dataset.card).join(' '))")
+        .await;
+    assert_eq!(
+        melds,
+        json!(["P1 AS 2S 3S", "P2 KS KH KD", "P3 QS QH QD"]),
+        "the melds on the table"
+    );
+    assert_eq!(desk.attr("#table .discards .card", "data-card").await, "JS");
+    desk.js("document.querySelector('#table .centre').scrollIntoView({block: 'center'})")
+        .await;
+    desk.shot("phone-tong-its-melds").await;
     let mut wide = Vec::new();
     for (game, name) in &phone {
         let (_, _, record) = all.iter().find(|(g, n, _)| g == game && n == name).unwrap();

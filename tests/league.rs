@@ -2331,3 +2331,69 @@ async fn pluck_game_with_plucks_carried_by_the_match_is_placed_and_rated() {
         "{cai}"
     );
 }
+
+/// Tong-Its (issue 22): a whole match of two agreed hands at three, played for chips, is placed and
+/// rated by the final balances, and its CSV sheet (draws, melds and lay-offs as JSON cells) replays
+/// to the same match. Fixture 01 twice (derived there and in fixture 10): P1 wins an unchallenged
+/// draw both times, each loser paying 3; the second win in a row takes the pot of 12: P1 4 + 16 =
+/// 20, P2 and P3 -5 - 5 = -10 each.
+#[actix_web::test]
+async fn tong_its_standings_read_the_chip_balances() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("tong-its", json!({"match_hands": 2}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    let mut after = Value::Null;
+    for hand in 1..=2 {
+        let r = c.post_hand(m, &fixture("tong-its", "01")).await;
+        assert_eq!(r.status, 201, "hand {hand}: {}", r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["pot"],
+            &after["game_over"],
+            &after["winners"]
+        ),
+        (
+            &json!({"P1": 20, "P2": -10, "P3": -10}),
+            &json!(0),
+            &json!(true),
+            &json!(["P1"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    assert_eq!(
+        (row("Ana").0, row("Ana").1, row("Ana").3),
+        (1, 1, json!([1]))
+    );
+    assert_eq!((row("Ben").0, row("Ben").3), (2, json!([0, 1])));
+    assert_eq!((row("Cai").0, row("Cai").3), (2, json!([0, 1])));
+    assert!(
+        row("Ana").4 > 25.0 && 25.0 > row("Ben").4 && row("Ben").4 == row("Cai").4,
+        "{players}"
+    );
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",call_draw,") && sheet.contains(",meld,"),
+        "{sheet}"
+    );
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(ana["won"].as_i64(), Some(2), "{ana}");
+}

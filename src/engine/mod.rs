@@ -1,6 +1,6 @@
 //! The rules engine shared by every game: seats and turn order, tricks and their winners, the
 //! revoke-correction window, the irregularity log, options, match state, and the replay driver
-//! that feeds a record's actions to a game one at a time.
+//! that feeds a record's actions to a game one at a time; and what the rummy games share (`rummy`).
 
 mod adjudication;
 pub mod auction;
@@ -11,6 +11,7 @@ mod log;
 mod options;
 mod play;
 mod replay;
+pub mod rummy;
 mod stock;
 mod trick;
 mod view;

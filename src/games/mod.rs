@@ -14,6 +14,7 @@ mod malilla;
 mod pitch;
 mod pluck;
 mod stubs_and_spoils;
+mod tong_its;
 mod tresette;
 mod truco;
 mod twenty_nine;
@@ -40,6 +41,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &calabrasella::Calabrasella,
         &calypso::Calypso,
         &pluck::Pluck,
+        &tong_its::TongIts,
     ]
 }
 

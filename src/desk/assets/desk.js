@@ -533,6 +533,8 @@ function centre(k) {
     })));
   } else if (v?.current) {
     bits.push(...combination(v, k));
+  } else if (Array.isArray(v?.melds)) {
+    bits.push(...rummyTable(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
   }
@@ -573,6 +575,31 @@ function combination(v, k) {
     }, h("div", { class: "cards" }, cur.cards.map((c) => cardEl(c, { note }))),
     h("figcaption", {}, cur.seat, play ? ` (${actionNumber(play.action_index)})` : "",
       irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null))),
+  ];
+}
+
+/**
+ * A rummy game (Tong-Its): the stock left, the pot, the top of the discard pile and every meld on
+ * the table with its owner, numbered as a lay-off names it, as the engine's view has them.
+ */
+function rummyTable(v, k) {
+  const pile = v.discard_pile ?? [];
+  // An irregular call (Tong-Its' draw call or challenge) ends the hand: marked on the table with
+  // the action that made it, and the cards its event names (none for a call).
+  const irr = (v.irregularities ?? []).filter((i) => i.action_index < k).pop();
+  const made = irr ? (S.adj?.events ?? []).find((e) => e.action_index === irr.action_index && e.seat === irr.seat) : null;
+  return [
+    irr ? h("p", { class: "played irregular", dataset: { seat: irr.seat, cards: (made?.cards ?? []).join(" ") } },
+      `${seatLabel(irr.seat)} (${actionNumber(irr.action_index)}): ${made?.detail ?? ""} `,
+      h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`)) : null,
+    h("p", { class: "trick-head" }, `Phase: ${v.phase}`, ` · stock ${plural(v.stock ?? 0, "card")}`,
+      v.pot != null ? ` · pot ${v.pot}` : "", v.draw_call ? ` · ${seatLabel(v.draw_call)} called draw` : ""),
+    h("p", { class: "discards" }, "Discard pile: ",
+      pile.length ? [cardEl(pile[pile.length - 1]), pile.length > 1 ? ` (${plural(pile.length, "card")})` : ""] : "empty"),
+    v.melds.length ? h("ol", { class: "melds", start: "0", "aria-label": "Melds on the table" }, v.melds.map((m, i) =>
+      h("li", { class: `meld${m.face_down ? " face-down" : ""}`, dataset: { owner: m.owner, index: String(i) } },
+        h("span", { class: "owner" }, `${i}. ${seatLabel(m.owner)}`),
+        h("span", { class: "cards" }, m.cards.map((c) => cardEl(c, { faceDown: m.face_down })))))) : null,
   ];
 }
 

@@ -10,13 +10,13 @@
 
 use crate::cards::{Card, CardCounts, Holding, Rank, packs};
 use crate::details;
-use crate::engine::rummy::{DiscardPile, SetShape};
+use crate::engine::rummy::{self, SetShape, Turns};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Effect, Ending, Event, FieldError, GameInfo, HandState,
-    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
-    Rules, ScoreSource, Seat, Side, Table, TableView, deal,
+    Irregularity, MAX_PLAYS, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, deal,
 };
-use crate::record::{Action, HandRecord, Placeholder, Verbs, Yes};
+use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -84,7 +84,8 @@ pub struct MeldCards {
 }
 
 impl Placeholder for MeldCards {
-    const PLACEHOLDER: &'static str = "{\"cards\": [\"KS\", \"KD\", \"KH\"], \"extend\": <rank or \"wild\", for an open meld>}";
+    const PLACEHOLDER: &'static str =
+        "{\"cards\": [\"KS\", \"KD\", \"KH\"], \"extend\": <rank or \"wild\", for an open meld>}";
 }
 
 /// What a meld is of: a rank from 4 to A, or wild cards only.
@@ -194,23 +195,26 @@ pub struct Meld {
 }
 
 impl Meld {
-    fn wilds(&self) -> usize {
-        self.cards.iter().filter(|&&c| wild(c)).count()
-    }
-
-    fn is_open(&self) -> bool {
-        self.cards.len() < PILE
-    }
-
-    fn close(&mut self) {
-        if self.cards.len() == PILE {
-            self.pile = Some(match (self.of, self.wilds()) {
+    /// A meld laid on the table (`Turns::melds`), as the rules see it.
+    fn of(cards: &[Card]) -> Meld {
+        let of = match SetShape::of(cards, wild).and_then(|s| s.rank) {
+            Some(r) => MeldOf::rank(r).expect("melds are judged before they are laid"),
+            None => MeldOf::Wild,
+        };
+        Meld {
+            of,
+            cards: cards.to_vec(),
+            pile: (cards.len() == PILE).then(|| match (of, wilds(cards)) {
                 (MeldOf::Wild, _) => Pile::Wild,
                 (_, 0) => Pile::Clean,
                 _ => Pile::Dirty,
-            });
+            }),
         }
     }
+}
+
+fn wilds(cards: &[Card]) -> usize {
+    cards.iter().filter(|&&c| wild(c)).count()
 }
 
 /// What Hand and Foot adds to the adjudication.
@@ -300,16 +304,25 @@ static INFO: GameInfo = GameInfo {
     titles: crate::engine::Titles(&[
         ("go_out_against_no", "Went out after the partner said no"),
         ("failed_go_out", "Asked to go out and could not"),
-        ("illegal_discard_draw", "Took the discard pile without being able to"),
+        (
+            "illegal_discard_draw",
+            "Took the discard pile without being able to",
+        ),
         ("malformed_meld", "Meld the rules do not allow"),
         ("opening_below_minimum", "Opening melds below the minimum"),
-        ("go_out_without_permission", "Went out without asking the partner"),
+        (
+            "go_out_without_permission",
+            "Went out without asking the partner",
+        ),
         ("red_three_not_laid", "A red 3 was not laid down at once"),
         ("red_three_laid", "Red 3 laid down and replaced"),
         ("foot_picked_up", "Foot picked up"),
         ("pile_taken", "Discard pile taken"),
         ("pile_completed", "Pile of seven completed"),
-        ("extra_information", "Answer with extra information: the opponents answer"),
+        (
+            "extra_information",
+            "Answer with extra information: the opponents answer",
+        ),
         ("went_out", "Went out"),
         ("melded_cards", "Melded cards"),
         ("clean_piles", "Clean piles"),
@@ -420,6 +433,9 @@ struct Opening {
     melds: Vec<Vec<Card>>,
 }
 
+/// The value of natural cards melded, and each rank's (naturals, wild cards) in its melds.
+type Naturals = (u32, Vec<(Rank, usize, usize)>);
+
 fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Opening> {
     let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
     // The wild cards a wild top card needs: it and two of its kind, in an all-wild meld.
@@ -427,7 +443,9 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
     if let Some(t) = top.filter(|&t| wild(t)) {
         required.push(t);
         for _ in 0..2 {
-            let at = wilds.iter().position(|&c| (c == Card::JOKER) == (t == Card::JOKER))?;
+            let at = wilds
+                .iter()
+                .position(|&c| (c == Card::JOKER) == (t == Card::JOKER))?;
             required.push(wilds.remove(at));
         }
     }
@@ -436,7 +454,7 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
     let total_wilds = wilds.len() + required.len();
     // best[w]: the greatest value of natural cards melded with `w` wild cards among them, and each
     // rank's (naturals, wilds).
-    let mut best: Vec<Option<(u32, Vec<(Rank, usize, usize)>)>> = vec![None; total_wilds + 1];
+    let mut best: Vec<Option<Naturals>> = vec![None; total_wilds + 1];
     best[0] = Some((0, Vec::new()));
     for (rank, _) in MELD_RANKS {
         let mut naturals = hand.iter().filter(|c| c.rank() == Some(rank)).count();
@@ -482,9 +500,10 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
         let Some((v, _)) = entry else { continue };
         let left = total_wilds - on_naturals;
         // The most wild cards the rest can lay as all-wild melds.
-        let Some(all_wild) = (0..=left).rev().find(|&m| {
-            m >= required.len() && (m == 0 || split(0, m).is_some())
-        }) else {
+        let Some(all_wild) = (0..=left)
+            .rev()
+            .find(|&m| m >= required.len() && (m == 0 || split(0, m).is_some()))
+        else {
             continue;
         };
         let v = v + wild_value(on_naturals + all_wild);
@@ -547,7 +566,9 @@ enum Phase {
     /// The hand was melded away: the foot is picked up at once (§3.3).
     FootDue,
     /// "May I go out?" waits for its answer: the partner's, or the opponents' (§3.4).
-    Answer { opponents: bool },
+    Answer {
+        opponents: bool,
+    },
     /// A void going-out left two cards or more: the turn ends with a discard (HF-b).
     MustDiscard,
     Over,
@@ -573,20 +594,14 @@ struct Hand {
     foot_counted: bool,
     hand_number: u32,
     minimum: u32,
-    hands: [CardCounts; 4],
+    /// The hands, what each seat gave up, the two stocks, the discard pile, the melds (each
+    /// belongs to the side of the seat that started it) and whose turn it is.
+    turns: Turns<CardCounts>,
     /// A seat's foot until he picks it up.
     feet: [Option<CardCounts>; 4],
-    /// Every card a seat has held in his hand (copies counted), to tell a card given up from one
-    /// never held (HF-g).
-    held: [CardCounts; 4],
     pulled: [Option<u8>; 4],
-    /// Stock 1 and stock 2, bottom first.
-    stocks: [Vec<Card>; 2],
-    pile: DiscardPile,
-    /// Each side's melds (N–S first).
-    melds: [Vec<Meld>; 2],
     red_threes: [Vec<(Seat, Card, usize)>; 2],
-    to_move: Seat,
+    /// Where the turn of `turns.to_act()` stands (finer than `Turns`' draw and play).
     phase: Phase,
     turn: Turn,
     went_out: Option<(Seat, usize)>,
@@ -667,7 +682,7 @@ impl Rules for HandAndFoot {
             )]);
         }
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
-        let mut hands = [CardCounts::default(); 4];
+        let mut hands = [CardCounts::default(); MAX_PLAYS];
         let mut feet = [None; 4];
         for (seat, cards) in &record.deal {
             let at = table.resolve(*seat).expect("checked with the deal").pos();
@@ -694,22 +709,25 @@ impl Rules for HandAndFoot {
             cards: vec![upcard],
             detail: format!("{upcard} is turned up to start the discard pile (§1)"),
         });
-        let stock = |cards: &[Card]| cards.iter().rev().copied().collect::<Vec<_>>();
+        let mut turns = Turns::new(
+            table,
+            hands,
+            &[&record.stock, &record.second_stock],
+            1,
+            table.next(dealer),
+            rummy::Phase::Draw,
+        );
+        turns.piles[0].lay(upcard);
         Ok(Box::new(Hand {
             table,
             pair_wild: options.flag("discard_pair_may_include_wild"),
             foot_counted: !options.flag("foot_not_counted"),
             hand_number,
             minimum: MINIMUM[hand_number as usize - 1],
-            held: hands,
-            hands,
+            turns,
             feet,
             pulled: [None; 4],
-            stocks: [stock(&record.stock), stock(&record.second_stock)],
-            pile: DiscardPile::new(&[upcard]),
-            melds: [Vec::new(), Vec::new()],
             red_threes: [Vec::new(), Vec::new()],
-            to_move: table.next(dealer),
             phase: Phase::Setup,
             turn: Turn::default(),
             went_out: None,
@@ -719,76 +737,76 @@ impl Rules for HandAndFoot {
     }
 }
 
-/// What `take_cards` found wrong with a card named.
-type Fault = (&'static str, String, usize);
-
 impl Hand {
     fn partner(&self, seat: Seat) -> Seat {
         self.table.next(self.table.next(seat))
     }
-
     fn stock_left(&self) -> usize {
-        self.stocks[0].len() + self.stocks[1].len()
+        self.turns.stocks.iter().map(|s| s.len()).sum()
     }
 
-    /// The next card of stock `n` (1 or 2), or of the other when it is empty (HF-5, HF-a).
-    fn draw_one(&mut self, n: usize) -> Option<Card> {
-        let card = self.stocks[n].pop().or_else(|| self.stocks[1 - n].pop())?;
-        if self.stock_left() == 0 && red_three(card) {
+    fn to_move(&self) -> Seat {
+        self.turns.to_act()
+    }
+
+    fn hand(&self, seat: Seat) -> CardCounts {
+        self.turns.hand(seat)
+    }
+
+    fn pile_top(&self) -> Option<Card> {
+        self.turns.piles[0].top()
+    }
+    /// Draws the next card of stock `n` (0 or 1), or of the other when it is empty (HF-5, HF-a),
+    /// into `seat`'s hand.
+    fn draw_one(&mut self, at: (usize, Seat, &str), n: usize) -> Result<Option<Card>, RecordError> {
+        let card = match self.turns.draw(at, n, None)? {
+            Some(c) => Some(c),
+            None => self.turns.draw(at, 1 - n, None)?,
+        };
+        if card.is_some_and(red_three) && self.stock_left() == 0 {
             self.last_turn = true;
         }
-        Some(card)
-    }
-
-    fn take_in(&mut self, seat: Seat, card: Card) {
-        self.hands[seat.pos()].insert(card);
-        self.held[seat.pos()].insert(card);
+        Ok(card)
     }
 
     /// The red 3 `seat` still holds in his hand, if any (HF-e: it is laid before anything else).
     fn red_three_held(&self, seat: Seat) -> Option<Card> {
-        self.hands[seat.pos()].to_vec().into_iter().find(|&c| red_three(c))
+        self.hand(seat).to_vec().into_iter().find(|&c| red_three(c))
+    }
+    /// README C12, HF-g: every card of `cards` (named at `field/0`, `field/1`, …) is in `seat`'s
+    /// hand; nothing leaves it here.
+    fn check_held(&self, at: (usize, Seat, &str), cards: &[Card]) -> Result<(), RecordError> {
+        self.turns.clone().give_up(at, cards)
+    }
+    /// The melds of side `side` (0: N–S), with their places in `turns.melds`.
+    fn melds_of(&self, side: usize) -> impl Iterator<Item = (usize, Meld)> + '_ {
+        self.turns
+            .melds
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| side_of(m.owner) == side)
+            .map(|(i, m)| (i, Meld::of(&m.cards)))
     }
 
-    /// The cards of `cards` that `seat` lacks in hand: the first, with its code (HF-g) and place.
-    fn check_held(&self, seat: Seat, cards: &[Card]) -> Option<Fault> {
-        let mut hand = self.hands[seat.pos()];
-        for (i, &card) in cards.iter().enumerate() {
-            if hand.remove(card) {
-                continue;
-            }
-            let had = self.held[seat.pos()].count(card);
-            let holds = self.hands[seat.pos()].count(card);
-            let named = cards[..=i].iter().filter(|&&c| c == card).count() as u32;
-            return Some(if had >= named && had > holds {
-                (
-                    "card_played_twice",
-                    format!("{seat} has already put down {card} and holds no other copy of it"),
-                    i,
-                )
-            } else {
-                (
-                    "card_not_held",
-                    format!("{seat} does not hold {card} in his hand"),
-                    i,
-                )
-            });
-        }
-        None
-    }
-
-    fn held_error(index: usize, action: &Action<Verb>, path: &str, fault: Fault) -> RecordError {
-        RecordError::at(
-            fault.0,
-            index,
-            action.seat,
-            &format!("{}/{path}{}", action.kind.verb(), fault.2),
-            fault.1,
-        )
-    }
-
+    /// The side's open meld of `of` (fewer than seven cards), by its place in `turns.melds`.
     fn open_meld(&self, side: usize, of: MeldOf) -> Option<usize> {
-        self.melds[side].iter().position(|m| m.of == of && m.is_open())
+        self.melds_of(side)
+            .find(|(_, m)| m.of == of && m.pile.is_none())
+            .map(|(i, _)| i)
+    }
+
+    /// Side `side`'s clean, dirty and wild piles (§3.2).
+    fn piles(&self, side: usize) -> [usize; 3] {
+        let mut n = [0; 3];
+        for (_, m) in self.melds_of(side) {
+            match m.pile {
+                Some(Pile::Clean) => n[0] += 1,
+                Some(Pile::Dirty) => n[1] += 1,
+                Some(Pile::Wild) => n[2] += 1,
+                None => {}
+            }
+        }
+        n
     }
 
     /// §3.2: `cards` as a new meld of `side`, or the reason they are none.
@@ -798,8 +816,9 @@ impl Hand {
             .ok_or_else(|| format!("{names} are not of one rank (with wild cards)"))?;
         let of = match shape.rank {
             None => MeldOf::Wild,
-            Some(r) => MeldOf::rank(r)
-                .ok_or_else(|| format!("{names}: 3s are never melded (§1, §3.2)"))?,
+            Some(r) => {
+                MeldOf::rank(r).ok_or_else(|| format!("{names}: 3s are never melded (§1, §3.2)"))?
+            }
         };
         if !(3..=PILE).contains(&cards.len()) {
             return Err(format!("{names}: a meld is 3 to 7 cards (§3.2)"));
@@ -821,8 +840,8 @@ impl Hand {
     }
 
     /// §3.2: whether `cards` may be added to the side's open meld `at`.
-    fn extension(&self, side: usize, at: usize, cards: &[Card]) -> Result<(), String> {
-        let meld = &self.melds[side][at];
+    fn extension(&self, at: usize, cards: &[Card]) -> Result<(), String> {
+        let meld = Meld::of(&self.turns.melds[at].cards);
         let fits = cards
             .iter()
             .all(|&c| wild(c) || (meld.of.natural().is_some() && c.rank() == meld.of.natural()));
@@ -834,7 +853,7 @@ impl Hand {
             ));
         }
         let len = meld.cards.len() + cards.len();
-        let wilds = meld.wilds() + cards.iter().filter(|&&c| wild(c)).count();
+        let wilds = wilds(&meld.cards) + wilds(cards);
         if len > PILE {
             return Err(format!(
                 "the meld of {} would hold {len} cards: 7 at most (§3.2)",
@@ -850,41 +869,55 @@ impl Hand {
         }
         Ok(())
     }
-
-    /// Lays `cards` (out of the hand already) as a meld of `side`: new, or onto the open meld of
-    /// their kind. Returns the melded value.
-    fn lay(&mut self, index: usize, seat: Seat, of: MeldOf, cards: &[Card]) -> u32 {
-        let side = side_of(seat);
-        let at = match self.open_meld(side, of) {
+    /// Lays `cards` from `seat`'s hand (judged already) as a meld of his side: new, or onto the
+    /// side's open meld of their kind. Returns the melded value.
+    fn lay(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        of: MeldOf,
+        cards: &[Card],
+        field: &str,
+    ) -> Result<u32, RecordError> {
+        let at = match self.open_meld(side_of(seat), of) {
             Some(at) => {
-                self.melds[side][at].cards.extend_from_slice(cards);
+                for (j, &c) in cards.iter().enumerate() {
+                    self.turns
+                        .lay_off((index, seat, &format!("{field}/{j}")), c, at)?;
+                }
                 at
             }
-            None => {
-                self.melds[side].push(Meld {
-                    of,
-                    cards: cards.to_vec(),
-                    pile: None,
-                });
-                self.melds[side].len() - 1
-            }
+            None => self.turns.meld((index, seat, field), cards, false)?,
         };
-        let meld = &mut self.melds[side][at];
-        meld.close();
+        let meld = Meld::of(&self.turns.melds[at].cards);
         if let Some(pile) = meld.pile {
-            let cards = meld.cards.clone();
+            let kind = match pile {
+                Pile::Clean => "clean",
+                Pile::Dirty => "dirty",
+                Pile::Wild => "wild",
+            };
             self.event(
                 "pile_completed",
                 index,
                 seat,
-                cards,
-                format!("{seat}'s side completes a {pile:?} pile of {}", of.name()).to_lowercase(),
+                meld.cards.clone(),
+                format!(
+                    "{seat}'s side completes a {kind} pile of {} (§3.2)",
+                    of.name()
+                ),
             );
         }
-        values(cards)
+        Ok(values(cards))
     }
 
-    fn event(&mut self, code: &'static str, index: usize, seat: Seat, cards: Vec<Card>, detail: String) {
+    fn event(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        cards: Vec<Card>,
+        detail: String,
+    ) {
         self.adj.events.push(Event {
             code,
             action_index: Some(index),
@@ -897,7 +930,15 @@ impl Hand {
         });
     }
 
-    fn offence(&mut self, code: &'static str, index: usize, seat: Seat, rule: &'static str, explanation: String, consequence: String) {
+    fn offence(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        rule: &'static str,
+        explanation: String,
+        consequence: String,
+    ) {
         self.adj.irregularities.push(Irregularity {
             code,
             action_index: Some(index),
@@ -913,9 +954,7 @@ impl Hand {
 
     /// §3.4, HF-e: whether `seat`'s side may go out: its piles (counted after `melds`) and both
     /// partners in their feet.
-    fn may_go_out(&self, seat: Seat, melds: &[Meld]) -> Result<(), String> {
-        let count = |p: Pile| melds.iter().filter(|m| m.pile == Some(p)).count();
-        let (clean, dirty, wild) = (count(Pile::Clean), count(Pile::Dirty), count(Pile::Wild));
+    fn may_go_out(&self, seat: Seat, [clean, dirty, wild]: [usize; 3]) -> Result<(), String> {
         if clean < 2 || dirty < 2 || wild < 1 {
             return Err(format!(
                 "the side has {clean} clean, {dirty} dirty and {wild} wild piles: going out needs 2, 2 and 1 (§3.4)"
@@ -933,27 +972,39 @@ impl Hand {
     /// The judgement of an action that would leave `seat` in his foot with no card (§3.3, §3.4):
     /// `Ok(true)` when he goes out, `Ok(false)` when the attempt is void (penalised; the cards stay
     /// in his hand), an error when he never asked (HF-c).
-    fn going_out(&mut self, index: usize, action: &Action<Verb>, melds_after: &[Meld]) -> Result<bool, RecordError> {
+    fn going_out(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        piles_after: [usize; 3],
+    ) -> Result<bool, RecordError> {
         let seat = action.seat;
         let Some(_) = self.turn.asked else {
             return Err(RecordError::on(
                 "go_out_without_permission",
                 index,
                 action,
-                format!("{seat} would play his last card without asking \"May I go out?\" (§3.3, HF-c)"),
+                format!(
+                    "{seat} would play his last card without asking \"May I go out?\" (§3.3, HF-c)"
+                ),
             ));
         };
         let void = |hand: &Hand| {
-            let left = hand.hands[seat.pos()].len();
+            let left = hand.hand(seat).len();
             if left >= 2 {
-                format!("the going-out is void: the cards go back into {seat}'s hand and his turn ends with a discard (§5, HF-b)")
+                format!(
+                    "the going-out is void: the cards go back into {seat}'s hand and his turn ends with a discard (§5, HF-b)"
+                )
             } else {
-                format!("the going-out is void: the card goes back into {seat}'s hand and his turn ends without a discard (§5, HF-b)")
+                format!(
+                    "the going-out is void: the card goes back into {seat}'s hand and his turn ends without a discard (§5, HF-b)"
+                )
             }
         };
         match self.turn.answer {
             Some((Reply::No, _)) => {
-                let consequence = format!("-{AGAINST_NO} to {}; {}", self.table.side(seat), void(self));
+                let consequence =
+                    format!("-{AGAINST_NO} to {}; {}", self.table.side(seat), void(self));
                 self.offence(
                     "go_out_against_no",
                     index,
@@ -964,7 +1015,7 @@ impl Hand {
                 );
                 Ok(false)
             }
-            Some((Reply::Yes, answered)) => match self.may_go_out(seat, melds_after) {
+            Some((Reply::Yes, answered)) => match self.may_go_out(seat, piles_after) {
                 Ok(()) => Ok(true),
                 Err(why) => {
                     if !self.turn.failed {
@@ -989,7 +1040,7 @@ impl Hand {
 
     /// After a void going-out: a discard if two cards or more are left, else the turn ends (HF-b).
     fn after_void(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
-        if self.hands[action.seat.pos()].len() >= 2 {
+        if self.hand(action.seat).len() >= 2 {
             self.phase = Phase::MustDiscard;
             Ok(())
         } else {
@@ -1000,7 +1051,7 @@ impl Hand {
     /// The turn ends: an opening below the minimum is a record error (HF-c), a question answered
     /// yes without going out costs `failed_go_out` (HF-b).
     fn end_turn(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
-        let seat = self.to_move;
+        let seat = self.to_move();
         if let Some(value) = self.turn.opening
             && value < self.minimum
         {
@@ -1029,9 +1080,10 @@ impl Hand {
         self.turn = Turn::default();
         if self.went_out.is_some() || self.last_turn {
             self.phase = Phase::Over;
+            self.turns.end();
             return Ok(());
         }
-        self.to_move = self.table.next(seat);
+        self.turns.next_turn();
         self.phase = Phase::Start;
         Ok(())
     }
@@ -1042,23 +1094,28 @@ impl Hand {
         match self.phase {
             Phase::Over => true,
             Phase::Start => self.stock_left() == 0,
-            Phase::Play => self.last_turn && self.red_three_held(self.to_move).is_none(),
+            Phase::Play => self.last_turn && self.red_three_held(self.to_move()).is_none(),
             _ => false,
         }
     }
 
     /// §3.1, HF-d: why `seat` cannot take the discard pile now, or `None` if he can.
     fn cannot_take(&self, seat: Seat) -> Option<String> {
-        let Some(top) = self.pile.top() else {
+        let Some(top) = self.pile_top() else {
             return Some("the discard pile is empty".into());
         };
         if black_three(top) {
-            return Some(format!("a black 3 ({top}) is on top of the discard pile (§3.1)"));
+            return Some(format!(
+                "a black 3 ({top}) is on top of the discard pile (§3.1)"
+            ));
         }
         let side = side_of(seat);
-        let hand = self.hands[seat.pos()].to_vec();
+        let hand = self.hand(seat).to_vec();
         let of = if wild(top) {
-            let kind = hand.iter().filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER)).count();
+            let kind = hand
+                .iter()
+                .filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .count();
             if kind < 2 {
                 return Some(format!(
                     "{seat} does not hold two {} to meld with the wild {top} (§3.1)",
@@ -1080,12 +1137,12 @@ impl Hand {
             MeldOf::rank(rank).expect("a natural card other than a 3")
         };
         if let Some(at) = self.open_meld(side, of) {
-            let meld = &self.melds[side][at];
+            let meld = Meld::of(&self.turns.melds[at].cards);
             // Two naturals, or (HF-2) a natural and a wild card, as the hand allows.
             let fits = meld.cards.len() + 3 <= PILE
                 && (of == MeldOf::Wild
                     || hand.iter().filter(|c| c.rank() == of.natural()).count() >= 2
-                    || meld.wilds() < wild_limit(meld.cards.len() + 3));
+                    || wilds(&meld.cards) < wild_limit(meld.cards.len() + 3));
             if !fits {
                 return Some(format!(
                     "the side's open meld of {} has no room for the top card and two more (HF-d)",
@@ -1106,7 +1163,7 @@ impl Hand {
     }
 
     fn opened(&self, side: usize) -> bool {
-        !self.melds[side].is_empty()
+        self.melds_of(side).next().is_some()
     }
 
     /// The seat whose pull is due: each in turn from the dealer's left (§2 item 1).
@@ -1148,7 +1205,12 @@ impl Hand {
         Ok(())
     }
 
-    fn lay_red_three(&mut self, index: usize, action: &Action<Verb>, r: &RedThree) -> Result<(), RecordError> {
+    fn lay_red_three(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        r: &RedThree,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         if !red_three(r.card) {
             return Err(RecordError::at(
@@ -1168,32 +1230,39 @@ impl Hand {
                 format!("there are stocks 1 and 2, not {}", r.stock),
             ));
         }
-        if let Some(fault) = self.check_held(seat, &[r.card]) {
-            return Err(RecordError::at(fault.0, index, seat, "red_three/card", fault.1));
-        }
-        self.hands[seat.pos()].remove(r.card);
+        self.turns
+            .give_up((index, seat, "red_three/card"), &[r.card])
+            .map_err(|mut e| {
+                e.pointer = format!("/actions/{index}/red_three/card");
+                e
+            })?;
         self.red_threes[side_of(seat)].push((seat, r.card, index));
-        let replacement = self.draw_one(usize::from(r.stock) - 1);
-        if let Some(c) = replacement {
-            self.take_in(seat, c);
-        }
+        let replacement = self.draw_one((index, seat, "red_three"), usize::from(r.stock) - 1)?;
         self.event(
             "red_three_laid",
             index,
             seat,
             vec![r.card],
             match replacement {
-                Some(_) => format!("{seat} lays down {} and replaces it from the stock (§1, §3.1)", r.card),
-                None => format!("{seat} lays down {}; the stock is exhausted, so no card replaces it (§3.5)", r.card),
+                Some(_) => format!(
+                    "{seat} lays down {} and replaces it from the stock (§1, §3.1)",
+                    r.card
+                ),
+                None => format!(
+                    "{seat} lays down {}; the stock is exhausted, so no card replaces it (§3.5)",
+                    r.card
+                ),
             },
         );
         Ok(())
     }
 
     fn pick_up_foot(&mut self, index: usize, seat: Seat) {
-        let foot = self.feet[seat.pos()].take().expect("a foot not yet picked up");
+        let foot = self.feet[seat.pos()]
+            .take()
+            .expect("a foot not yet picked up");
         for c in foot.to_vec() {
-            self.take_in(seat, c);
+            self.turns.hands[seat.pos()].insert(c);
         }
         self.event(
             "foot_picked_up",
@@ -1217,20 +1286,25 @@ impl Hand {
             return Err(RecordError::unexpected(
                 index,
                 action,
-                format!("the stocks are exhausted: {seat} takes the discard pile, or the hand ends (§3.5)"),
+                format!(
+                    "the stocks are exhausted: {seat} takes the discard pile, or the hand ends (§3.5)"
+                ),
             ));
         }
         for _ in 0..2 {
             // HF-5: the named stock's top card, then the other's once it is empty.
-            if let Some(c) = self.draw_one(usize::from(n) - 1) {
-                self.take_in(seat, c);
-            }
+            self.draw_one((index, seat, "draw"), usize::from(n) - 1)?;
         }
         self.phase = Phase::Play;
         Ok(())
     }
 
-    fn take_pile(&mut self, index: usize, action: &Action<Verb>, t: &TakePile) -> Result<(), RecordError> {
+    fn take_pile(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        t: &TakePile,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         let side = side_of(seat);
         if let Some(why) = self.cannot_take(seat) {
@@ -1251,36 +1325,43 @@ impl Hand {
                     }
                 ),
             );
-            self.phase = if stock_out { Phase::Over } else { Phase::MustDrawStock };
+            self.phase = if stock_out {
+                self.turns.end();
+                Phase::Over
+            } else {
+                Phase::MustDrawStock
+            };
             return Ok(());
         }
-        let top = self.pile.top().expect("a pile that can be taken has a top card");
-        let mut named: Vec<Card> = t.with.clone();
-        named.extend(t.melds.iter().flatten());
-        if let Some(mut fault) = self.check_held(seat, &named) {
-            let (path, at) = if fault.2 < t.with.len() {
-                ("with/".to_string(), fault.2)
-            } else {
-                let mut at = fault.2 - t.with.len();
-                let mut m = 0;
-                while at >= t.melds[m].len() {
-                    at -= t.melds[m].len();
-                    m += 1;
-                }
-                (format!("melds/{m}/"), at)
-            };
-            fault.2 = at;
-            return Err(Self::held_error(index, action, &format!("{}", path), fault));
+        let top = self
+            .pile_top()
+            .expect("a pile that can be taken has a top card");
+        let mut trial = self.turns.clone();
+        trial.give_up((index, seat, "take_pile/with"), &t.with)?;
+        for (m, cards) in t.melds.iter().enumerate() {
+            trial.give_up((index, seat, &format!("take_pile/melds/{m}")), cards)?;
         }
         let malformed = |detail: String, at: &str| {
-            RecordError::at("malformed_meld", index, seat, &format!("take_pile/{at}"), detail)
+            RecordError::at(
+                "malformed_meld",
+                index,
+                seat,
+                &format!("take_pile/{at}"),
+                detail,
+            )
         };
         // The top card's meld: two naturals of its rank (two of its kind for a wild card), HF-2.
         let of = if wild(top) {
-            let kind = t.with.iter().filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER)).count();
+            let kind = t
+                .with
+                .iter()
+                .filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .count();
             if kind < 2 || !t.with.iter().all(|&c| wild(c)) {
                 return Err(malformed(
-                    format!("the wild {top} is melded with two more of its kind and wild cards only (§3.1)"),
+                    format!(
+                        "the wild {top} is melded with two more of its kind and wild cards only (§3.1)"
+                    ),
                     "with",
                 ));
             }
@@ -1288,14 +1369,18 @@ impl Hand {
         } else {
             let rank = top.rank_unchecked();
             let naturals = t.with.iter().filter(|c| c.rank() == Some(rank)).count();
-            let wilds = t.with.iter().filter(|&&c| wild(c)).count();
+            let wilds = wilds(&t.with);
             let pair = naturals >= 2 || (self.pair_wild && naturals >= 1 && wilds >= 1);
             if !pair || naturals + wilds != t.with.len() {
                 return Err(malformed(
                     format!(
                         "{top} is melded with two natural {}s from hand{} (§3.1, HF-2)",
                         rank.letter(),
-                        if self.pair_wild { " (or one and a wild card)" } else { "" }
+                        if self.pair_wild {
+                            " (or one and a wild card)"
+                        } else {
+                            ""
+                        }
                     ),
                     "with",
                 ));
@@ -1305,20 +1390,34 @@ impl Hand {
         let mut first = vec![top];
         first.extend(&t.with);
         let check = match self.open_meld(side, of) {
-            Some(at) => self.extension(side, at, &first),
+            Some(at) => self.extension(at, &first),
             None => self.new_meld(side, &first).map(|_| ()),
         };
         check.map_err(|why| malformed(why, "with"))?;
-        // The further melds, judged as they would be laid after the first.
-        let mut trial = self.clone();
-        trial.lay(index, seat, of, &first);
-        let mut laid = vec![(of, first.clone())];
+        // Taken and laid on a copy of the hand: the further melds are judged as they would be
+        // laid after the first, and the minimum over them all (HF-f).
+        let mut after = self.clone();
+        let taken = after
+            .turns
+            .take_from_pile((index, seat, "take_pile"), 0, TAKEN, None)?
+            .expect("a pile that can be taken has a top card");
+        after.event(
+            "pile_taken",
+            index,
+            seat,
+            taken.clone(),
+            format!(
+                "{seat} takes the top {} of the discard pile and melds {top} at once (§3.1)",
+                taken.len()
+            ),
+        );
+        let mut value = after.lay(index, seat, of, &first, "take_pile/with")?;
         for (m, cards) in t.melds.iter().enumerate() {
-            let of = trial.new_meld(side, cards).map_err(|why| malformed(why, &format!("melds/{m}")))?;
-            trial.lay(index, seat, of, cards);
-            laid.push((of, cards.clone()));
+            let of = after
+                .new_meld(side, cards)
+                .map_err(|why| malformed(why, &format!("melds/{m}")))?;
+            value += after.lay(index, seat, of, cards, &format!("take_pile/melds/{m}"))?;
         }
-        let value: u32 = laid.iter().map(|(_, c)| values(c)).sum();
         if !self.opened(side) && value < self.minimum {
             return Err(RecordError::on(
                 "opening_below_minimum",
@@ -1330,34 +1429,22 @@ impl Hand {
                 ),
             ));
         }
-        let taken = self.pile.take(TAKEN);
-        for &c in &named {
-            self.hands[seat.pos()].remove(c);
-        }
-        for &c in &taken[1..] {
-            self.take_in(seat, c);
-        }
-        self.event(
-            "pile_taken",
-            index,
-            seat,
-            taken.clone(),
-            format!("{seat} takes the top {} of the discard pile and melds {top} at once (§3.1)", taken.len()),
-        );
-        for (of, cards) in laid {
-            self.lay(index, seat, of, &cards);
-        }
+        *self = after;
         self.phase = Phase::Play;
         self.after_meld(index, action)
     }
 
-    fn meld(&mut self, index: usize, action: &Action<Verb>, m: &MeldCards) -> Result<(), RecordError> {
+    fn meld(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        m: &MeldCards,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         let side = side_of(seat);
-        if let Some(fault) = self.check_held(seat, &m.cards) {
-            return Err(Self::held_error(index, action, "cards/", fault));
-        }
-        let malformed = |detail: String| RecordError::at("malformed_meld", index, seat, "meld/cards", detail);
+        self.check_held((index, seat, "meld/cards"), &m.cards)?;
+        let malformed =
+            |detail: String| RecordError::at("malformed_meld", index, seat, "meld/cards", detail);
         let of = match m.extend {
             Some(of) => {
                 let Some(at) = self.open_meld(side, of) else {
@@ -1366,28 +1453,28 @@ impl Hand {
                         index,
                         seat,
                         "meld/extend",
-                        format!("the side has no open meld of {} to add to (§3.2)", of.name()),
+                        format!(
+                            "the side has no open meld of {} to add to (§3.2)",
+                            of.name()
+                        ),
                     ));
                 };
-                self.extension(side, at, &m.cards).map_err(malformed)?;
+                self.extension(at, &m.cards).map_err(malformed)?;
                 of
             }
             None => self.new_meld(side, &m.cards).map_err(malformed)?,
         };
-        let empties = m.cards.len() as u32 == self.hands[seat.pos()].len();
+        let empties = m.cards.len() as u32 == self.hand(seat).len();
         if empties && self.feet[seat.pos()].is_none() {
+            // Going out by this meld: the piles it completes count (HF-e).
             let mut trial = self.clone();
-            trial.lay(index, seat, of, &m.cards);
-            let melds = trial.melds[side].clone();
-            if !self.going_out(index, action, &melds)? {
+            trial.lay(index, seat, of, &m.cards, "meld/cards")?;
+            if !self.going_out(index, action, trial.piles(side))? {
                 return self.after_void(index, action);
             }
         }
-        for &c in &m.cards {
-            self.hands[seat.pos()].remove(c);
-        }
         let was_open = self.opened(side);
-        let value = self.lay(index, seat, of, &m.cards);
+        let value = self.lay(index, seat, of, &m.cards, "meld/cards")?;
         if !was_open {
             self.turn.opening = Some(0);
         }
@@ -1400,7 +1487,7 @@ impl Hand {
     /// A hand melded away: the foot at once, or out (§3.3, §3.4).
     fn after_meld(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
-        if !self.hands[seat.pos()].is_empty() {
+        if !self.hand(seat).is_empty() {
             return Ok(());
         }
         if self.feet[seat.pos()].is_some() {
@@ -1423,35 +1510,41 @@ impl Hand {
         self.end_turn(index, action)
     }
 
-    fn discard(&mut self, index: usize, action: &Action<Verb>, card: Card) -> Result<(), RecordError> {
+    fn discard(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        card: Card,
+    ) -> Result<(), RecordError> {
         let seat = action.seat;
         if self.last_turn {
             return Err(RecordError::unexpected(
                 index,
                 action,
-                format!("the stock's last card was a red 3: {seat} may meld, and the hand ends without his discard (§3.5)"),
+                format!(
+                    "the stock's last card was a red 3: {seat} may meld, and the hand ends without his discard (§3.5)"
+                ),
             ));
         }
-        if let Some(fault) = self.check_held(seat, &[card]) {
-            return Err(RecordError::on(fault.0, index, action, fault.1));
-        }
-        let last = self.hands[seat.pos()].len() == 1;
+        self.check_held((index, seat, "discard"), &[card])
+            .map_err(|mut e| {
+                e.pointer = format!("/actions/{index}/discard");
+                e
+            })?;
+        let last = self.hand(seat).len() == 1;
         if last && self.feet[seat.pos()].is_none() {
-            let melds = self.melds[side_of(seat)].clone();
-            if !self.going_out(index, action, &melds)? {
+            if !self.going_out(index, action, self.piles(side_of(seat)))? {
                 return self.after_void(index, action);
             }
-            self.hands[seat.pos()].remove(card);
-            self.pile.lay(card);
+            self.turns.discard((index, seat, "discard"), card, 0)?;
             return self.out(index, action);
         }
-        self.hands[seat.pos()].remove(card);
-        self.pile.lay(card);
+        self.turns.discard((index, seat, "discard"), card, 0)?;
         self.end_turn(index, action)
     }
 
     fn answer(&mut self, index: usize, action: &Action<Verb>, a: &Answer, opponents: bool) {
-        let asker = self.to_move;
+        let asker = self.to_move();
         if a.extra_information && !opponents {
             self.event(
                 "extra_information",
@@ -1470,11 +1563,11 @@ impl Hand {
     /// Told no, the player to move holds one card in his foot: he cannot discard it (that would
     /// go out), so his turn ends without a discard unless he goes out against the answer (HF-b).
     fn turn_may_end(&self) -> bool {
-        let seat = self.to_move;
+        let seat = self.to_move();
         self.phase == Phase::Play
             && matches!(self.turn.answer, Some((Reply::No, _)))
             && self.feet[seat.pos()].is_none()
-            && self.hands[seat.pos()].len() == 1
+            && self.hand(seat).len() == 1
     }
 
     /// Whether the partner's yes lets `asker` go out now: one card left in his foot, to discard,
@@ -1483,13 +1576,13 @@ impl Hand {
     fn can_go_out_now(&self, asker: Seat) -> bool {
         !self.last_turn
             && self.feet[asker.pos()].is_none()
-            && self.hands[asker.pos()].len() == 1
-            && self.may_go_out(asker, &self.melds[side_of(asker)]).is_ok()
+            && self.hand(asker).len() == 1
+            && self.may_go_out(asker, self.piles(side_of(asker))).is_ok()
     }
 
     /// The seats that answer now.
     fn answerers(&self, opponents: bool) -> Vec<Seat> {
-        let asker = self.to_move;
+        let asker = self.to_move();
         if opponents {
             vec![self.table.next(asker), self.table.right(asker)]
         } else {
@@ -1498,10 +1591,10 @@ impl Hand {
     }
 
     fn expected(&self) -> String {
-        let seat = self.to_move;
+        let seat = self.to_move();
         match self.phase {
             Phase::Setup => format!("each seat's pull and red 3s, then {seat} plays first"),
-            Phase::Start if self.hands[seat.pos()].is_empty() && self.feet[seat.pos()].is_some() => {
+            Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
                 format!("{seat} picks up his foot before he draws (§3.3, HF-6)")
             }
             Phase::Start => format!("{seat} draws from a stock or takes the discard pile (§3.1)"),
@@ -1509,7 +1602,10 @@ impl Hand {
             Phase::Play => format!("{seat} melds, asks to go out or discards"),
             Phase::FootDue => format!("{seat} picks up his foot at once (§3.3)"),
             Phase::Answer { opponents: false } => {
-                format!("{} answers {seat}'s \"May I go out?\" (§3.4)", self.partner(seat))
+                format!(
+                    "{} answers {seat}'s \"May I go out?\" (§3.4)",
+                    self.partner(seat)
+                )
             }
             Phase::Answer { opponents: true } => {
                 format!("an opponent answers {seat}'s \"May I go out?\" (§3.4, HF-c)")
@@ -1523,26 +1619,37 @@ impl Hand {
         match &action.kind {
             Verb::Pull(n) => self.pull(index, action, *n).map(|()| true),
             Verb::RedThree(r) => self.lay_red_three(index, action, r).map(|()| true),
-            _ if action.seat != self.to_move => Err(RecordError::on(
+            _ if action.seat != self.to_move() => Err(RecordError::on(
                 "out_of_turn",
                 index,
                 action,
-                format!("before play only pulls and red 3s are recorded; then {} plays first", self.to_move),
+                format!(
+                    "before play only pulls and red 3s are recorded; then {} plays first",
+                    self.to_move()
+                ),
             )),
             _ => {
                 if let Some(s) = self.pull_due() {
                     return Err(RecordError::unexpected(
                         index,
                         action,
-                        format!("{s}'s pull is not recorded: every seat's pull comes before play (§2)"),
+                        format!(
+                            "{s}'s pull is not recorded: every seat's pull comes before play (§2)"
+                        ),
                     ));
                 }
-                if let Some((s, c)) = self.table.seats().find_map(|s| self.red_three_held(s).map(|c| (s, c))) {
+                if let Some((s, c)) = self
+                    .table
+                    .seats()
+                    .find_map(|s| self.red_three_held(s).map(|c| (s, c)))
+                {
                     return Err(RecordError::on(
                         "red_three_not_laid",
                         index,
                         action,
-                        format!("{s} still holds {c}: red 3s in hand are laid down and replaced before play (§1)"),
+                        format!(
+                            "{s} still holds {c}: red 3s in hand are laid down and replaced before play (§1)"
+                        ),
                     ));
                 }
                 self.phase = Phase::Start;
@@ -1567,16 +1674,20 @@ impl Hand {
         }
         for s in 0..2 {
             let side = table.side(table.seat(s));
-            let melds = &self.melds[s];
-            let melded: u32 = melds.iter().map(|m| values(&m.cards)).sum();
-            self.adj.score(side, melded as i32, ScoreSource::Meld, "melded_cards", None);
-            for (pile, code, each) in [
-                (Pile::Clean, "clean_piles", CLEAN_PILE),
-                (Pile::Dirty, "dirty_piles", DIRTY_PILE),
-                (Pile::Wild, "wild_piles", WILD_PILE),
+            let melded = self
+                .melds_of(s)
+                .map(|(_, m)| rummy::value_of(m.cards, value))
+                .sum::<u32>();
+            self.adj
+                .score(side, melded as i32, ScoreSource::Meld, "melded_cards", None);
+            let piles = self.piles(s);
+            for (n, code, each) in [
+                (piles[0], "clean_piles", CLEAN_PILE),
+                (piles[1], "dirty_piles", DIRTY_PILE),
+                (piles[2], "wild_piles", WILD_PILE),
             ] {
-                let n = melds.iter().filter(|m| m.pile == Some(pile)).count() as i32;
-                self.adj.score(side, n * each, ScoreSource::Meld, code, None);
+                self.adj
+                    .score(side, n as i32 * each, ScoreSource::Meld, code, None);
             }
             for &(_, card, _) in &self.red_threes[s].clone() {
                 self.adj.bonus(Bonus {
@@ -1603,13 +1714,15 @@ impl Hand {
         }
         for seat in table.seats() {
             let side = table.side(seat);
-            let left = values(&self.hands[seat.pos()].to_vec()) as i32;
-            self.adj.score(side, -left, ScoreSource::Tricks, "cards_in_hand", None);
+            let left = values(&self.hand(seat).to_vec()) as i32;
+            self.adj
+                .score(side, -left, ScoreSource::Tricks, "cards_in_hand", None);
             if self.foot_counted
                 && let Some(foot) = &self.feet[seat.pos()]
             {
                 let left = values(&foot.to_vec()) as i32;
-                self.adj.score(side, -left, ScoreSource::Tricks, "foot_not_picked_up", None);
+                self.adj
+                    .score(side, -left, ScoreSource::Tricks, "foot_not_picked_up", None);
             }
         }
         for i in 0..self.adj.irregularities.len() {
@@ -1644,7 +1757,12 @@ impl Hand {
             opening_minimum: self.minimum,
             went_out: self.went_out.map(|(s, _)| s),
             melds: (0..2)
-                .map(|s| (table.side(table.seat(s)), self.melds[s].clone()))
+                .map(|s| {
+                    (
+                        table.side(table.seat(s)),
+                        self.melds_of(s).map(|(_, m)| m).collect(),
+                    )
+                })
                 .collect(),
             red_threes: (0..2)
                 .map(|s| {
@@ -1658,16 +1776,19 @@ impl Hand {
                 .seats()
                 .filter_map(|s| self.pulled[s.pos()].map(|n| (s, n)))
                 .collect(),
-            feet_picked_up: table.seats().filter(|s| self.feet[s.pos()].is_none()).collect(),
-            stocks: [self.stocks[0].len(), self.stocks[1].len()],
-            discard_pile: self.pile.cards().to_vec(),
+            feet_picked_up: table
+                .seats()
+                .filter(|s| self.feet[s.pos()].is_none())
+                .collect(),
+            stocks: [self.turns.stocks[0].len(), self.turns.stocks[1].len()],
+            discard_pile: self.turns.piles[0].cards().to_vec(),
         }
     }
 
     /// The melds worth offering to `seat` now (`apply` judges them).
     fn meld_candidates(&self, seat: Seat) -> Vec<MeldCards> {
         let side = side_of(seat);
-        let hand = self.hands[seat.pos()].to_vec();
+        let hand = self.hand(seat).to_vec();
         let mut out = Vec::new();
         if !self.opened(side) || self.turn.opening.is_some_and(|v| v < self.minimum) {
             // An opening: the best one's first meld, while it can still reach the minimum.
@@ -1686,12 +1807,19 @@ impl Hand {
         let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
         wilds.dedup();
         for (rank, of) in MELD_RANKS {
-            let naturals: Vec<Card> = hand.iter().copied().filter(|c| c.rank() == Some(rank)).collect();
+            let naturals: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == Some(rank))
+                .collect();
             match self.open_meld(side, of) {
                 Some(at) => {
-                    let room = PILE - self.melds[side][at].cards.len();
+                    let room = PILE - self.turns.melds[at].cards.len();
                     if !naturals.is_empty() {
-                        out.push(MeldCards { cards: naturals[..1].to_vec(), extend: Some(of) });
+                        out.push(MeldCards {
+                            cards: naturals[..1].to_vec(),
+                            extend: Some(of),
+                        });
                         if naturals.len() > 1 {
                             out.push(MeldCards {
                                 cards: naturals[..naturals.len().min(room)].to_vec(),
@@ -1700,12 +1828,18 @@ impl Hand {
                         }
                     }
                     for &w in &wilds {
-                        out.push(MeldCards { cards: vec![w], extend: Some(of) });
+                        out.push(MeldCards {
+                            cards: vec![w],
+                            extend: Some(of),
+                        });
                     }
                 }
                 None => {
                     if naturals.len() >= 3 {
-                        out.push(MeldCards { cards: naturals[..3].to_vec(), extend: None });
+                        out.push(MeldCards {
+                            cards: naturals[..3].to_vec(),
+                            extend: None,
+                        });
                         if naturals.len() > 3 {
                             out.push(MeldCards {
                                 cards: naturals[..naturals.len().min(PILE)].to_vec(),
@@ -1728,7 +1862,10 @@ impl Hand {
         match self.open_meld(side, MeldOf::Wild) {
             Some(_) => {
                 for &w in &wilds {
-                    out.push(MeldCards { cards: vec![w], extend: Some(MeldOf::Wild) });
+                    out.push(MeldCards {
+                        cards: vec![w],
+                        extend: Some(MeldOf::Wild),
+                    });
                 }
             }
             None if all_wild.len() >= 3 => out.push(MeldCards {
@@ -1742,11 +1879,11 @@ impl Hand {
 
     /// The take of the discard pile worth offering to `seat`.
     fn take_candidate(&self, seat: Seat) -> Option<TakePile> {
-        let top = self.pile.top()?;
+        let top = self.pile_top()?;
         if self.cannot_take(seat).is_some() {
             return None;
         }
-        let hand = self.hands[seat.pos()].to_vec();
+        let hand = self.hand(seat).to_vec();
         if !self.opened(side_of(seat)) {
             let o = best_opening(&hand, Some(top), self.pair_wild)?;
             let mut with = o.melds[0].clone();
@@ -1758,9 +1895,16 @@ impl Hand {
             });
         }
         let kind: Vec<Card> = if wild(top) {
-            hand.iter().copied().filter(|&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER)).collect()
+            hand.iter()
+                .copied()
+                .filter(|&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .collect()
         } else {
-            let mut n: Vec<Card> = hand.iter().copied().filter(|c| c.rank() == top.rank()).collect();
+            let mut n: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == top.rank())
+                .collect();
             if n.len() < 2 {
                 n.extend(hand.iter().copied().filter(|&c| wild(c)).take(1));
             }
@@ -1773,14 +1917,16 @@ impl Hand {
     }
 
     fn turn_candidates(&self) -> Vec<Action<Verb>> {
-        let seat = self.to_move;
+        let seat = self.to_move();
         let act = |kind| Action { seat, kind };
         let mut out = Vec::new();
         if let Some(c) = self.red_three_held(seat) {
-            return (1..=2).map(|n| act(Verb::RedThree(RedThree { card: c, stock: n }))).collect();
+            return (1..=2)
+                .map(|n| act(Verb::RedThree(RedThree { card: c, stock: n })))
+                .collect();
         }
         match self.phase {
-            Phase::Start if self.hands[seat.pos()].is_empty() && self.feet[seat.pos()].is_some() => {
+            Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
                 out.push(act(Verb::PickUpFoot(Yes)));
             }
             Phase::Start => {
@@ -1798,9 +1944,13 @@ impl Hand {
             }
             Phase::FootDue => out.push(act(Verb::PickUpFoot(Yes))),
             Phase::MustDiscard | Phase::Play => {
-                let hand = self.hands[seat.pos()];
+                let hand = self.hand(seat);
                 if self.phase == Phase::Play {
-                    out.extend(self.meld_candidates(seat).into_iter().map(|m| act(Verb::Meld(m))));
+                    out.extend(
+                        self.meld_candidates(seat)
+                            .into_iter()
+                            .map(|m| act(Verb::Meld(m))),
+                    );
                     if self.turn.asked.is_none() {
                         out.push(act(Verb::AskGoOut(Yes)));
                     }
@@ -1812,7 +1962,7 @@ impl Hand {
                     // The next seat's turn may begin.
                     let mut next = self.clone();
                     next.turn = Turn::default();
-                    next.to_move = self.table.next(seat);
+                    next.turns.next_turn();
                     next.phase = Phase::Start;
                     out.extend(next.turn_candidates());
                 }
@@ -1827,7 +1977,10 @@ impl Hand {
                     for &reply in replies {
                         out.push(Action {
                             seat: s,
-                            kind: Verb::Answer(Answer { reply, extra_information: false }),
+                            kind: Verb::Answer(Answer {
+                                reply,
+                                extra_information: false,
+                            }),
                         });
                     }
                 }
@@ -1840,7 +1993,11 @@ impl Hand {
 
 /// Cards as a director says them: "KS KD 2C".
 fn names(cards: &[Card]) -> String {
-    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl HandState<Verb> for Hand {
@@ -1871,11 +2028,18 @@ impl HandState<Verb> for Hand {
                     self.answer(index, action, a, opponents);
                     Ok(())
                 }
-                _ if answerers.contains(&seat) => Err(RecordError::unexpected(index, action, self.expected())),
-                _ => Err(RecordError::on("out_of_turn", index, action, format!("it is not {seat}'s turn: {}", self.expected()))),
+                _ if answerers.contains(&seat) => {
+                    Err(RecordError::unexpected(index, action, self.expected()))
+                }
+                _ => Err(RecordError::on(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!("it is not {seat}'s turn: {}", self.expected()),
+                )),
             };
         }
-        if seat != self.to_move {
+        if seat != self.to_move() {
             if self.phase == Phase::Play && self.last_turn {
                 return Err(RecordError::after_end(
                     index,
@@ -1887,10 +2051,13 @@ impl HandState<Verb> for Hand {
                 return Err(RecordError::after_end(
                     index,
                     action,
-                    &format!("the stock is exhausted and {} did not take the discard pile: the hand is over (§3.5)", self.to_move),
+                    &format!(
+                        "the stock is exhausted and {} did not take the discard pile: the hand is over (§3.5)",
+                        self.to_move()
+                    ),
                 ));
             }
-            if self.turn_may_end() && seat == self.table.next(self.to_move) {
+            if self.turn_may_end() && seat == self.table.next(self.to_move()) {
                 self.end_turn(index, action)?;
             } else {
                 return Err(RecordError::on(
@@ -1909,19 +2076,25 @@ impl HandState<Verb> for Hand {
                 "red_three_not_laid",
                 index,
                 action,
-                format!("{seat} holds {c}: a red 3 is laid down and replaced before its holder's next action (§3.1, HF-e)"),
+                format!(
+                    "{seat} holds {c}: a red 3 is laid down and replaced before its holder's next action (§3.1, HF-e)"
+                ),
             ));
         }
-        let foot_due = self.hands[seat.pos()].is_empty() && self.feet[seat.pos()].is_some();
+        let foot_due = self.hand(seat).is_empty() && self.feet[seat.pos()].is_some();
         match (self.phase, &action.kind) {
-            (Phase::Start, Verb::PickUpFoot(_)) | (Phase::FootDue, Verb::PickUpFoot(_)) if foot_due => {
+            (Phase::Start, Verb::PickUpFoot(_)) | (Phase::FootDue, Verb::PickUpFoot(_))
+                if foot_due =>
+            {
                 self.pick_up_foot(index, seat);
                 if self.phase == Phase::FootDue {
                     self.phase = Phase::Play;
                 }
                 Ok(())
             }
-            (Phase::Start, _) if foot_due => Err(RecordError::unexpected(index, action, self.expected())),
+            (Phase::Start, _) if foot_due => {
+                Err(RecordError::unexpected(index, action, self.expected()))
+            }
             (Phase::Start | Phase::MustDrawStock, Verb::Draw(n)) => self.draw(index, action, *n),
             (Phase::Start, Verb::TakePile(t)) => self.take_pile(index, action, t),
             (Phase::Play, Verb::Meld(m)) => self.meld(index, action, m),
@@ -1946,7 +2119,7 @@ impl HandState<Verb> for Hand {
             Phase::Over => Vec::new(),
             Phase::Setup => self.table.seats().collect(),
             Phase::Answer { opponents } => self.answerers(opponents),
-            _ => vec![self.to_move],
+            _ => vec![self.to_move()],
         };
         let phase = match self.phase {
             _ if over => "over",
@@ -1959,7 +2132,7 @@ impl HandState<Verb> for Hand {
         let mut view = TableView::turns(
             phase,
             to_act,
-            self.table.seats().map(|s| (s, self.hands[s.pos()].to_vec())),
+            self.table.seats().map(|s| (s, self.hand(s).to_vec())),
             &self.adj.match_after,
         );
         view.tally = self.adj.tally.clone();
@@ -1976,7 +2149,12 @@ impl HandState<Verb> for Hand {
                 let mut out: Vec<Action<Verb>> = self
                     .pull_due()
                     .into_iter()
-                    .flat_map(|seat| (1..=u8::MAX).map(move |n| Action { seat, kind: Verb::Pull(n) }))
+                    .flat_map(|seat| {
+                        (1..=u8::MAX).map(move |n| Action {
+                            seat,
+                            kind: Verb::Pull(n),
+                        })
+                    })
                     .collect();
                 for seat in self.table.seats() {
                     if let Some(card) = self.red_three_held(seat) {
@@ -2016,11 +2194,13 @@ impl HandState<Verb> for Hand {
                 code: "opening_below_minimum",
                 action_index: None,
                 trick: None,
-                seat: Some(self.to_move),
+                seat: Some(self.to_move()),
                 pointer: "/actions".into(),
                 detail: format!(
                     "{}'s side opened with melds worth {v}: hand {} needs {} (§3.2, HF-7)",
-                    self.to_move, self.hand_number, self.minimum
+                    self.to_move(),
+                    self.hand_number,
+                    self.minimum
                 ),
             });
         }
@@ -2030,12 +2210,15 @@ impl HandState<Verb> for Hand {
             let due = match self.phase {
                 Phase::Setup => None,
                 Phase::Answer { opponents: true } => None,
-                Phase::Answer { opponents: false } => Some(self.partner(self.to_move)),
-                _ => Some(self.to_move),
+                Phase::Answer { opponents: false } => Some(self.partner(self.to_move())),
+                _ => Some(self.to_move()),
             };
             Ending::Open {
                 due,
-                detail: format!("the record stops before the hand is over: {}", self.expected()),
+                detail: format!(
+                    "the record stops before the hand is over: {}",
+                    self.expected()
+                ),
             }
         };
         if !self.adj.unscored(error, ending) {
@@ -2056,7 +2239,10 @@ mod tests {
     #[test]
     fn card_values() {
         // §1: red 3 100, joker 50, 2 and A 20, K-8 10, 7-4 and black 3 5.
-        let v: Vec<u32> = cards("3H 3D JK 2C AS KD 8H 7C 4S 3S 3C").into_iter().map(value).collect();
+        let v: Vec<u32> = cards("3H 3D JK 2C AS KD 8H 7C 4S 3S 3C")
+            .into_iter()
+            .map(value)
+            .collect();
         assert_eq!(v, vec![100, 100, 50, 20, 20, 10, 10, 5, 5, 5, 5]);
     }
 
@@ -2089,6 +2275,11 @@ mod tests {
         // One Q in hand: no pair for the top card, unless a wild card may make it (HF-2).
         let hand = cards("QS 2H 4C");
         assert!(best_opening(&hand, Some(cards("QD")[0]), false).is_none());
-        assert_eq!(best_opening(&hand, Some(cards("QD")[0]), true).unwrap().value, 40);
+        assert_eq!(
+            best_opening(&hand, Some(cards("QD")[0]), true)
+                .unwrap()
+                .value,
+            40
+        );
     }
 }

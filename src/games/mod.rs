@@ -5,6 +5,7 @@ mod big_two;
 mod briscola;
 mod couillon;
 mod court_piece;
+mod hand_and_foot;
 mod hasenpfeffer;
 mod imperial_tarot;
 mod knockout_whist;
@@ -34,6 +35,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
+        &hand_and_foot::HandAndFoot,
     ]
 }
 

@@ -1,7 +1,8 @@
 //! Replay throughput per game over its fixtures: in-engine (record already read in the game's
 //! verbs) and end to end (JSON text in, JSON text out, as the API reads and writes it). Criterion
 //! prints the time per pass and hands per second ("thrpt", elements = hands);
-//! `cargo bench --bench replay -- --quick` for a short run.
+//! `cargo bench --bench replay -- --quick` for a short run. `legal-actions` times the legal-actions
+//! endpoint's work at each game's busiest fixture position (`-- legal-actions` for those alone).
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
 //! compare two versions of the engine on the same hands).
 
@@ -70,5 +71,35 @@ fn replay(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, replay);
+/// The legal-actions endpoint's work (replay to the position, then every legal action) at each
+/// game's busiest fixture position: the prefix of a fixture record with the most legal actions.
+fn legal_actions(c: &mut Criterion) {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        let mut busiest: Option<(usize, HandRecord)> = None;
+        for (_, record) in records(id) {
+            for n in 0..=record.actions.len() {
+                let mut prefix = record.clone();
+                prefix.actions.truncate(n);
+                let Ok(view) = engine::legal_actions(*game, &prefix) else {
+                    continue;
+                };
+                if busiest
+                    .as_ref()
+                    .is_none_or(|(most, _)| view.legal.len() > *most)
+                {
+                    busiest = Some((view.legal.len(), prefix));
+                }
+            }
+        }
+        let Some((legal, position)) = busiest else {
+            continue;
+        };
+        c.bench_function(&format!("{id}/legal-actions ({legal} legal)"), |b| {
+            b.iter(|| black_box(engine::legal_actions(*game, black_box(&position)).unwrap()))
+        });
+    }
+}
+
+criterion_group!(benches, replay, legal_actions);
 criterion_main!(benches);

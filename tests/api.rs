@@ -97,7 +97,7 @@ async fn lists_and_describes_games() {
         .collect();
     let registry: Vec<_> = arbiter::games::all().iter().map(|g| g.info().id).collect();
     assert_eq!(ids, registry);
-    assert_eq!(ids.len(), 14, "{ids:?}");
+    assert_eq!(ids.len(), 15, "{ids:?}");
     assert!(ids.contains(&"malilla".to_string()) && ids.contains(&"truco".to_string()));
     let (s, _, body) = call("GET", "/v1/games/stubs-and-spoils", None, None).await;
     assert_eq!(s, StatusCode::OK);

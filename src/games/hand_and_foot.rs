@@ -1325,6 +1325,9 @@ impl Hand {
                     }
                 ),
             );
+            // The card he tried to take, for the table to mark.
+            let irregularity = self.adj.irregularities.last_mut().expect("just logged");
+            irregularity.card = self.turns.piles[0].top();
             self.phase = if stock_out {
                 self.turns.end();
                 Phase::Over

@@ -521,6 +521,8 @@ function centre(k) {
       }, cardEl(p.card, { faceDown: p.face_down, note }), h("figcaption", {}, p.seat, p === t.plays[0] ? " (led)" : "",
         irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null));
     })));
+  } else if (Array.isArray(v?.discard_pile)) {
+    bits.push(...rummyTable(v, k));
   } else if (v?.current) {
     bits.push(...combination(v, k));
   } else {
@@ -529,6 +531,34 @@ function centre(k) {
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   const tally = v && !v.error ? tallyShown(v.tally) : null;
   if (tally) bits.push(tallyLine(tally));
+  return bits;
+}
+
+/**
+ * A rummy game's table (Hand and Foot): the stocks, the discard pile's top card, each side's melds
+ * (a closed pile named by its kind), and the action just stepped through marked with its
+ * irregularity: its card, or the cards its event names.
+ */
+function rummyTable(v, k) {
+  const pile = v.discard_pile;
+  const bits = [h("p", { class: "trick-head" },
+    `Stocks ${(v.stocks ?? []).join(" / ")} · discard pile ${pile.length} card${pile.length === 1 ? "" : "s"}`)];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const irr = byAction(S.adj?.irregularities, k - 1)[0];
+  const played = irr && !irr.card ? byAction(S.adj?.events, k - 1).find((e) => e.cards?.length) : null;
+  bits.push(h("div", { class: "trick" },
+    top ? h("figure", { class: "played pile", dataset: { card: top } }, cardEl(top), h("figcaption", {}, "top of the pile")) : null,
+    irr ? h("figure", {
+      class: "played irregular", dataset: { seat: irr.seat, card: irr.card ?? "", cards: played ? played.cards.join(" ") : "" },
+    }, h("div", { class: "cards" }, (irr.card ? [irr.card] : played?.cards ?? []).map((c) => cardEl(c, { note: titled(irr.code) }))),
+    h("figcaption", {}, irr.seat, ` (${actionNumber(irr.action_index)})`,
+      h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`))) : null));
+  for (const [side, melds] of Object.entries(v.melds ?? {})) {
+    if (!melds.length) continue;
+    bits.push(h("div", { class: "melds", dataset: { side } }, h("p", { class: "small" }, `${side} melds`),
+      melds.map((m) => h("p", { class: "meld", dataset: { of: m.of, pile: m.pile ?? "" } },
+        h("span", { class: "cards" }, m.cards.map((c) => cardEl(c))), m.pile ? ` ${m.pile} pile` : ""))));
+  }
   return bits;
 }
 

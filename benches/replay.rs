@@ -1,7 +1,8 @@
 //! Replay throughput per game over its fixtures: in-engine (record already read in the game's
 //! verbs) and end to end (JSON text in, JSON text out, as the API reads and writes it). Criterion
 //! prints the time per pass and hands per second ("thrpt", elements = hands);
-//! `cargo bench --bench replay -- --quick` for a short run.
+//! `cargo bench --bench replay -- --quick` for a short run. `legal-actions` times the legal-actions
+//! endpoint's work at each game's slowest fixture position (`-- legal-actions` for those alone).
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
 //! compare two versions of the engine on the same hands).
 
@@ -12,6 +13,7 @@ use arbiter::record::HandRecord;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The fixture records of `game` that the engine accepts (refusal fixtures are left out).
 fn records(game: &str) -> Vec<(Vec<u8>, HandRecord)> {
@@ -70,5 +72,37 @@ fn replay(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, replay);
+/// The legal-actions endpoint's work (replay to the position, then every legal action) at each
+/// game's slowest fixture position: the prefix of a fixture record that took longest in one timed
+/// pass.
+fn legal_actions(c: &mut Criterion) {
+    for game in arbiter::games::all() {
+        let id = game.info().id;
+        let mut slowest: Option<(Duration, usize, HandRecord)> = None;
+        for (_, record) in records(id) {
+            for n in 0..=record.actions.len() {
+                let mut prefix = record.clone();
+                prefix.actions.truncate(n);
+                let start = Instant::now();
+                let Ok(view) = engine::legal_actions(*game, &prefix) else {
+                    continue;
+                };
+                let took = start.elapsed();
+                if slowest.as_ref().is_none_or(|(most, _, _)| took > *most) {
+                    slowest = Some((took, view.legal.len(), prefix));
+                }
+            }
+        }
+        let Some((_, legal, position)) = slowest else {
+            continue;
+        };
+        let at = position.actions.len();
+        c.bench_function(
+            &format!("{id}/legal-actions (after {at} actions, {legal} legal)"),
+            |b| b.iter(|| black_box(engine::legal_actions(*game, black_box(&position)).unwrap())),
+        );
+    }
+}
+
+criterion_group!(benches, replay, legal_actions);
 criterion_main!(benches);

@@ -94,7 +94,10 @@ fn random_deals(game: &dyn Game, n: u64) -> Vec<HandRecord> {
         let setup = game.setup(&resolved);
         let seats: Vec<_> = table.seats().collect();
         for seed in 1..=n {
-            let rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+            let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+            // A deal the rules cannot produce although its counts fit (Hand and Foot's upcard,
+            // which is never a wild card or a red 3) is shuffled again, a few times.
+            let mut reshuffles = 0;
             // The fewest cards (or deals) each declared part may hold, raised where refused.
             let mut counts: Vec<u32> = setup.parts.iter().map(|h| h.count.min()).collect();
             let record = loop {
@@ -158,6 +161,10 @@ fn random_deals(game: &dyn Game, n: u64) -> Vec<HandRecord> {
                         });
                         match raised {
                             Some((_, c)) => *c += 1,
+                            None if reshuffles < 20 => {
+                                reshuffles += 1;
+                                rng = Rng(rng.0.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+                            }
                             None => {
                                 panic!(
                                     "{} {options:?}: a deal from the declared setup is refused: {errors:?}",

@@ -7,6 +7,7 @@ mod calabrasella;
 mod calypso;
 mod couillon;
 mod court_piece;
+mod hand_and_foot;
 mod hasenpfeffer;
 mod imperial_tarot;
 mod knockout_whist;
@@ -42,6 +43,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &calypso::Calypso,
         &pluck::Pluck,
         &tong_its::TongIts,
+        &hand_and_foot::HandAndFoot,
     ]
 }
 

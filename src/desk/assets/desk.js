@@ -533,7 +533,7 @@ function centre(k) {
     })));
   } else if (v?.current) {
     bits.push(...combination(v, k));
-  } else if (Array.isArray(v?.melds)) {
+  } else if (Array.isArray(v?.discard_pile)) {
     bits.push(...rummyTable(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
@@ -579,27 +579,30 @@ function combination(v, k) {
 }
 
 /**
- * A rummy game (Tong-Its): the stock left, the pot, the top of the discard pile and every meld on
- * the table with its owner, numbered as a lay-off names it, as the engine's view has them.
+ * A rummy game's table, as the engine's view has it: the stock or stocks, the pot, the top of the
+ * discard pile and the melds on the table. Tong-Its lists its melds in one row, each with its owner
+ * and numbered as a lay-off names it; Hand and Foot by side, a closed pile named by its kind.
  */
 function rummyTable(v, k) {
   const pile = v.discard_pile ?? [];
-  // An irregular call (Tong-Its' draw call or challenge) ends the hand: marked on the table with
-  // the action that made it, and the cards its event names (none for a call).
+  // The last irregularity before this step, marked with the action that made it and its card, or
+  // the cards its event names (none for a Tong-Its call, which ends the hand).
   const irr = (v.irregularities ?? []).filter((i) => i.action_index < k).pop();
   const made = irr ? (S.adj?.events ?? []).find((e) => e.action_index === irr.action_index && e.seat === irr.seat) : null;
+  const stock = Array.isArray(v.stocks) ? `stocks ${v.stocks.join(" / ")}` : `stock ${plural(v.stock ?? 0, "card")}`;
+  const groups = Array.isArray(v.melds) ? (v.melds.length ? [[null, v.melds]] : []) : Object.entries(v.melds ?? {}).filter(([, m]) => m.length);
   return [
-    irr ? h("p", { class: "played irregular", dataset: { seat: irr.seat, cards: (made?.cards ?? []).join(" ") } },
-      `${seatLabel(irr.seat)} (${actionNumber(irr.action_index)}): ${made?.detail ?? ""} `,
+    irr ? h("p", { class: "played irregular", dataset: { seat: irr.seat, card: irr.card ?? "", cards: (made?.cards ?? []).join(" ") } },
+      `${seatLabel(irr.seat)} (${actionNumber(irr.action_index)}): ${made?.detail ?? ""} `, irr.card ? [cardEl(irr.card), " "] : "",
       h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`)) : null,
-    h("p", { class: "trick-head" }, `Phase: ${v.phase}`, ` · stock ${plural(v.stock ?? 0, "card")}`,
+    h("p", { class: "trick-head" }, `Phase: ${v.phase}`, ` · ${stock}`,
       v.pot != null ? ` · pot ${v.pot}` : "", v.draw_call ? ` · ${seatLabel(v.draw_call)} called draw` : ""),
     h("p", { class: "discards" }, "Discard pile: ",
       pile.length ? [cardEl(pile[pile.length - 1]), pile.length > 1 ? ` (${plural(pile.length, "card")})` : ""] : "empty"),
-    v.melds.length ? h("ol", { class: "melds", start: "0", "aria-label": "Melds on the table" }, v.melds.map((m, i) =>
-      h("li", { class: `meld${m.face_down ? " face-down" : ""}`, dataset: { owner: m.owner, index: String(i) } },
-        h("span", { class: "owner" }, `${i}. ${seatLabel(m.owner)}`),
-        h("span", { class: "cards" }, m.cards.map((c) => cardEl(c, { faceDown: m.face_down })))))) : null,
+    ...groups.map(([side, melds]) => h("ol", { class: "melds", start: "0", dataset: { side: side ?? "" }, "aria-label": side ? `${side} melds` : "Melds on the table" },
+      melds.map((m, i) => h("li", { class: `meld${m.face_down ? " face-down" : ""}`, dataset: { owner: m.owner ?? side, index: String(i), pile: m.pile ?? "" } },
+        h("span", { class: "owner" }, side ? `${side}${m.pile ? `, ${m.pile} pile` : ""}` : `${i}. ${seatLabel(m.owner)}`),
+        h("span", { class: "cards" }, m.cards.map((c) => cardEl(c, { faceDown: m.face_down }))))))),
   ];
 }
 

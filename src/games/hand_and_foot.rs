@@ -1,0 +1,2282 @@
+//! Hand and Foot (`docs/rules/hand-and-foot.md`): four players in partnerships, N–S v E–W, with
+//! five 52-card packs and their ten jokers (270 cards) split into two face-down stocks. Each player
+//! deals himself a hand and a foot of 11 (a 100 bonus for pulling exactly 22); the upcard starts
+//! the discard pile. Turns: draw two from a stock (or take the top 7 of the discard pile, melding
+//! its top card at once), meld, discard. Melds are 3–7 cards of one rank with few wild cards;
+//! seven make a pile (clean, dirty or wild). A player who empties his hand plays on from his foot;
+//! a side goes out once it has two clean, two dirty and one wild pile, both partners are in their
+//! feet, and the partner said "Yes" to "May I go out?". Four hands make a game, the opening
+//! minimum rising each hand; the highest total wins.
+
+use crate::cards::{Card, CardCounts, Holding, Rank, packs};
+use crate::details;
+use crate::engine::rummy::{self, SetShape, Turns};
+use crate::engine::{
+    Adjudication, Bonus, BonusStatus, Effect, Ending, Event, FieldError, GameInfo, HandState,
+    Irregularity, MAX_PLAYS, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, deal,
+};
+use crate::record::{Action, HandRecord, Placeholder, Yes};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+pub struct HandAndFoot;
+
+crate::verbs! {
+    /// What a record of Hand and Foot can say.
+    pub enum Verb in "Hand and Foot" {
+        Pull(u8) = "pull": "How many cards the seat pulled from a stock to deal himself hand and foot (§1; 22 earns 100).",
+        RedThree(RedThree) = "red_three": "A red 3 laid in the side's area and replaced from the stock named (1 or 2; the other when it is empty, HF-a).",
+        PickUpFoot(Yes) = "pick_up_foot": "The seat takes up his foot: at once when he melded his hand away, else at the start of his next turn (§3.3, HF-6).",
+        Draw(u8) = "draw": "The top two cards of stock 1 or 2 (§3.1, HF-5).",
+        TakePile(TakePile) = "take_pile": "The top 7 cards of the discard pile, its top card melded at once with cards from hand (§3.1).",
+        Meld(MeldCards) = "meld": "Cards from hand laid as a new meld, or added to the side's open meld named by `extend` (§3.2).",
+        AskGoOut(Yes) = "ask_go_out": "\"May I go out?\", asked of the partner (§3.4).",
+        Answer(Answer) = "answer": "The answer to \"May I go out?\": the partner's, or the opponents' when the partner said more than yes or no (§3.4, HF-c).",
+        Discard(Card) = "discard": "The card that ends the turn, onto the discard pile.",
+        Correct(Card) = "correct": "Every game's record has it; Hand and Foot has nothing to correct, so it is always `invalid_correct`.",
+    }
+}
+
+/// A red 3 laid down, and the stock its replacement comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HandAndFootRedThree)]
+pub struct RedThree {
+    /// The red 3 laid (`3H` or `3D`).
+    pub card: Card,
+    /// The stock the replacement is drawn from: 1 (`stock`) or 2 (`second_stock`).
+    pub stock: u8,
+}
+
+impl Placeholder for RedThree {
+    const PLACEHOLDER: &'static str = "{\"card\": \"3H\", \"stock\": <1 or 2>}";
+}
+
+/// Taking the discard pile: the cards from hand melded with its top card, and (for a side not yet
+/// open) further melds from hand laid in the same action to reach the minimum (HF-f).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HandAndFootTakePile)]
+pub struct TakePile {
+    /// The cards from hand melded with the top card: two naturals of its rank (two of its kind for
+    /// a wild card), and any more of that meld.
+    pub with: Vec<Card>,
+    /// Further new melds from hand, each a list of cards.
+    #[serde(default)]
+    pub melds: Vec<Vec<Card>>,
+}
+
+impl Placeholder for TakePile {
+    const PLACEHOLDER: &'static str = "{\"with\": [\"KS\", \"KD\"], \"melds\": []}";
+}
+
+/// A meld from hand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HandAndFootMeld)]
+pub struct MeldCards {
+    pub cards: Vec<Card>,
+    /// The side's open meld these cards are added to (`"K"`, `"wild"`); absent for a new meld.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extend: Option<MeldOf>,
+}
+
+impl Placeholder for MeldCards {
+    const PLACEHOLDER: &'static str =
+        "{\"cards\": [\"KS\", \"KD\", \"KH\"], \"extend\": <rank or \"wild\", for an open meld>}";
+}
+
+/// What a meld is of: a rank from 4 to A, or wild cards only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = HandAndFootMeldOf)]
+pub enum MeldOf {
+    #[serde(rename = "4")]
+    Four,
+    #[serde(rename = "5")]
+    Five,
+    #[serde(rename = "6")]
+    Six,
+    #[serde(rename = "7")]
+    Seven,
+    #[serde(rename = "8")]
+    Eight,
+    #[serde(rename = "9")]
+    Nine,
+    #[serde(rename = "T", alias = "10")]
+    Ten,
+    #[serde(rename = "J")]
+    Jack,
+    #[serde(rename = "Q")]
+    Queen,
+    #[serde(rename = "K")]
+    King,
+    #[serde(rename = "A")]
+    Ace,
+    #[serde(rename = "wild")]
+    Wild,
+}
+
+const MELD_RANKS: [(Rank, MeldOf); 11] = [
+    (Rank::Four, MeldOf::Four),
+    (Rank::Five, MeldOf::Five),
+    (Rank::Six, MeldOf::Six),
+    (Rank::Seven, MeldOf::Seven),
+    (Rank::Eight, MeldOf::Eight),
+    (Rank::Nine, MeldOf::Nine),
+    (Rank::Ten, MeldOf::Ten),
+    (Rank::Jack, MeldOf::Jack),
+    (Rank::Queen, MeldOf::Queen),
+    (Rank::King, MeldOf::King),
+    (Rank::Ace, MeldOf::Ace),
+];
+
+impl MeldOf {
+    /// The meld of natural cards of `rank`; `None` for a rank no meld is of (3s, §3.2).
+    fn rank(rank: Rank) -> Option<MeldOf> {
+        MELD_RANKS.iter().find(|(r, _)| *r == rank).map(|(_, m)| *m)
+    }
+
+    fn natural(self) -> Option<Rank> {
+        MELD_RANKS.iter().find(|(_, m)| *m == self).map(|(r, _)| *r)
+    }
+
+    fn name(self) -> String {
+        match self.natural() {
+            Some(r) => format!("{}s", r.letter()),
+            None => "wild cards".into(),
+        }
+    }
+}
+
+/// The answer to "May I go out?".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = HandAndFootAnswer)]
+pub struct Answer {
+    pub reply: Reply,
+    /// The answer said more than "Yes" or "No" (§3.4): the opponents' answer binds instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extra_information: bool,
+}
+
+impl Placeholder for Answer {
+    const PLACEHOLDER: &'static str = "{\"reply\": \"yes\" or \"no\"}";
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = HandAndFootReply)]
+pub enum Reply {
+    Yes,
+    No,
+}
+
+/// A pile's kind (§3.2, HF-1): a closed meld of seven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = HandAndFootPile)]
+pub enum Pile {
+    Clean,
+    Dirty,
+    Wild,
+}
+
+/// A meld on the table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = HandAndFootTableMeld)]
+pub struct Meld {
+    /// The rank of its natural cards, or `wild`.
+    pub of: MeldOf,
+    pub cards: Vec<Card>,
+    /// The pile it makes once it holds seven cards; `null` while it is open.
+    pub pile: Option<Pile>,
+}
+
+impl Meld {
+    /// A meld laid on the table (`Turns::melds`), as the rules see it.
+    fn of(cards: &[Card]) -> Meld {
+        let of = match SetShape::of(cards, wild).and_then(|s| s.rank) {
+            Some(r) => MeldOf::rank(r).expect("melds are judged before they are laid"),
+            None => MeldOf::Wild,
+        };
+        Meld {
+            of,
+            cards: cards.to_vec(),
+            pile: (cards.len() == PILE).then(|| match (of, wilds(cards)) {
+                (MeldOf::Wild, _) => Pile::Wild,
+                (_, 0) => Pile::Clean,
+                _ => Pile::Dirty,
+            }),
+        }
+    }
+}
+
+fn wilds(cards: &[Card]) -> usize {
+    cards.iter().filter(|&&c| wild(c)).count()
+}
+
+/// What Hand and Foot adds to the adjudication.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = HandAndFootDetails)]
+pub struct Details {
+    /// The hand of the game (1 to 4), which sets the opening minimum (§3.2).
+    pub hand_number: u32,
+    /// The card value a side's first melds of the hand must reach (§3.2).
+    pub opening_minimum: u32,
+    /// The seat that went out; `null` when the hand ended with the stock (§3.5) or not at all.
+    pub went_out: Option<Seat>,
+    /// Each side's melds, in the order laid.
+    #[schema(value_type = BTreeMap<String, Vec<Meld>>)]
+    pub melds: BTreeMap<Side, Vec<Meld>>,
+    /// Each side's red 3s laid down.
+    #[schema(value_type = BTreeMap<String, Vec<Card>>)]
+    pub red_threes: BTreeMap<Side, Vec<Card>>,
+    /// How many cards each seat pulled for its self-deal (§1).
+    #[schema(value_type = BTreeMap<String, u8>)]
+    pub pulled: BTreeMap<Seat, u8>,
+    /// The seats that have picked up their foot.
+    pub feet_picked_up: Vec<Seat>,
+    /// Cards left in stock 1 and stock 2.
+    pub stocks: [usize; 2],
+    /// The discard pile, bottom first.
+    pub discard_pile: Vec<Card>,
+}
+
+static INFO: GameInfo = GameInfo {
+    id: "hand-and-foot",
+    name: "Hand and Foot",
+    tables: crate::engine::Tables(&[Table::FOUR]),
+    deck: "270-card pack: five 52-card packs and their ten jokers, in two stocks",
+    // A game is four hands (§4): no score ends it.
+    game_target: 0,
+    options: &[
+        OptionSpec {
+            name: "discard_pair_may_include_wild",
+            kind: OptionKind::Flag { default: false },
+            description: "The two cards from hand that take the discard pile may be one natural of the top card's rank and one wild card (default: two naturals).",
+            rule: "hand-and-foot.md §6 HF-2",
+        },
+        OptionSpec {
+            name: "foot_not_counted",
+            kind: OptionKind::Flag { default: false },
+            description: "A foot never picked up is not deducted at the end of the hand (default: its cards count against the side, a red 3 in it -100).",
+            rule: "hand-and-foot.md §6 HF-4",
+        },
+    ],
+    rules: "docs/rules/hand-and-foot.md",
+    irregularities: &["go_out_against_no", "failed_go_out", "illegal_discard_draw"],
+    verbs: <Verb as crate::record::Verbs>::VERBS,
+    record_errors: &[
+        "out_of_turn",
+        "unexpected_action",
+        "card_not_held",
+        "card_played_twice",
+        "invalid_correct",
+        "action_after_end",
+        "incomplete_hand",
+        "malformed_meld",
+        "opening_below_minimum",
+        "go_out_without_permission",
+        "red_three_not_laid",
+    ],
+    events: &[
+        "upcard_turned",
+        "red_three_laid",
+        "foot_picked_up",
+        "pile_taken",
+        "pile_completed",
+        "extra_information",
+        "went_out",
+    ],
+    score_codes: &[
+        "melded_cards",
+        "clean_piles",
+        "dirty_piles",
+        "wild_piles",
+        "cards_in_hand",
+        "foot_not_picked_up",
+        "red_three",
+        "went_out",
+        "exact_pull",
+    ],
+    titles: crate::engine::Titles(&[
+        ("go_out_against_no", "Went out after the partner said no"),
+        ("failed_go_out", "Asked to go out and could not"),
+        (
+            "illegal_discard_draw",
+            "Took the discard pile without being able to",
+        ),
+        ("malformed_meld", "Meld the rules do not allow"),
+        ("opening_below_minimum", "Opening melds below the minimum"),
+        (
+            "go_out_without_permission",
+            "Went out without asking the partner",
+        ),
+        ("red_three_not_laid", "A red 3 was not laid down at once"),
+        ("red_three_laid", "Red 3 laid down and replaced"),
+        ("foot_picked_up", "Foot picked up"),
+        ("pile_taken", "Discard pile taken"),
+        ("pile_completed", "Pile of seven completed"),
+        (
+            "extra_information",
+            "Answer with extra information: the opponents answer",
+        ),
+        ("went_out", "Went out"),
+        ("melded_cards", "Melded cards"),
+        ("clean_piles", "Clean piles"),
+        ("dirty_piles", "Dirty piles"),
+        ("wild_piles", "Wild piles"),
+        ("cards_in_hand", "Cards left in hand"),
+        ("foot_not_picked_up", "Foot not picked up"),
+        ("red_three", "Red 3"),
+        ("exact_pull", "Pulled exactly 22 cards"),
+    ]),
+};
+
+/// §1: a hand and a foot of 11 each; the record gives both in the seat's deal, hand first (HF-a).
+const PILE_OF_HAND: usize = 11;
+/// §3.2: a meld of seven is a pile.
+const PILE: usize = 7;
+/// §3.1: the discard pile is taken seven cards at most.
+const TAKEN: usize = 7;
+/// §1: pulling exactly this many scores a bonus.
+const EXACT_PULL: u8 = 22;
+/// §4: a game is four hands.
+const HANDS: u32 = 4;
+/// §3.2: the opening minimum of hands 1 to 4.
+const MINIMUM: [u32; 4] = [50, 90, 120, 150];
+/// §4 bonuses and §5 penalties.
+const WILD_PILE: i32 = 1500;
+const CLEAN_PILE: i32 = 500;
+const DIRTY_PILE: i32 = 300;
+const RED_THREE: i32 = 100;
+const GOING_OUT: i32 = 100;
+const PULL_BONUS: i32 = 100;
+const AGAINST_NO: i32 = 100;
+const FAILED: i32 = 100;
+const ILLEGAL_DRAW: i32 = 50;
+
+/// Jokers and 2s are wild (§1).
+fn wild(card: Card) -> bool {
+    card.rank().is_none_or(|r| r == Rank::Two)
+}
+
+fn red_three(card: Card) -> bool {
+    card.rank() == Some(Rank::Three) && card.suit().is_some_and(|s| s.is_red())
+}
+
+fn black_three(card: Card) -> bool {
+    card.rank() == Some(Rank::Three) && !red_three(card)
+}
+
+/// §1: a card's value.
+fn value(card: Card) -> u32 {
+    match card.rank() {
+        None => 50,
+        Some(Rank::Two) | Some(Rank::Ace) => 20,
+        Some(Rank::Three) if red_three(card) => 100,
+        Some(r) if r >= Rank::Eight => 10,
+        Some(_) => 5,
+    }
+}
+
+fn values(cards: &[Card]) -> u32 {
+    cards.iter().map(|&c| value(c)).sum()
+}
+
+/// §3.2: wild cards allowed in a meld of `len` cards.
+fn wild_limit(len: usize) -> usize {
+    if len <= 5 { 1 } else { 2 }
+}
+
+/// §3.2: whether `naturals` natural cards of one rank and `wilds` wild cards make one meld.
+fn one_meld(naturals: usize, wilds: usize) -> bool {
+    let len = naturals + wilds;
+    (3..=PILE).contains(&len) && (naturals == 0 || wilds <= wild_limit(len))
+}
+
+/// The melds `naturals` cards of one rank and `wilds` wild cards make in one turn: piles of seven
+/// closed first, then at most one open meld (a side holds one open meld of a rank, §3.2), as
+/// (naturals, wilds) per meld; `None` when they make none.
+fn split(naturals: usize, wilds: usize) -> Option<Vec<(usize, usize)>> {
+    if naturals == 0 && wilds == 0 {
+        return Some(Vec::new());
+    }
+    if one_meld(naturals, wilds) {
+        return Some(vec![(naturals, wilds)]);
+    }
+    // A pile of seven first: all natural, or with one or two wild cards (all wild, for wild cards).
+    let piles: &[(usize, usize)] = if naturals == 0 {
+        &[(0, PILE)]
+    } else {
+        &[(7, 0), (6, 1), (5, 2)]
+    };
+    piles.iter().find_map(|&(n, w)| {
+        if n > naturals || w > wilds {
+            return None;
+        }
+        let mut rest = split(naturals - n, wilds - w)?;
+        rest.insert(0, (n, w));
+        Some(rest)
+    })
+}
+
+/// The best opening a hand can lay this turn (§3.2, HF-7, HF-f): the melds of greatest value
+/// from `hand`, the first holding `top` (the discard pile's top card) with two naturals of its
+/// rank from hand (two of its kind for a wild card; a natural and a wild card where `pair_wild`,
+/// HF-2), when the pile is taken.
+#[derive(Clone, Debug, PartialEq)]
+struct Opening {
+    value: u32,
+    melds: Vec<Vec<Card>>,
+}
+
+/// The value of natural cards melded, and each rank's (naturals, wild cards) in its melds.
+type Naturals = (u32, Vec<(Rank, usize, usize)>);
+
+fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Opening> {
+    let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
+    // The wild cards a wild top card needs: it and two of its kind, in an all-wild meld.
+    let mut required: Vec<Card> = Vec::new();
+    if let Some(t) = top.filter(|&t| wild(t)) {
+        required.push(t);
+        for _ in 0..2 {
+            let at = wilds
+                .iter()
+                .position(|&c| (c == Card::JOKER) == (t == Card::JOKER))?;
+            required.push(wilds.remove(at));
+        }
+    }
+    // The highest value wild cards are used first.
+    wilds.sort_by_key(|&c| std::cmp::Reverse(value(c)));
+    let total_wilds = wilds.len() + required.len();
+    // best[w]: the greatest value of natural cards melded with `w` wild cards among them, and each
+    // rank's (naturals, wilds).
+    let mut best: Vec<Option<Naturals>> = vec![None; total_wilds + 1];
+    best[0] = Some((0, Vec::new()));
+    for (rank, _) in MELD_RANKS {
+        let mut naturals = hand.iter().filter(|c| c.rank() == Some(rank)).count();
+        let with_top = top.is_some_and(|t| t.rank() == Some(rank));
+        if with_top {
+            naturals += 1;
+        }
+        let each = value(Card::new(rank, crate::cards::Suit::Spades));
+        let mut next = vec![None; total_wilds + 1];
+        for (used, entry) in best.iter().enumerate() {
+            let Some((v, chosen)) = entry else { continue };
+            for n in 0..=naturals {
+                for w in 0..=(total_wilds - used) {
+                    if with_top {
+                        // The top card and two naturals from hand (or one and a wild, HF-2).
+                        let pair = n >= 3 || (pair_wild && n >= 2 && w >= 1);
+                        if !pair {
+                            continue;
+                        }
+                    }
+                    if split(n, w).is_none() || (n == 0 && w > 0) {
+                        continue;
+                    }
+                    let value = v + each * n as u32;
+                    let slot = &mut next[used + w];
+                    if slot.as_ref().is_none_or(|(best, _)| *best < value) {
+                        let mut chosen = chosen.clone();
+                        if n > 0 {
+                            chosen.push((rank, n, w));
+                        }
+                        *slot = Some((value, chosen));
+                    }
+                }
+            }
+        }
+        best = next;
+    }
+    let wild_value = |count: usize| -> u32 {
+        values(&required) + values(&wilds[..count.saturating_sub(required.len())])
+    };
+    let mut found: Option<(u32, usize, usize)> = None;
+    for (on_naturals, entry) in best.iter().enumerate() {
+        let Some((v, _)) = entry else { continue };
+        let left = total_wilds - on_naturals;
+        // The most wild cards the rest can lay as all-wild melds.
+        let Some(all_wild) = (0..=left)
+            .rev()
+            .find(|&m| m >= required.len() && (m == 0 || split(0, m).is_some()))
+        else {
+            continue;
+        };
+        let v = v + wild_value(on_naturals + all_wild);
+        if found.is_none_or(|(b, _, _)| b < v) {
+            found = Some((v, on_naturals, all_wild));
+        }
+    }
+    let (value, on_naturals, all_wild) = found?;
+    // Lay the cards out: the top card's meld first.
+    let (_, chosen) = best[on_naturals].clone()?;
+    let mut pool: Vec<Card> = required.clone();
+    pool.extend(&wilds[..(on_naturals + all_wild).saturating_sub(required.len())]);
+    // The all-wild melds take the required cards (the first of the pool), the rest go on naturals.
+    let wild_cards: Vec<Card> = pool.drain(..all_wild).collect();
+    let mut melds = Vec::new();
+    let mut spare: Vec<Card> = hand.to_vec();
+    let mut ordered = chosen;
+    ordered.sort_by_key(|&(r, _, _)| top.is_none_or(|t| t.rank() != Some(r)));
+    for (rank, n, w) in ordered {
+        let mut naturals: Vec<Card> = Vec::new();
+        if top.is_some_and(|t| t.rank() == Some(rank)) {
+            naturals.push(top.expect("the top card"));
+        }
+        while naturals.len() < n {
+            let at = spare.iter().position(|c| c.rank() == Some(rank))?;
+            naturals.push(spare.remove(at));
+        }
+        let mut wild_on: Vec<Card> = pool.drain(..w).collect();
+        for (mn, mw) in split(n, w)? {
+            let mut meld: Vec<Card> = naturals.drain(..mn).collect();
+            meld.extend(wild_on.drain(..mw));
+            melds.push(meld);
+        }
+    }
+    let mut wild_cards = wild_cards;
+    let wild_melds: Vec<Vec<Card>> = split(0, all_wild)?
+        .into_iter()
+        .map(|(_, w)| wild_cards.drain(..w).collect())
+        .collect();
+    if top.is_some_and(wild) {
+        // The top card's all-wild meld comes first.
+        melds.splice(0..0, wild_melds);
+    } else {
+        melds.extend(wild_melds);
+    }
+    Some(Opening { value, melds })
+}
+
+/// Where the turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before play: the pulls and the red 3s laid from the hands dealt (§2 items 1–3).
+    Setup,
+    /// The turn's start: the foot picked up if due (HF-6), then a draw.
+    Start,
+    /// The discard pile could not be taken: the player draws from a stock instead (§5).
+    MustDrawStock,
+    /// After the draw: melds, a question, the discard.
+    Play,
+    /// The hand was melded away: the foot is picked up at once (§3.3).
+    FootDue,
+    /// "May I go out?" waits for its answer: the partner's, or the opponents' (§3.4).
+    Answer {
+        opponents: bool,
+    },
+    /// A void going-out left two cards or more: the turn ends with a discard (HF-b).
+    MustDiscard,
+    Over,
+}
+
+/// What one turn has done so far.
+#[derive(Clone, Debug, Default)]
+struct Turn {
+    /// The action that asked "May I go out?" (once per turn, HF-b).
+    asked: Option<usize>,
+    /// The binding answer, and the action that gave it.
+    answer: Option<(Reply, usize)>,
+    /// `failed_go_out` was charged for this turn's question.
+    failed: bool,
+    /// The value melded this turn by a side opening with a stock draw (HF-7).
+    opening: Option<u32>,
+}
+
+#[derive(Clone)]
+struct Hand {
+    table: Table,
+    pair_wild: bool,
+    foot_counted: bool,
+    hand_number: u32,
+    minimum: u32,
+    /// The hands, what each seat gave up, the two stocks, the discard pile, the melds (each
+    /// belongs to the side of the seat that started it) and whose turn it is.
+    turns: Turns<CardCounts>,
+    /// A seat's foot until he picks it up.
+    feet: [Option<CardCounts>; 4],
+    pulled: [Option<u8>; 4],
+    red_threes: [Vec<(Seat, Card, usize)>; 2],
+    /// Where the turn of `turns.to_act()` stands (finer than `Turns`' draw and play).
+    phase: Phase,
+    turn: Turn,
+    went_out: Option<(Seat, usize)>,
+    /// The stock's last card was a red 3: its drawer may meld, and the hand ends without his
+    /// discard (§3.5).
+    last_turn: bool,
+    adj: Adjudication,
+}
+
+/// A side's place in `melds` and `red_threes`.
+fn side_of(seat: Seat) -> usize {
+    seat.pos() % 2
+}
+
+impl Rules for HandAndFoot {
+    type Verb = Verb;
+    type Details = Details;
+    type Carried = NoDetails;
+
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn setup(&self, _: &Options) -> deal::Setup {
+        deal::Setup {
+            pack: packs::hand_and_foot270(),
+            hand: deal::HandSize::Each(2 * PILE_OF_HAND),
+            counted_by: None,
+            parts: &[
+                deal::Holds {
+                    part: deal::Part::DiscardPile,
+                    what: "the upcard that starts the discard pile (jokers, 2s and red 3s turned before it are buried in the stocks)",
+                    count: deal::Count::Between(1, 1),
+                },
+                deal::Holds {
+                    part: deal::Part::Stock,
+                    what: "stock 1 as play starts, top card first",
+                    count: deal::Count::Rest { at_least: 0 },
+                },
+                deal::Holds {
+                    part: deal::Part::SecondStock,
+                    what: "stock 2 as play starts, top card first",
+                    count: deal::Count::Rest { at_least: 0 },
+                },
+            ],
+        }
+    }
+
+    fn start(
+        &self,
+        record: &HandRecord<Verb>,
+        options: &Options,
+        table: Table,
+        before: &MatchState,
+    ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
+        if before.hands_played >= HANDS {
+            return Err(vec![FieldError::new(
+                "/match_state/hands_played".into(),
+                format!(
+                    "a game of Hand and Foot is {HANDS} hands and {} have been played: the game is over, start a new match (§4)",
+                    before.hands_played
+                ),
+            )]);
+        }
+        let pack = packs::hand_and_foot270();
+        let mut dealt = deal::check_holdings::<CardCounts, _>(record, table, &pack)?;
+        deal::check_undealt(&record.face_up, "face_up", &pack, &mut dealt)?;
+        deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
+        deal::check_undealt(&record.second_stock, "second_stock", &pack, &mut dealt)?;
+        deal::check_whole_pack(&dealt, &pack)?;
+        let upcard = record.face_up[0];
+        if wild(upcard) || red_three(upcard) {
+            return Err(vec![FieldError::new(
+                "/face_up/0".into(),
+                format!(
+                    "{upcard} cannot be the upcard: jokers, 2s and red 3s turned are buried in a stock and another card turned (§1)"
+                ),
+            )]);
+        }
+        let dealer = table.resolve(record.dealer).expect("checked with the deal");
+        let mut hands = [CardCounts::default(); MAX_PLAYS];
+        let mut feet = [None; 4];
+        for (seat, cards) in &record.deal {
+            let at = table.resolve(*seat).expect("checked with the deal").pos();
+            let (hand, foot) = cards.split_at(PILE_OF_HAND);
+            let mut f = CardCounts::default();
+            for &c in hand {
+                hands[at].insert(c);
+            }
+            for &c in foot {
+                f.insert(c);
+            }
+            feet[at] = Some(f);
+        }
+        let hand_number = before.hands_played + 1;
+        let mut adj = Adjudication::new(INFO.id, dealer, before, 0);
+        adj.tally = PerSide::over(table.sides());
+        adj.events.push(Event {
+            code: "upcard_turned",
+            action_index: None,
+            trick: None,
+            seat: None,
+            side: None,
+            details: Default::default(),
+            cards: vec![upcard],
+            detail: format!("{upcard} is turned up to start the discard pile (§1)"),
+        });
+        let mut turns = Turns::new(
+            table,
+            hands,
+            &[&record.stock, &record.second_stock],
+            1,
+            table.next(dealer),
+            rummy::Phase::Draw,
+        );
+        turns.piles[0].lay(upcard);
+        Ok(Box::new(Hand {
+            table,
+            pair_wild: options.flag("discard_pair_may_include_wild"),
+            foot_counted: !options.flag("foot_not_counted"),
+            hand_number,
+            minimum: MINIMUM[hand_number as usize - 1],
+            turns,
+            feet,
+            pulled: [None; 4],
+            red_threes: [Vec::new(), Vec::new()],
+            phase: Phase::Setup,
+            turn: Turn::default(),
+            went_out: None,
+            last_turn: false,
+            adj,
+        }))
+    }
+}
+
+impl Hand {
+    fn partner(&self, seat: Seat) -> Seat {
+        self.table.next(self.table.next(seat))
+    }
+    fn stock_left(&self) -> usize {
+        self.turns.stocks.iter().map(|s| s.len()).sum()
+    }
+
+    fn to_move(&self) -> Seat {
+        self.turns.to_act()
+    }
+
+    fn hand(&self, seat: Seat) -> CardCounts {
+        self.turns.hand(seat)
+    }
+
+    fn pile_top(&self) -> Option<Card> {
+        self.turns.piles[0].top()
+    }
+    /// Draws the next card of stock `n` (0 or 1), or of the other when it is empty (HF-5, HF-a),
+    /// into `seat`'s hand.
+    fn draw_one(&mut self, at: (usize, Seat, &str), n: usize) -> Result<Option<Card>, RecordError> {
+        let card = match self.turns.draw(at, n, None)? {
+            Some(c) => Some(c),
+            None => self.turns.draw(at, 1 - n, None)?,
+        };
+        if card.is_some_and(red_three) && self.stock_left() == 0 {
+            self.last_turn = true;
+        }
+        Ok(card)
+    }
+
+    /// The red 3 `seat` still holds in his hand, if any (HF-e: it is laid before anything else).
+    fn red_three_held(&self, seat: Seat) -> Option<Card> {
+        self.hand(seat).to_vec().into_iter().find(|&c| red_three(c))
+    }
+    /// README C12, HF-g: every card of `cards` (named at `field/0`, `field/1`, …) is in `seat`'s
+    /// hand; nothing leaves it here.
+    fn check_held(&self, at: (usize, Seat, &str), cards: &[Card]) -> Result<(), RecordError> {
+        self.turns.clone().give_up(at, cards)
+    }
+    /// The melds of side `side` (0: N–S), with their places in `turns.melds`.
+    fn melds_of(&self, side: usize) -> impl Iterator<Item = (usize, Meld)> + '_ {
+        self.turns
+            .melds
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| side_of(m.owner) == side)
+            .map(|(i, m)| (i, Meld::of(&m.cards)))
+    }
+
+    /// The side's open meld of `of` (fewer than seven cards), by its place in `turns.melds`.
+    fn open_meld(&self, side: usize, of: MeldOf) -> Option<usize> {
+        self.melds_of(side)
+            .find(|(_, m)| m.of == of && m.pile.is_none())
+            .map(|(i, _)| i)
+    }
+
+    /// Side `side`'s clean, dirty and wild piles (§3.2).
+    fn piles(&self, side: usize) -> [usize; 3] {
+        let mut n = [0; 3];
+        for (_, m) in self.melds_of(side) {
+            match m.pile {
+                Some(Pile::Clean) => n[0] += 1,
+                Some(Pile::Dirty) => n[1] += 1,
+                Some(Pile::Wild) => n[2] += 1,
+                None => {}
+            }
+        }
+        n
+    }
+
+    /// §3.2: `cards` as a new meld of `side`, or the reason they are none.
+    fn new_meld(&self, side: usize, cards: &[Card]) -> Result<MeldOf, String> {
+        let names = names(cards);
+        let shape = SetShape::of(cards, wild)
+            .ok_or_else(|| format!("{names} are not of one rank (with wild cards)"))?;
+        let of = match shape.rank {
+            None => MeldOf::Wild,
+            Some(r) => {
+                MeldOf::rank(r).ok_or_else(|| format!("{names}: 3s are never melded (§1, §3.2)"))?
+            }
+        };
+        if !(3..=PILE).contains(&cards.len()) {
+            return Err(format!("{names}: a meld is 3 to 7 cards (§3.2)"));
+        }
+        if shape.naturals > 0 && shape.wilds > wild_limit(cards.len()) {
+            return Err(format!(
+                "{names}: a meld of {} cards holds at most {} wild card(s) (§3.2)",
+                cards.len(),
+                wild_limit(cards.len())
+            ));
+        }
+        if self.open_meld(side, of).is_some() {
+            return Err(format!(
+                "the side already has an open meld of {}: a side may not hold two (§3.2)",
+                of.name()
+            ));
+        }
+        Ok(of)
+    }
+
+    /// §3.2: whether `cards` may be added to the side's open meld `at`.
+    fn extension(&self, at: usize, cards: &[Card]) -> Result<(), String> {
+        let meld = Meld::of(&self.turns.melds[at].cards);
+        let fits = cards
+            .iter()
+            .all(|&c| wild(c) || (meld.of.natural().is_some() && c.rank() == meld.of.natural()));
+        if !fits || cards.is_empty() {
+            return Err(format!(
+                "{} cannot be added to the meld of {}",
+                names(cards),
+                meld.of.name()
+            ));
+        }
+        let len = meld.cards.len() + cards.len();
+        let wilds = wilds(&meld.cards) + wilds(cards);
+        if len > PILE {
+            return Err(format!(
+                "the meld of {} would hold {len} cards: 7 at most (§3.2)",
+                meld.of.name()
+            ));
+        }
+        if meld.of != MeldOf::Wild && wilds > wild_limit(len) {
+            return Err(format!(
+                "the meld of {} would hold {wilds} wild cards in {len}: at most {} (§3.2)",
+                meld.of.name(),
+                wild_limit(len)
+            ));
+        }
+        Ok(())
+    }
+    /// Lays `cards` from `seat`'s hand (judged already) as a meld of his side: new, or onto the
+    /// side's open meld of their kind. Returns the melded value.
+    fn lay(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        of: MeldOf,
+        cards: &[Card],
+        field: &str,
+    ) -> Result<u32, RecordError> {
+        let at = match self.open_meld(side_of(seat), of) {
+            Some(at) => {
+                for (j, &c) in cards.iter().enumerate() {
+                    self.turns
+                        .lay_off((index, seat, &format!("{field}/{j}")), c, at)?;
+                }
+                at
+            }
+            None => self.turns.meld((index, seat, field), cards, false)?,
+        };
+        let meld = Meld::of(&self.turns.melds[at].cards);
+        if let Some(pile) = meld.pile {
+            let kind = match pile {
+                Pile::Clean => "clean",
+                Pile::Dirty => "dirty",
+                Pile::Wild => "wild",
+            };
+            self.event(
+                "pile_completed",
+                index,
+                seat,
+                meld.cards.clone(),
+                format!(
+                    "{seat}'s side completes a {kind} pile of {} (§3.2)",
+                    of.name()
+                ),
+            );
+        }
+        Ok(values(cards))
+    }
+
+    fn event(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        cards: Vec<Card>,
+        detail: String,
+    ) {
+        self.adj.events.push(Event {
+            code,
+            action_index: Some(index),
+            trick: None,
+            seat: Some(seat),
+            side: Some(self.table.side(seat)),
+            details: Default::default(),
+            cards,
+            detail,
+        });
+    }
+
+    fn offence(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        rule: &'static str,
+        explanation: String,
+        consequence: String,
+    ) {
+        self.adj.irregularities.push(Irregularity {
+            code,
+            action_index: Some(index),
+            trick: None,
+            seat,
+            card: None,
+            rule,
+            explanation,
+            consequence,
+            effect: Effect::default(),
+        });
+    }
+
+    /// §3.4, HF-e: whether `seat`'s side may go out: its piles (counted after `melds`) and both
+    /// partners in their feet.
+    fn may_go_out(&self, seat: Seat, [clean, dirty, wild]: [usize; 3]) -> Result<(), String> {
+        if clean < 2 || dirty < 2 || wild < 1 {
+            return Err(format!(
+                "the side has {clean} clean, {dirty} dirty and {wild} wild piles: going out needs 2, 2 and 1 (§3.4)"
+            ));
+        }
+        let partner = self.partner(seat);
+        if self.feet[partner.pos()].is_some() {
+            return Err(format!(
+                "{partner} has not picked up his foot: both partners must play from their feet (§3.4, HF-e)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The judgement of an action that would leave `seat` in his foot with no card (§3.3, §3.4):
+    /// `Ok(true)` when he goes out, `Ok(false)` when the attempt is void (penalised; the cards stay
+    /// in his hand), an error when he never asked (HF-c).
+    fn going_out(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        piles_after: [usize; 3],
+    ) -> Result<bool, RecordError> {
+        let seat = action.seat;
+        let Some(_) = self.turn.asked else {
+            return Err(RecordError::on(
+                "go_out_without_permission",
+                index,
+                action,
+                format!(
+                    "{seat} would play his last card without asking \"May I go out?\" (§3.3, HF-c)"
+                ),
+            ));
+        };
+        let void = |hand: &Hand| {
+            let left = hand.hand(seat).len();
+            if left >= 2 {
+                format!(
+                    "the going-out is void: the cards go back into {seat}'s hand and his turn ends with a discard (§5, HF-b)"
+                )
+            } else {
+                format!(
+                    "the going-out is void: the card goes back into {seat}'s hand and his turn ends without a discard (§5, HF-b)"
+                )
+            }
+        };
+        match self.turn.answer {
+            Some((Reply::No, _)) => {
+                let consequence =
+                    format!("-{AGAINST_NO} to {}; {}", self.table.side(seat), void(self));
+                self.offence(
+                    "go_out_against_no",
+                    index,
+                    seat,
+                    "hand-and-foot.md §5",
+                    format!("{seat} goes out although the answer to \"May I go out?\" was no"),
+                    consequence,
+                );
+                Ok(false)
+            }
+            Some((Reply::Yes, answered)) => match self.may_go_out(seat, piles_after) {
+                Ok(()) => Ok(true),
+                Err(why) => {
+                    if !self.turn.failed {
+                        self.turn.failed = true;
+                        let consequence =
+                            format!("-{FAILED} to {}; {}", self.table.side(seat), void(self));
+                        self.offence(
+                            "failed_go_out",
+                            answered,
+                            seat,
+                            "hand-and-foot.md §5",
+                            format!("{seat} asked to go out and cannot: {why}"),
+                            consequence,
+                        );
+                    }
+                    Ok(false)
+                }
+            },
+            None => unreachable!("a question is answered before its asker acts again"),
+        }
+    }
+
+    /// After a void going-out: a discard if two cards or more are left, else the turn ends (HF-b).
+    fn after_void(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        if self.hand(action.seat).len() >= 2 {
+            self.phase = Phase::MustDiscard;
+            Ok(())
+        } else {
+            self.end_turn(index, action)
+        }
+    }
+
+    /// The turn ends: an opening below the minimum is a record error (HF-c), a question answered
+    /// yes without going out costs `failed_go_out` (HF-b).
+    fn end_turn(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let seat = self.to_move();
+        if let Some(value) = self.turn.opening
+            && value < self.minimum
+        {
+            return Err(RecordError::on(
+                "opening_below_minimum",
+                index,
+                action,
+                format!(
+                    "{seat}'s side opened with melds worth {value}: hand {} needs {} (§3.2, HF-7)",
+                    self.hand_number, self.minimum
+                ),
+            ));
+        }
+        if let (Some((Reply::Yes, answered)), false, None) =
+            (self.turn.answer, self.turn.failed, self.went_out)
+        {
+            self.offence(
+                "failed_go_out",
+                answered,
+                seat,
+                "hand-and-foot.md §5",
+                format!("{seat} asked to go out, was told yes, and did not go out this turn"),
+                format!("-{FAILED} to {} (§5, HF-b)", self.table.side(seat)),
+            );
+        }
+        self.turn = Turn::default();
+        if self.went_out.is_some() || self.last_turn {
+            self.phase = Phase::Over;
+            self.turns.end();
+            return Ok(());
+        }
+        self.turns.next_turn();
+        self.phase = Phase::Start;
+        Ok(())
+    }
+
+    /// Whether the hand may end with the record here (§3.5): the stock is exhausted and the player
+    /// to move has not taken the pile, or the stock's last card was a red 3.
+    fn may_end_here(&self) -> bool {
+        match self.phase {
+            Phase::Over => true,
+            Phase::Start => self.stock_left() == 0,
+            Phase::Play => self.last_turn && self.red_three_held(self.to_move()).is_none(),
+            _ => false,
+        }
+    }
+
+    /// §3.1, HF-d: why `seat` cannot take the discard pile now, or `None` if he can.
+    fn cannot_take(&self, seat: Seat) -> Option<String> {
+        let Some(top) = self.pile_top() else {
+            return Some("the discard pile is empty".into());
+        };
+        if black_three(top) {
+            return Some(format!(
+                "a black 3 ({top}) is on top of the discard pile (§3.1)"
+            ));
+        }
+        let side = side_of(seat);
+        let hand = self.hand(seat).to_vec();
+        let of = if wild(top) {
+            let kind = hand
+                .iter()
+                .filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .count();
+            if kind < 2 {
+                return Some(format!(
+                    "{seat} does not hold two {} to meld with the wild {top} (§3.1)",
+                    if top == Card::JOKER { "jokers" } else { "2s" }
+                ));
+            }
+            MeldOf::Wild
+        } else {
+            let rank = top.rank_unchecked();
+            let naturals = hand.iter().filter(|c| c.rank() == Some(rank)).count();
+            let wilds = hand.iter().filter(|&&c| wild(c)).count();
+            let pair = naturals >= 2 || (self.pair_wild && naturals >= 1 && wilds >= 1);
+            if !pair {
+                return Some(format!(
+                    "{seat} does not hold two natural {}s to meld with {top} (§3.1, HF-2)",
+                    rank.letter()
+                ));
+            }
+            MeldOf::rank(rank).expect("a natural card other than a 3")
+        };
+        if let Some(at) = self.open_meld(side, of) {
+            let meld = Meld::of(&self.turns.melds[at].cards);
+            // Two naturals, or (HF-2) a natural and a wild card, as the hand allows.
+            let fits = meld.cards.len() + 3 <= PILE
+                && (of == MeldOf::Wild
+                    || hand.iter().filter(|c| c.rank() == of.natural()).count() >= 2
+                    || wilds(&meld.cards) < wild_limit(meld.cards.len() + 3));
+            if !fits {
+                return Some(format!(
+                    "the side's open meld of {} has no room for the top card and two more (HF-d)",
+                    of.name()
+                ));
+            }
+        }
+        if !self.opened(side) {
+            let best = best_opening(&hand, Some(top), self.pair_wild).map_or(0, |o| o.value);
+            if best < self.minimum {
+                return Some(format!(
+                    "the side has not opened and the top card with {seat}'s hand makes at most {best}: hand {} needs {} (HF-d, HF-f)",
+                    self.hand_number, self.minimum
+                ));
+            }
+        }
+        None
+    }
+
+    fn opened(&self, side: usize) -> bool {
+        self.melds_of(side).next().is_some()
+    }
+
+    /// The seat whose pull is due: each in turn from the dealer's left (§2 item 1).
+    fn pull_due(&self) -> Option<Seat> {
+        let eldest = self.table.next(self.adj.dealer);
+        std::iter::successors(Some(eldest), |&s| Some(self.table.next(s)))
+            .take(4)
+            .find(|s| self.pulled[s.pos()].is_none())
+    }
+
+    fn pull(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if self.pulled[seat.pos()].is_some() {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                format!("{seat}'s pull is already recorded"),
+            ));
+        }
+        if self.pull_due() != Some(seat) {
+            return Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!(
+                    "the pulls are recorded in turn from the dealer's left: {} pulls next (§2)",
+                    self.pull_due().expect("a pull is due")
+                ),
+            ));
+        }
+        if n == 0 {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                "a pull is at least one card".into(),
+            ));
+        }
+        self.pulled[seat.pos()] = Some(n);
+        Ok(())
+    }
+
+    fn lay_red_three(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        r: &RedThree,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if !red_three(r.card) {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                "red_three/card",
+                format!("{} is not a red 3", r.card),
+            ));
+        }
+        if !(1..=2).contains(&r.stock) {
+            return Err(RecordError::at(
+                "unexpected_action",
+                index,
+                seat,
+                "red_three/stock",
+                format!("there are stocks 1 and 2, not {}", r.stock),
+            ));
+        }
+        self.turns
+            .give_up((index, seat, "red_three/card"), &[r.card])
+            .map_err(|mut e| {
+                e.pointer = format!("/actions/{index}/red_three/card");
+                e
+            })?;
+        self.red_threes[side_of(seat)].push((seat, r.card, index));
+        let replacement = self.draw_one((index, seat, "red_three"), usize::from(r.stock) - 1)?;
+        self.event(
+            "red_three_laid",
+            index,
+            seat,
+            vec![r.card],
+            match replacement {
+                Some(_) => format!(
+                    "{seat} lays down {} and replaces it from the stock (§1, §3.1)",
+                    r.card
+                ),
+                None => format!(
+                    "{seat} lays down {}; the stock is exhausted, so no card replaces it (§3.5)",
+                    r.card
+                ),
+            },
+        );
+        Ok(())
+    }
+
+    fn pick_up_foot(&mut self, index: usize, seat: Seat) {
+        let foot = self.feet[seat.pos()]
+            .take()
+            .expect("a foot not yet picked up");
+        for c in foot.to_vec() {
+            self.turns.hands[seat.pos()].insert(c);
+        }
+        self.event(
+            "foot_picked_up",
+            index,
+            seat,
+            Vec::new(),
+            format!("{seat} picks up his foot (§3.3)"),
+        );
+    }
+
+    fn draw(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if !(1..=2).contains(&n) {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                format!("there are stocks 1 and 2, not {n}"),
+            ));
+        }
+        if self.stock_left() == 0 {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                format!(
+                    "the stocks are exhausted: {seat} takes the discard pile, or the hand ends (§3.5)"
+                ),
+            ));
+        }
+        for _ in 0..2 {
+            // HF-5: the named stock's top card, then the other's once it is empty.
+            self.draw_one((index, seat, "draw"), usize::from(n) - 1)?;
+        }
+        self.phase = Phase::Play;
+        Ok(())
+    }
+
+    fn take_pile(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        t: &TakePile,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let side = side_of(seat);
+        if let Some(why) = self.cannot_take(seat) {
+            let stock_out = self.stock_left() == 0;
+            self.offence(
+                "illegal_discard_draw",
+                index,
+                seat,
+                "hand-and-foot.md §3.1, §5",
+                format!("{seat} tries to take the discard pile: {why}"),
+                format!(
+                    "-{ILLEGAL_DRAW} to {}; the draw is cancelled and {} (§5)",
+                    self.table.side(seat),
+                    if stock_out {
+                        "with the stock exhausted he cannot draw: the hand ends (§3.5)"
+                    } else {
+                        "he draws from a stock instead"
+                    }
+                ),
+            );
+            // The card he tried to take, for the table to mark.
+            let irregularity = self.adj.irregularities.last_mut().expect("just logged");
+            irregularity.card = self.turns.piles[0].top();
+            self.phase = if stock_out {
+                self.turns.end();
+                Phase::Over
+            } else {
+                Phase::MustDrawStock
+            };
+            return Ok(());
+        }
+        let top = self
+            .pile_top()
+            .expect("a pile that can be taken has a top card");
+        let mut trial = self.turns.clone();
+        trial.give_up((index, seat, "take_pile/with"), &t.with)?;
+        for (m, cards) in t.melds.iter().enumerate() {
+            trial.give_up((index, seat, &format!("take_pile/melds/{m}")), cards)?;
+        }
+        let malformed = |detail: String, at: &str| {
+            RecordError::at(
+                "malformed_meld",
+                index,
+                seat,
+                &format!("take_pile/{at}"),
+                detail,
+            )
+        };
+        // The top card's meld: two naturals of its rank (two of its kind for a wild card), HF-2.
+        let of = if wild(top) {
+            let kind = t
+                .with
+                .iter()
+                .filter(|&&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .count();
+            if kind < 2 || !t.with.iter().all(|&c| wild(c)) {
+                return Err(malformed(
+                    format!(
+                        "the wild {top} is melded with two more of its kind and wild cards only (§3.1)"
+                    ),
+                    "with",
+                ));
+            }
+            MeldOf::Wild
+        } else {
+            let rank = top.rank_unchecked();
+            let naturals = t.with.iter().filter(|c| c.rank() == Some(rank)).count();
+            let wilds = wilds(&t.with);
+            let pair = naturals >= 2 || (self.pair_wild && naturals >= 1 && wilds >= 1);
+            if !pair || naturals + wilds != t.with.len() {
+                return Err(malformed(
+                    format!(
+                        "{top} is melded with two natural {}s from hand{} (§3.1, HF-2)",
+                        rank.letter(),
+                        if self.pair_wild {
+                            " (or one and a wild card)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    "with",
+                ));
+            }
+            MeldOf::rank(rank).expect("a natural card other than a 3")
+        };
+        let mut first = vec![top];
+        first.extend(&t.with);
+        let check = match self.open_meld(side, of) {
+            Some(at) => self.extension(at, &first),
+            None => self.new_meld(side, &first).map(|_| ()),
+        };
+        check.map_err(|why| malformed(why, "with"))?;
+        // Taken and laid on a copy of the hand: the further melds are judged as they would be
+        // laid after the first, and the minimum over them all (HF-f).
+        let mut after = self.clone();
+        let taken = after
+            .turns
+            .take_from_pile((index, seat, "take_pile"), 0, TAKEN, None)?
+            .expect("a pile that can be taken has a top card");
+        after.event(
+            "pile_taken",
+            index,
+            seat,
+            taken.clone(),
+            format!(
+                "{seat} takes the top {} of the discard pile and melds {top} at once (§3.1)",
+                taken.len()
+            ),
+        );
+        let mut value = after.lay(index, seat, of, &first, "take_pile/with")?;
+        for (m, cards) in t.melds.iter().enumerate() {
+            let of = after
+                .new_meld(side, cards)
+                .map_err(|why| malformed(why, &format!("melds/{m}")))?;
+            value += after.lay(index, seat, of, cards, &format!("take_pile/melds/{m}"))?;
+        }
+        if !self.opened(side) && value < self.minimum {
+            return Err(RecordError::on(
+                "opening_below_minimum",
+                index,
+                action,
+                format!(
+                    "{seat}'s side opens with the top card and melds from hand worth {value}: hand {} needs {} (§3.2, HF-f)",
+                    self.hand_number, self.minimum
+                ),
+            ));
+        }
+        *self = after;
+        self.phase = Phase::Play;
+        self.after_meld(index, action)
+    }
+
+    fn meld(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        m: &MeldCards,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let side = side_of(seat);
+        self.check_held((index, seat, "meld/cards"), &m.cards)?;
+        let malformed =
+            |detail: String| RecordError::at("malformed_meld", index, seat, "meld/cards", detail);
+        let of = match m.extend {
+            Some(of) => {
+                let Some(at) = self.open_meld(side, of) else {
+                    return Err(RecordError::at(
+                        "malformed_meld",
+                        index,
+                        seat,
+                        "meld/extend",
+                        format!(
+                            "the side has no open meld of {} to add to (§3.2)",
+                            of.name()
+                        ),
+                    ));
+                };
+                self.extension(at, &m.cards).map_err(malformed)?;
+                of
+            }
+            None => self.new_meld(side, &m.cards).map_err(malformed)?,
+        };
+        let empties = m.cards.len() as u32 == self.hand(seat).len();
+        if empties && self.feet[seat.pos()].is_none() {
+            // Going out by this meld: the piles it completes count (HF-e).
+            let mut trial = self.clone();
+            trial.lay(index, seat, of, &m.cards, "meld/cards")?;
+            if !self.going_out(index, action, trial.piles(side))? {
+                return self.after_void(index, action);
+            }
+        }
+        let was_open = self.opened(side);
+        let value = self.lay(index, seat, of, &m.cards, "meld/cards")?;
+        if !was_open {
+            self.turn.opening = Some(0);
+        }
+        if let Some(v) = &mut self.turn.opening {
+            *v += value;
+        }
+        self.after_meld(index, action)
+    }
+
+    /// A hand melded away: the foot at once, or out (§3.3, §3.4).
+    fn after_meld(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if !self.hand(seat).is_empty() {
+            return Ok(());
+        }
+        if self.feet[seat.pos()].is_some() {
+            self.phase = Phase::FootDue;
+            return Ok(());
+        }
+        self.out(index, action)
+    }
+
+    fn out(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let seat = action.seat;
+        self.went_out = Some((seat, index));
+        self.event(
+            "went_out",
+            index,
+            seat,
+            Vec::new(),
+            format!("{seat} goes out and the hand ends (§3.4)"),
+        );
+        self.end_turn(index, action)
+    }
+
+    fn discard(
+        &mut self,
+        index: usize,
+        action: &Action<Verb>,
+        card: Card,
+    ) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if self.last_turn {
+            return Err(RecordError::unexpected(
+                index,
+                action,
+                format!(
+                    "the stock's last card was a red 3: {seat} may meld, and the hand ends without his discard (§3.5)"
+                ),
+            ));
+        }
+        self.check_held((index, seat, "discard"), &[card])
+            .map_err(|mut e| {
+                e.pointer = format!("/actions/{index}/discard");
+                e
+            })?;
+        let last = self.hand(seat).len() == 1;
+        if last && self.feet[seat.pos()].is_none() {
+            if !self.going_out(index, action, self.piles(side_of(seat)))? {
+                return self.after_void(index, action);
+            }
+            self.turns.discard((index, seat, "discard"), card, 0)?;
+            return self.out(index, action);
+        }
+        self.turns.discard((index, seat, "discard"), card, 0)?;
+        self.end_turn(index, action)
+    }
+
+    fn answer(&mut self, index: usize, action: &Action<Verb>, a: &Answer, opponents: bool) {
+        let asker = self.to_move();
+        if a.extra_information && !opponents {
+            self.event(
+                "extra_information",
+                index,
+                action.seat,
+                Vec::new(),
+                format!("{}'s answer to {asker} says more than yes or no: the opponents' answer binds (§3.4, HF-c)", action.seat),
+            );
+            self.phase = Phase::Answer { opponents: true };
+            return;
+        }
+        self.turn.answer = Some((a.reply, index));
+        self.phase = Phase::Play;
+    }
+
+    /// Told no, the player to move holds one card in his foot: he cannot discard it (that would
+    /// go out), so his turn ends without a discard unless he goes out against the answer (HF-b).
+    fn turn_may_end(&self) -> bool {
+        let seat = self.to_move();
+        self.phase == Phase::Play
+            && matches!(self.turn.answer, Some((Reply::No, _)))
+            && self.feet[seat.pos()].is_none()
+            && self.hand(seat).len() == 1
+    }
+
+    /// Whether the partner's yes lets `asker` go out now: one card left in his foot, to discard,
+    /// and the side's piles and feet ready (§3.4). A yes elsewhere leads to `failed_go_out` unless
+    /// the player finds his way out: the legal actions do not offer it.
+    fn can_go_out_now(&self, asker: Seat) -> bool {
+        !self.last_turn
+            && self.feet[asker.pos()].is_none()
+            && self.hand(asker).len() == 1
+            && self.may_go_out(asker, self.piles(side_of(asker))).is_ok()
+    }
+
+    /// The seats that answer now.
+    fn answerers(&self, opponents: bool) -> Vec<Seat> {
+        let asker = self.to_move();
+        if opponents {
+            vec![self.table.next(asker), self.table.right(asker)]
+        } else {
+            vec![self.partner(asker)]
+        }
+    }
+
+    fn expected(&self) -> String {
+        let seat = self.to_move();
+        match self.phase {
+            Phase::Setup => format!("each seat's pull and red 3s, then {seat} plays first"),
+            Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
+                format!("{seat} picks up his foot before he draws (§3.3, HF-6)")
+            }
+            Phase::Start => format!("{seat} draws from a stock or takes the discard pile (§3.1)"),
+            Phase::MustDrawStock => format!("{seat} draws from a stock (§5)"),
+            Phase::Play => format!("{seat} melds, asks to go out or discards"),
+            Phase::FootDue => format!("{seat} picks up his foot at once (§3.3)"),
+            Phase::Answer { opponents: false } => {
+                format!(
+                    "{} answers {seat}'s \"May I go out?\" (§3.4)",
+                    self.partner(seat)
+                )
+            }
+            Phase::Answer { opponents: true } => {
+                format!("an opponent answers {seat}'s \"May I go out?\" (§3.4, HF-c)")
+            }
+            Phase::MustDiscard => format!("{seat} discards (HF-b)"),
+            Phase::Over => "the hand is over".into(),
+        }
+    }
+
+    fn setup_action(&mut self, index: usize, action: &Action<Verb>) -> Result<bool, RecordError> {
+        match &action.kind {
+            Verb::Pull(n) => self.pull(index, action, *n).map(|()| true),
+            Verb::RedThree(r) => self.lay_red_three(index, action, r).map(|()| true),
+            _ if action.seat != self.to_move() => Err(RecordError::on(
+                "out_of_turn",
+                index,
+                action,
+                format!(
+                    "before play only pulls and red 3s are recorded; then {} plays first",
+                    self.to_move()
+                ),
+            )),
+            _ => {
+                if let Some(s) = self.pull_due() {
+                    return Err(RecordError::unexpected(
+                        index,
+                        action,
+                        format!(
+                            "{s}'s pull is not recorded: every seat's pull comes before play (§2)"
+                        ),
+                    ));
+                }
+                if let Some((s, c)) = self
+                    .table
+                    .seats()
+                    .find_map(|s| self.red_three_held(s).map(|c| (s, c)))
+                {
+                    return Err(RecordError::on(
+                        "red_three_not_laid",
+                        index,
+                        action,
+                        format!(
+                            "{s} still holds {c}: red 3s in hand are laid down and replaced before play (§1)"
+                        ),
+                    ));
+                }
+                self.phase = Phase::Start;
+                Ok(false)
+            }
+        }
+    }
+
+    fn scored(&mut self) {
+        let table = self.table;
+        for seat in table.seats() {
+            let side = table.side(seat);
+            if self.pulled[seat.pos()] == Some(EXACT_PULL) {
+                self.adj.bonus(Bonus {
+                    code: "exact_pull",
+                    side,
+                    card: None,
+                    points: PULL_BONUS,
+                    status: BonusStatus::Scored,
+                });
+            }
+        }
+        for s in 0..2 {
+            let side = table.side(table.seat(s));
+            let melded = self
+                .melds_of(s)
+                .map(|(_, m)| rummy::value_of(m.cards, value))
+                .sum::<u32>();
+            self.adj
+                .score(side, melded as i32, ScoreSource::Meld, "melded_cards", None);
+            let piles = self.piles(s);
+            for (n, code, each) in [
+                (piles[0], "clean_piles", CLEAN_PILE),
+                (piles[1], "dirty_piles", DIRTY_PILE),
+                (piles[2], "wild_piles", WILD_PILE),
+            ] {
+                self.adj
+                    .score(side, n as i32 * each, ScoreSource::Meld, code, None);
+            }
+            for &(_, card, _) in &self.red_threes[s].clone() {
+                self.adj.bonus(Bonus {
+                    code: "red_three",
+                    side,
+                    card: Some(card),
+                    points: RED_THREE,
+                    status: BonusStatus::Scored,
+                });
+            }
+        }
+        if let Some((seat, at)) = self.went_out {
+            let side = table.side(seat);
+            self.adj.bonus(Bonus {
+                code: "went_out",
+                side,
+                card: None,
+                points: GOING_OUT,
+                status: BonusStatus::Scored,
+            });
+            if let Some(b) = self.adj.score_items.last_mut() {
+                b.action_index = Some(at);
+            }
+        }
+        for seat in table.seats() {
+            let side = table.side(seat);
+            let left = values(&self.hand(seat).to_vec()) as i32;
+            self.adj
+                .score(side, -left, ScoreSource::Tricks, "cards_in_hand", None);
+            if self.foot_counted
+                && let Some(foot) = &self.feet[seat.pos()]
+            {
+                let left = values(&foot.to_vec()) as i32;
+                self.adj
+                    .score(side, -left, ScoreSource::Tricks, "foot_not_picked_up", None);
+            }
+        }
+        for i in 0..self.adj.irregularities.len() {
+            let irr = &self.adj.irregularities[i];
+            let points = match irr.code {
+                "go_out_against_no" => AGAINST_NO,
+                "failed_go_out" => FAILED,
+                _ => ILLEGAL_DRAW,
+            };
+            let side = table.side(irr.seat);
+            self.adj.penalize(i, side, -points);
+        }
+        self.adj.settle();
+        let m = &mut self.adj.match_after;
+        m.next_dealer = Some(table.next(self.adj.dealer));
+        if m.hands_played >= HANDS {
+            // §4, HF-e: the highest total wins; equal totals are a draw.
+            m.highest_wins();
+        }
+    }
+
+    fn details(&self) -> Details {
+        let table = self.table;
+        Details {
+            hand_number: self.hand_number,
+            opening_minimum: self.minimum,
+            went_out: self.went_out.map(|(s, _)| s),
+            melds: (0..2)
+                .map(|s| {
+                    (
+                        table.side(table.seat(s)),
+                        self.melds_of(s).map(|(_, m)| m).collect(),
+                    )
+                })
+                .collect(),
+            red_threes: (0..2)
+                .map(|s| {
+                    (
+                        table.side(table.seat(s)),
+                        self.red_threes[s].iter().map(|r| r.1).collect(),
+                    )
+                })
+                .collect(),
+            pulled: table
+                .seats()
+                .filter_map(|s| self.pulled[s.pos()].map(|n| (s, n)))
+                .collect(),
+            feet_picked_up: table
+                .seats()
+                .filter(|s| self.feet[s.pos()].is_none())
+                .collect(),
+            stocks: [self.turns.stocks[0].len(), self.turns.stocks[1].len()],
+            discard_pile: self.turns.piles[0].cards().to_vec(),
+        }
+    }
+
+    /// The melds worth offering to `seat` now (`apply` judges them).
+    fn meld_candidates(&self, seat: Seat) -> Vec<MeldCards> {
+        let side = side_of(seat);
+        let hand = self.hand(seat).to_vec();
+        let mut out = Vec::new();
+        if !self.opened(side) || self.turn.opening.is_some_and(|v| v < self.minimum) {
+            // An opening: the best one's first meld, while it can still reach the minimum.
+            let so_far = self.turn.opening.unwrap_or(0);
+            if let Some(o) = best_opening(&hand, None, self.pair_wild)
+                && so_far + o.value >= self.minimum
+                && let Some(first) = o.melds.first()
+            {
+                out.push(MeldCards {
+                    cards: first.clone(),
+                    extend: None,
+                });
+            }
+            return out;
+        }
+        let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
+        wilds.dedup();
+        for (rank, of) in MELD_RANKS {
+            let naturals: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == Some(rank))
+                .collect();
+            match self.open_meld(side, of) {
+                Some(at) => {
+                    let room = PILE - self.turns.melds[at].cards.len();
+                    if !naturals.is_empty() {
+                        out.push(MeldCards {
+                            cards: naturals[..1].to_vec(),
+                            extend: Some(of),
+                        });
+                        if naturals.len() > 1 {
+                            out.push(MeldCards {
+                                cards: naturals[..naturals.len().min(room)].to_vec(),
+                                extend: Some(of),
+                            });
+                        }
+                    }
+                    for &w in &wilds {
+                        out.push(MeldCards {
+                            cards: vec![w],
+                            extend: Some(of),
+                        });
+                    }
+                }
+                None => {
+                    if naturals.len() >= 3 {
+                        out.push(MeldCards {
+                            cards: naturals[..3].to_vec(),
+                            extend: None,
+                        });
+                        if naturals.len() > 3 {
+                            out.push(MeldCards {
+                                cards: naturals[..naturals.len().min(PILE)].to_vec(),
+                                extend: None,
+                            });
+                        }
+                    }
+                    if naturals.len() >= 2 {
+                        for &w in &wilds {
+                            out.push(MeldCards {
+                                cards: vec![naturals[0], naturals[1], w],
+                                extend: None,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let all_wild: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
+        match self.open_meld(side, MeldOf::Wild) {
+            Some(_) => {
+                for &w in &wilds {
+                    out.push(MeldCards {
+                        cards: vec![w],
+                        extend: Some(MeldOf::Wild),
+                    });
+                }
+            }
+            None if all_wild.len() >= 3 => out.push(MeldCards {
+                cards: all_wild[..3].to_vec(),
+                extend: None,
+            }),
+            None => {}
+        }
+        out
+    }
+
+    /// The take of the discard pile worth offering to `seat`.
+    fn take_candidate(&self, seat: Seat) -> Option<TakePile> {
+        let top = self.pile_top()?;
+        if self.cannot_take(seat).is_some() {
+            return None;
+        }
+        let hand = self.hand(seat).to_vec();
+        if !self.opened(side_of(seat)) {
+            let o = best_opening(&hand, Some(top), self.pair_wild)?;
+            let mut with = o.melds[0].clone();
+            let at = with.iter().position(|&c| c == top)?;
+            with.remove(at);
+            return Some(TakePile {
+                with,
+                melds: o.melds[1..].to_vec(),
+            });
+        }
+        let kind: Vec<Card> = if wild(top) {
+            hand.iter()
+                .copied()
+                .filter(|&c| wild(c) && (c == Card::JOKER) == (top == Card::JOKER))
+                .collect()
+        } else {
+            let mut n: Vec<Card> = hand
+                .iter()
+                .copied()
+                .filter(|c| c.rank() == top.rank())
+                .collect();
+            if n.len() < 2 {
+                n.extend(hand.iter().copied().filter(|&c| wild(c)).take(1));
+            }
+            n
+        };
+        Some(TakePile {
+            with: kind.into_iter().take(2).collect(),
+            melds: Vec::new(),
+        })
+    }
+
+    fn turn_candidates(&self) -> Vec<Action<Verb>> {
+        let seat = self.to_move();
+        let act = |kind| Action { seat, kind };
+        let mut out = Vec::new();
+        if let Some(c) = self.red_three_held(seat) {
+            return (1..=2)
+                .map(|n| act(Verb::RedThree(RedThree { card: c, stock: n })))
+                .collect();
+        }
+        match self.phase {
+            Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
+                out.push(act(Verb::PickUpFoot(Yes)));
+            }
+            Phase::Start => {
+                if self.stock_left() > 0 {
+                    out.push(act(Verb::Draw(1)));
+                    out.push(act(Verb::Draw(2)));
+                }
+                if let Some(t) = self.take_candidate(seat) {
+                    out.push(act(Verb::TakePile(t)));
+                }
+            }
+            Phase::MustDrawStock => {
+                out.push(act(Verb::Draw(1)));
+                out.push(act(Verb::Draw(2)));
+            }
+            Phase::FootDue => out.push(act(Verb::PickUpFoot(Yes))),
+            Phase::MustDiscard | Phase::Play => {
+                let hand = self.hand(seat);
+                if self.phase == Phase::Play {
+                    out.extend(
+                        self.meld_candidates(seat)
+                            .into_iter()
+                            .map(|m| act(Verb::Meld(m))),
+                    );
+                    if self.turn.asked.is_none() {
+                        out.push(act(Verb::AskGoOut(Yes)));
+                    }
+                }
+                if !self.last_turn {
+                    out.extend(hand.distinct().iter().map(|c| act(Verb::Discard(c))));
+                }
+                if self.turn_may_end() {
+                    // The next seat's turn may begin.
+                    let mut next = self.clone();
+                    next.turn = Turn::default();
+                    next.turns.next_turn();
+                    next.phase = Phase::Start;
+                    out.extend(next.turn_candidates());
+                }
+            }
+            Phase::Answer { opponents } => {
+                let replies: &[Reply] = if self.can_go_out_now(seat) {
+                    &[Reply::Yes, Reply::No]
+                } else {
+                    &[Reply::No]
+                };
+                for s in self.answerers(opponents) {
+                    for &reply in replies {
+                        out.push(Action {
+                            seat: s,
+                            kind: Verb::Answer(Answer {
+                                reply,
+                                extra_information: false,
+                            }),
+                        });
+                    }
+                }
+            }
+            Phase::Setup | Phase::Over => {}
+        }
+        out
+    }
+}
+
+/// Cards as a director says them: "KS KD 2C".
+fn names(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl HandState<Verb> for Hand {
+    fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let seat = action.seat;
+        if let Verb::Correct(_) = action.kind {
+            return Err(RecordError::on(
+                "invalid_correct",
+                index,
+                action,
+                "Hand and Foot has no correction (README C11)".into(),
+            ));
+        }
+        if self.phase == Phase::Over {
+            let why = match self.went_out {
+                Some((s, _)) => format!("{s} went out and the hand is over (§3.4)"),
+                None => "the hand is over (§3.5)".to_string(),
+            };
+            return Err(RecordError::after_end(index, action, &why));
+        }
+        if self.phase == Phase::Setup && self.setup_action(index, action)? {
+            return Ok(());
+        }
+        if let Phase::Answer { opponents } = self.phase {
+            let answerers = self.answerers(opponents);
+            return match &action.kind {
+                Verb::Answer(a) if answerers.contains(&seat) => {
+                    self.answer(index, action, a, opponents);
+                    Ok(())
+                }
+                _ if answerers.contains(&seat) => {
+                    Err(RecordError::unexpected(index, action, self.expected()))
+                }
+                _ => Err(RecordError::on(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!("it is not {seat}'s turn: {}", self.expected()),
+                )),
+            };
+        }
+        if seat != self.to_move() {
+            if self.phase == Phase::Play && self.last_turn {
+                return Err(RecordError::after_end(
+                    index,
+                    action,
+                    "the stock's last card was a red 3 and its drawer's turn ended the hand (§3.5)",
+                ));
+            }
+            if self.phase == Phase::Start && self.stock_left() == 0 {
+                return Err(RecordError::after_end(
+                    index,
+                    action,
+                    &format!(
+                        "the stock is exhausted and {} did not take the discard pile: the hand is over (§3.5)",
+                        self.to_move()
+                    ),
+                ));
+            }
+            if self.turn_may_end() && seat == self.table.next(self.to_move()) {
+                self.end_turn(index, action)?;
+            } else {
+                return Err(RecordError::on(
+                    "out_of_turn",
+                    index,
+                    action,
+                    format!("it is not {seat}'s turn: {}", self.expected()),
+                ));
+            }
+        }
+        if let Verb::RedThree(r) = &action.kind {
+            return self.lay_red_three(index, action, r);
+        }
+        if let Some(c) = self.red_three_held(seat) {
+            return Err(RecordError::on(
+                "red_three_not_laid",
+                index,
+                action,
+                format!(
+                    "{seat} holds {c}: a red 3 is laid down and replaced before its holder's next action (§3.1, HF-e)"
+                ),
+            ));
+        }
+        let foot_due = self.hand(seat).is_empty() && self.feet[seat.pos()].is_some();
+        match (self.phase, &action.kind) {
+            (Phase::Start, Verb::PickUpFoot(_)) | (Phase::FootDue, Verb::PickUpFoot(_))
+                if foot_due =>
+            {
+                self.pick_up_foot(index, seat);
+                if self.phase == Phase::FootDue {
+                    self.phase = Phase::Play;
+                }
+                Ok(())
+            }
+            (Phase::Start, _) if foot_due => {
+                Err(RecordError::unexpected(index, action, self.expected()))
+            }
+            (Phase::Start | Phase::MustDrawStock, Verb::Draw(n)) => self.draw(index, action, *n),
+            (Phase::Start, Verb::TakePile(t)) => self.take_pile(index, action, t),
+            (Phase::Play, Verb::Meld(m)) => self.meld(index, action, m),
+            (Phase::Play, Verb::AskGoOut(_)) if self.turn.asked.is_none() => {
+                self.turn.asked = Some(index);
+                self.phase = Phase::Answer { opponents: false };
+                Ok(())
+            }
+            (Phase::Play, Verb::AskGoOut(_)) => Err(RecordError::unexpected(
+                index,
+                action,
+                format!("{seat} has already asked this turn: once per turn (HF-b)"),
+            )),
+            (Phase::Play | Phase::MustDiscard, Verb::Discard(c)) => self.discard(index, action, *c),
+            _ => Err(RecordError::unexpected(index, action, self.expected())),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let over = self.may_end_here();
+        let to_act = match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Setup => self.table.seats().collect(),
+            Phase::Answer { opponents } => self.answerers(opponents),
+            _ => vec![self.to_move()],
+        };
+        let phase = match self.phase {
+            _ if over => "over",
+            Phase::Setup => "setup",
+            Phase::Start | Phase::MustDrawStock => "draw",
+            Phase::FootDue => "foot",
+            Phase::Answer { .. } => "answer",
+            Phase::Play | Phase::MustDiscard | Phase::Over => "play",
+        };
+        let mut view = TableView::turns(
+            phase,
+            to_act,
+            self.table.seats().map(|s| (s, self.hand(s).to_vec())),
+            &self.adj.match_after,
+        );
+        view.tally = self.adj.tally.clone();
+        view.irregularities = self.adj.irregularities.clone();
+        view.details = details::Details::of(self.details());
+        view
+    }
+
+    fn candidates(&self) -> Vec<Action<Verb>> {
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Setup => {
+                // Any number of cards may be pulled (22 earns the bonus).
+                let mut out: Vec<Action<Verb>> = self
+                    .pull_due()
+                    .into_iter()
+                    .flat_map(|seat| {
+                        (1..=u8::MAX).map(move |n| Action {
+                            seat,
+                            kind: Verb::Pull(n),
+                        })
+                    })
+                    .collect();
+                for seat in self.table.seats() {
+                    if let Some(card) = self.red_three_held(seat) {
+                        out.extend((1..=2).map(|stock| Action {
+                            seat,
+                            kind: Verb::RedThree(RedThree { card, stock }),
+                        }));
+                    }
+                }
+                if out.is_empty() {
+                    let mut next = self.clone();
+                    next.phase = Phase::Start;
+                    out = next.turn_candidates();
+                }
+                out
+            }
+            _ => self.turn_candidates(),
+        }
+    }
+
+    fn faulted(&self, index: usize) -> bool {
+        self.adj.faulted(index)
+    }
+
+    fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
+        self.adj.details = details::Details::of(self.details());
+        let mut error = error;
+        // The stock's last card was a red 3 and the record ends after its drawer's melds (§3.5):
+        // his opening, if any, is judged as at any turn's end.
+        if error.is_none()
+            && self.phase == Phase::Play
+            && self.may_end_here()
+            && let Some(v) = self.turn.opening
+            && v < self.minimum
+        {
+            error = Some(RecordError {
+                code: "opening_below_minimum",
+                action_index: None,
+                trick: None,
+                seat: Some(self.to_move()),
+                pointer: "/actions".into(),
+                detail: format!(
+                    "{}'s side opened with melds worth {v}: hand {} needs {} (§3.2, HF-7)",
+                    self.to_move(),
+                    self.hand_number,
+                    self.minimum
+                ),
+            });
+        }
+        let ending = if self.may_end_here() {
+            Ending::Over
+        } else {
+            let due = match self.phase {
+                Phase::Setup => None,
+                Phase::Answer { opponents: true } => None,
+                Phase::Answer { opponents: false } => Some(self.partner(self.to_move())),
+                _ => Some(self.to_move()),
+            };
+            Ending::Open {
+                due,
+                detail: format!(
+                    "the record stops before the hand is over: {}",
+                    self.expected()
+                ),
+            }
+        };
+        if !self.adj.unscored(error, ending) {
+            self.scored();
+        }
+        self.adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|c| c.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn card_values() {
+        // §1: red 3 100, joker 50, 2 and A 20, K-8 10, 7-4 and black 3 5.
+        let v: Vec<u32> = cards("3H 3D JK 2C AS KD 8H 7C 4S 3S 3C")
+            .into_iter()
+            .map(value)
+            .collect();
+        assert_eq!(v, vec![100, 100, 50, 20, 20, 10, 10, 5, 5, 5, 5]);
+    }
+
+    #[test]
+    fn melds_of_three_to_seven_with_few_wild_cards() {
+        // §3.2: one wild card in 3-5 cards, two in 6-7; all wild allowed.
+        assert!(one_meld(2, 1) && one_meld(4, 1) && !one_meld(3, 2));
+        assert!(one_meld(4, 2) && one_meld(5, 2) && !one_meld(4, 3));
+        assert!(one_meld(0, 3) && one_meld(0, 7) && !one_meld(0, 2) && !one_meld(8, 0));
+        assert!(!one_meld(1, 2));
+        // Nine naturals: a pile of seven, then two with a wild card.
+        assert_eq!(split(9, 1), Some(vec![(7, 0), (2, 1)]));
+        // Eight wild cards: a wild pile and one left, which makes no meld.
+        assert_eq!(split(0, 8), None);
+        assert_eq!(split(8, 0), None);
+    }
+
+    #[test]
+    fn the_best_opening_counts_every_meld_a_hand_can_lay() {
+        // KKK (30) + 88 with a joker (20 + 50) = 100; the black 3 and the lone 5 are left.
+        let hand = cards("KS KH KD 8S 8C JK 3C 5D");
+        let o = best_opening(&hand, None, false).unwrap();
+        assert_eq!(o.value, 100);
+        assert_eq!(o.melds.len(), 2);
+        // Taking the pile with a Q on top and QQ in hand: QQQ (30) and the KKK (30) = 60.
+        let hand = cards("QS QH KS KH KD 4C");
+        let o = best_opening(&hand, Some(cards("QD")[0]), false).unwrap();
+        assert_eq!(o.value, 60);
+        assert!(o.melds[0].contains(&cards("QD")[0]));
+        // One Q in hand: no pair for the top card, unless a wild card may make it (HF-2).
+        let hand = cards("QS 2H 4C");
+        assert!(best_opening(&hand, Some(cards("QD")[0]), false).is_none());
+        assert_eq!(
+            best_opening(&hand, Some(cards("QD")[0]), true)
+                .unwrap()
+                .value,
+            40
+        );
+    }
+}

@@ -263,6 +263,23 @@ impl DiscardPile {
     pub fn cards(&self) -> &[Card] {
         &self.0
     }
+
+    /// Takes one copy of `card` out of the pile, wherever it lies (Zetema's marriage pulls a king or
+    /// queen from its rank pile); `false` when the pile has none.
+    pub fn pull(&mut self, card: Card) -> bool {
+        match self.0.iter().rposition(|&c| c == card) {
+            Some(at) => {
+                self.0.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// How many copies of `card` lie in the pile.
+    pub fn count(&self, card: Card) -> usize {
+        self.0.iter().filter(|&&c| c == card).count()
+    }
 }
 
 #[cfg(test)]
@@ -377,5 +394,15 @@ mod tests {
         assert_eq!(pile.take(2), cards("7S 6S"));
         assert_eq!(pile.take(7), cards("5S 4S"));
         assert!(pile.is_empty() && pile.top().is_none());
+    }
+
+    #[test]
+    fn a_card_is_pulled_from_anywhere_in_the_pile() {
+        let mut pile = DiscardPile::new(&cards("QS QH QD QH"));
+        assert_eq!(pile.count(cards("QH")[0]), 2);
+        assert!(pile.pull(cards("QS")[0]));
+        assert!(!pile.pull(cards("QS")[0]));
+        assert!(pile.pull(cards("QH")[0]));
+        assert_eq!(pile.cards(), cards("QH QD").as_slice());
     }
 }

@@ -14,6 +14,8 @@ mod stubs_and_spoils;
 mod tresette;
 mod truco;
 mod twenty_nine;
+#[allow(dead_code)]
+mod zetema;
 
 use crate::engine::Game;
 

@@ -14,7 +14,6 @@ mod stubs_and_spoils;
 mod tresette;
 mod truco;
 mod twenty_nine;
-#[allow(dead_code)]
 mod zetema;
 
 use crate::engine::Game;
@@ -36,6 +35,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &big_two::BigTwo,
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
+        &zetema::Zetema,
     ]
 }
 

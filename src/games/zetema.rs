@@ -27,7 +27,7 @@ crate::verbs! {
     pub enum Verb in "Zetema" {
         Draw(Card) = "draw": "The card the seat draws from the stock as its turn begins: derived from the stock, so it may be left out; when recorded it is checked (ZE-f).",
         Meld(Meld) = "meld": "A meld shown and scored at once (its cards stay in hand): its `type` and its `cards`.",
-        Marriages(Vec<Pair>) = "marriages": "One or more marriages declared at once instead of a meld: each a king and a queen of one suit, one of them perhaps pulled from its rank pile.",
+        Marriages(Pairs) = "marriages": "One or more marriages declared at once instead of a meld: each a king and a queen of one suit, one of them perhaps pulled from its rank pile.",
         DrawUp(Cards) = "draw_up": "The cards drawn after marriages to bring the hand back to six (five at six players): derived from the stock, so it may be left out; when recorded, right after the marriages, it is checked (ZE-f).",
         Discard(Discard) = "discard": "The card discarded to the pile of its rank, which ends the turn: a card, or {\"card\", \"pile\"} naming the pile (ZE-d).",
         Correct(Card) = "correct": "Every game's record has it; Zetema has nothing to correct, so it is always `invalid_correct` (ZE-f).",
@@ -112,7 +112,13 @@ pub struct Pair {
     pub pulled: Option<Pulled>,
 }
 
-impl Placeholder for Vec<Pair> {
+/// The marriages of one declaration, as recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(transparent)]
+#[schema(as = ZetemaPairs)]
+pub struct Pairs(pub Vec<Pair>);
+
+impl Placeholder for Pairs {
     const PLACEHOLDER: &'static str = "[{\"king\": \"<card>\", \"queen\": \"<card>\", \"pulled\": \"<king, queen or leave out>\"}]";
 }
 
@@ -1315,7 +1321,7 @@ impl HandState<Verb> for Hand {
                 self.draw(index, action, None)?;
                 self.meld(index, seat, meld)
             }
-            Verb::Marriages(pairs) => {
+            Verb::Marriages(Pairs(pairs)) => {
                 self.draw(index, action, None)?;
                 self.marriages(index, action, pairs)
             }
@@ -1397,7 +1403,7 @@ impl HandState<Verb> for Hand {
             for pairs in self.marriages_in(&hand) {
                 out.push(Action {
                     seat,
-                    kind: Verb::Marriages(pairs),
+                    kind: Verb::Marriages(Pairs(pairs)),
                 });
             }
         }

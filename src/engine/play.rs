@@ -207,19 +207,12 @@ impl<H: Holding> TrickPlay<H> {
         verb: &str,
     ) -> Result<(), RecordError> {
         let p = seat.pos();
-        if self.hands[p].remove(card) {
-            self.given_up[p].insert(card);
-            return Ok(());
-        }
-        let (code, detail) = if self.given_up[p].contains(card) {
-            (
-                "card_played_twice",
-                format!("{seat} already gave up {card} earlier in this hand"),
-            )
-        } else {
-            ("card_not_held", format!("{seat} does not hold {card}"))
-        };
-        Err(RecordError::at(code, index, seat, verb, detail))
+        give_up(
+            &mut self.hands[p],
+            &mut self.given_up[p],
+            (index, seat, verb),
+            card,
+        )
     }
 
     /// A `correct {seat, card}` action (README C2/C3): only the revoker, before the trick is complete,
@@ -364,4 +357,28 @@ impl<H: Holding> TrickPlay<H> {
     pub fn stop(&mut self) {
         self.next = None;
     }
+}
+
+/// `card` leaves `hand` for good and joins what the seat has `given_up`: README C12, the same in
+/// every game (`TrickPlay::give_up`, the rummy games' melds and discards). `at` is the action's
+/// index, its seat and the field that names the card.
+pub(crate) fn give_up<H: Holding>(
+    hand: &mut H,
+    given_up: &mut H,
+    (index, seat, field): (usize, Seat, &str),
+    card: Card,
+) -> Result<(), RecordError> {
+    if hand.remove(card) {
+        given_up.insert(card);
+        return Ok(());
+    }
+    let (code, detail) = if given_up.contains(card) {
+        (
+            "card_played_twice",
+            format!("{seat} already gave up {card} earlier in this hand"),
+        )
+    } else {
+        ("card_not_held", format!("{seat} does not hold {card}"))
+    };
+    Err(RecordError::at(code, index, seat, field, detail))
 }

@@ -3,8 +3,19 @@
 //! and the least deadwood a hand leaves once arranged into melds. Each game says which shapes are
 //! its melds (their lengths, the ace's place, how many wild cards) and scores them; this module
 //! only judges the shapes.
+//!
+//! And the turns (`Turns`): whose turn it is and its phase (draw; meld, lay off, discard), the
+//! face-down stocks and the discard piles, the hands and what each seat has given up (README C12),
+//! the melds on the table with what was laid off onto them. The game judges what a meld or a
+//! lay-off must be and what a turn may do; `Turns` keeps the table and reports the record's
+//! faults every rummy game shares.
 
-use crate::cards::{Card, CardSet, Rank, Suit};
+use super::play::give_up;
+use super::{MatchState, RecordError, Stock, TableView};
+use crate::cards::{Card, CardSet, Holding, Rank, Suit};
+use crate::record::{Action, Verbs};
+use crate::seat::{Seat, Table};
+use serde::Serialize;
 use std::collections::HashMap;
 
 /// Where the ace stands in a run: low only (Tong-Its: A-2-3, never Q-K-A), or low or high but not
@@ -282,6 +293,326 @@ impl DiscardPile {
     }
 }
 
+/// The phase of a rummy turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The seat to act must draw first.
+    Draw,
+    /// The seat has drawn: it may meld and lay off, and must discard (or go out) to end its turn.
+    Play,
+    /// The hand is over: nothing is due.
+    Over,
+}
+
+impl Phase {
+    /// The phase in a table view's words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Draw => "draw",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// A meld on the table: the seat it belongs to, and its cards in the order laid, each with the
+/// seat that laid it (a lay-off by another seat stays that seat's card, Tong-Its §4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Meld {
+    pub owner: Seat,
+    pub cards: Vec<Card>,
+    /// Who laid each card of `cards`, in the same order.
+    pub laid_by: Vec<Seat>,
+    /// Laid face down (Tong-Its' concealed four of a kind): nothing may be laid off onto it.
+    pub face_down: bool,
+}
+
+impl Meld {
+    /// The cards `seat` laid in it.
+    pub fn laid_by(&self, seat: Seat) -> impl Iterator<Item = Card> + '_ {
+        self.cards
+            .iter()
+            .zip(&self.laid_by)
+            .filter(move |(_, by)| **by == seat)
+            .map(|(c, _)| *c)
+    }
+}
+
+/// The table of a rummy hand and its turns: the hands, what each seat has given up, the stocks,
+/// the discard piles, the melds laid, and whose turn it is in which phase.
+#[derive(Clone, Debug)]
+pub struct Turns<H: Holding = CardSet> {
+    pub table: Table,
+    /// Cards each seat holds now, by seat position.
+    pub hands: [H; super::MAX_PLAYS],
+    /// Cards each seat has melded, laid off or discarded (README C12: naming one again is
+    /// `card_played_twice`).
+    given_up: [H; super::MAX_PLAYS],
+    /// The face-down stocks, in the record's order (`stock`, then `second_stock`).
+    pub stocks: Vec<Stock>,
+    /// The face-up discard piles (one in most games; Zetema's rank piles and wastepile).
+    pub piles: Vec<DiscardPile>,
+    /// The melds on the table, in the order laid (a game's `target_meld` counts in it).
+    pub melds: Vec<Meld>,
+    to_act: Seat,
+    phase: Phase,
+}
+
+impl<H: Holding> Turns<H> {
+    /// The dealt `hands` (by seat position), the `stocks` top card first, `piles` discard piles
+    /// (each bottom first); `first` acts first, in `phase` (Tong-Its' dealer starts with `Play`:
+    /// his first turn has no draw).
+    pub fn new(
+        table: Table,
+        hands: [H; super::MAX_PLAYS],
+        stocks: &[&[Card]],
+        piles: usize,
+        first: Seat,
+        phase: Phase,
+    ) -> Turns<H> {
+        Turns {
+            table,
+            hands,
+            given_up: [H::default(); super::MAX_PLAYS],
+            stocks: stocks.iter().map(|s| Stock::new(s, None)).collect(),
+            piles: vec![DiscardPile::default(); piles],
+            melds: Vec::new(),
+            to_act: first,
+            phase,
+        }
+    }
+
+    pub fn to_act(&self) -> Seat {
+        self.to_act
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn hand(&self, seat: Seat) -> H {
+        self.hands[seat.pos()]
+    }
+
+    /// README C12: action `index` must come from the seat to act (`out_of_turn`) in `phase`
+    /// (`unexpected_action`, `expected` saying what is due); after the hand, `action_after_end`
+    /// (`over` saying how it ended). A `correct` is `invalid_correct`: nothing in a rummy game is
+    /// corrected.
+    pub fn expect<V: Verbs>(
+        &self,
+        index: usize,
+        action: &Action<V>,
+        phase: Phase,
+        expected: &str,
+    ) -> Result<(), RecordError> {
+        self.expect_seat(index, action, self.to_act, phase, expected)
+    }
+
+    /// `expect`, with `seat` due instead of the seat whose turn it is (a response to a call).
+    pub fn expect_seat<V: Verbs>(
+        &self,
+        index: usize,
+        action: &Action<V>,
+        seat: Seat,
+        phase: Phase,
+        expected: &str,
+    ) -> Result<(), RecordError> {
+        if self.phase == Phase::Over {
+            return Err(RecordError::after_end(
+                index,
+                action,
+                &format!("the hand is over: {expected}"),
+            ));
+        }
+        if action.seat == seat && self.phase == phase && action.kind.verb() != "correct" {
+            return Ok(());
+        }
+        let due = match self.phase {
+            Phase::Draw => format!("{seat} is to draw"),
+            Phase::Play => format!("{seat} is to meld, lay off or discard"),
+            Phase::Over => unreachable!("checked above"),
+        };
+        Err(RecordError::out_of_phase(
+            index,
+            action,
+            seat,
+            &format!("{due} ({expected})"),
+        ))
+    }
+
+    /// Draws the next card of stock `stock` into `seat`'s hand: `None` when that stock is empty
+    /// (the game says what that means). A record that names the card (`named`, at `field` of
+    /// action `index`) must name the stock's next card: another is `wrong_draw` (README C14).
+    /// The draw moves the turn to its `Play` phase.
+    pub fn draw(
+        &mut self,
+        (index, seat, field): (usize, Seat, &str),
+        stock: usize,
+        named: Option<Card>,
+    ) -> Result<Option<Card>, RecordError> {
+        let Some(top) = self.stocks[stock].top() else {
+            return Ok(None);
+        };
+        check_named(index, seat, field, top, named, "the stock's next card")?;
+        self.stocks[stock].draw();
+        self.hands[seat.pos()].insert(top);
+        self.phase = Phase::Play;
+        Ok(Some(top))
+    }
+
+    /// Takes the top `n` cards of discard pile `pile` (all where fewer lie) into `seat`'s hand,
+    /// the top card first; `None` when the pile is empty. A named card (`named`) must be the top
+    /// card: another is `wrong_draw`. The draw moves the turn to its `Play` phase.
+    pub fn take_from_pile(
+        &mut self,
+        (index, seat, field): (usize, Seat, &str),
+        pile: usize,
+        n: usize,
+        named: Option<Card>,
+    ) -> Result<Option<Vec<Card>>, RecordError> {
+        let Some(top) = self.piles[pile].top() else {
+            return Ok(None);
+        };
+        check_named(index, seat, field, top, named, "the top discard")?;
+        let taken = self.piles[pile].take(n);
+        for &card in &taken {
+            self.hands[seat.pos()].insert(card);
+        }
+        self.phase = Phase::Play;
+        Ok(Some(taken))
+    }
+
+    /// `seat` gives up `cards` (named at `field/0`, `field/1`, … of action `index`): each must be
+    /// in his hand (README C12: one he gave up earlier, or names twice, is `card_played_twice`,
+    /// one he never held `card_not_held`). Nothing leaves the hand unless all may.
+    pub fn give_up(
+        &mut self,
+        (index, seat, field): (usize, Seat, &str),
+        cards: &[Card],
+    ) -> Result<(), RecordError> {
+        let p = seat.pos();
+        let (mut hand, mut given_up) = (self.hands[p], self.given_up[p]);
+        for (j, &card) in cards.iter().enumerate() {
+            give_up(
+                &mut hand,
+                &mut given_up,
+                (index, seat, &format!("{field}/{j}")),
+                card,
+            )?;
+        }
+        (self.hands[p], self.given_up[p]) = (hand, given_up);
+        Ok(())
+    }
+
+    /// Lays `cards` from `seat`'s hand on the table as a new meld of his (the game has judged
+    /// them): `give_up`, then the meld's place in `melds`.
+    pub fn meld(
+        &mut self,
+        at: (usize, Seat, &str),
+        cards: &[Card],
+        face_down: bool,
+    ) -> Result<usize, RecordError> {
+        self.give_up(at, cards)?;
+        let seat = at.1;
+        self.melds.push(Meld {
+            owner: seat,
+            cards: cards.to_vec(),
+            laid_by: vec![seat; cards.len()],
+            face_down,
+        });
+        Ok(self.melds.len() - 1)
+    }
+
+    /// Lays `card` from `seat`'s hand off onto meld `meld` (the game has judged that it fits).
+    pub fn lay_off(
+        &mut self,
+        at: (usize, Seat, &str),
+        card: Card,
+        meld: usize,
+    ) -> Result<(), RecordError> {
+        let p = at.1.pos();
+        give_up(&mut self.hands[p], &mut self.given_up[p], at, card)?;
+        self.melds[meld].cards.push(card);
+        self.melds[meld].laid_by.push(at.1);
+        Ok(())
+    }
+
+    /// `seat` discards `card` onto pile `pile`.
+    pub fn discard(
+        &mut self,
+        at: (usize, Seat, &str),
+        card: Card,
+        pile: usize,
+    ) -> Result<(), RecordError> {
+        let p = at.1.pos();
+        give_up(&mut self.hands[p], &mut self.given_up[p], at, card)?;
+        self.piles[pile].lay(card);
+        Ok(())
+    }
+
+    /// The turn passes to `seat`, which starts it in `phase`.
+    pub fn pass_to(&mut self, seat: Seat, phase: Phase) {
+        self.to_act = seat;
+        self.phase = phase;
+    }
+
+    /// The turn passes to the next seat in the direction of play, which must draw.
+    pub fn next_turn(&mut self) {
+        self.pass_to(self.table.next(self.to_act), Phase::Draw);
+    }
+
+    /// The hand is over: nothing more is due.
+    pub fn end(&mut self) {
+        self.phase = Phase::Over;
+    }
+
+    /// The melds `seat` owns.
+    pub fn melds_of(&self, seat: Seat) -> impl Iterator<Item = &Meld> {
+        self.melds.iter().filter(move |m| m.owner == seat)
+    }
+
+    /// The view of the table: every hand, the seat to act (none once over) in the turn's phase.
+    pub fn view(&self, match_state: &MatchState) -> TableView {
+        let to_act = match self.phase {
+            Phase::Over => Vec::new(),
+            _ => vec![self.to_act],
+        };
+        TableView::turns(
+            self.phase.name(),
+            to_act,
+            self.table.seats().map(|s| (s, self.hand(s).to_vec())),
+            match_state,
+        )
+    }
+}
+
+/// A recorded card (`named`) must be `due`: else `wrong_draw` (README C14).
+fn check_named(
+    index: usize,
+    seat: Seat,
+    field: &str,
+    due: Card,
+    named: Option<Card>,
+    what: &str,
+) -> Result<(), RecordError> {
+    match named {
+        Some(card) if card != due => Err(RecordError::at(
+            "wrong_draw",
+            index,
+            seat,
+            field,
+            format!("{seat} drew {card}, but {what} is {due}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The value of `cards` by the game's `value` (a meld's score, a hand's deadwood).
+pub fn value_of(cards: impl IntoIterator<Item = Card>, value: impl Fn(Card) -> u32) -> u32 {
+    cards.into_iter().map(value).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,5 +735,170 @@ mod tests {
         assert!(!pile.pull(cards("QS")[0]));
         assert!(pile.pull(cards("QH")[0]));
         assert_eq!(pile.cards(), cards("QH QD").as_slice());
+    }
+
+    crate::verbs! {
+        /// A test rummy game's verbs.
+        enum Verb in "Test" {
+            Draw(crate::record::Yes) = "draw": "A draw.",
+            Discard(Card) = "discard": "A discard.",
+            Correct(Card) = "correct": "A correction.",
+        }
+    }
+
+    fn act(seat: Seat, kind: Verb) -> Action<Verb> {
+        Action { seat, kind }
+    }
+
+    /// Three seats; P1 holds 4S 5S 6S 9D, P2 holds KH KD KC, P3 nothing; stock 2C 3C; one pile.
+    fn turns() -> (Turns, [Seat; 3]) {
+        let table = Table::solo(3);
+        let seats = [table.seat(0), table.seat(1), table.seat(2)];
+        let mut hands = [CardSet::EMPTY; crate::engine::MAX_PLAYS];
+        hands[0] = CardSet::of(&cards("4S 5S 6S 9D"));
+        hands[1] = CardSet::of(&cards("KH KD KC"));
+        let stock = cards("2C 3C");
+        let t = Turns::new(table, hands, &[&stock], 1, seats[0], Phase::Draw);
+        (t, seats)
+    }
+
+    #[test]
+    fn an_action_out_of_turn_or_out_of_phase_has_the_shared_codes() {
+        let (mut t, [p1, p2, _]) = turns();
+        let draw = |s| act(s, Verb::Draw(crate::record::Yes));
+        let discard = |s| act(s, Verb::Discard(cards("9D")[0]));
+        let code = |r: Result<(), RecordError>| r.unwrap_err().code;
+        assert!(t.expect(0, &draw(p1), Phase::Draw, "a draw").is_ok());
+        // The wrong seat first (C12), whatever its verb; the right seat in the wrong phase.
+        assert_eq!(code(t.expect(0, &draw(p2), Phase::Draw, "")), "out_of_turn");
+        assert_eq!(
+            code(t.expect(0, &discard(p1), Phase::Play, "")),
+            "unexpected_action"
+        );
+        assert_eq!(
+            code(t.expect(0, &act(p1, Verb::Correct(cards("9D")[0])), Phase::Draw, "")),
+            "invalid_correct"
+        );
+        // A response due from another seat than the one whose turn it is.
+        assert!(t.expect_seat(0, &draw(p2), p2, Phase::Draw, "").is_ok());
+        t.end();
+        assert_eq!(
+            code(t.expect(0, &draw(p1), Phase::Draw, "")),
+            "action_after_end"
+        );
+    }
+
+    #[test]
+    fn a_draw_takes_the_stocks_next_card_and_checks_the_one_named() {
+        let (mut t, [p1, p2, _]) = turns();
+        let err = t
+            .draw((0, p1, "draw"), 0, Some(cards("3C")[0]))
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("wrong_draw", "/actions/0/draw")
+        );
+        assert_eq!(
+            t.draw((0, p1, "draw"), 0, None).unwrap(),
+            Some(cards("2C")[0])
+        );
+        assert_eq!(t.phase(), Phase::Play);
+        assert!(t.hand(p1).contains(cards("2C")[0]));
+        t.next_turn();
+        assert_eq!((t.to_act(), t.phase()), (p2, Phase::Draw));
+        assert_eq!(
+            t.draw((1, p2, "draw"), 0, Some(cards("3C")[0])).unwrap(),
+            Some(cards("3C")[0])
+        );
+        // An empty stock is reported, not drawn from, and the phase stays.
+        t.pass_to(p2, Phase::Draw);
+        assert_eq!(t.draw((2, p2, "draw"), 0, None).unwrap(), None);
+        assert_eq!(t.phase(), Phase::Draw);
+    }
+
+    #[test]
+    fn cards_given_up_are_played_twice_and_cards_never_held_are_not_held() {
+        let (mut t, [p1, p2, _]) = turns();
+        t.pass_to(p1, Phase::Play);
+        let meld = t
+            .meld((0, p1, "meld/cards"), &cards("4S 5S 6S"), false)
+            .unwrap();
+        assert_eq!(meld, 0);
+        t.discard((1, p1, "discard"), cards("9D")[0], 0).unwrap();
+        assert_eq!(t.piles[0].top(), Some(cards("9D")[0]));
+        let err = t
+            .discard((2, p1, "discard"), cards("5S")[0], 0)
+            .unwrap_err();
+        assert_eq!(err.code, "card_played_twice");
+        let err = t
+            .discard((2, p1, "discard"), cards("KH")[0], 0)
+            .unwrap_err();
+        assert_eq!(err.code, "card_not_held");
+        // A meld with one card not held takes nothing from the hand; the pointer names the card.
+        let err = t
+            .meld((3, p2, "meld/cards"), &cards("KH KD KS"), false)
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("card_not_held", "/actions/3/meld/cards/2")
+        );
+        assert_eq!(t.hand(p2).len(), 3);
+        // A card named twice in one meld is played twice.
+        let err = t
+            .meld((3, p2, "meld/cards"), &cards("KH KD KH"), false)
+            .unwrap_err();
+        assert_eq!(err.code, "card_played_twice");
+    }
+
+    #[test]
+    fn a_lay_off_stays_the_card_of_the_seat_that_laid_it() {
+        let (mut t, [p1, p2, _]) = turns();
+        t.hands[1].insert(cards("7S")[0]);
+        t.meld((0, p1, "meld/cards"), &cards("4S 5S 6S"), false)
+            .unwrap();
+        t.lay_off((1, p2, "lay_off/card"), cards("7S")[0], 0)
+            .unwrap();
+        let meld = &t.melds[0];
+        assert_eq!(meld.cards, cards("4S 5S 6S 7S"));
+        assert_eq!(meld.laid_by(p1).collect::<Vec<_>>(), cards("4S 5S 6S"));
+        assert_eq!(meld.laid_by(p2).collect::<Vec<_>>(), cards("7S"));
+        assert_eq!(t.melds_of(p1).count(), 1);
+        assert_eq!(t.melds_of(p2).count(), 0);
+        assert_eq!(value_of(meld.cards.iter().copied(), pips), 22);
+    }
+
+    #[test]
+    fn a_pile_gives_its_top_cards_to_the_hand_and_checks_the_one_named() {
+        let (mut t, [p1, _, _]) = turns();
+        t.piles[0] = DiscardPile::new(&cards("8H 9H TH"));
+        let err = t
+            .take_from_pile((0, p1, "draw"), 0, 1, Some(cards("9H")[0]))
+            .unwrap_err();
+        assert_eq!(err.code, "wrong_draw");
+        assert_eq!(
+            t.take_from_pile((0, p1, "draw"), 0, 2, Some(cards("TH")[0]))
+                .unwrap(),
+            Some(cards("TH 9H"))
+        );
+        assert_eq!(t.phase(), Phase::Play);
+        assert!(t.hand(p1).contains(cards("9H")[0]));
+        t.piles[0] = DiscardPile::default();
+        assert_eq!(t.take_from_pile((1, p1, "draw"), 0, 1, None).unwrap(), None);
+    }
+
+    #[test]
+    fn hands_with_copies_give_up_each_copy_once() {
+        use crate::cards::CardCounts;
+        let table = Table::FOUR;
+        let mut hands = [CardCounts::default(); crate::engine::MAX_PLAYS];
+        hands[0].add(cards("KH")[0], 2);
+        let mut t = Turns::new(table, hands, &[&[], &[]], 1, Seat::N, Phase::Play);
+        assert_eq!(t.stocks.len(), 2);
+        t.meld((0, Seat::N, "meld"), &cards("KH KH"), false)
+            .unwrap();
+        let err = t
+            .discard((1, Seat::N, "discard"), cards("KH")[0], 0)
+            .unwrap_err();
+        assert_eq!(err.code, "card_played_twice");
     }
 }

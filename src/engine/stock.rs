@@ -28,6 +28,11 @@ impl Stock {
         self.cards.is_empty()
     }
 
+    /// The next card to draw, left on the stock.
+    pub fn top(&self) -> Option<Card> {
+        self.cards.last().copied()
+    }
+
     /// The next card, taken off the stock.
     pub fn draw(&mut self) -> Option<Card> {
         self.cards.pop()

@@ -10,7 +10,7 @@
 use crate::cards::{Card, CardCounts, Holding, Rank, Suit, packs};
 use crate::details;
 use crate::engine::deal::{self, Count, HandSize, Holds, Part, Setup};
-use crate::engine::rummy::{self, Ace, DiscardPile, SetShape};
+use crate::engine::rummy::{self, Ace, Phase, SetShape, Turns};
 use crate::engine::{
     Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, IgnoredAction,
     Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
@@ -205,8 +205,6 @@ struct ViewDetails {
     /// Each rank pile, bottom card first (ranks with none left out).
     piles: std::collections::BTreeMap<String, Vec<Card>>,
     wastepile: usize,
-    /// Whether the seat to act has drawn this turn (or has nothing to draw).
-    drawn: bool,
     /// The melds declared in this turn, whose cards the discard must come from.
     melds: Vec<Vec<Card>>,
     /// The totals of the sides, every credit of this hand so far included.
@@ -571,52 +569,33 @@ impl Rules for Zetema {
         for side in table.sides() {
             totals[side] = before.scores[side];
         }
+        let first = table.next(dealer);
         let mut hand = Hand {
             table,
             variant,
-            stock: Stock::new(&record.stock, None),
-            hands: dealt.hands,
-            held: dealt.hands,
-            piles: Default::default(),
-            waste: 0,
-            to_act: table.next(dealer),
-            turn: Turn::default(),
+            // The thirteen rank piles (`pile_of`) and the general wastepile (`WASTE`).
+            turns: Turns::new(table, dealt.hands, &[&record.stock], 14, first, Phase::Draw),
+            melds: Vec::new(),
             draw_up: None,
             totals,
             won: None,
-            over: false,
             adj,
         };
-        hand.begin_turn();
+        hand.begin_turn(first);
         Ok(Box::new(hand))
     }
-}
-
-/// What has happened in the turn of the seat to act.
-#[derive(Clone, Debug, Default)]
-struct Turn {
-    /// The turn's draw is made (or there is nothing to draw).
-    drawn: bool,
-    /// The valid melds declared in this turn, with their values.
-    melds: Vec<(Vec<Card>, i32, usize)>,
 }
 
 #[derive(Clone)]
 struct Hand {
     table: Table,
     variant: Variant,
-    stock: Stock,
-    /// Every seat's cards now, by table position.
-    hands: [CardCounts; crate::engine::MAX_PLAYS],
-    /// Every card each seat has held in the hand (dealt or drawn): one it held and no longer
-    /// holds was given up (`card_played_twice`), one it never held `card_not_held` (ZE-f).
-    held: [CardCounts; crate::engine::MAX_PLAYS],
-    /// The thirteen rank piles, by `pile_of`.
-    piles: [DiscardPile; 13],
-    /// Cards on the general wastepile (marriages, completed zetemas): never taken back.
-    waste: usize,
-    to_act: Seat,
-    turn: Turn,
+    /// The hands, what each seat gave up, the stock, the fourteen piles and whose turn it is in
+    /// which phase (the rummy games' shared turns): `Draw` while the turn's draw is due, `Play`
+    /// once made (or when the stock is empty), `Over` when the hand has ended (ZE-2).
+    turns: Turns<CardCounts>,
+    /// The valid melds declared in the turn in progress (sorted cards, value, action).
+    melds: Vec<(Vec<Card>, i32, usize)>,
     /// The draw-up of the marriages just declared (the seat, the cards): a `draw_up` recorded next
     /// by that seat is checked against it.
     draw_up: Option<(Seat, Vec<Card>)>,
@@ -624,45 +603,51 @@ struct Hand {
     totals: PerSide<i32>,
     /// The side that reached the target, and the action of that credit (ZE-e).
     won: Option<(Side, usize)>,
-    /// No player holds a card and the stock is empty (ZE-2).
-    over: bool,
     adj: Adjudication,
 }
 
+/// The general wastepile's place among the piles (after the thirteen rank piles).
+const WASTE: usize = 13;
+
 impl Hand {
-    fn hand(&self, seat: Seat) -> &CardCounts {
-        &self.hands[seat.pos()]
+    fn hand(&self, seat: Seat) -> CardCounts {
+        self.turns.hand(seat)
     }
 
-    /// The seat to act begins its turn: it has a draw to make while the stock lasts.
-    fn begin_turn(&mut self) {
-        self.turn = Turn {
-            drawn: self.stock.is_empty(),
-            melds: Vec::new(),
+    fn stock(&self) -> &Stock {
+        &self.turns.stocks[0]
+    }
+
+    /// `seat` begins its turn: with a draw while the stock lasts, else straight to its play (§3).
+    fn begin_turn(&mut self, seat: Seat) {
+        let phase = if self.stock().is_empty() {
+            Phase::Play
+        } else {
+            Phase::Draw
         };
+        self.turns.pass_to(seat, phase);
+        self.melds.clear();
     }
 
     /// The turn is over: the next seat with a card, or any seat while the stock lasts (ZE-c); none
     /// when the stock is empty and no one holds a card, which ends the hand (ZE-2).
     fn end_turn(&mut self) {
-        let mut seat = self.to_act;
+        let mut seat = self.turns.to_act();
         for _ in 0..self.table.size {
             seat = self.table.next(seat);
-            if !self.stock.is_empty() || !self.hand(seat).is_empty() {
-                self.to_act = seat;
-                self.begin_turn();
+            if !self.stock().is_empty() || !self.hand(seat).is_empty() {
+                self.begin_turn(seat);
                 return;
             }
         }
-        self.over = true;
+        self.turns.end();
     }
 
-    /// Takes the next card of the stock into `seat`'s hand.
-    fn take_from_stock(&mut self, seat: Seat) -> Option<Card> {
-        let card = self.stock.draw()?;
-        self.hands[seat.pos()].insert(card);
-        self.held[seat.pos()].insert(card);
-        Some(card)
+    /// Lays `cards` on the general wastepile (marriages, completed zetemas): never taken back.
+    fn lay_on_wastepile(&mut self, cards: &[Card]) {
+        for &card in cards {
+            self.turns.piles[WASTE].lay(card);
+        }
     }
 
     fn event(
@@ -685,7 +670,8 @@ impl Hand {
         });
     }
 
-    /// The turn's draw (§3), `recorded` where the record states it (ZE-f: checked).
+    /// The turn's draw (§3), `recorded` where the record states it (ZE-f: checked): made when
+    /// it is due, nothing when it has been made or the stock is empty.
     fn draw(
         &mut self,
         index: usize,
@@ -693,7 +679,7 @@ impl Hand {
         recorded: Option<Card>,
     ) -> Result<(), RecordError> {
         let seat = action.seat;
-        if recorded.is_some() && self.stock.is_empty() {
+        if recorded.is_some() && self.stock().is_empty() {
             return Err(RecordError::on(
                 "wrong_draw",
                 index,
@@ -701,28 +687,19 @@ impl Hand {
                 "the stock is empty: players no longer draw (§3, ZE-f)".into(),
             ));
         }
-        if self.turn.drawn {
-            if recorded.is_some() {
-                return Err(RecordError::unexpected(
+        if self.turns.phase() != Phase::Draw {
+            return match recorded {
+                Some(_) => self.turns.expect(
                     index,
                     action,
-                    format!("{seat} has drawn already in this turn (§3)"),
-                ));
-            }
-            return Ok(());
+                    Phase::Draw,
+                    &format!("{seat} has drawn already in this turn (§3)"),
+                ),
+                None => Ok(()),
+            };
         }
-        let mut next = self.stock.clone();
-        let top = next.draw().expect("the stock is not empty");
-        if let Some(card) = recorded.filter(|&c| c != top) {
-            return Err(RecordError::on(
-                "wrong_draw",
-                index,
-                action,
-                format!("the stock's next card is {top}, not {card} (ZE-f)"),
-            ));
-        }
-        self.take_from_stock(seat);
-        self.turn.drawn = true;
+        let drawn = self.turns.draw((index, seat, "draw"), 0, recorded)?;
+        let top = drawn.expect("a draw is due only while the stock lasts");
         self.event(
             "drew",
             index,
@@ -730,34 +707,6 @@ impl Hand {
             vec![top],
             format!("{seat} draws {top}"),
         );
-        Ok(())
-    }
-
-    /// `seat` holds every card of `cards` (a card named twice must be held twice): else the
-    /// record error at `field(j)`, the first card it lacks (ZE-f).
-    fn check_held(
-        &self,
-        index: usize,
-        seat: Seat,
-        cards: &[(Card, String)],
-    ) -> Result<(), RecordError> {
-        let mut named = CardCounts::default();
-        for (card, field) in cards {
-            named.insert(*card);
-            let n = named.count(*card);
-            if self.hand(seat).count(*card) >= n {
-                continue;
-            }
-            let (code, detail) = if self.held[seat.pos()].count(*card) >= n {
-                (
-                    "card_played_twice",
-                    format!("{seat} no longer holds {card}: it was discarded or married earlier"),
-                )
-            } else {
-                ("card_not_held", format!("{seat} never held {card}"))
-            };
-            return Err(RecordError::at(code, index, seat, field, detail));
-        }
         Ok(())
     }
 
@@ -773,6 +722,7 @@ impl Hand {
         self.totals[side] += points;
         if self.won.is_none() && self.totals[side] >= self.variant.target {
             self.won = Some((side, index));
+            self.turns.end();
             self.event(
                 "game_won",
                 index,
@@ -856,15 +806,15 @@ impl Hand {
                 "a meld names its cards".into(),
             ));
         }
-        self.check_held(index, seat, &action_cards)?;
+        self.turns.check_holds(index, seat, &action_cards)?;
         let claimed = meld_value(meld.kind, &meld.cards);
         let shown = names(&meld.cards);
         let what = format!("a {} of {shown}", meld.kind.name());
         let mut cards = meld.cards.clone();
         cards.sort_unstable();
-        let why = if !self.turn.melds.is_empty() && !self.variant.multi_meld {
+        let why = if !self.melds.is_empty() && !self.variant.multi_meld {
             Some("a second declaration in one turn, after a valid meld (ZE-3, ZE-b)".to_string())
-        } else if self.turn.melds.iter().any(|(m, _, _)| *m == cards) {
+        } else if self.melds.iter().any(|(m, _, _)| *m == cards) {
             Some("the same cards as a meld already declared in this turn (ZE-3)".to_string())
         } else {
             false_meld(meld.kind, &meld.cards, self.variant.meld, self.variant.ace)
@@ -878,7 +828,7 @@ impl Hand {
             );
             return Ok(());
         }
-        self.turn.melds.push((cards, claimed, index));
+        self.melds.push((cards, claimed, index));
         self.event(
             "melded",
             index,
@@ -923,14 +873,14 @@ impl Hand {
                 }
             }
         }
-        self.check_held(index, seat, &from_hand)?;
+        self.turns.check_holds(index, seat, &from_hand)?;
         let mut taken = CardCounts::default();
         for (card, field) in &pulled {
             taken.insert(*card);
             let on_pile = card
                 .rank()
                 .filter(|r| RANKS.contains(r))
-                .map_or(0, |r| self.piles[pile_of(r)].count(*card));
+                .map_or(0, |r| self.turns.piles[pile_of(r)].count(*card));
             if on_pile < taken.count(*card) as usize {
                 return Err(RecordError::at(
                     "card_not_in_pile",
@@ -961,7 +911,7 @@ impl Hand {
                 || p.queen.rank() != Some(Rank::Queen)
                 || p.king.suit() != p.queen.suit()
         });
-        let why = if !self.turn.melds.is_empty() {
+        let why = if !self.melds.is_empty() {
             Some("marriages after a valid meld in the same turn (ZE-10, ZE-b)".to_string())
         } else {
             false_pair
@@ -977,15 +927,16 @@ impl Hand {
             );
             return Ok(());
         }
-        for (card, _) in &from_hand {
-            self.hands[seat.pos()].remove(*card);
-        }
+        let in_hand: Vec<Card> = from_hand.iter().map(|(c, _)| *c).collect();
+        self.turns
+            .give_up((index, seat, "marriages"), &in_hand)
+            .expect("checked above");
         for (card, _) in &pulled {
             let rank = card.rank().expect("a king or queen");
-            self.piles[pile_of(rank)].pull(*card);
+            self.turns.piles[pile_of(rank)].pull(*card);
         }
-        self.waste += 2 * pairs.len();
         let married: Vec<Card> = pairs.iter().flat_map(|p| [p.king, p.queen]).collect();
+        self.lay_on_wastepile(&married);
         let imperial_note = match claimed_imperial {
             0 => String::new(),
             n => format!(", {n} imperial"),
@@ -1006,7 +957,7 @@ impl Hand {
         // §3: draw back up to the hand size, as far as the stock goes; the turn ends.
         let mut drawn = Vec::new();
         while (self.hand(seat).len() as usize) < self.variant.hand {
-            match self.take_from_stock(seat) {
+            match self.turns.draw((index, seat, "draw_up"), 0, None)? {
                 Some(card) => drawn.push(card),
                 None => break,
             }
@@ -1026,26 +977,26 @@ impl Hand {
             Discard::Card(_) => "discard",
             Discard::Named(_) => "discard/card",
         };
-        self.check_held(index, seat, &[(card, field.into())])?;
+        self.turns
+            .check_holds(index, seat, &[(card, field.into())])?;
         let rank = card.rank().expect("a held card is a card of the pack");
-        if let Discard::Named(NamedDiscard { pile, .. }) = discard {
-            if !names_pile(pile, rank) {
-                return Err(RecordError::at(
-                    "wrong_pile",
-                    index,
-                    seat,
-                    "discard/pile",
-                    format!(
-                        "{card} goes to the {} pile, not to '{pile}' (§3, ZE-d)",
-                        rank.letter()
-                    ),
-                ));
-            }
-        }
-        if !self.turn.melds.is_empty() && !self.turn.melds.iter().any(|(m, _, _)| m.contains(&card))
+        if let Discard::Named(NamedDiscard { pile, .. }) = discard
+            && !names_pile(pile, rank)
         {
+            return Err(RecordError::at(
+                "wrong_pile",
+                index,
+                seat,
+                "discard/pile",
+                format!(
+                    "{card} goes to the {} pile, not to '{pile}' (§3, ZE-d)",
+                    rank.letter()
+                ),
+            ));
+        }
+        if !self.melds.is_empty() && !self.melds.iter().any(|(m, _, _)| m.contains(&card)) {
             // §5 DEFAULT: the turn's meld score is cancelled.
-            let cancelled: i32 = self.turn.melds.iter().map(|(_, v, _)| v).sum();
+            let cancelled: i32 = self.melds.iter().map(|(_, v, _)| v).sum();
             self.offence(
                 "discard_not_from_meld",
                 index,
@@ -1057,10 +1008,11 @@ impl Hand {
                 format!("the meld's {cancelled} is deducted again (§5 DEFAULT)"),
             );
         }
-        self.hands[seat.pos()].remove(card);
         let pile = pile_of(rank);
-        self.piles[pile].lay(card);
-        let on_pile = self.piles[pile].len();
+        self.turns
+            .discard((index, seat, field), card, pile)
+            .expect("checked above");
+        let on_pile = self.turns.piles[pile].len();
         self.event(
             "discarded",
             index,
@@ -1073,8 +1025,8 @@ impl Hand {
         );
         if on_pile == 5 {
             // §3: the fifth card is a zetema; the five go to the wastepile (ZE-11).
-            let five = self.piles[pile].take(5);
-            self.waste += five.len();
+            let five = self.turns.piles[pile].take(5);
+            self.lay_on_wastepile(&five);
             let points = zetema_value(rank);
             self.event(
                 "zetema",
@@ -1088,7 +1040,10 @@ impl Hand {
             );
             self.credit(seat, points, "zetema", index);
         }
-        self.end_turn();
+        // A game won at this zetema has ended the hand with it (ZE-e).
+        if self.won.is_none() {
+            self.end_turn();
+        }
         Ok(())
     }
 
@@ -1107,7 +1062,7 @@ impl Hand {
     fn set_details(&mut self) {
         let piles = RANKS
             .iter()
-            .zip(&self.piles)
+            .zip(&self.turns.piles)
             .filter(|(_, p)| !p.is_empty())
             .map(|(r, p)| (r.letter().to_string(), p.len()))
             .collect();
@@ -1120,9 +1075,9 @@ impl Hand {
             imperial_suit: self.variant.imperial,
             target: self.variant.target,
             game_won_at: self.won.map(|(_, at)| at),
-            stock_left: self.stock.len(),
+            stock_left: self.stock().len(),
             piles,
-            wastepile: self.waste,
+            wastepile: self.turns.piles[WASTE].len(),
             cards_left,
         });
     }
@@ -1165,8 +1120,8 @@ impl Hand {
             let queen = Card::new(Rank::Queen, suit);
             let copies = if suit == self.variant.imperial { 2 } else { 1 };
             let (kh, qh) = (hand.count(king) as usize, hand.count(queen) as usize);
-            let kp = self.piles[pile_of(Rank::King)].count(king);
-            let qp = self.piles[pile_of(Rank::Queen)].count(queen);
+            let kp = self.turns.piles[pile_of(Rank::King)].count(king);
+            let qp = self.turns.piles[pile_of(Rank::Queen)].count(queen);
             let mut options = vec![Vec::new()];
             let sources = [None, Some(Pulled::King), Some(Pulled::Queen)];
             for n in 1..=copies {
@@ -1260,54 +1215,36 @@ impl HandState<Verb> for Hand {
             self.ignore(index);
             return Ok(());
         }
-        if self.over {
-            return Err(RecordError::after_end(
-                index,
-                action,
-                "the hand is over: the stock is empty and no player holds a card (ZE-2, ZE-e)",
-            ));
-        }
         let draw_up = self.draw_up.take();
         let seat = action.seat;
-        match &action.kind {
-            Verb::Correct(_) => {
+        // ZE-f: the draw-up of the marriages just declared, by the seat that married.
+        if let Verb::DrawUp(Cards(cards)) = &action.kind
+            && let Some((by, drawn)) = draw_up.filter(|(by, _)| *by == seat)
+        {
+            let (mut given, mut due) = (cards.clone(), drawn.clone());
+            given.sort_unstable();
+            due.sort_unstable();
+            if given != due {
                 return Err(RecordError::on(
-                    "invalid_correct",
+                    "wrong_draw",
                     index,
                     action,
-                    "Zetema has no correction (ZE-f, README C11)".into(),
+                    format!(
+                        "{by} draws back up [{}] from the stock, not [{}] (ZE-f)",
+                        names(&drawn),
+                        names(cards)
+                    ),
                 ));
             }
-            // ZE-f: the draw-up of the marriages just declared, by the seat that married.
-            Verb::DrawUp(Cards(cards)) if draw_up.as_ref().is_some_and(|(s, _)| *s == seat) => {
-                let (_, drawn) = draw_up.expect("checked");
-                let (mut given, mut due) = (cards.clone(), drawn.clone());
-                given.sort_unstable();
-                due.sort_unstable();
-                if given != due {
-                    return Err(RecordError::on(
-                        "wrong_draw",
-                        index,
-                        action,
-                        format!(
-                            "{seat} draws back up [{}] from the stock, not [{}] (ZE-f)",
-                            names(&drawn),
-                            names(cards)
-                        ),
-                    ));
-                }
-                return Ok(());
-            }
-            _ if seat != self.to_act => {
-                return Err(RecordError::on(
-                    "out_of_turn",
-                    index,
-                    action,
-                    format!("it is {}'s turn (§3)", self.to_act),
-                ));
-            }
-            _ => {}
+            return Ok(());
         }
+        // README C12, through the shared turns: nothing after the hand (ZE-2), the seat to act
+        // first, no `correct` (ZE-f).
+        let due = match self.turns.phase() {
+            Phase::Draw => "its draw, a declaration or its discard is due",
+            _ => "a declaration or its discard is due",
+        };
+        self.turns.expect(index, action, self.turns.phase(), due)?;
         match &action.kind {
             Verb::Draw(card) => self.draw(index, action, Some(*card)),
             Verb::DrawUp(_) => Err(RecordError::unexpected(
@@ -1334,34 +1271,21 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let over = self.over || self.won.is_some();
-        let phase = match (over, self.turn.drawn, self.turn.melds.is_empty()) {
-            (true, _, _) => "over",
-            (_, false, _) => "draw",
-            (_, _, true) => "declare_or_discard",
-            _ => "discard",
-        };
-        let mut view = TableView::turns(
-            phase,
-            if over { Vec::new() } else { vec![self.to_act] },
-            self.table.seats().map(|s| (s, self.hand(s).to_vec())),
-            &self.adj.match_after,
-        );
+        let mut view = self.turns.view(&self.adj.match_after);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(ViewDetails {
             imperial_suit: self.variant.imperial,
             target: self.variant.target,
-            stock_left: self.stock.len(),
+            stock_left: self.stock().len(),
             piles: RANKS
                 .iter()
-                .zip(&self.piles)
+                .zip(&self.turns.piles)
                 .filter(|(_, p)| !p.is_empty())
                 .map(|(r, p)| (r.letter().to_string(), p.cards().to_vec()))
                 .collect(),
-            wastepile: self.waste,
-            drawn: self.turn.drawn,
-            melds: self.turn.melds.iter().map(|(m, _, _)| m.clone()).collect(),
+            wastepile: self.turns.piles[WASTE].len(),
+            melds: self.melds.iter().map(|(m, _, _)| m.clone()).collect(),
             totals: self.totals,
         });
         view
@@ -1370,7 +1294,7 @@ impl HandState<Verb> for Hand {
     /// The draw-up just made, the draw when due, and what the seat to act can do once it has
     /// drawn: every meld and declaration of marriages its cards allow, and each card discarded.
     fn candidates(&self) -> Vec<Action<Verb>> {
-        if self.over || self.won.is_some() {
+        if self.turns.phase() == Phase::Over {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -1380,10 +1304,10 @@ impl HandState<Verb> for Hand {
                 kind: Verb::DrawUp(Cards(cards.clone())),
             });
         }
-        let seat = self.to_act;
-        let mut hand = *self.hand(seat);
-        if !self.turn.drawn {
-            let top = self.stock.clone().draw().expect("a draw is due");
+        let seat = self.turns.to_act();
+        let mut hand = self.hand(seat);
+        if self.turns.phase() == Phase::Draw {
+            let top = self.stock().top().expect("a draw is due");
             out.push(Action {
                 seat,
                 kind: Verb::Draw(top),
@@ -1391,7 +1315,7 @@ impl HandState<Verb> for Hand {
             hand.insert(top);
         }
         let cards = hand.to_vec();
-        if self.turn.melds.is_empty() || self.variant.multi_meld {
+        if self.melds.is_empty() || self.variant.multi_meld {
             for meld in self.melds_in(&cards) {
                 out.push(Action {
                     seat,
@@ -1399,7 +1323,7 @@ impl HandState<Verb> for Hand {
                 });
             }
         }
-        if self.turn.melds.is_empty() {
+        if self.melds.is_empty() {
             for pairs in self.marriages_in(&hand) {
                 out.push(Action {
                     seat,
@@ -1426,22 +1350,20 @@ impl HandState<Verb> for Hand {
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.set_details();
-        let ending = if self.over || self.won.is_some() {
-            Ending::Over
-        } else {
-            Ending::Open {
-                due: Some(self.to_act),
+        let ending = match self.turns.phase() {
+            Phase::Over => Ending::Over,
+            phase => Ending::Open {
+                due: Some(self.turns.to_act()),
                 detail: format!(
                     "the record stops before the hand is over ({} cards in the stock); {} is to {}",
-                    self.stock.len(),
-                    self.to_act,
-                    if self.turn.drawn {
-                        "declare or discard"
-                    } else {
-                        "draw"
+                    self.stock().len(),
+                    self.turns.to_act(),
+                    match phase {
+                        Phase::Draw => "draw",
+                        _ => "declare or discard",
                     }
                 ),
-            }
+            },
         };
         let (table, won) = (self.table, self.won);
         self.adj.conclude(error, ending, |adj| {

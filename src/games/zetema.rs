@@ -738,12 +738,15 @@ impl Hand {
         }
     }
 
-    /// Logs an irregularity by `seat`, whose side loses `points` under the §5 DEFAULT penalties.
+    /// Logs an irregularity by `seat` (with the card at fault, where one is), whose side loses
+    /// `points` under the §5 DEFAULT penalties.
+    #[allow(clippy::too_many_arguments)]
     fn offence(
         &mut self,
         code: &'static str,
         index: usize,
         seat: Seat,
+        card: Option<Card>,
         explanation: String,
         points: i32,
         consequence: String,
@@ -759,7 +762,7 @@ impl Hand {
             action_index: Some(index),
             trick: None,
             seat,
-            card: None,
+            card,
             rule: "zetema.md §3, §5",
             explanation,
             consequence,
@@ -780,6 +783,7 @@ impl Hand {
             "false_declaration",
             index,
             seat,
+            None,
             format!("{seat} declares {what}"),
             claimed,
             format!(
@@ -1001,6 +1005,7 @@ impl Hand {
                 "discard_not_from_meld",
                 index,
                 seat,
+                Some(card),
                 format!(
                     "{seat} discards {card}, which is not a card of the meld declared in this turn"
                 ),

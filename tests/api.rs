@@ -97,7 +97,7 @@ async fn lists_and_describes_games() {
         .collect();
     let registry: Vec<_> = arbiter::games::all().iter().map(|g| g.info().id).collect();
     assert_eq!(ids, registry);
-    assert_eq!(ids.len(), 14, "{ids:?}");
+    assert_eq!(ids.len(), 15, "{ids:?}");
     assert!(ids.contains(&"malilla".to_string()) && ids.contains(&"truco".to_string()));
     let (s, _, body) = call("GET", "/v1/games/stubs-and-spoils", None, None).await;
     assert_eq!(s, StatusCode::OK);
@@ -294,6 +294,32 @@ async fn big_two_count_query_naming_no_seat_of_any_table_is_refused_at_its_point
     let (s, _, body) = post("/v1/games/big-two/adjudications", &r).await;
     assert_eq!(s, StatusCode::OK, "{body}");
     assert_eq!(body["record_error"]["code"], "unexpected_action", "{body}");
+}
+
+/// Zetema's discard is a card or `{"card", "pile"}` (ZE-d): anything else is a malformed value,
+/// refused at its pointer with what was expected; a named pile that is not the card's is replayed
+/// as the record error `wrong_pile` (fixture zetema/14).
+#[actix_web::test]
+async fn zetema_discard_of_another_shape_is_refused_at_its_pointer() {
+    let fixture: Value = serde_json::from_str(include_str!(
+        "../fixtures/zetema/14-record-error-wrong-pile.json"
+    ))
+    .unwrap();
+    let mut r = fixture["record"].clone();
+    r["actions"][0]["discard"] = json!(7);
+    refused(
+        post("/v1/games/zetema/adjudications", &r).await,
+        422,
+        "/actions/0/discard",
+        "a card (\"7H\") or {\"card\": \"7H\", \"pile\": \"7\"}",
+    );
+    r["actions"][0]["discard"] = json!({"card": "6C", "heap": "6"});
+    let (s, _, body) = post("/v1/games/zetema/adjudications", &r).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    r["actions"][0]["discard"] = json!({"card": "6C", "pile": "6"});
+    let (s, _, body) = post("/v1/games/zetema/adjudications", &r).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert_eq!(body["record_error"]["code"], "wrong_pile", "{body}");
 }
 
 #[actix_web::test]

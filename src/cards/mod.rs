@@ -466,6 +466,43 @@ impl Pack {
     }
 }
 
+/// Cards as a director says them: "3D 3S".
+pub fn names(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Calls `each` with every `size`-card subset of `cards`, each once by position, in order: the
+/// combinations a hand can play (Big Two) or meld (Zetema).
+pub fn subsets(cards: &[Card], size: usize, each: &mut impl FnMut(&[Card])) {
+    extend(cards, size, &mut Vec::with_capacity(size), 0, each);
+}
+
+/// `subsets` from position `from` on, `chosen` picked so far.
+fn extend(
+    cards: &[Card],
+    size: usize,
+    chosen: &mut Vec<Card>,
+    from: usize,
+    each: &mut impl FnMut(&[Card]),
+) {
+    if chosen.len() == size {
+        each(chosen);
+        return;
+    }
+    for i in from..cards.len() {
+        if cards.len() - i < size - chosen.len() {
+            break;
+        }
+        chosen.push(cards[i]);
+        extend(cards, size, chosen, i + 1, each);
+        chosen.pop();
+    }
+}
+
 pub mod packs {
     //! The packs of the rule files (`docs/rules/*.md` §1).
     //! Each is built once and handed out as a copy: every hand asks for its pack twice (the
@@ -654,6 +691,19 @@ mod tests {
         assert_eq!(pack.count("AS".parse().unwrap()), 2);
         assert_eq!(pack.count("AH".parse().unwrap()), 1);
         assert_eq!(packs::euchre24().with(&[Card::JOKER]).copies, None);
+    }
+
+    #[test]
+    fn subsets_are_each_choice_of_positions_once_in_order() {
+        let cards: Vec<Card> = ["2S", "3S", "3S", "4S"]
+            .map(|c| c.parse().unwrap())
+            .to_vec();
+        let mut seen = Vec::new();
+        subsets(&cards, 2, &mut |s| seen.push(names(s)));
+        assert_eq!(seen, ["2S 3S", "2S 3S", "2S 4S", "3S 3S", "3S 4S", "3S 4S"]);
+        let mut n = 0;
+        subsets(&cards, 5, &mut |_| n += 1);
+        assert_eq!(n, 0);
     }
 
     /// Zetema's pack (ZE-1): 65 cards, five of every rank, the imperial suit's cards twice and

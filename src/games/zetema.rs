@@ -7,7 +7,7 @@
 //! credited at once, and the game ends the moment a side reaches 300 (200 when four or more play),
 //! mid-hand if need be. Turns, melds and piles use the rummy games' shared pieces (`rummy`).
 
-use crate::cards::{Card, CardCounts, Holding, Rank, Suit, packs};
+use crate::cards::{Card, CardCounts, Holding, Rank, Suit, names, packs, subsets};
 use crate::details;
 use crate::engine::deal::{self, Count, HandSize, Holds, Part, Setup};
 use crate::engine::rummy::{self, Ace, Phase, SetShape, Turns};
@@ -1095,7 +1095,7 @@ impl Hand {
             sizes.push(5);
         }
         for size in sizes {
-            subsets(hand, size, &mut Vec::new(), 0, &mut |cards| {
+            subsets(hand, size, &mut |cards| {
                 for kind in [
                     MeldType::Sequence,
                     MeldType::Flush,
@@ -1179,37 +1179,6 @@ impl Hand {
         }
         all.retain(|c| !c.is_empty());
         all
-    }
-}
-
-/// Cards as a director says them: "7H 8H 9S".
-fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Calls `each` with every `size`-card subset of `cards` (in order) extending `chosen`.
-fn subsets(
-    cards: &[Card],
-    size: usize,
-    chosen: &mut Vec<Card>,
-    from: usize,
-    each: &mut impl FnMut(&[Card]),
-) {
-    if chosen.len() == size {
-        each(chosen);
-        return;
-    }
-    for i in from..cards.len() {
-        if cards.len() - i < size - chosen.len() {
-            break;
-        }
-        chosen.push(cards[i]);
-        subsets(cards, size, chosen, i + 1, each);
-        chosen.pop();
     }
 }
 

@@ -148,7 +148,7 @@ pub fn sets_and_runs(hand: CardSet, ace: Ace) -> Vec<Vec<Card>> {
 }
 
 /// The ranks of a standard pack, 2 to A.
-const RANKS: [Rank; 13] = [
+pub const RANKS: [Rank; 13] = [
     Rank::Two,
     Rank::Three,
     Rank::Four,

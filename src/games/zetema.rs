@@ -486,25 +486,9 @@ fn zetema_value(rank: Rank) -> i32 {
     }
 }
 
-/// The ranks in pile order (the index of a rank's pile).
-const RANKS: [Rank; 13] = [
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-];
-
+/// The pile of `rank`: its place in the ranks of a standard pack (`rummy::RANKS`).
 fn pile_of(rank: Rank) -> usize {
-    RANKS
+    rummy::RANKS
         .iter()
         .position(|&r| r == rank)
         .expect("a rank of the 52-card pack")
@@ -883,7 +867,7 @@ impl Hand {
             taken.insert(*card);
             let on_pile = card
                 .rank()
-                .filter(|r| RANKS.contains(r))
+                .filter(|r| rummy::RANKS.contains(r))
                 .map_or(0, |r| self.turns.piles[pile_of(r)].count(*card));
             if on_pile < taken.count(*card) as usize {
                 return Err(RecordError::at(
@@ -1065,7 +1049,7 @@ impl Hand {
     }
 
     fn set_details(&mut self) {
-        let piles = RANKS
+        let piles = rummy::RANKS
             .iter()
             .zip(&self.turns.piles)
             .filter(|(_, p)| !p.is_empty())
@@ -1252,7 +1236,7 @@ impl HandState<Verb> for Hand {
             imperial_suit: self.variant.imperial,
             target: self.variant.target,
             stock_left: self.stock().len(),
-            piles: RANKS
+            piles: rummy::RANKS
                 .iter()
                 .zip(&self.turns.piles)
                 .filter(|(_, p)| !p.is_empty())

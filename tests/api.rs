@@ -304,6 +304,32 @@ async fn big_two_count_query_naming_no_seat_of_any_table_is_refused_at_its_point
     assert_eq!(body["record_error"]["code"], "unexpected_action", "{body}");
 }
 
+/// Zetema's discard is a card or `{"card", "pile"}` (ZE-d): anything else is a malformed value,
+/// refused at its pointer with what was expected; a named pile that is not the card's is replayed
+/// as the record error `wrong_pile` (fixture zetema/14).
+#[actix_web::test]
+async fn zetema_discard_of_another_shape_is_refused_at_its_pointer() {
+    let fixture: Value = serde_json::from_str(include_str!(
+        "../fixtures/zetema/14-record-error-wrong-pile.json"
+    ))
+    .unwrap();
+    let mut r = fixture["record"].clone();
+    r["actions"][0]["discard"] = json!(7);
+    refused(
+        post("/v1/games/zetema/adjudications", &r).await,
+        422,
+        "/actions/0/discard",
+        "a card (\"7H\") or {\"card\": \"7H\", \"pile\": \"7\"}",
+    );
+    r["actions"][0]["discard"] = json!({"card": "6C", "heap": "6"});
+    let (s, _, body) = post("/v1/games/zetema/adjudications", &r).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    r["actions"][0]["discard"] = json!({"card": "6C", "pile": "6"});
+    let (s, _, body) = post("/v1/games/zetema/adjudications", &r).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    assert_eq!(body["record_error"]["code"], "wrong_pile", "{body}");
+}
+
 #[actix_web::test]
 async fn empty_truncated_huge_and_non_json_bodies_are_refused() {
     let (s, ct, body) = call(

@@ -788,6 +788,39 @@ async fn checks(desk: &Desk) {
     desk.shot("calypso-trumps-and-piles").await;
     desk.no_console_errors("calypso").await;
 
+    // Zetema, a game of piles: each rank pile's cards as the API's view has them, with the stock
+    // and the wastepile, mid-hand (fixture 01 at its 13th action: the jacks and the aces have made
+    // zetemas, gone to the wastepile; 5S 5H 5D, the first three fives, lie on the 5 pile).
+    let name = "01-two-players-whole-hand-thirteen-zetemas";
+    let (_, _, record) = all
+        .iter()
+        .find(|(g, n, _)| g == "zetema" && n == name)
+        .unwrap();
+    let mut cut = record.clone();
+    cut["actions"].as_array_mut().unwrap().truncate(13);
+    let (status, view) = desk
+        .call("/v1/games/zetema/legal-actions", Some(&cut), None)
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["piles"], json!({"5": ["5S", "5H", "5D"]}));
+    desk.open(&format!("?game=zetema&example={name}&step=13"))
+        .await;
+    for (rank, cards) in view["piles"].as_object().unwrap() {
+        let shown = desk
+            .js(&format!(
+                "return [...document.querySelectorAll('#piles [data-pile=\"{rank}\"] [data-card]')].map((c) => c.dataset.card)"
+            ))
+            .await;
+        assert_eq!(&shown, cards, "zetema: the {rank} pile");
+    }
+    assert!(
+        desk.text(".centre .trick-head")
+            .await
+            .contains("Stock 40 · wastepile 10")
+    );
+    assert!(desk.text("#totals").await.contains("P1 20"));
+    desk.shot("zetema-piles").await;
+
     // A record error: the page names the same code the API does.
     let (_, _, record) = all
         .iter()

@@ -2397,3 +2397,70 @@ async fn tong_its_standings_read_the_chip_balances() {
     let ana = find(&st["players"], "player", "Ana");
     assert_eq!(ana["won"].as_i64(), Some(2), "{ana}");
 }
+
+/// Zetema for two at a league's table (option players 2, game 300): four hands of fixture 01's
+/// deal (derived there by hand: the first player completes seven zetemas worth 105, the dealer six
+/// worth 85), the dealer passing left, the odd hands with the seats swapped (P1 deals, so P2
+/// plays first and scores the 105). After three hands P1 has 105 + 85 + 105 = 295 and P2 85 + 105
+/// + 85 = 275. In the fourth (swapped) hand P2 reaches 295 with the jacks' zetema at action 4 and
+/// P1 300 or more with the aces' at action 9 (295 + 15 = 310): the game ends there, mid-hand, and
+/// the 55 actions after it are ignored (ZE-e). Ana (P1) wins; standings and ratings say so, and
+/// the session's sheet replays to the same game.
+#[actix_web::test]
+async fn zetema_for_two_ends_mid_hand_and_the_league_ranks_it() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("zetema", json!({"players": "2"}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"]}}),
+        )
+        .await;
+    let hand = fixture("zetema", "01");
+    // The same deal dealt by P1: each seat holds and plays what the other did.
+    let mut swapped = hand.clone();
+    swapped["dealer"] = json!("P1");
+    swapped["deal"] = json!({"P1": hand["deal"]["P2"], "P2": hand["deal"]["P1"]});
+    for a in swapped["actions"].as_array_mut().unwrap() {
+        a["seat"] = json!(if a["seat"] == "P1" { "P2" } else { "P1" });
+    }
+    let mut last = Value::Null;
+    for (n, record) in [&hand, &swapped, &hand, &swapped].into_iter().enumerate() {
+        let mut record = record.clone();
+        record.as_object_mut().unwrap().remove("options");
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", n + 1, r.text);
+        last = r.json;
+    }
+    assert_eq!(last["hand_score"], json!({"P1": 15, "P2": 20}), "{last}");
+    let after = &last["match_after"];
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winners"]),
+        (&json!({"P1": 310, "P2": 295}), &json!(true), &json!(["P1"]))
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let (ana, ben) = (
+        finish(find(&st["players"], "player", "Ana")),
+        finish(find(&st["players"], "player", "Ben")),
+    );
+    assert_eq!((ana.0, ana.1, ana.2), (1, 1, 0), "{st}");
+    assert_eq!((ben.0, ben.1, ben.2), (2, 0, 1), "{st}");
+    assert!(ana.4 > 25.0 && 25.0 > ben.4, "{st}");
+    // The session's sheet, imported into another session, replays to the same game.
+    let (_, st) = c.sheet_imported_again(league, session).await;
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["won"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(620)),
+        "{ana}"
+    );
+}

@@ -466,11 +466,48 @@ impl Pack {
     }
 }
 
+/// Cards as a director says them: "3D 3S".
+pub fn names(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Calls `each` with every `size`-card subset of `cards`, each once by position, in order: the
+/// combinations a hand can play (Big Two) or meld (Zetema).
+pub fn subsets(cards: &[Card], size: usize, each: &mut impl FnMut(&[Card])) {
+    extend(cards, size, &mut Vec::with_capacity(size), 0, each);
+}
+
+/// `subsets` from position `from` on, `chosen` picked so far.
+fn extend(
+    cards: &[Card],
+    size: usize,
+    chosen: &mut Vec<Card>,
+    from: usize,
+    each: &mut impl FnMut(&[Card]),
+) {
+    if chosen.len() == size {
+        each(chosen);
+        return;
+    }
+    for i in from..cards.len() {
+        if cards.len() - i < size - chosen.len() {
+            break;
+        }
+        chosen.push(cards[i]);
+        extend(cards, size, chosen, i + 1, each);
+        chosen.pop();
+    }
+}
+
 pub mod packs {
     //! The packs of the rule files (`docs/rules/*.md` §1).
     //! Each is built once and handed out as a copy: every hand asks for its pack twice (the
     //! setup check and the deal), and building one card by card showed in the replay profile.
-    use super::{Card, Pack, Rank::*};
+    use super::{Card, Pack, Rank::*, Suit};
     use std::sync::LazyLock;
 
     /// 52-card French pack.
@@ -562,6 +599,32 @@ pub mod packs {
         *PACK
     }
 
+    /// The 52-card pack and a second copy of one whole suit, the imperial suit (Zetema, ZE-1):
+    /// 65 cards, every rank five times and every card of `imperial` twice.
+    pub fn zetema65(imperial: Suit) -> Pack {
+        static PACKS: LazyLock<[Pack; 4]> = LazyLock::new(|| {
+            Suit::ALL.map(|suit| {
+                let second: Vec<Card> = standard52()
+                    .cards
+                    .iter()
+                    .filter(|c| c.suit() == Some(suit))
+                    .collect();
+                let mut pack = standard52().with(&second);
+                pack.name = match suit {
+                    Suit::Spades => "65-card pack (a second suit of spades)",
+                    Suit::Hearts => "65-card pack (a second suit of hearts)",
+                    Suit::Diamonds => "65-card pack (a second suit of diamonds)",
+                    Suit::Clubs => "65-card pack (a second suit of clubs)",
+                };
+                pack
+            })
+        });
+        PACKS[Suit::ALL
+            .iter()
+            .position(|&s| s == imperial)
+            .expect("a suit")]
+    }
+
     /// 78-card tarot: four suits of 14 (with cavaliers), 21 trumps and the Fool (Imperial Tarot).
     pub fn tarot78() -> Pack {
         static PACK: LazyLock<Pack> = LazyLock::new(|| {
@@ -648,6 +711,37 @@ mod tests {
         assert_eq!(pack.count("AS".parse().unwrap()), 2);
         assert_eq!(pack.count("AH".parse().unwrap()), 1);
         assert_eq!(packs::euchre24().with(&[Card::JOKER]).copies, None);
+    }
+
+    #[test]
+    fn subsets_are_each_choice_of_positions_once_in_order() {
+        let cards: Vec<Card> = ["2S", "3S", "3S", "4S"]
+            .map(|c| c.parse().unwrap())
+            .to_vec();
+        let mut seen = Vec::new();
+        subsets(&cards, 2, &mut |s| seen.push(names(s)));
+        assert_eq!(seen, ["2S 3S", "2S 3S", "2S 4S", "3S 3S", "3S 4S", "3S 4S"]);
+        let mut n = 0;
+        subsets(&cards, 5, &mut |_| n += 1);
+        assert_eq!(n, 0);
+    }
+
+    /// Zetema's pack (ZE-1): 65 cards, five of every rank, the imperial suit's cards twice and
+    /// the others once, whichever suit is imperial.
+    #[test]
+    fn the_zetema_pack_has_65_cards() {
+        for imperial in Suit::ALL {
+            let pack = packs::zetema65(imperial);
+            assert_eq!(pack.len(), 65, "{}", pack.name);
+            assert_eq!(pack.cards.len(), 52);
+            for card in pack.cards.iter() {
+                let copies = if card.suit() == Some(imperial) { 2 } else { 1 };
+                assert_eq!(pack.count(card), copies, "{card} in {}", pack.name);
+            }
+            let fives = pack.cards.iter().filter(|c| c.rank() == Some(Rank::Five));
+            assert_eq!(fives.map(|c| pack.count(c)).sum::<u32>(), 5);
+        }
+        assert!(packs::zetema65(Suit::Clubs).name.contains("clubs"));
     }
 
     #[test]

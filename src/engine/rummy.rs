@@ -148,7 +148,7 @@ pub fn sets_and_runs(hand: CardSet, ace: Ace) -> Vec<Vec<Card>> {
 }
 
 /// The ranks of a standard pack, 2 to A.
-const RANKS: [Rank; 13] = [
+pub const RANKS: [Rank; 13] = [
     Rank::Two,
     Rank::Three,
     Rank::Four,
@@ -273,6 +273,23 @@ impl DiscardPile {
     /// The cards, bottom first.
     pub fn cards(&self) -> &[Card] {
         &self.0
+    }
+
+    /// Takes one copy of `card` out of the pile, wherever it lies (Zetema's marriage pulls a king or
+    /// queen from its rank pile); `false` when the pile has none.
+    pub fn pull(&mut self, card: Card) -> bool {
+        match self.0.iter().rposition(|&c| c == card) {
+            Some(at) => {
+                self.0.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// How many copies of `card` lie in the pile.
+    pub fn count(&self, card: Card) -> usize {
+        self.0.iter().filter(|&&c| c == card).count()
     }
 }
 
@@ -485,6 +502,23 @@ impl<H: Holding> Turns<H> {
             )?;
         }
         (self.hands[p], self.given_up[p]) = (hand, given_up);
+        Ok(())
+    }
+
+    /// Checks that `seat` holds each of `cards`, each named at its own field of action `index`,
+    /// without giving any up: a meld shown and kept in hand (Zetema), or cards that leave only once
+    /// the game has judged the declaration. The codes are `give_up`'s (README C12).
+    pub fn check_holds(
+        &self,
+        index: usize,
+        seat: Seat,
+        cards: &[(Card, String)],
+    ) -> Result<(), RecordError> {
+        let p = seat.pos();
+        let (mut hand, mut given_up) = (self.hands[p], self.given_up[p]);
+        for (card, field) in cards {
+            give_up(&mut hand, &mut given_up, (index, seat, field), *card)?;
+        }
         Ok(())
     }
 
@@ -710,6 +744,16 @@ mod tests {
         assert!(pile.is_empty() && pile.top().is_none());
     }
 
+    #[test]
+    fn a_card_is_pulled_from_anywhere_in_the_pile() {
+        let mut pile = DiscardPile::new(&cards("QS QH QD QH"));
+        assert_eq!(pile.count(cards("QH")[0]), 2);
+        assert!(pile.pull(cards("QS")[0]));
+        assert!(!pile.pull(cards("QS")[0]));
+        assert!(pile.pull(cards("QH")[0]));
+        assert_eq!(pile.cards(), cards("QH QD").as_slice());
+    }
+
     crate::verbs! {
         /// A test rummy game's verbs.
         enum Verb in "Test" {
@@ -871,6 +915,34 @@ mod tests {
             .unwrap();
         let err = t
             .discard((1, Seat::N, "discard"), cards("KH")[0], 0)
+            .unwrap_err();
+        assert_eq!(err.code, "card_played_twice");
+    }
+
+    /// A meld shown and kept (Zetema): the cards are checked, and stay in the hand.
+    #[test]
+    fn cards_held_are_checked_without_leaving_the_hand() {
+        use crate::cards::CardCounts;
+        let mut hands = [CardCounts::default(); crate::engine::MAX_PLAYS];
+        hands[0].add(cards("7H")[0], 2);
+        hands[0].add(cards("8S")[0], 1);
+        let mut t = Turns::new(Table::FOUR, hands, &[&[]], 1, Seat::N, Phase::Play);
+        let at = |c: &str, j: usize| (cards(c)[0], format!("meld/cards/{j}"));
+        t.check_holds(0, Seat::N, &[at("7H", 0), at("7H", 1), at("8S", 2)])
+            .unwrap();
+        assert_eq!(t.hand(Seat::N).len(), 3);
+        let err = t.check_holds(0, Seat::N, &[at("9S", 0)]).unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("card_not_held", "/actions/0/meld/cards/0")
+        );
+        t.discard((1, Seat::N, "discard"), cards("8S")[0], 0)
+            .unwrap();
+        let err = t.check_holds(2, Seat::N, &[at("8S", 0)]).unwrap_err();
+        assert_eq!(err.code, "card_played_twice");
+        // A third 7H, two being held: named more often than held, as a card named twice.
+        let err = t
+            .check_holds(3, Seat::N, &[at("7H", 0), at("7H", 1), at("7H", 2)])
             .unwrap_err();
         assert_eq!(err.code, "card_played_twice");
     }

@@ -6,7 +6,7 @@
 //! out ends the hand; the others score penalty points for their cards, and the lowest total wins
 //! once someone reaches the target.
 
-use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::cards::{Card, CardSet, Rank, Suit, names, packs, subsets};
 use crate::details::{self, NoDetails};
 use crate::engine::{
     Adjudication, Decided, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity,
@@ -721,18 +721,12 @@ impl Hand {
         hand.sort_unstable_by_key(|&c| power(c));
         let mut out = Vec::new();
         for size in [1, 2, 3, 5] {
-            subsets(
-                &hand,
-                size,
-                &mut Vec::with_capacity(size),
-                0,
-                &mut |cards| {
-                    // A pair or a triple is of one rank; a five-card set is any five.
-                    if size == 5 || cards.iter().all(|c| c.rank() == cards[0].rank()) {
-                        out.push(cards.to_vec());
-                    }
-                },
-            );
+            subsets(&hand, size, &mut |cards| {
+                // A pair or a triple is of one rank; a five-card set is any five.
+                if size == 5 || cards.iter().all(|c| c.rank() == cards[0].rank()) {
+                    out.push(cards.to_vec());
+                }
+            });
         }
         out
     }
@@ -812,37 +806,6 @@ fn whole_number(value: &serde_json::Value) -> Option<i128> {
             .as_f64()
             .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
             .map(|f| f as i128))
-}
-
-/// The cards of a play as a director says them: "3D 3S".
-fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Calls `each` with every `size`-card subset of `cards` (in order) extending `chosen`.
-fn subsets(
-    cards: &[Card],
-    size: usize,
-    chosen: &mut Vec<Card>,
-    from: usize,
-    each: &mut impl FnMut(&[Card]),
-) {
-    if chosen.len() == size {
-        each(chosen);
-        return;
-    }
-    for i in from..cards.len() {
-        if cards.len() - i < size - chosen.len() {
-            break;
-        }
-        chosen.push(cards[i]);
-        subsets(cards, size, chosen, i + 1, each);
-        chosen.pop();
-    }
 }
 
 impl HandState<Verb> for Hand {

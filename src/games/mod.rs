@@ -19,6 +19,7 @@ mod tong_its;
 mod tresette;
 mod truco;
 mod twenty_nine;
+mod zetema;
 
 use crate::engine::Game;
 
@@ -44,6 +45,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &pluck::Pluck,
         &tong_its::TongIts,
         &hand_and_foot::HandAndFoot,
+        &zetema::Zetema,
     ]
 }
 

@@ -535,6 +535,8 @@ function centre(k) {
     bits.push(...combination(v, k));
   } else if (Array.isArray(v?.discard_pile)) {
     bits.push(...rummyTable(v, k));
+  } else if (v?.piles && v.wastepile != null) { // Zetema's rank piles (Calypso's piles are per seat)
+    bits.push(...piles(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
   }
@@ -604,6 +606,51 @@ function rummyTable(v, k) {
         h("span", { class: "owner" }, side ? `${side}${m.pile ? `, ${m.pile} pile` : ""}` : `${i}. ${seatLabel(m.owner)}`),
         h("span", { class: "cards" }, m.cards.map((c) => cardEl(c, { faceDown: m.face_down }))))))),
   ];
+}
+
+/**
+ * A game of piles (Zetema): the stock and wastepile counts, each rank pile's cards (bottom
+ * first), the melds declared in the turn and every side's running total.
+ */
+function piles(v, k) {
+  const melds = v.melds ?? [];
+  const last = lastDeclarationOrDiscard(k);
+  return [
+    h("p", { class: "trick-head" }, `Stock ${v.stock_left} · wastepile ${v.wastepile}`),
+    last ? h("div", { class: "trick" }, last) : null,
+    h("div", { class: "trick piles", id: "piles" }, Object.entries(v.piles).map(([rank, cards]) =>
+      h("figure", { class: "played pile", dataset: { pile: rank } },
+        h("div", { class: "cards" }, cards.map((c) => cardEl(c))),
+        h("figcaption", {}, `${rank} pile · ${cards.length}`)))),
+    melds.length ? h("p", { class: "small", id: "turn-melds" }, "Declared this turn: ",
+      melds.map((m, i) => [i ? " · " : "", h("span", { class: "meld" }, m.join(" "))])) : null,
+    v.totals ? h("p", { class: "small", id: "totals" }, "Totals: ", Object.entries(v.totals).map(([side, n], i) =>
+      [i ? " · " : "", h("span", { dataset: { side } }, `${side} ${n}`)])) : null,
+  ];
+}
+
+/**
+ * The action just recorded when it put cards forward (a discard, a meld, marriages; a false one
+ * too), marked with the irregularity it committed.
+ */
+function lastDeclarationOrDiscard(k) {
+  const a = recordActions()[k - 1];
+  if (!a || typeof a !== "object") return null;
+  const discard = a.discard !== undefined ? (typeof a.discard === "string" ? a.discard : a.discard?.card) : null;
+  const cards = discard != null ? [discard]
+    : Array.isArray(a.meld?.cards) ? a.meld.cards
+    : Array.isArray(a.marriages) ? a.marriages.flatMap((p) => [p?.king, p?.queen]) : null;
+  if (!cards) return null;
+  const seat = engineSeat(a.seat);
+  const irr = byAction(S.adj?.irregularities, k - 1).find((i) => i.seat === seat);
+  const note = irr ? titled(irr.code) : undefined;
+  const what = discard != null ? "discards" : a.meld ? `declares a ${String(a.meld.type).replaceAll("_", " ")}` : "declares marriages";
+  return h("figure", {
+    class: `played${irr ? " irregular" : ""}`,
+    dataset: discard != null ? { seat, card: discard } : { seat, cards: cards.join(" ") },
+  }, h("div", { class: "cards" }, cards.filter(isCard).map((c) => cardEl(c, { note }))),
+  h("figcaption", {}, `${seatLabel(seat)} ${what} (${actionNumber(k - 1)})`,
+    irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null));
 }
 
 function tallyLine(tally) {

@@ -1035,11 +1035,10 @@ mod tests {
         let (mut hands, mut held_back, mut pots) = (0, 0, 0);
         for players in ["3", "4", "5"] {
             let mut before: Option<MatchState> = None;
-            let mut dealer_pos = 0;
-            for _ in 0..60 {
+            for dealer_pos in 0..60 {
                 let options: BTreeMap<String, serde_json::Value> =
                     [("players".to_string(), serde_json::json!(players))].into();
-                let table = Spinado.table(&Options::resolve(&OPTIONS[..], &options, "").unwrap());
+                let table = Spinado.table(&Options::resolve(OPTIONS, &options, "").unwrap());
                 let mut pack: Vec<Card> = packs::spinado47().cards.iter().collect();
                 for i in (1..pack.len()).rev() {
                     pack.swap(i, rng.below(i + 1));
@@ -1100,7 +1099,6 @@ mod tests {
                     .iter()
                     .filter(|t| t["pot"] != "game")
                     .count();
-                dealer_pos += 1;
                 before = Some(a.match_after);
             }
         }

@@ -324,11 +324,10 @@ impl Rules for Spinado {
         check_match(table, before, &carried, hands_agreed)?;
         let dealer = table.resolve(record.dealer).expect("checked with the deal");
         let hands: Vec<CardSet> = table.seats().map(|s| cards.hands[s.pos()]).collect();
-        // §3: every player antes 1 to each pot, except the previous hand's winner.
-        let antes: Vec<Seat> = table
-            .seats()
-            .filter(|&s| Some(s) != carried.previous_winner)
-            .collect();
+        // §3: every player antes 1 to each pot, except the previous hand's winner (named as the
+        // table names him: P1 is N at four).
+        let previous = carried.previous_winner.and_then(|w| table.resolve(w));
+        let antes: Vec<Seat> = table.seats().filter(|&s| Some(s) != previous).collect();
         let mut pots = carried.pots;
         let put = ANTE * antes.len() as u32;
         pots.matrimony += put;
@@ -347,7 +346,7 @@ impl Rules for Spinado {
             detail: format!(
                 "{} ante {ANTE} chip to each pot{}: Matrimony {}, Intrigue {}, Game {} (§3)",
                 names(&antes),
-                carried.previous_winner.map_or(String::new(), |w| format!(
+                previous.map_or(String::new(), |w| format!(
                     " ({w}, the previous hand's winner, does not)"
                 )),
                 pots.matrimony,

@@ -770,6 +770,22 @@ async fn checks(desk: &Desk) {
             .await;
     }
 
+    // Spinado (issue 23): the three pots and the card the sequence waits for. Fixture 04 after
+    // three plays (derived there): N has taken the Intrigue pot with QD; Matrimony 7 and Game 3
+    // are on the table, and KD, N's own, continues the sequence.
+    desk.open("?game=spinado&example=04-four-players-intrigue-then-matrimony-with-the-spinado-second-hand-winner-exempt&step=3")
+        .await;
+    assert_eq!(
+        desk.text("#pots").await,
+        "Pots: game 3 · intrigue 0 · matrimony 7"
+    );
+    assert_eq!(
+        desk.attr(".seat-N [data-legal='true']", "data-card").await,
+        "KD"
+    );
+    desk.shot("spinado-pots").await;
+    desk.no_console_errors("spinado").await;
+
     // Calypso (issue 24): four personal trump suits, each at its seat and in the summary, and what
     // each player has built. Fixture 04 after trick 1 (derived there): E completed his calypso with
     // 2D and KD 5D AD start the next; his pile holds the 24 cards carried; W is building 12 clubs.

@@ -1786,10 +1786,11 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
 /// same play at the same table, dealt by the seat `turns` after the original dealer, so each
 /// player's score moves with his seat.
 fn rotated(record: &Value, turns: usize) -> Value {
-    let seats = ["P1", "P2", "P3"];
+    let n = record["deal"].as_object().unwrap().len();
+    let seats: Vec<String> = (1..=n).map(|i| format!("P{i}")).collect();
     let on = |s: &Value| {
         let i = seats.iter().position(|x| s == x).unwrap();
-        json!(seats[(i + turns) % 3])
+        json!(seats[(i + turns) % n])
     };
     let mut r = record.clone();
     r["dealer"] = on(&record["dealer"]);
@@ -2186,6 +2187,77 @@ async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
         (cai["won"].as_i64(), cai["points_for"].as_i64()),
         (Some(2), Some(270)),
         "{cai}"
+    );
+}
+
+/// Spinado (issue 23): five players, two hands agreed. Fixture 01 (dealer P5: P5 runs the spades
+/// and goes out; P1 -3, P2 -3, P3 -3, P4 -17 with the spinado, P5 +16; Matrimony and Intrigue keep
+/// 5 each), then fixture 01 moved one seat on (dealer P1; P5, the previous winner, does not ante:
+/// the pots 9, 9 and 4; P1 goes out and takes the Game pot, 4, and 14 from P5, who now holds the
+/// spinado with 7 cards: P1 -3 + 4 + 14 = +15, P2 -3, P3 -3, P4 -3, P5 -14). Balances P1 +12,
+/// P2 -6, P3 -6, P4 -20, P5 +2, with 18 chips in the pots: the game is over and Ana (P1) wins.
+#[actix_web::test]
+async fn spinado_chips_and_pots_over_the_agreed_hands_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("spinado", json!({"players": "5", "hands": 2}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"], "P4": p["Dee"], "P5": p["Eve"]}}),
+        )
+        .await;
+    let mut first = fixture("spinado", "01");
+    first["options"] = json!({"players": "5", "hands": 2});
+    let hands = [first.clone(), rotated(&first, 1)];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["pots"], &after["winners"]),
+        (
+            &json!({"P1": 12, "P2": -6, "P3": -6, "P4": -20, "P5": 2}),
+            &json!({"matrimony": 9, "intrigue": 9, "game": 0}),
+            &json!(["P1"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let rank = |name| find(players, "player", name)["rank"].as_i64().unwrap();
+    assert_eq!((rank("Ana"), rank("Eve")), (1, 2), "{players}");
+    assert!(
+        rank("Ben") == rank("Cai") && rank("Cai") < rank("Dee"),
+        "{players}"
+    );
+    let rating = |name| {
+        find(players, "player", name)["rating"]["rating"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        rating("Ana") > rating("Eve")
+            && rating("Eve") > rating("Ben")
+            && rating("Cai") > rating("Dee")
+    );
+    // The sheet carries the plays (card and spinado flag) and the dead hand: imported into another
+    // session it replays to the same match.
+    let (_, st) = c.sheet_imported_again(league, session).await;
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["won"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(24)),
+        "{ana}"
     );
 }
 

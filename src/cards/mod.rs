@@ -545,6 +545,21 @@ pub mod packs {
         *PACK
     }
 
+    /// 47-card pack: the 52-card pack without the four 2s and the 8♦ (Spinado).
+    pub fn spinado47() -> Pack {
+        static PACK: LazyLock<Pack> = LazyLock::new(|| {
+            let mut pack = Pack::suited(
+                "47-card pack (A K Q J T 9-3, no 8♦)",
+                &[
+                    Ace, King, Queen, Jack, Ten, Nine, Eight, Seven, Six, Five, Four, Three,
+                ],
+            );
+            pack.cards.remove(Card::new(Eight, super::Suit::Diamonds));
+            pack
+        });
+        *PACK
+    }
+
     /// 24-card pack: A K Q J T 9 (Couillon).
     pub fn euchre24() -> Pack {
         static PACK: LazyLock<Pack> = LazyLock::new(|| {

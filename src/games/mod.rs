@@ -14,6 +14,7 @@ mod knockout_whist;
 mod malilla;
 mod pitch;
 mod pluck;
+mod spinado;
 mod stubs_and_spoils;
 mod tong_its;
 mod tresette;
@@ -46,6 +47,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &tong_its::TongIts,
         &hand_and_foot::HandAndFoot,
         &zetema::Zetema,
+        &spinado::Spinado,
     ]
 }
 

@@ -477,7 +477,7 @@ function renderTable() {
   const table = $("table");
   table.className = `table ${compass ? "compass" : "ring"}`;
   const toAct = v && !v.error ? v.to_act ?? [] : [];
-  const legalCards = new Set((v?.legal ?? []).map((a) => verbOf(a)[1]).filter(isCard));
+  const legalCards = new Set((v?.legal ?? []).map((a) => playedCard(verbOf(a)[1])).filter(isCard));
   const declarer = S.adj?.contract?.declarer;
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
@@ -538,12 +538,38 @@ function centre(k) {
   } else if (v?.piles && v.wastepile != null) { // Zetema's rank piles (Calypso's piles are per seat)
     bits.push(...piles(v, k));
   } else {
-    bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
+    bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...pots(v, k), ...ownCards(v));
   }
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   const tally = v && !v.error ? tallyShown(v.tally) : null;
   if (tally) bits.push(tallyLine(tally));
   return bits;
+}
+
+/** The card of a play's value: the value itself, or its `card` (Spinado's `{card, spinado}`). */
+const playedCard = (val) => (val && typeof val === "object" && !Array.isArray(val) ? val.card : val);
+
+/**
+ * A game of pots (Spinado): the cards the step's action played, a card held back at it (in its
+ * holder's name, marked with the irregularity), the pots on the table and the card the sequence
+ * waits for.
+ */
+function pots(v, k) {
+  if (!v || v.error || !v.pots || typeof v.pots !== "object") return [];
+  const played = byAction(S.adj?.events, k - 1).filter((e) => e.seat && (e.cards ?? []).length && e.code !== "pot_taken");
+  const held = byAction(S.adj?.irregularities, k - 1).filter((i) => i.card);
+  const figure = (seat, card, caption, irr) => h("figure", { class: `played${irr ? " irregular" : ""}`, dataset: { seat, card } },
+    cardEl(card, { note: irr ? titled(irr.code) : undefined }), h("figcaption", {}, caption,
+      irr ? h("span", { class: "mark", dataset: { code: irr.code } }, ` ⚠ ${titled(irr.code)}`) : null));
+  return [
+    played.length || held.length ? h("div", { class: "trick" },
+      played.flatMap((e) => e.cards.map((c) => figure(e.seat, c, seatLabel(e.seat)))),
+      held.map((i) => figure(i.seat, i.card, `${seatLabel(i.seat)} held back`, i))) : null,
+    h("p", { class: "pots", id: "pots" }, "Pots: ", Object.entries(v.pots).map(([pot, n], i) => [i ? " · " : "",
+      h("span", { dataset: { pot } }, `${pot} ${n}`)])),
+    v.due ? h("p", { class: "small due" }, "Next in sequence: ", cardEl(v.due.card), ` (${seatLabel(v.due.holder)})`)
+      : v.last ? h("p", { class: "small due" }, `Play stopped: ${seatLabel(v.last)} starts anew`) : null,
+  ];
 }
 
 /** The fields every table view has; the others are the game's own (`TableView.details`). */

@@ -12,6 +12,7 @@ mod imperial_tarot;
 mod knockout_whist;
 mod malilla;
 mod pitch;
+mod poke;
 mod stubs_and_spoils;
 mod tresette;
 mod truco;
@@ -38,6 +39,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &knockout_whist::KnockoutWhist,
         &calabrasella::Calabrasella,
         &calypso::Calypso,
+        &poke::Poke,
     ]
 }
 

@@ -593,7 +593,7 @@ impl Hand {
             self.seen.insert(card);
         }
         self.draws[seat.pos()] += 1;
-        let before = self.doubling(seat);
+        let now = self.doubling(seat);
         let drawn_names = names(&drawn);
         self.event(
             "drew",
@@ -608,7 +608,7 @@ impl Hand {
         );
         let free = seat == self.dealer && self.draws[seat.pos()] == 1;
         if !free {
-            let (code, times) = match before {
+            let (code, times) = match now {
                 Doubling::Redoubled => ("redoubled", 4),
                 _ => ("doubled", 2),
             };
@@ -1028,8 +1028,11 @@ impl HandState<Verb> for Hand {
             TABLE.seats().map(|s| (s, self.play.hand(s).iter().collect())),
             &self.adj.match_before,
         );
-        if let Some(led) = &self.led {
+        // README C13: once play has begun the trick in progress is the next one to be completed.
+        if matches!(self.phase, Phase::Play | Phase::Over) {
             view.trick_number = Some(self.tricks_done + 1);
+        }
+        if let Some(led) = &self.led {
             view.trick = led
                 .cards
                 .iter()
@@ -1076,7 +1079,7 @@ impl HandState<Verb> for Hand {
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         // The cards of a lead not yet answered lie on the table: one unfinished trick each.
-        if error.is_some()
+        if self.phase != Phase::Over
             && let Some(led) = self.led.clone()
         {
             for (i, &card) in led.cards.iter().enumerate() {

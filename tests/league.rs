@@ -2295,7 +2295,8 @@ async fn poke_a_rubber_of_three_games_places_the_higher_total_above_the_line() {
         let weak = ["2C", "3C", "4D", "5D", "6H"];
         let mut actions = vec![json!({"seat": other, "stand": true})];
         for (discard, drawn) in [("2C", "7H"), ("3C", "8H"), ("4D", "2H")] {
-            actions.push(json!({"seat": dealer, "draw": {"discards": [discard], "drawn": [drawn]}}));
+            actions
+                .push(json!({"seat": dealer, "draw": {"discards": [discard], "drawn": [drawn]}}));
         }
         actions.push(json!({"seat": dealer, "stand": true}));
         for (lead, reply) in strong.iter().zip(["5D", "6H", "7H", "8H", "2H"]) {
@@ -2305,7 +2306,10 @@ async fn poke_a_rubber_of_three_games_places_the_higher_total_above_the_line() {
         json!({"game": "poke", "dealer": dealer, "deal": {dealer: weak, other: strong}, "actions": actions})
     };
     let mut after = Value::Null;
-    for (h, (dealer, other)) in [("P1", "P2"), ("P2", "P1"), ("P1", "P2")].iter().enumerate() {
+    for (h, (dealer, other)) in [("P1", "P2"), ("P2", "P1"), ("P1", "P2")]
+        .iter()
+        .enumerate()
+    {
         let r = c.post_hand(m, &hand(dealer, other)).await;
         assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
         after = r.json["match_after"].clone();
@@ -2329,7 +2333,10 @@ async fn poke_a_rubber_of_three_games_places_the_higher_total_above_the_line() {
     // The session's sheet carries the draws and the leads: imported into another session it
     // replays to the same rubber.
     let (sheet, st) = c.sheet_imported_again(league, session).await;
-    assert!(sheet.contains(",draw,") && sheet.contains(",lead,"), "{sheet}");
+    assert!(
+        sheet.contains(",draw,") && sheet.contains(",lead,"),
+        "{sheet}"
+    );
     let ben = find(&st["players"], "player", "Ben");
     assert_eq!(
         (ben["won"].as_i64(), ben["points_for"].as_i64()),

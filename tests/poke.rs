@@ -88,7 +88,11 @@ fn random_rubber(seed: u64, includes_below: bool) -> usize {
         // A game resets both scores below the line; otherwise they stand.
         let game_won = !a["game_won_by"].is_null();
         for (i, s) in SEATS.iter().enumerate() {
-            let expected = if game_won { 0 } else { below(before, s) + trick_points[i] };
+            let expected = if game_won {
+                0
+            } else {
+                below(before, s) + trick_points[i]
+            };
             assert_eq!(below(after, s), expected);
             // The match scores move by the hand score, which is the score items.
             let items: i64 = a["score_items"]

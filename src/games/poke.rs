@@ -64,8 +64,7 @@ pub struct Draw {
 }
 
 impl Placeholder for Draw {
-    const PLACEHOLDER: &'static str =
-        "{\"discards\": [\"2C\", \"7D\"], \"drawn\": [\"KS\", \"4H\"] (drawn: optional with a stock)}";
+    const PLACEHOLDER: &'static str = "{\"discards\": [\"2C\", \"7D\"], \"drawn\": [\"KS\", \"4H\"] (drawn: optional with a stock)}";
 }
 
 /// A player's price for drawing (§2, PO-2): his opponent's tricks count ×1, ×2 or ×4.
@@ -213,12 +212,21 @@ static INFO: GameInfo = GameInfo {
     titles: crate::engine::Titles(&[
         ("too_many_draws", "A draw beyond the seat's limit"),
         ("wrong_number_of_cards", "Wrong number of cards"),
-        ("invalid_lead", "Cards led together that are not of one rank"),
+        (
+            "invalid_lead",
+            "Cards led together that are not of one rank",
+        ),
         ("wrong_draw", "Drawn cards that are not the ones due"),
-        ("stock_exhausted", "The stock has too few cards for the draw"),
+        (
+            "stock_exhausted",
+            "The stock has too few cards for the draw",
+        ),
         ("drew", "Discarded and drew"),
         ("doubled", "Doubled: the opponent's tricks count double"),
-        ("redoubled", "Redoubled: the opponent's tricks count four times"),
+        (
+            "redoubled",
+            "Redoubled: the opponent's tricks count four times",
+        ),
         ("stood", "Stood"),
         ("set_led", "A set led: several tricks at once"),
         ("tricks", "Trick points (below the line)"),
@@ -382,7 +390,8 @@ fn check_match(before: &MatchState, carried: &Carried) -> Result<(), Vec<FieldEr
         if TABLE.resolve(*seat).is_none() || *games >= 2 {
             errors.push(FieldError::new(
                 format!("/match_state/games/{seat}"),
-                "a rubber in progress: P1 or P2 with 0 or 1 games (two games end the rubber, §4)".into(),
+                "a rubber in progress: P1 or P2 with 0 or 1 games (two games end the rubber, §4)"
+                    .into(),
             ));
         }
     }
@@ -411,7 +420,11 @@ fn check_match(before: &MatchState, carried: &Carried) -> Result<(), Vec<FieldEr
             ));
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,7 +524,9 @@ impl Hand {
 
     fn expected(&self) -> String {
         match self.phase {
-            Phase::NonDealerDraws => format!("{} (the non-dealer) draws or stands (§2)", self.non_dealer),
+            Phase::NonDealerDraws => {
+                format!("{} (the non-dealer) draws or stands (§2)", self.non_dealer)
+            }
             Phase::DealerDraws => format!(
                 "{} (the dealer) draws or stands; {} has finished drawing (§2, PO-b)",
                 self.dealer, self.non_dealer
@@ -526,7 +541,14 @@ impl Hand {
         }
     }
 
-    fn event(&mut self, code: &'static str, index: usize, seat: Seat, cards: Vec<Card>, detail: String) {
+    fn event(
+        &mut self,
+        code: &'static str,
+        index: usize,
+        seat: Seat,
+        cards: Vec<Card>,
+        detail: String,
+    ) {
         self.adj.events.push(Event {
             code,
             action_index: Some(index),
@@ -571,7 +593,11 @@ impl Hand {
                 "draw",
                 format!(
                     "{seat} has drawn {limit} times, as often as the {} may (§2, PO-b)",
-                    if seat == self.dealer { "dealer" } else { "non-dealer" }
+                    if seat == self.dealer {
+                        "dealer"
+                    } else {
+                        "non-dealer"
+                    }
                 ),
             ));
         }
@@ -627,7 +653,8 @@ impl Hand {
     /// §3, PO-c, PO-e: the cards a draw of `draw.discards.len()` receives.
     fn drawn(&mut self, index: usize, seat: Seat, draw: &Draw) -> Result<Vec<Card>, RecordError> {
         let n = draw.discards.len();
-        let wrong = |detail: String| RecordError::at("wrong_draw", index, seat, "draw/drawn", detail);
+        let wrong =
+            |detail: String| RecordError::at("wrong_draw", index, seat, "draw/drawn", detail);
         if let Some(stock) = &self.stock {
             let left = stock.len() - self.drawn_from_stock;
             if left < n {
@@ -737,11 +764,16 @@ impl Hand {
                 index,
                 seat,
                 "reply",
-                format!("{} led {n} cards and {seat} replies with {} (§3, PO-5)", self.leader, cards.len()),
+                format!(
+                    "{} led {n} cards and {seat} replies with {} (§3, PO-5)",
+                    self.leader,
+                    cards.len()
+                ),
             ));
         }
         for (j, &card) in cards.iter().enumerate() {
-            self.play.give_up(index, seat, card, &format!("reply/{j}"))?;
+            self.play
+                .give_up(index, seat, card, &format!("reply/{j}"))?;
         }
         let led_rank = led.cards[0].rank_unchecked();
         let reply_rank = cards[0].rank_unchecked();
@@ -751,10 +783,10 @@ impl Hand {
         } else {
             self.leader
         };
-        for i in 0..n {
+        for (i, (&led_card, &reply_card)) in led.cards.iter().zip(cards).enumerate() {
             let mut trick = Trick::new(self.tricks_done + 1 + i as u8, self.leader);
-            trick.push(self.leader, led.cards[i], led.index);
-            trick.push(seat, cards[i], index);
+            trick.push(self.leader, led_card, led.index);
+            trick.push(seat, reply_card, index);
             self.adj.tricks.push(TrickReport::new(trick, winner));
             self.adj.tally[TABLE.side(winner)].tricks += 1;
         }
@@ -777,8 +809,13 @@ impl Hand {
             trick_points.insert(seat, points);
             below.insert(seat, self.carried.below(seat) + points);
             if self.includes_below {
-                self.adj
-                    .score(TABLE.side(seat), points, ScoreSource::Tricks, "tricks", None);
+                self.adj.score(
+                    TABLE.side(seat),
+                    points,
+                    ScoreSource::Tricks,
+                    "tricks",
+                    None,
+                );
             }
         }
         // §4, PO-3, PO-4: the better poker hand scores its honours; equal hands none.
@@ -804,7 +841,8 @@ impl Hand {
             (x, y) if x.max(y) >= GAME && x != y => Some(if x > y { s0 } else { s1 }),
             _ => None,
         };
-        let mut games: BTreeMap<Seat, u32> = TABLE.seats().map(|s| (s, self.carried.games(s))).collect();
+        let mut games: BTreeMap<Seat, u32> =
+            TABLE.seats().map(|s| (s, self.carried.games(s))).collect();
         let mut below_after = below.clone();
         let mut rubber_won_by = None;
         if let Some(w) = game_won_by {
@@ -980,26 +1018,34 @@ impl HandState<Verb> for Hand {
                 "invalid_correct",
                 index,
                 action,
-                "Poke has no play irregularity: there is nothing to correct (§3, PO-b, README C11)".into(),
+                "Poke has no play irregularity: there is nothing to correct (§3, PO-b, README C11)"
+                    .into(),
             ));
         }
         // PO-b: the next seat's action implies the stand of a seat that has drawn: the dealer's
         // draw or stand, the non-dealer's lead (his draw then is out of turn).
-        let next_verb = match (self.phase, &action.kind) {
-            (Phase::NonDealerDraws, Verb::Draw(_) | Verb::Stand(_)) => true,
-            (Phase::DealerDraws, Verb::Lead(_)) => true,
-            _ => false,
-        };
+        let next_verb = matches!(
+            (self.phase, &action.kind),
+            (Phase::NonDealerDraws, Verb::Draw(_) | Verb::Stand(_))
+                | (Phase::DealerDraws, Verb::Lead(_))
+        );
         if next_verb && self.implied_next() == Some(seat) {
             let due = self.due().expect("a seat is due in the draw");
             self.end_draws(due);
         }
         let due = self.due().expect("the hand is not over");
         if seat != due {
-            return Err(RecordError::out_of_phase(index, action, due, &self.expected()));
+            return Err(RecordError::out_of_phase(
+                index,
+                action,
+                due,
+                &self.expected(),
+            ));
         }
         match (self.phase, &action.kind) {
-            (Phase::NonDealerDraws | Phase::DealerDraws, Verb::Draw(d)) => self.draw(index, seat, d),
+            (Phase::NonDealerDraws | Phase::DealerDraws, Verb::Draw(d)) => {
+                self.draw(index, seat, d)
+            }
             (Phase::NonDealerDraws | Phase::DealerDraws, Verb::Stand(_)) => {
                 self.stand(index, seat);
                 Ok(())
@@ -1025,7 +1071,9 @@ impl HandState<Verb> for Hand {
         let mut view = TableView::turns(
             phase,
             to_act,
-            TABLE.seats().map(|s| (s, self.play.hand(s).iter().collect())),
+            TABLE
+                .seats()
+                .map(|s| (s, self.play.hand(s).iter().collect())),
             &self.adj.match_before,
         );
         // README C13: once play has begun the trick in progress is the next one to be completed.

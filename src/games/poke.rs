@@ -744,6 +744,9 @@ impl Hand {
                     first + n as u8 - 1
                 ),
             );
+            // Its trick is stated here: a set left unanswered when the record stops is the
+            // table's only trick, which the engine lists after placing the events (README C13).
+            self.adj.events.last_mut().expect("just pushed").trick = Some(first);
         }
         self.led = Some(Led {
             cards: cards.to_vec(),
@@ -1126,16 +1129,6 @@ impl HandState<Verb> for Hand {
     }
 
     fn finish(mut self: Box<Self>, error: Option<RecordError>) -> Adjudication {
-        // The cards of a lead not yet answered lie on the table: one unfinished trick each.
-        if self.phase != Phase::Over
-            && let Some(led) = self.led.clone()
-        {
-            for (i, &card) in led.cards.iter().enumerate() {
-                let number = self.tricks_done + 1 + i as u8;
-                self.adj
-                    .list_unfinished(number, &[PlayedCard::new(self.leader, card)]);
-            }
-        }
         let ending = match self.phase {
             Phase::Over => Ending::Over,
             _ => Ending::Open {

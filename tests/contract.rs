@@ -9,11 +9,11 @@ use arbiter::record::HandRecord;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Every fixture whose record the engine accepts: (path, game, record, adjudication).
-
 /// The verbs that put a card on a trick: `play` in every game, Poke's `lead` and `reply` (a set
 /// of cards at once, poke.md §2).
 const CARD_VERBS: [&str; 3] = ["play", "lead", "reply"];
+
+/// Every fixture whose record the engine accepts: (path, game, record, adjudication).
 fn adjudicated() -> Vec<(String, &'static dyn engine::Game, HandRecord, Adjudication)> {
     let mut out = Vec::new();
     for (game, path) in common::fixtures() {

@@ -30,7 +30,7 @@ pub use log::{
     CorrectedRevoke, Decides, Effect, Fault, FirstDecides, IgnoredAction, Irregularity, RecordError,
 };
 pub use options::{OptionKind, OptionSpec, Options};
-pub use play::{Established, TrickPlay};
+pub use play::{Established, TrickPlay, subsets};
 // The engine's vocabulary that lives below it, so that records and the league use it without the
 // engine.
 pub use crate::details::{Details, NoDetails};

@@ -365,3 +365,20 @@ impl<H: Holding> TrickPlay<H> {
         self.next = None;
     }
 }
+
+/// Every subset of `cards` with a size in `sizes`, in the cards' order: the candidates of a game
+/// whose actions name several cards (Calabrasella's discards and takes, Poke's draws and sets).
+pub fn subsets(cards: &[Card], sizes: std::ops::RangeInclusive<usize>) -> Vec<Vec<Card>> {
+    let mut out = Vec::new();
+    for mask in 1u32..(1 << cards.len()) {
+        if sizes.contains(&(mask.count_ones() as usize)) {
+            out.push(
+                (0..cards.len())
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| cards[i])
+                    .collect(),
+            );
+        }
+    }
+    out
+}

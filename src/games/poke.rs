@@ -12,7 +12,7 @@ use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Ending, Event, FieldError, GameInfo, HandState, MatchState,
     OptionKind, OptionSpec, Options, PerSide, PlayedCard, RecordError, Rotation, Rules,
-    ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal, subsets,
 };
 use crate::record::{Action, Cards, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -979,22 +979,6 @@ impl Hand {
 /// §1: A high, 2 low (`Rank` counts 2 to 14 already).
 fn rank_power(rank: Rank) -> u32 {
     rank as u32
-}
-
-/// Every subset of `cards` with a size in `sizes`, in card order.
-fn subsets(cards: &[Card], sizes: std::ops::RangeInclusive<usize>) -> Vec<Vec<Card>> {
-    let mut out = Vec::new();
-    for mask in 1u32..(1 << cards.len()) {
-        if sizes.contains(&(mask.count_ones() as usize)) {
-            out.push(
-                (0..cards.len())
-                    .filter(|i| mask >> i & 1 == 1)
-                    .map(|i| cards[i])
-                    .collect(),
-            );
-        }
-    }
-    out
 }
 
 /// Cards as a director says them: "7S 7H".

@@ -9,6 +9,10 @@ use arbiter::record::HandRecord;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// The verbs that put a card on a trick: `play` in every game, Poke's `lead` and `reply` (a set
+/// of cards at once, poke.md §2).
+const CARD_VERBS: [&str; 3] = ["play", "lead", "reply"];
+
 /// Every fixture whose record the engine accepts: (path, game, record, adjudication).
 fn adjudicated() -> Vec<(String, &'static dyn engine::Game, HandRecord, Adjudication)> {
     let mut out = Vec::new();
@@ -84,7 +88,7 @@ fn breaches(game: &dyn engine::Game, record: &HandRecord, a: &Adjudication) -> V
     let first_card = record
         .actions
         .iter()
-        .position(|x| x.kind.verb == "play")
+        .position(|x| CARD_VERBS.contains(&x.kind.verb.as_str()))
         .unwrap_or(record.actions.len());
     for i in &a.irregularities {
         if i.action_index.is_none_or(|x| x < first_card) && i.trick.is_some() {
@@ -609,7 +613,10 @@ fn the_contract_check_can_fail() {
     caught(
         "C13",
         &|_, r, a| {
-            let first = r.actions.iter().position(|x| x.kind.verb == "play");
+            let first = r
+                .actions
+                .iter()
+                .position(|x| CARD_VERBS.contains(&x.kind.verb.as_str()));
             a.irregularities
                 .iter()
                 .any(|i| i.action_index.is_some_and(|x| first.is_none_or(|f| x < f)))
@@ -637,7 +644,10 @@ fn the_contract_check_can_fail() {
     caught(
         "an event's trick",
         &|_, r, a| {
-            let first = r.actions.iter().position(|x| x.kind.verb == "play");
+            let first = r
+                .actions
+                .iter()
+                .position(|x| CARD_VERBS.contains(&x.kind.verb.as_str()));
             a.events.iter().any(|e| {
                 e.trick.is_some()
                     && e.action_index

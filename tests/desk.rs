@@ -871,6 +871,23 @@ async fn checks(desk: &Desk) {
     assert_eq!(desk.js(&own("discards")).await, json!(["4S", "4H"]));
     desk.shot("calabrasella-widow").await;
 
+    // Poke (issue 23): each player's draws and their price, and the line. Fixture 02 after the
+    // draws (action 5): P1 drew twice, redoubled; P2 once, free (poke.md §2); nothing below the
+    // line yet at the rubber's start.
+    desk.open(
+        "?game=poke&example=02-the-non-dealer-redoubled-his-opponents-tricks-count-four&step=5",
+    )
+    .await;
+    assert_eq!(
+        desk.text("#draws").await,
+        "Draws: P1 2 draws, redoubled · P2 1 draw"
+    );
+    assert_eq!(
+        desk.text("#below-line").await,
+        "Below the line: P1 0 (0 games) · P2 0 (0 games)"
+    );
+    desk.shot("poke-draws").await;
+
     league(desk, &all).await;
     director(desk, &all).await;
     headers(desk).await;

@@ -2536,3 +2536,79 @@ async fn zetema_for_two_ends_mid_hand_and_the_league_ranks_it() {
         "{ana}"
     );
 }
+
+/// Poke (issue 23): a whole rubber at one match of two. Each hand the dealer draws three times
+/// (the first free, then doubled, then redoubled: poke.md §2) and the non-dealer takes all five
+/// tricks with A K Q J 9 of spades: 5 × 4 = 20 below the line, a game (100), the slam (250) and a
+/// flush's honours (400) against the dealer's high card: 750 above the line. Hand 1 (P1 deals): P2
+/// a game; hand 2 (P2 deals): P1 a game; hand 3 (P1 deals): P2 his second game, the rubber, +500
+/// as P1 won a game: 1250. Above the line P1 750, P2 2000: Ben (P2) wins the rubber (PO-6).
+#[actix_web::test]
+async fn poke_a_rubber_of_three_games_places_the_higher_total_above_the_line() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("poke", json!({})).await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"]}}),
+        )
+        .await;
+    let hand = |dealer: &str, other: &str| {
+        let strong = ["AS", "KS", "QS", "JS", "9S"];
+        let weak = ["2C", "3C", "4D", "5D", "6H"];
+        let mut actions = vec![json!({"seat": other, "stand": true})];
+        for (discard, drawn) in [("2C", "7H"), ("3C", "8H"), ("4D", "2H")] {
+            actions
+                .push(json!({"seat": dealer, "draw": {"discards": [discard], "drawn": [drawn]}}));
+        }
+        actions.push(json!({"seat": dealer, "stand": true}));
+        for (lead, reply) in strong.iter().zip(["5D", "6H", "7H", "8H", "2H"]) {
+            actions.push(json!({"seat": other, "lead": [lead]}));
+            actions.push(json!({"seat": dealer, "reply": [reply]}));
+        }
+        json!({"game": "poke", "dealer": dealer, "deal": {dealer: weak, other: strong}, "actions": actions})
+    };
+    let mut after = Value::Null;
+    for (h, (dealer, other)) in [("P1", "P2"), ("P2", "P1"), ("P1", "P2")]
+        .iter()
+        .enumerate()
+    {
+        let r = c.post_hand(m, &hand(dealer, other)).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["games"], &after["winners"]),
+        (
+            &json!({"P1": 750, "P2": 2000}),
+            &json!({"P1": 1, "P2": 2}),
+            &json!(["P2"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let ben = finish(find(&st["players"], "player", "Ben"));
+    let ana = finish(find(&st["players"], "player", "Ana"));
+    assert_eq!((ben.0, ben.1, ben.2), (1, 1, 0), "{st}");
+    assert_eq!((ana.0, ana.1, ana.2), (2, 0, 1), "{st}");
+    assert!(ben.4 > ana.4, "{st}");
+    // The session's sheet carries the draws and the leads: imported into another session it
+    // replays to the same rubber.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",draw,") && sheet.contains(",lead,"),
+        "{sheet}"
+    );
+    let ben = find(&st["players"], "player", "Ben");
+    assert_eq!(
+        (ben["won"].as_i64(), ben["points_for"].as_i64()),
+        (Some(2), Some(4000)),
+        "{ben}"
+    );
+}

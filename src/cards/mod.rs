@@ -481,6 +481,16 @@ pub fn subsets(cards: &[Card], size: usize, each: &mut impl FnMut(&[Card])) {
     extend(cards, size, &mut Vec::with_capacity(size), 0, each);
 }
 
+/// Every subset of `cards` with a size in `sizes`, the smaller first: the candidates of an action
+/// naming several cards (Calabrasella's discards and takes, Poke's draws and sets).
+pub fn choices(cards: &[Card], sizes: std::ops::RangeInclusive<usize>) -> Vec<Vec<Card>> {
+    let mut out = Vec::new();
+    for size in sizes {
+        subsets(cards, size, &mut |s| out.push(s.to_vec()));
+    }
+    out
+}
+
 /// `subsets` from position `from` on, `chosen` picked so far.
 fn extend(
     cards: &[Card],

@@ -6,7 +6,7 @@
 //! 1, the last trick 3, and the set-aside cards go to the last trick's winner: 35 a deal. The
 //! losing camp pays the difference to or from each defender, doubled at 35–0.
 
-use crate::cards::{Card, CardSet, Rank, packs};
+use crate::cards::{Card, CardSet, Rank, choices, packs};
 use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
@@ -914,22 +914,6 @@ impl Hand {
         }
     }
 
-    /// Every subset of `cards` of `sizes` cards, in card order (the discards and takes to try).
-    fn subsets(cards: &[Card], sizes: std::ops::RangeInclusive<usize>) -> Vec<Vec<Card>> {
-        let mut out = Vec::new();
-        for mask in 1u32..(1 << cards.len()) {
-            if sizes.contains(&(mask.count_ones() as usize)) {
-                out.push(
-                    (0..cards.len())
-                        .filter(|i| mask >> i & 1 == 1)
-                        .map(|i| cards[i])
-                        .collect(),
-                );
-            }
-        }
-        out
-    }
-
     /// §4: settles a hand played out (or passed out), and the match (CL-a).
     fn score(&mut self) {
         let dealer = self.adj.dealer;
@@ -1077,7 +1061,7 @@ impl HandState<Verb> for Hand {
             Phase::Give => self.play.hand(seat).iter().map(Verb::Give).collect(),
             Phase::Discard => {
                 let hand: Vec<Card> = self.play.hand(seat).iter().collect();
-                Hand::subsets(&hand, 1..=MOST_DISCARDS)
+                choices(&hand, 1..=MOST_DISCARDS)
                     .into_iter()
                     .map(|cards| Verb::Discard(Cards(cards)))
                     .collect()
@@ -1085,7 +1069,7 @@ impl HandState<Verb> for Hand {
             Phase::Take => {
                 let widow: Vec<Card> = self.widow.iter().collect();
                 let n = self.discards.len();
-                Hand::subsets(&widow, n..=n)
+                choices(&widow, n..=n)
                     .into_iter()
                     .map(|cards| Verb::Take(Cards(cards)))
                     .collect()
@@ -1188,8 +1172,8 @@ mod tests {
     fn subsets_of_one_to_four_cards() {
         let hand: Vec<Card> = set("3S 3H 3D 3C 2S 2H 2D 2C AS KS QS JS").iter().collect();
         // C(12,1) + C(12,2) + C(12,3) + C(12,4) = 12 + 66 + 220 + 495.
-        assert_eq!(Hand::subsets(&hand, 1..=4).len(), 793);
+        assert_eq!(choices(&hand, 1..=4).len(), 793);
         let widow: Vec<Card> = set("AC 4S 4H 4D").iter().collect();
-        assert_eq!(Hand::subsets(&widow, 2..=2).len(), 6);
+        assert_eq!(choices(&widow, 2..=2).len(), 6);
     }
 }

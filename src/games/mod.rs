@@ -14,6 +14,7 @@ mod knockout_whist;
 mod malilla;
 mod pitch;
 mod pluck;
+mod poke;
 mod spinado;
 mod stubs_and_spoils;
 mod tong_its;
@@ -48,6 +49,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &hand_and_foot::HandAndFoot,
         &zetema::Zetema,
         &spinado::Spinado,
+        &poke::Poke,
     ]
 }
 

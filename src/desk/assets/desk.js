@@ -543,6 +543,7 @@ function centre(k) {
   if (v && !v.error && v.to_act?.length) bits.push(h("p", { class: "small" }, `${v.to_act.map(seatLabel).join(", ")} to act (${v.phase})`));
   const tally = v && !v.error ? tallyShown(v.tally) : null;
   if (tally) bits.push(tallyLine(tally));
+  if (v && !v.error) bits.push(...theLine(v));
   return bits;
 }
 
@@ -570,6 +571,21 @@ function pots(v, k) {
     v.due ? h("p", { class: "small due" }, "Next in sequence: ", cardEl(v.due.card), ` (${seatLabel(v.due.holder)})`)
       : v.last ? h("p", { class: "small due" }, `Play stopped: ${seatLabel(v.last)} starts anew`) : null,
   ];
+}
+
+/**
+ * Poke: each player's draws and what they cost him (his opponent's tricks ×2, ×4), and the points
+ * below the line and games won so far in the rubber, from the match state.
+ */
+function theLine(v) {
+  if (!v.draws) return [];
+  const draws = Object.entries(v.draws).map(([seat, d]) => h("span", { dataset: { seat } },
+    `${seat} ${plural(d.draws, "draw")}${d.doubling === "undoubled" ? "" : `, ${d.doubling}`}`));
+  const m = v.match_state ?? {};
+  const below = Object.keys(v.draws).map((seat) =>
+    `${seat} ${m.below_line?.[seat] ?? 0} (${plural(m.games?.[seat] ?? 0, "game")})`);
+  return [h("p", { class: "draws small", id: "draws" }, "Draws: ", draws.map((d, i) => [i ? " · " : "", d])),
+    h("p", { class: "below-line small", id: "below-line" }, `Below the line: ${below.join(" · ")}`)];
 }
 
 /** The fields every table view has; the others are the game's own (`TableView.details`). */

@@ -13,6 +13,7 @@ mod knockout_whist;
 mod malilla;
 mod pitch;
 mod stubs_and_spoils;
+mod trente_et_quarante;
 mod tresette;
 mod truco;
 mod twenty_nine;
@@ -38,6 +39,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &knockout_whist::KnockoutWhist,
         &calabrasella::Calabrasella,
         &calypso::Calypso,
+        &trente_et_quarante::TrenteEtQuarante,
     ]
 }
 

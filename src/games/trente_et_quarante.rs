@@ -117,8 +117,7 @@ pub struct Prisoner {
     pub stake: i32,
 }
 
-/// What Trente et Quarante carries from coup to coup besides the balances (TQ-f). The number of
-/// coups dealt, void ones included, is `hands_played`.
+/// What Trente et Quarante carries from coup to coup besides the balances (TQ-f).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = TrenteEtQuaranteCarried)]
@@ -136,6 +135,9 @@ pub struct Carried {
     /// `new_shoe` (TQ-e).
     #[serde(default)]
     pub new_shoe_due: bool,
+    /// Coups dealt, void ones included (TQ-f); `hands_played` counts the coups played to a result.
+    #[serde(default)]
+    pub coups: u32,
 }
 
 fn default_cut() -> u32 {
@@ -469,6 +471,15 @@ impl Rules for TrenteEtQuarante {
         }
         let carried: Carried = details::read(&before.details, "/match_state")?;
         errors.extend(check_carried(&carried, table, bank));
+        if carried.coups < before.hands_played {
+            errors.push(FieldError::new(
+                "/match_state/coups".into(),
+                format!(
+                    "{} coups dealt cannot have played {} to a result (hands_played)",
+                    carried.coups, before.hands_played
+                ),
+            ));
+        }
         let pack = shoe_pack();
         let shoe = (!record.shoe.is_empty()).then(|| record.shoe.clone());
         if let Some(shoe) = &shoe {
@@ -535,6 +546,7 @@ impl Rules for TrenteEtQuarante {
             due: carried.new_shoe_due,
             shuffled: false,
             prisoners: carried.imprisoned,
+            coups: carried.coups,
             bets: Vec::new(),
             choices: Vec::new(),
             black: None,
@@ -641,6 +653,8 @@ struct Coup {
     due: bool,
     shuffled: bool,
     prisoners: Vec<Prisoner>,
+    /// Coups dealt before this one.
+    coups: u32,
     bets: Vec<NewBet>,
     /// Choices after a refait of 31: bet index, surrendered.
     choices: Vec<(usize, bool)>,
@@ -1440,9 +1454,12 @@ impl HandState<Verb> for Coup {
             let (reports, prisoners) = self.settle();
             bets = reports;
             if self.void() {
+                // No payment; the coup counts in `coups`, not among the hands played to a result.
                 self.adj.outcome = Outcome::Misdeal;
+                self.adj.hand_score = Some(self.adj.total());
+            } else {
+                self.adj.settle();
             }
-            self.adj.settle();
             let m = &mut self.adj.match_after;
             m.next_dealer = Some(self.bank);
             m.details = details::Details::of(Carried {
@@ -1450,6 +1467,7 @@ impl HandState<Verb> for Coup {
                 shoe_dealt: self.dealt.clone(),
                 cut_card: self.cut,
                 new_shoe_due: self.dealt.len() as u32 > self.cut,
+                coups: self.coups + 1,
             });
         }
         let result = match (&self.black, &self.red, self.result()) {
@@ -1664,7 +1682,8 @@ mod tests {
             let after = &a.match_after.scores;
             assert_eq!(after.sides().map(|s| after[s]).sum::<i32>(), 0);
             coups += 1;
-            assert_eq!(a.match_after.hands_played, coups);
+            let carried: Carried = details::read(&a.match_after.details, "").unwrap();
+            assert_eq!(carried.coups, coups);
             state = Some(serde_json::to_value(&a.match_after).unwrap());
         }
         assert!(refaits > 0 && shoes > 0, "{refaits} refaits, {shoes} shoes");

@@ -435,6 +435,13 @@ function renderSummary() {
     // Personal trump suits, one a player (Calypso).
     a.suits ? item("Trumps", h("span", { id: "own-trumps" }, seats().filter((seat) => a.suits[seat]).map((seat, i) => [i ? ", " : "", `${seat} `, suitEl(a.suits[seat])]))) : null,
     a.mode ? item("Mode", a.mode) : null,
+    // Trente et Quarante: the bank, the two rows as dealt so far, and the coup's result.
+    a.bank ? item("Bank", a.bank) : null,
+    ...[["Black row", "black_row"], ["Red row", "red_row"]].map(([label, key]) => {
+      const v = S.views[S.step], row = (v && !v.error && v.bank ? v : a)[key];
+      return row ? item(label, h("span", { class: "face-up row", dataset: { row: key } }, row.cards.map((c) => cardEl(c)), ` ${row.total}${row.misdeal ? " (misdeal)" : ""}`)) : null;
+    }),
+    a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
@@ -489,6 +496,9 @@ function renderTable() {
     // Calypso: each player's own trump suit and what he has built (calypsos, cards in progress, won).
     const own = (v && !v.error ? v.suits : S.adj?.suits)?.[seat];
     const piles = (v && !v.error ? v.piles : S.adj?.piles)?.[seat];
+    // Trente et Quarante: each punter's bets (imprisoned ones carried), with what became of them.
+    // Mid-coup the position's bets; at the end the ruling's, with their fates.
+    const bets = ((v && !v.error && k < actionCount() ? v.bets : S.adj?.bets) ?? []).filter((b) => b.punter === seat);
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
@@ -497,6 +507,7 @@ function renderTable() {
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
       piles ? h("p", { class: "piles small" }, `${plural(piles.calypsos ?? 0, "calypso")} · building ${(piles.in_progress ?? []).length} · won ${(piles.won ?? []).length}`) : null,
+      bets.length ? h("p", { class: "bets small" }, bets.map((b) => `${b.spot} ${b.stake}${b.insurance ? ` (insured ${b.insurance})` : ""}${b.imprisoned_before ? " imprisoned" : ""}${b.fate === "open" ? "" : ` · ${b.fate.replace("_", " ")}`}`).join(", ")) : null,
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},
         note: acting && legalCards.has(c) ? "a legal play" : undefined,

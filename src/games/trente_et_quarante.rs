@@ -1611,7 +1611,7 @@ mod tests {
     fn every_coup_adds_up_to_zero_between_bank_and_punters() {
         let pack = shoe_pack();
         let mut rng = Lcg(7);
-        let mut shoe = || {
+        let shoe = || {
             let mut cards: Vec<Card> = pack
                 .cards
                 .iter()

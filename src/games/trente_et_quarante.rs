@@ -1339,8 +1339,9 @@ impl HandState<Verb> for Coup {
     }
 
     /// One action of each kind, as the view's bounds describe: a bet of 100 on each spot by each
-    /// punter (any stake within the bounds is as legal), every insurance within each new bet's limit, the shuffle when due, the rows the
-    /// rule deals from a recorded shoe, and each choice after a refait of 31.
+    /// punter (any stake within the bounds is as legal), every insurance within each new bet's
+    /// limit, the shuffle when due, the rows the rule deals from a recorded shoe, and each choice
+    /// after a refait of 31.
     fn candidates(&self) -> Vec<Action<Verb>> {
         let mut out = Vec::new();
         let spot = |s: Spot| serde_json::Value::from(s.name());
@@ -1353,6 +1354,16 @@ impl HandState<Verb> for Coup {
             };
             row_by_rule(shoe.get(from..)?)
         };
+        // The row the rule deals from a recorded shoe, named or left to the shoe (`[]`).
+        let by_rule = |row: fn(Cards) -> Verb| {
+            rule_row()
+                .into_iter()
+                .flat_map(move |cards| [row(Cards(cards)), row(Cards(Vec::new()))])
+                .map(|kind| Action {
+                    seat: self.bank,
+                    kind,
+                })
+        };
         match self.phase {
             Phase::Betting => {
                 if self.due && !self.shuffled {
@@ -1361,17 +1372,7 @@ impl HandState<Verb> for Coup {
                         kind: Verb::NewShoe(Yes),
                     });
                 }
-                // The row the rule deals from a recorded shoe, named or left to the shoe (`[]`).
-                if let Some(cards) = rule_row() {
-                    out.push(Action {
-                        seat: self.bank,
-                        kind: Verb::BlackRow(Cards(cards)),
-                    });
-                    out.push(Action {
-                        seat: self.bank,
-                        kind: Verb::BlackRow(Cards(Vec::new())),
-                    });
-                }
+                out.extend(by_rule(Verb::BlackRow));
                 for p in self.punters() {
                     for s in Spot::ALL {
                         out.push(Action {
@@ -1396,18 +1397,7 @@ impl HandState<Verb> for Coup {
                     }
                 }
             }
-            Phase::Rows => {
-                if let Some(cards) = rule_row() {
-                    out.push(Action {
-                        seat: self.bank,
-                        kind: Verb::RedRow(Cards(cards)),
-                    });
-                    out.push(Action {
-                        seat: self.bank,
-                        kind: Verb::RedRow(Cards(Vec::new())),
-                    });
-                }
-            }
+            Phase::Rows => out.extend(by_rule(Verb::RedRow)),
             Phase::Choices => {
                 for b in &self.bets {
                     let on = || Choice {
@@ -1545,49 +1535,36 @@ mod tests {
         h.sides().map(|s| h[s]).collect()
     }
 
-    #[test]
-    fn a_coup_pays_even_money_and_adds_up_to_zero() {
-        // Black KS QS 9S 2S = 31, red KH QH TH = 30: rouge wins; the first card KS is black, so
-        // the winning (red) row has the other colour: inverse wins.
-        let a = coup(
+    /// The same bets and black row KS QS 9S 2S (31) against the red row `red`.
+    fn against(red: &[&str]) -> Adjudication {
+        coup(
             serde_json::json!([
                 {"seat": "P2", "bet": {"kind": "noir", "amount": 100}},
                 {"seat": "P3", "bet": {"kind": "inverse", "amount": 50}},
                 {"seat": "P3", "bet": {"kind": "rouge", "amount": 20}},
                 {"seat": "P1", "black_row": ["KS", "QS", "9S", "2S"]},
-                {"seat": "P1", "red_row": ["KH", "QH", "TH", "AH"]},
+                {"seat": "P1", "red_row": red},
             ]),
             None,
-        );
+        )
+    }
+
+    #[test]
+    fn a_coup_pays_even_money_and_adds_up_to_zero() {
+        // Red KH QH TH AH = 31 too: a refait of 31; no choice given, so the three bets are
+        // imprisoned and nothing is paid.
+        let a = against(&["KH", "QH", "TH", "AH"]);
         assert_eq!(a.record_error.as_ref().map(|e| e.code), None);
-        // Red row 31 too: a refait of 31; no choices given, so both bets are imprisoned.
         assert_eq!(balances(&a), vec![0, 0, 0]);
         let carried: Carried = details::read(&a.match_after.details, "").unwrap();
         assert_eq!(carried.imprisoned.len(), 3);
-        let a = coup(
-            serde_json::json!([
-                {"seat": "P2", "bet": {"kind": "noir", "amount": 100}},
-                {"seat": "P3", "bet": {"kind": "inverse", "amount": 50}},
-                {"seat": "P3", "bet": {"kind": "rouge", "amount": 20}},
-                {"seat": "P1", "black_row": ["KS", "QS", "9S", "2S"]},
-                {"seat": "P1", "red_row": ["KH", "QH", "TH"]},
-            ]),
-            None,
-        );
         // The red row stopped at 30: a misdeal, every bet returned.
+        let a = against(&["KH", "QH", "TH"]);
         assert_eq!(a.outcome, Outcome::Misdeal);
         assert_eq!(balances(&a), vec![0, 0, 0]);
-        let a = coup(
-            serde_json::json!([
-                {"seat": "P2", "bet": {"kind": "noir", "amount": 100}},
-                {"seat": "P3", "bet": {"kind": "inverse", "amount": 50}},
-                {"seat": "P3", "bet": {"kind": "rouge", "amount": 20}},
-                {"seat": "P1", "black_row": ["KS", "QS", "9S", "2S"]},
-                {"seat": "P1", "red_row": ["KH", "QH", "TH", "2H"]},
-            ]),
-            None,
-        );
-        // Black 31 < red 32: noir wins, couleur wins. P2 +100; P3 −50 −20; bank −100 + 70.
+        // Black 31 < red 32: noir wins; the first card KS is black, so couleur wins and inverse
+        // loses. P2 +100; P3 −50 −20; the bank −100 + 70.
+        let a = against(&["KH", "QH", "TH", "2H"]);
         assert_eq!(balances(&a), vec![-30, 100, -70]);
     }
 

@@ -544,6 +544,8 @@ function centre(k) {
     })));
   } else if (v?.current) {
     bits.push(...combination(v, k));
+  } else if (v?.bank) {
+    bits.push(...coup(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...ownCards(v));
   }
@@ -585,6 +587,22 @@ function combination(v, k) {
     h("figcaption", {}, cur.seat, play ? ` (${actionNumber(play.action_index)})` : "",
       irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null))),
   ];
+}
+
+/**
+ * Trente et Quarante: the rows dealt so far with their totals, and the action just taken, marked
+ * with its irregularity (a misdealt row, an insurance over the limit).
+ */
+function coup(v, k) {
+  const rows = [["black", v.black_row], ["red", v.red_row]].filter(([, r]) => r).map(([name, r]) =>
+    h("p", { class: "own-cards", dataset: { field: `${name}_row` } }, `${name} row ${r.total}: `, r.cards.map((c) => cardEl(c))));
+  const e = (S.adj?.events ?? []).find((x) => x.action_index === k - 1 && x.seat);
+  const irr = e ? byAction(S.adj?.irregularities, e.action_index).find((i) => i.seat === e.seat) : null;
+  const last = e ? h("div", { class: "trick" }, h("figure", {
+    class: `played combination${irr ? " irregular" : ""}`, dataset: { seat: e.seat, cards: e.cards.join(" ") },
+  }, h("div", { class: "cards" }, e.cards.map((c) => cardEl(c, { note: irr ? titled(irr.code) : undefined }))),
+  h("figcaption", {}, e.detail, irr ? h("span", { class: "mark", dataset: { code: irr.code } }, ` ⚠ ${titled(irr.code)}`) : null))) : null;
+  return [h("p", { class: "trick-head" }, `Coup · ${v.phase}`), ...rows, last];
 }
 
 function tallyLine(tally) {

@@ -837,6 +837,30 @@ async fn checks(desk: &Desk) {
     assert!(desk.text("#totals").await.contains("P1 20"));
     desk.shot("zetema-piles").await;
 
+    // Trente et Quarante: the bank, both rows with their totals, the result, and each punter's bets
+    // with what became of them. Fixture 04 at its end (derived there): a refait of 31, P2 surrendered
+    // half his noir 101 and imprisoned his rouge 40, P3 surrendered his insured couleur and left his
+    // inverse imprisoned.
+    desk.open(
+        "?game=trente-et-quarante&example=04-refait-31-imprison-surrender-insurance-wins&step=10",
+    )
+    .await;
+    assert_eq!(desk.text("#coup-result").await, "refait");
+    assert!(desk.text("[data-row=black_row]").await.ends_with("31"));
+    assert!(desk.text("[data-row=red_row]").await.ends_with("31"));
+    for (seat, bets) in [
+        ("P2", "noir 101 · surrendered, rouge 40 · imprisoned"),
+        (
+            "P3",
+            "couleur 200 (insured 2) · surrendered, inverse 50 · imprisoned",
+        ),
+    ] {
+        let at = format!("#table .seat[data-seat={seat}] .bets");
+        assert_eq!(desk.text(&at).await, bets);
+    }
+    desk.shot("trente-et-quarante-rows-and-bets").await;
+    desk.no_console_errors("trente-et-quarante").await;
+
     // A record error: the page names the same code the API does.
     let (_, _, record) = all
         .iter()

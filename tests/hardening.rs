@@ -1076,10 +1076,13 @@ fn each_game_names_the_undealt_fields_its_fixtures_use() {
                 .cloned()
                 .unwrap_or_else(|| vec![f["record"].clone()]);
             for r in records {
-                for field in ["face_up", "stock", "second_stock"] {
+                for field in ["face_up", "stock", "second_stock", "shoe"] {
                     if r[field].as_array().is_some_and(|a| !a.is_empty()) {
                         used.insert(field);
                     }
+                }
+                if r["cut_card"].is_u64() {
+                    used.insert("cut_card");
                 }
             }
         }

@@ -2612,3 +2612,67 @@ async fn poke_a_rubber_of_three_games_places_the_higher_total_above_the_line() {
         "{ben}"
     );
 }
+
+/// Trente et Quarante (issue 23): the bank and two punters at one match, the imprisoned bets and
+/// the shoe carried by the match. Fixture 04 (a refait of 31: P1 the bank +53, P2 -51, P3 -2; P2's
+/// rouge 40 and P3's inverse 50 imprisoned), then fixture 05's coup on the match's own state (noir
+/// and couleur win: both prisoners lose, -40 and -50, and P3's new noir 10 wins: P1 +80, P2 -40,
+/// P3 -40). Balances P1 133, P2 -91, P3 -42; the session has no end (TQ-f), nobody has won.
+#[actix_web::test]
+async fn trente_et_quarante_balances_carry_the_prisoners_from_coup_to_coup() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("trente-et-quarante", json!({"punters": "2"}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]}}),
+        )
+        .await;
+    let mut after = Value::Null;
+    for prefix in ["04", "05"] {
+        let mut record = fixture("trente-et-quarante", prefix);
+        // The match carries its own state.
+        record.as_object_mut().unwrap().remove("match_state");
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "coup {prefix}: {}", r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["imprisoned"],
+            &after["coups"],
+            &after["winners"]
+        ),
+        (
+            &json!({"P1": 133, "P2": -91, "P3": -42}),
+            &json!([]),
+            &json!(2),
+            &json!([])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let points = |st: &Value, n: &str| find(&st["players"], "player", n)["points_for"].as_i64();
+    assert_eq!(
+        (points(&st, "Ana"), points(&st, "Ben"), points(&st, "Cai")),
+        (Some(133), Some(-91), Some(-42)),
+        "{st}"
+    );
+    // The session's sheet carries the bets and rows: imported into another session it replays to
+    // the same balances.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",bet,") && sheet.contains(",black_row,"),
+        "{sheet}"
+    );
+    assert_eq!(points(&st, "Ana"), Some(266), "{st}");
+}

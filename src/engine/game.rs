@@ -205,6 +205,8 @@ pub enum Rotation {
     Next,
     /// The dealer's left-hand seat, whatever the direction of play (Truco's `deal_passes = left`).
     Left,
+    /// The same seat deals every hand (Trente et Quarante's bank, TQ-f).
+    Stays,
     /// The game's rule looks at the hand's result (Court Piece CP-1: the deal stays, passes left
     /// or to the partner); the rule is named here.
     ByResult(&'static str),

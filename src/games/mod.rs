@@ -18,6 +18,7 @@ mod poke;
 mod spinado;
 mod stubs_and_spoils;
 mod tong_its;
+mod trente_et_quarante;
 mod tresette;
 mod truco;
 mod twenty_nine;
@@ -50,6 +51,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &zetema::Zetema,
         &spinado::Spinado,
         &poke::Poke,
+        &trente_et_quarante::TrenteEtQuarante,
     ]
 }
 

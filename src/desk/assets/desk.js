@@ -435,6 +435,13 @@ function renderSummary() {
     // Personal trump suits, one a player (Calypso).
     a.suits ? item("Trumps", h("span", { id: "own-trumps" }, seats().filter((seat) => a.suits[seat]).map((seat, i) => [i ? ", " : "", `${seat} `, suitEl(a.suits[seat])]))) : null,
     a.mode ? item("Mode", a.mode) : null,
+    // Trente et Quarante: the bank, the two rows as dealt so far, and the coup's result.
+    a.bank ? item("Bank", a.bank) : null,
+    ...[["Black row", "black_row"], ["Red row", "red_row"]].map(([label, key]) => {
+      const v = S.views[S.step], row = (v && !v.error && v.bank ? v : a)[key];
+      return row ? item(label, h("span", { class: "face-up row", dataset: { row: key } }, row.cards.map((c) => cardEl(c)), ` ${row.total}${row.misdeal ? " (misdeal)" : ""}`)) : null;
+    }),
+    a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
@@ -489,6 +496,9 @@ function renderTable() {
     // Calypso: each player's own trump suit and what he has built (calypsos, cards in progress, won).
     const own = (v && !v.error ? v.suits : S.adj?.suits)?.[seat];
     const piles = (v && !v.error ? v.piles : S.adj?.piles)?.[seat];
+    // Trente et Quarante: each punter's bets (imprisoned ones carried), with what became of them.
+    // Mid-coup the position's bets; at the end the ruling's, with their fates.
+    const bets = ((v && !v.error && k < actionCount() ? v.bets : S.adj?.bets) ?? []).filter((b) => b.punter === seat);
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
@@ -497,6 +507,7 @@ function renderTable() {
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
       piles ? h("p", { class: "piles small" }, `${plural(piles.calypsos ?? 0, "calypso")} · building ${(piles.in_progress ?? []).length} · won ${(piles.won ?? []).length}`) : null,
+      bets.length ? h("p", { class: "bets small" }, bets.map((b) => `${b.spot} ${b.stake}${b.insurance ? ` (insured ${b.insurance})` : ""}${b.imprisoned_before ? " imprisoned" : ""}${b.fate === "open" ? "" : ` · ${b.fate.replace("_", " ")}`}`).join(", ")) : null,
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},
         note: acting && legalCards.has(c) ? "a legal play" : undefined,
@@ -537,6 +548,8 @@ function centre(k) {
     bits.push(...rummyTable(v, k));
   } else if (v?.piles && v.wastepile != null) { // Zetema's rank piles (Calypso's piles are per seat)
     bits.push(...piles(v, k));
+  } else if (v?.bank) {
+    bits.push(...coup(v, k));
   } else {
     bits.push(h("p", { class: "trick-head" }, v?.phase ? `Phase: ${v.phase}` : "No trick yet"), ...pots(v, k), ...ownCards(v));
   }
@@ -693,6 +706,22 @@ function lastDeclarationOrDiscard(k) {
   }, h("div", { class: "cards" }, cards.filter(isCard).map((c) => cardEl(c, { note }))),
   h("figcaption", {}, `${seatLabel(seat)} ${what} (${actionNumber(k - 1)})`,
     irr ? h("span", { class: "mark", dataset: { code: irr.code } }, `⚠ ${titled(irr.code)}`) : null));
+}
+
+/**
+ * Trente et Quarante: the rows dealt so far with their totals, and the action just taken, marked
+ * with its irregularity (a misdealt row, an insurance over the limit).
+ */
+function coup(v, k) {
+  const rows = [["black", v.black_row], ["red", v.red_row]].filter(([, r]) => r).map(([name, r]) =>
+    h("p", { class: "own-cards", dataset: { field: `${name}_row` } }, `${name} row ${r.total}: `, r.cards.map((c) => cardEl(c))));
+  const e = (S.adj?.events ?? []).find((x) => x.action_index === k - 1 && x.seat);
+  const irr = e ? byAction(S.adj?.irregularities, e.action_index).find((i) => i.seat === e.seat) : null;
+  const last = e ? h("div", { class: "trick" }, h("figure", {
+    class: `played combination${irr ? " irregular" : ""}`, dataset: { seat: e.seat, cards: e.cards.join(" ") },
+  }, h("div", { class: "cards" }, e.cards.map((c) => cardEl(c, { note: irr ? titled(irr.code) : undefined }))),
+  h("figcaption", {}, e.detail, irr ? h("span", { class: "mark", dataset: { code: irr.code } }, ` ⚠ ${titled(irr.code)}`) : null))) : null;
+  return [h("p", { class: "trick-head" }, `Coup · ${v.phase}`), ...rows, last];
 }
 
 function tallyLine(tally) {

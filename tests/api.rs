@@ -631,3 +631,33 @@ fn game_schema_names_are_unique() {
         }
     }
 }
+
+/// A generator names a class after each action variant's title (openapi-python-client:
+/// "Tong-Its draw" becomes `TongItsDraw`); a title whose class name is already a schema's makes
+/// the generator drop the game's whole `<Game>Action` union (seen with seven games' verb values).
+#[test]
+fn action_variant_titles_name_no_schema() {
+    let doc: serde_json::Value = serde_json::from_str(&arbiter::api::openapi_json()).unwrap();
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    let class = |title: &str| -> String {
+        title
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect()
+    };
+    let mut titles = 0;
+    for (name, schema) in schemas {
+        for variant in schema["oneOf"].as_array().into_iter().flatten() {
+            if let Some(title) = variant["title"].as_str() {
+                titles += 1;
+                let class = class(title);
+                assert!(
+                    !schemas.contains_key(&class),
+                    "{name}: the variant {title:?} is named like the schema {class}"
+                );
+            }
+        }
+    }
+    assert!(titles > 100, "{titles} titled variants");
+}

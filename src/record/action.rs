@@ -358,9 +358,11 @@ impl<V: Verbs> PartialSchema for Action<V> {
         for (verb, doc, schema) in V::schemas() {
             one_of = one_of.item(
                 ObjectBuilder::new()
-                    // Named by game and verb: generators name a class after the title, and one
-                    // verb (`play`) takes different values in different games.
-                    .title(Some(format!("{game} {verb}")))
+                    // Named by game, verb and "action": generators name a class after the
+                    // title, one verb (`play`) takes different values in different games, and
+                    // a verb's value may have its own schema named by game and verb
+                    // (`TongItsDraw`), which a class `TongItsDraw` would collide with.
+                    .title(Some(format!("{game} {verb} action")))
                     .description(Some(doc))
                     .property("seat", Seat::schema())
                     .property(verb, schema)

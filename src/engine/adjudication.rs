@@ -109,6 +109,47 @@ pub struct Event {
     pub detail: String,
 }
 
+impl Event {
+    /// An event with the facts every game gives; `trick` and `side` are left for the replay driver
+    /// to fill (or for `in_trick`/`for_side` where the game knows better), details for `with`.
+    pub fn new(
+        code: &'static str,
+        action_index: impl Into<Option<usize>>,
+        seat: impl Into<Option<Seat>>,
+        cards: Vec<Card>,
+        detail: String,
+    ) -> Event {
+        Event {
+            code,
+            action_index: action_index.into(),
+            trick: None,
+            seat: seat.into(),
+            side: None,
+            cards,
+            details: Details::new(),
+            detail,
+        }
+    }
+
+    /// The game's own facts about the event.
+    pub fn with(mut self, details: Details) -> Event {
+        self.details = details;
+        self
+    }
+
+    /// The trick the event belongs to, where the game knows it better than the driver.
+    pub fn in_trick(mut self, trick: u8) -> Event {
+        self.trick = Some(trick);
+        self
+    }
+
+    /// The side the event concerns, where it is a side's own (no seat names it).
+    pub fn for_side(mut self, side: Side) -> Event {
+        self.side = Some(side);
+        self
+    }
+}
+
 /// What one side took in the hand.
 #[derive(Clone, Debug, Default, Serialize, ToSchema)]
 pub struct Tally {

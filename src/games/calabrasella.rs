@@ -571,26 +571,6 @@ impl Hand {
         }
     }
 
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: Option<usize>,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: index,
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards,
-            detail,
-        });
-    }
-
     /// §2 step 2: pass or play; the first play makes the declarer, three passes the next deal.
     fn bid(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         match self.auction.apply(index, action)? {
@@ -605,7 +585,7 @@ impl Hand {
                 match self.rules.callable(self.play.hand(declarer)) {
                     Some(_) => self.phase = Phase::Call,
                     None => {
-                        self.event(
+                        self.adj.events.push(Event::new(
                             "no_card_called",
                             Some(index),
                             declarer,
@@ -614,7 +594,7 @@ impl Hand {
                                 "{declarer} holds all four 3s and all four 2s{}: he calls no card (CL-3)",
                                 if self.rules.call_aces { " and all four aces" } else { "" }
                             ),
-                        );
+                        ));
                         self.phase = Phase::Discard;
                     }
                 }
@@ -622,14 +602,14 @@ impl Hand {
             Some(End::Passed) => {
                 self.adj.outcome = Outcome::Void;
                 self.phase = Phase::Over;
-                self.event(
+                self.adj.events.push(Event::new(
                     "all_passed",
                     Some(index),
                     action.seat,
                     Vec::new(),
                     "all three passed: the cards are thrown in and the next player deals (§1, §2)"
                         .into(),
-                );
+                ));
             }
             Some(End::Compelled { .. }) => unreachable!("nobody is compelled to play (§2)"),
         }
@@ -674,23 +654,23 @@ impl Hand {
             Some(holder) => {
                 self.play.give_up(index, holder, card, "call")?;
                 self.play.hand_mut(declarer).insert(card);
-                self.event(
+                self.adj.events.push(Event::new(
                     "card_called",
                     Some(index),
                     declarer,
                     vec![card],
                     format!("{declarer} called {card}: {holder} holds it and passes it to him (§2 step 3)"),
-                );
+                ));
                 self.phase = Phase::Give;
             }
             None => {
-                self.event(
+                self.adj.events.push(Event::new(
                     "card_called",
                     Some(index),
                     declarer,
                     vec![card],
                     format!("{declarer} called {card}: it lies in the widow, so he gets nothing for it (§2 step 3)"),
-                );
+                ));
                 self.phase = Phase::Discard;
             }
         }
@@ -716,13 +696,13 @@ impl Hand {
         self.play.hand_mut(holder).insert(card);
         called.returned = Some(card);
         self.called = Some(called);
-        self.event(
+        self.adj.events.push(Event::new(
             "card_given",
             Some(index),
             declarer,
             vec![card],
             format!("{declarer} gave {card} to {holder} for {}, concealed from the third player (§2 step 3)", called.card),
-        );
+        ));
         self.phase = Phase::Discard;
         Ok(())
     }
@@ -750,7 +730,7 @@ impl Hand {
             self.play.give_up(index, declarer, card, "discard")?;
         }
         self.discards = cards.to_vec();
-        self.event(
+        self.adj.events.push(Event::new(
             "discarded",
             Some(index),
             declarer,
@@ -759,14 +739,14 @@ impl Hand {
                 "{declarer} discarded {} card(s) face down (§2 step 4)",
                 cards.len()
             ),
-        );
-        self.event(
+        ));
+        self.adj.events.push(Event::new(
             "widow_exposed",
             Some(index),
             declarer,
             self.widow_dealt.clone(),
             format!("{declarer} turned the widow face up (§2 step 4)"),
-        );
+        ));
         self.phase = Phase::Take;
         Ok(())
     }
@@ -806,7 +786,7 @@ impl Hand {
         // The discards, then the widow cards left, in the order dealt.
         let left = self.widow_dealt.iter().filter(|&&c| self.widow.contains(c));
         self.set_aside = self.discards.iter().chain(left).copied().collect();
-        self.event(
+        self.adj.events.push(Event::new(
             "widow_taken",
             Some(index),
             declarer,
@@ -816,7 +796,7 @@ impl Hand {
                 cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "),
                 if self.widow.is_empty() { "no widow card".to_string() } else { self.widow.to_string() }
             ),
-        );
+        ));
         // §3, CL-4: the declarer's left leads, or Eldest under `first_lead = eldest`.
         let leader = if self.rules.eldest_leads {
             TABLE.left(self.adj.dealer)
@@ -845,7 +825,7 @@ impl Hand {
                 self.set_aside_to = Some(winner);
                 let at = trick.action_index(trick.len() - 1);
                 let cards = self.set_aside.clone();
-                self.event(
+                self.adj.events.push(Event::new(
                     "set_aside_counted",
                     Some(at),
                     winner,
@@ -854,7 +834,7 @@ impl Hand {
                         "{winner} won the last trick: its 3 points and the set-aside cards ({} points) count for his camp (§4, CL-1)",
                         points_of(self.set_aside.iter().copied())
                     ),
-                );
+                ));
             }
         }
         let side = TABLE.side(winner);

@@ -6,6 +6,7 @@ mod adjudication;
 pub mod auction;
 mod called;
 pub mod deal;
+pub mod deals;
 mod game;
 mod log;
 mod options;

@@ -10,6 +10,7 @@ use crate::cards::{Card, CardSet, Rank, choices, packs};
 use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
+use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, CampPoints, Contract, Ending, Established, Event, Fault, FieldError,
     FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
@@ -36,8 +37,6 @@ const MOST_DISCARDS: usize = 4;
 const LAST_TRICK: i32 = 3;
 /// §4, §5 DEFAULT: the points of a whole deal, and the payment per defender of a revoke.
 const DEAL_POINTS: i32 = 35;
-/// A bound on the carried count of passed-out deals, as the engine bounds `hands_played`.
-const PASSED_OUT_LIMIT: u32 = 1_000_000;
 
 /// §1: 3 2 A K Q J 7 6 5 4 in every suit; no trumps.
 const ORDER: RankOrder = RankOrder::new(&[
@@ -329,7 +328,7 @@ struct Variants {
     /// README "Penalties": `revoke_penalty = none` reports revokes without effect.
     penalties: bool,
     /// CL-a: the agreed number of deals (0: none agreed).
-    deals: u32,
+    deals: AgreedDeals,
 }
 
 impl Variants {
@@ -339,7 +338,7 @@ impl Variants {
             call_aces: options.flag("call_ace_if_all_2s_and_3s"),
             eldest_leads: options.choice("first_lead") == "eldest",
             penalties: options.choice("revoke_penalty") == "default",
-            deals: options.count("deals"),
+            deals: AgreedDeals(options.count("deals")),
         }
     }
 
@@ -409,7 +408,7 @@ impl Rules for Calabrasella {
         adj.counts_card_points(TABLE.sides());
         Ok(Box::new(Hand {
             rules,
-            deal: before.hands_played + carried.passed_out + 1,
+            deal: AgreedDeals::done(before, carried.passed_out) + 1,
             passed_out: carried.passed_out,
             phase: Phase::Auction,
             auction: Auction::new(TABLE, TABLE.left(dealer), PassOrPlay, AUCTION),
@@ -438,13 +437,9 @@ fn check_match(
     before: &MatchState,
     carried: &Carried,
 ) -> Result<(), Vec<FieldError>> {
-    let mut errors = Vec::new();
-    if carried.passed_out > PASSED_OUT_LIMIT {
-        errors.push(FieldError::new(
-            "/match_state/passed_out".into(),
-            format!("passed-out deals are limited to {PASSED_OUT_LIMIT}"),
-        ));
-    }
+    let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
+        .into_iter()
+        .collect();
     let chips: i32 = before.scores.sides().map(|s| before.scores[s]).sum();
     if chips != 0 {
         errors.push(FieldError::new(
@@ -454,15 +449,12 @@ fn check_match(
             ),
         ));
     }
-    let dealt = before.hands_played + carried.passed_out;
-    if errors.is_empty() && rules.deals > 0 && dealt >= rules.deals {
-        errors.push(FieldError::new(
-            "/match_state/hands_played".into(),
-            format!(
-                "{dealt} of the {} agreed deals are done ({} played, {} passed out): the match is over, start a new one (CL-a)",
-                rules.deals, before.hands_played, carried.passed_out
-            ),
-        ));
+    if errors.is_empty() {
+        errors.extend(
+            rules
+                .deals
+                .check_not_over(before, carried.passed_out, "CL-a"),
+        );
     }
     if errors.is_empty() {
         Ok(())
@@ -953,10 +945,7 @@ impl Hand {
         m.next_dealer = Some(TABLE.left(dealer));
         m.details = details::Details::of(Carried { passed_out });
         // CL-a: the agreed deals done, the highest chip balance wins; a tie at the top, nobody.
-        let deals = self.rules.deals;
-        if deals > 0 && m.hands_played + passed_out >= deals {
-            m.highest_wins();
-        }
+        self.rules.deals.close(m, passed_out);
     }
 
     fn details(&self) -> Details {

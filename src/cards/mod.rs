@@ -66,6 +66,17 @@ impl Suit {
         matches!(self, Suit::Hearts | Suit::Diamonds)
     }
 
+    /// The suit's rank in a whist family auction, low to high ♠ 1, ♣ 2, ♦ 3, ♥ 4 (Boston de
+    /// Fontainebleau, where it is also the suit factor, and Colour Whist).
+    pub fn whist_rank(self) -> u8 {
+        match self {
+            Suit::Spades => 1,
+            Suit::Clubs => 2,
+            Suit::Diamonds => 3,
+            Suit::Hearts => 4,
+        }
+    }
+
     fn from_index(i: u8) -> Suit {
         Suit::ALL[i as usize & 3]
     }

@@ -138,8 +138,8 @@ impl Event {
     }
 
     /// The trick the event belongs to, where the game knows it better than the driver.
-    pub fn in_trick(mut self, trick: u8) -> Event {
-        self.trick = Some(trick);
+    pub fn in_trick(mut self, trick: impl Into<Option<u8>>) -> Event {
+        self.trick = trick.into();
         self
     }
 

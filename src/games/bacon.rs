@@ -176,16 +176,13 @@ impl Rules for Bacon {
         deal::check_undealt(&record.stock, "stock", &pack, &mut dealt)?;
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
-        adj.events.push(Event {
-            code: "upcard_turned",
-            action_index: None,
-            trick: None,
-            seat: Some(dealer),
-            side: None,
-            details: Default::default(),
-            cards: vec![record.stock[0]],
-            detail: format!("{dealer} turns the first upcard, {}", record.stock[0]),
-        });
+        adj.events.push(Event::new(
+            "upcard_turned",
+            None,
+            dealer,
+            vec![record.stock[0]],
+            format!("{dealer} turns the first upcard, {}", record.stock[0]),
+        ));
         Ok(Box::new(Hand {
             stock: record.stock.clone(),
             phase: Phase::Auction {
@@ -300,36 +297,24 @@ impl Hand {
             } else {
                 Table::FOUR.left(dealer)
             };
-            self.adj.events.push(Event {
-                code: "hand_acquitted",
-                action_index: Some(index),
-                trick: None,
-                seat: None,
-                side: None,
-                details: Default::default(),
-                cards: vec![],
-                detail: format!(
+            self.adj.events.push(Event::new("hand_acquitted", index, None, vec![], format!(
                     "all four upcards were passed: the hand is acquitted and {redealer} deals again (bacon.md §1, BA-2)"
-                ),
-            });
+                )));
         } else if next >= self.stock.len() {
             self.missing_upcard = Some(next);
         } else {
-            self.adj.events.push(Event {
-                code: "upcard_turned",
-                action_index: Some(index),
-                trick: None,
-                seat: Some(dealer),
-                side: None,
-                details: Default::default(),
-                cards: vec![self.stock[next]],
-                detail: format!(
+            self.adj.events.push(Event::new(
+                "upcard_turned",
+                index,
+                dealer,
+                vec![self.stock[next]],
+                format!(
                     "all four passed upcard {}: {dealer} discards it and turns upcard {}, {}",
                     next,
                     next + 1,
                     self.stock[next]
                 ),
-            });
+            ));
             self.phase = Phase::Auction {
                 upcard: next,
                 caller: Table::FOUR.left(dealer),
@@ -355,20 +340,11 @@ impl Hand {
         if alone {
             self.play.sit_out(partner(declarer));
         }
-        self.adj.events.push(Event {
-            code: "upcard_taken",
-            action_index: Some(action),
-            trick: None,
-            seat: Some(taker),
-            side: None,
-            details: Default::default(),
-            cards: vec![card],
-            detail: format!(
+        self.adj.events.push(Event::new("upcard_taken", action, taker, vec![card], format!(
                 "{declarer}'s pick-up of {card} stands{}: {} are trump and {taker} takes the upcard",
                 if alone { " (alone)" } else { "" },
                 suit_name(trump)
-            ),
-        });
+            )));
         self.phase = Phase::Discard { taker };
     }
 
@@ -453,18 +429,9 @@ impl Hand {
                 ),
             )),
             Verb::VetoPickUp(true) => {
-                self.adj.events.push(Event {
-                    code: "pick_up_vetoed",
-                    action_index: Some(index),
-                    trick: None,
-                    seat: Some(p),
-                    side: None,
-                    details: Default::default(),
-                    cards: vec![card],
-                    detail: format!(
+                self.adj.events.push(Event::new("pick_up_vetoed", index, p, vec![card], format!(
                         "{p} vetoes {caller}'s pick-up of {card}: it counts as {caller}'s pass (bacon.md §3)"
-                    ),
-                });
+                    )));
                 self.pass(index, upcard, caller, calls);
                 Ok(())
             }
@@ -486,18 +453,9 @@ impl Hand {
             }
             Verb::VetoAlone(veto) => {
                 if veto {
-                    self.adj.events.push(Event {
-                        code: "alone_vetoed",
-                        action_index: Some(index),
-                        trick: None,
-                        seat: Some(p),
-                        side: None,
-                        details: Default::default(),
-                        cards: vec![],
-                        detail: format!(
+                    self.adj.events.push(Event::new("alone_vetoed", index, p, vec![], format!(
                             "{p} vetoes {caller} going alone: an ordinary pick-up, {p} plays (bacon.md §3)"
-                        ),
-                    });
+                        )));
                 }
                 self.stand(picked, upcard, caller, !veto);
                 Ok(())

@@ -554,23 +554,23 @@ impl Hand {
             );
         }
         let what = combination.map_or("an invalid combination", |c| c.shape.name());
-        self.adj.events.push(Event {
-            code: "played",
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: details::Details::of(Play {
+        self.adj.events.push(
+            Event::new(
+                "played",
+                index,
+                seat,
+                cards.to_vec(),
+                format!(
+                    "{seat} {} {} ({what})",
+                    if leads { "leads" } else { "plays" },
+                    names(cards)
+                ),
+            )
+            .with(details::Details::of(Play {
                 combination: combination.map(|c| c.shape),
                 led: leads,
-            }),
-            cards: cards.to_vec(),
-            detail: format!(
-                "{seat} {} {} ({what})",
-                if leads { "leads" } else { "plays" },
-                names(cards)
-            ),
-        });
+            })),
+        );
         self.current = Some(Standing {
             seat,
             cards: cards.to_vec(),
@@ -598,16 +598,13 @@ impl Hand {
             ));
         }
         self.passes += 1;
-        self.adj.events.push(Event {
-            code: "passed",
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards: Vec::new(),
-            detail: format!("{seat} passes"),
-        });
+        self.adj.events.push(Event::new(
+            "passed",
+            index,
+            seat,
+            Vec::new(),
+            format!("{seat} passes"),
+        ));
         // §3: after n − 1 passes the last player who played leads anything.
         if self.passes == self.table.size - 1 {
             self.current = None;
@@ -663,18 +660,13 @@ impl Hand {
             ));
         };
         let held = self.hands[asked.pos()].len();
-        self.adj.events.push(Event {
-            code: "count_query",
-            action_index: Some(index),
-            trick: None,
-            seat: Some(asker),
-            side: None,
-            details: Default::default(),
-            cards: Vec::new(),
-            detail: format!(
-                "{asker} asks {asked} how many cards he holds: {answer} (he holds {held})"
-            ),
-        });
+        self.adj.events.push(Event::new(
+            "count_query",
+            index,
+            asker,
+            Vec::new(),
+            format!("{asker} asks {asked} how many cards he holds: {answer} (he holds {held})"),
+        ));
         if answer != i128::from(held) {
             self.offence(
                 "false_count",

@@ -303,19 +303,10 @@ impl Rules for Briscola {
         adj.trump = Some(trump);
         adj.tally = PerSide::over(table.sides());
         adj.counts_card_points(table.sides());
-        adj.events.push(Event {
-            code: "upcard_turned",
-            action_index: None,
-            trick: None,
-            seat: Some(dealer),
-            side: None,
-            details: Default::default(),
-            cards: vec![upcard],
-            detail: format!(
+        adj.events.push(Event::new("upcard_turned", None, dealer, vec![upcard], format!(
                 "{dealer} turns up {upcard}: {} are trumps, and {upcard} is the last card drawn (§1)",
                 suit_name(trump)
-            ),
-        });
+            )));
         Ok(Box::new(Hand {
             table,
             // §1: the player on the dealer's left leads.

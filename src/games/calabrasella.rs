@@ -579,7 +579,7 @@ impl Hand {
                     None => {
                         self.adj.events.push(Event::new(
                             "no_card_called",
-                            Some(index),
+                            index,
                             declarer,
                             Vec::new(),
                             format!(
@@ -596,7 +596,7 @@ impl Hand {
                 self.phase = Phase::Over;
                 self.adj.events.push(Event::new(
                     "all_passed",
-                    Some(index),
+                    index,
                     action.seat,
                     Vec::new(),
                     "all three passed: the cards are thrown in and the next player deals (§1, §2)"
@@ -648,7 +648,7 @@ impl Hand {
                 self.play.hand_mut(declarer).insert(card);
                 self.adj.events.push(Event::new(
                     "card_called",
-                    Some(index),
+                    index,
                     declarer,
                     vec![card],
                     format!("{declarer} called {card}: {holder} holds it and passes it to him (§2 step 3)"),
@@ -658,7 +658,7 @@ impl Hand {
             None => {
                 self.adj.events.push(Event::new(
                     "card_called",
-                    Some(index),
+                    index,
                     declarer,
                     vec![card],
                     format!("{declarer} called {card}: it lies in the widow, so he gets nothing for it (§2 step 3)"),
@@ -690,7 +690,7 @@ impl Hand {
         self.called = Some(called);
         self.adj.events.push(Event::new(
             "card_given",
-            Some(index),
+            index,
             declarer,
             vec![card],
             format!("{declarer} gave {card} to {holder} for {}, concealed from the third player (§2 step 3)", called.card),
@@ -724,7 +724,7 @@ impl Hand {
         self.discards = cards.to_vec();
         self.adj.events.push(Event::new(
             "discarded",
-            Some(index),
+            index,
             declarer,
             cards.to_vec(),
             format!(
@@ -734,7 +734,7 @@ impl Hand {
         ));
         self.adj.events.push(Event::new(
             "widow_exposed",
-            Some(index),
+            index,
             declarer,
             self.widow_dealt.clone(),
             format!("{declarer} turned the widow face up (§2 step 4)"),
@@ -780,7 +780,7 @@ impl Hand {
         self.set_aside = self.discards.iter().chain(left).copied().collect();
         self.adj.events.push(Event::new(
             "widow_taken",
-            Some(index),
+            index,
             declarer,
             cards.to_vec(),
             format!(
@@ -819,7 +819,7 @@ impl Hand {
                 let cards = self.set_aside.clone();
                 self.adj.events.push(Event::new(
                     "set_aside_counted",
-                    Some(at),
+                    at,
                     winner,
                     cards,
                     format!(

@@ -613,21 +613,21 @@ impl Hand {
                 let cards = std::mem::take(&mut piles.in_progress);
                 piles.calypsos += 1;
                 let n = piles.calypsos;
-                self.adj.events.push(Event {
-                    code: CALYPSO_COMPLETED,
-                    action_index: Some(last),
-                    trick: Some(trick.number),
-                    seat: Some(owner),
-                    side: None,
-                    details: Default::default(),
-                    cards,
-                    detail: format!(
-                        "{owner} completes his {} calypso with {} from trick {} (§4.2)",
-                        ordinal(n),
-                        p.card,
-                        trick.number
-                    ),
-                });
+                self.adj.events.push(
+                    Event::new(
+                        CALYPSO_COMPLETED,
+                        last,
+                        owner,
+                        cards,
+                        format!(
+                            "{owner} completes his {} calypso with {} from trick {} (§4.2)",
+                            ordinal(n),
+                            p.card,
+                            trick.number
+                        ),
+                    )
+                    .in_trick(trick.number),
+                );
             }
         }
     }

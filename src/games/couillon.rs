@@ -205,19 +205,16 @@ impl Rules for Couillon {
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
         adj.counts_card_points(Side::BOTH);
-        adj.events.push(Event {
-            code: "upcard_turned",
-            action_index: None,
-            trick: None,
-            seat: Some(dealer),
-            side: None,
-            details: Default::default(),
-            cards: vec![upcard],
-            detail: format!(
+        adj.events.push(Event::new(
+            "upcard_turned",
+            None,
+            dealer,
+            vec![upcard],
+            format!(
                 "{dealer} turns the stub's top card {upcard}: {} is proposed as trump (§1)",
                 upcard.suit_unchecked().letter()
             ),
-        });
+        ));
         let eldest = Table::FOUR.left(dealer);
         Ok(Box::new(Hand {
             upcard,
@@ -321,20 +318,14 @@ impl Hand {
         } else if declined + 1 == 4 {
             // §1, CO-c: all four declined; the bottom card fixes trump and nobody has accepted.
             let bottom = self.bottom;
-            self.adj.events.push(Event {
-                code: "bottom_card_turned",
-                action_index: Some(index),
-                trick: None,
-                seat: Some(self.adj.dealer),
-                side: None,
-                details: Default::default(),
-                cards: vec![bottom],
-                detail: format!(
-                    "all four declined {}: the stub's bottom card {bottom} is turned and {} is trump, nobody having accepted (§1)",
-                    upcard_suit.letter(),
-                    bottom.suit_unchecked().letter()
-                ),
-            });
+            let detail = format!(
+                "all four declined {}: the stub's bottom card {bottom} is turned and {} is trump, nobody having accepted (§1)",
+                upcard_suit.letter(),
+                bottom.suit_unchecked().letter()
+            );
+            let dealer = self.adj.dealer;
+            let event = Event::new("bottom_card_turned", index, dealer, vec![bottom], detail);
+            self.adj.events.push(event);
             self.fix_trump(bottom.suit_unchecked());
         } else {
             self.phase = Phase::Trump {

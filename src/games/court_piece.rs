@@ -315,16 +315,6 @@ impl Hand {
         self.adj.tally[side].tricks as usize
     }
 
-    fn event(
-        &mut self,
-        code: &'static str,
-        action_index: Option<usize>,
-        by: (Option<Seat>, Side),
-        detail: String,
-    ) {
-        event(&mut self.adj, code, action_index, by, detail);
-    }
-
     fn end(&mut self, ending: Ending) {
         self.phase = Phase::Over(ending);
         self.play.stop();
@@ -380,16 +370,13 @@ impl Hand {
         let n = self.adj.tricks.len();
         if self.playing_on && Some(Table::FOUR.side(winner)) != self.first_seven {
             let side = self.first_seven.expect("playing on after the first seven");
-            self.event(
-                "play_on_failed",
-                Some(last_action),
-                (None, side),
-                format!(
-                    "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
-                    Table::FOUR.side(winner).spoken(),
-                    side.spoken()
-                ),
+            let detail = format!(
+                "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
+                Table::FOUR.side(winner).spoken(),
+                side.spoken()
             );
+            let event = Event::new("play_on_failed", last_action, None, Vec::new(), detail);
+            self.adj.events.push(event.for_side(side));
             self.end(Ending::PlayOnFailed(n as u8));
         } else if n == TRICKS {
             self.end(Ending::Complete);
@@ -400,15 +387,12 @@ impl Hand {
         {
             self.first_seven = Some(side);
             self.phase = Phase::PlayOn(side);
-            self.event(
-                "first_seven",
-                Some(last_action),
-                (None, side),
-                format!(
-                    "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
-                    side.spoken()
-                ),
+            let detail = format!(
+                "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
+                side.spoken()
             );
+            let event = Event::new("first_seven", last_action, None, Vec::new(), detail);
+            self.adj.events.push(event.for_side(side));
         }
     }
 
@@ -496,7 +480,9 @@ impl Hand {
             "{} chose not to play on: the hand ends with their one court",
             side.spoken()
         );
-        self.event("hand_abandoned", Some(index), (Some(seat), side), detail);
+        self.adj
+            .events
+            .push(Event::new("hand_abandoned", index, seat, Vec::new(), detail).for_side(side));
         self.end(Ending::Abandoned);
     }
 
@@ -507,7 +493,8 @@ impl Hand {
             "no play-on decision was recorded for {}: the hand is abandoned with their one court (CP-c)",
             side.spoken()
         );
-        event(adj, "hand_abandoned", None, (None, side), detail);
+        adj.events
+            .push(Event::new("hand_abandoned", None, None, Vec::new(), detail).for_side(side));
     }
 
     fn irregularities(&self) -> Vec<Irregularity> {
@@ -654,25 +641,6 @@ fn score(
 
 /// An event of the hand: each belongs to a side (the first-seven side's court, its play-on), and
 /// to the seat that decided where one did. The replay driver states its trick.
-fn event(
-    adj: &mut Adjudication,
-    code: &'static str,
-    action_index: Option<usize>,
-    (seat, side): (Option<Seat>, Side),
-    detail: String,
-) {
-    adj.events.push(Event {
-        code,
-        action_index,
-        trick: None,
-        seat,
-        side: Some(side),
-        details: Default::default(),
-        cards: Vec::new(),
-        detail,
-    });
-}
-
 impl HandState<Verb> for Hand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
@@ -740,11 +708,15 @@ impl HandState<Verb> for Hand {
                 if on {
                     self.playing_on = true;
                     self.phase = Phase::Play;
-                    self.event(
-                        "play_on",
-                        Some(index),
-                        (Some(seat), side),
-                        format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
+                    self.adj.events.push(
+                        Event::new(
+                            "play_on",
+                            index,
+                            seat,
+                            Vec::new(),
+                            format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
+                        )
+                        .for_side(side),
                     );
                 } else {
                     self.decline(seat, side, index);

@@ -288,34 +288,24 @@ impl HasenpfefferHand {
             Some(End::Passed) => {
                 self.adj.outcome = Outcome::Void;
                 self.phase = Phase::Over;
-                self.adj.events.push(Event {
-                    code: "hand_void",
-                    action_index: Some(index),
-                    trick: None,
-                    seat: Some(action.seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: vec![self.widow],
-                    detail: "all four passed and the joker is the widow card: the hand is void, \
+                self.adj.events.push(Event::new(
+                    "hand_void",
+                    index,
+                    action.seat,
+                    vec![self.widow],
+                    "all four passed and the joker is the widow card: the hand is void, \
                              no score; the next dealer deals (§2.3, §4)"
                         .into(),
-                });
+                ));
             }
             Some(End::Compelled { declarer, bid }) => {
                 self.high = Some((declarer, bid.0));
                 self.phase = Phase::Forced;
-                self.adj.events.push(Event {
-                    code: "forced_bid",
-                    action_index: Some(index),
-                    trick: None,
-                    seat: Some(declarer),
-                    side: None,
-                    details: Default::default(),
-                    cards: vec![Card::JOKER],
-                    detail: format!(
-                        "all four passed: {declarer}, who holds the joker, is the high bidder at {bid} (§2.3, HP-2)"
-                    ),
-                });
+                let detail = format!(
+                    "all four passed: {declarer}, who holds the joker, is the high bidder at {bid} (§2.3, HP-2)"
+                );
+                let event = Event::new("forced_bid", index, declarer, vec![Card::JOKER], detail);
+                self.adj.events.push(event);
             }
         }
         Ok(())
@@ -397,19 +387,16 @@ impl HandState<Verb> for HasenpfefferHand {
                         self.adj.contract = Some(contract);
                         // §2.4: the high bidder takes the widow, then discards.
                         self.play.hand_mut(declarer).insert(self.widow);
-                        self.adj.events.push(Event {
-                            code: "widow_taken",
-                            action_index: Some(index),
-                            trick: None,
-                            seat: Some(declarer),
-                            side: None,
-                            details: Default::default(),
-                            cards: vec![self.widow],
-                            detail: format!(
+                        self.adj.events.push(Event::new(
+                            "widow_taken",
+                            index,
+                            declarer,
+                            vec![self.widow],
+                            format!(
                                 "{declarer} named trump and took the widow {} (§2.4)",
                                 self.widow
                             ),
-                        });
+                        ));
                         self.phase = Phase::Discard;
                         Ok(())
                     }
@@ -425,16 +412,13 @@ impl HandState<Verb> for HasenpfefferHand {
                 match action.kind {
                     Verb::Discard(card) if seat == declarer => {
                         self.play.give_up(index, seat, card, "discard")?;
-                        self.adj.events.push(Event {
-                            code: "discarded",
-                            action_index: Some(index),
-                            trick: None,
-                            seat: Some(declarer),
-                            side: None,
-                            details: Default::default(),
-                            cards: vec![card],
-                            detail: format!("{declarer} discarded {card} face down (HP-3)"),
-                        });
+                        self.adj.events.push(Event::new(
+                            "discarded",
+                            index,
+                            declarer,
+                            vec![card],
+                            format!("{declarer} discarded {card} face down (HP-3)"),
+                        ));
                         // §1: the high bidder leads.
                         self.play.lead_next(declarer);
                         self.phase = Phase::Play;

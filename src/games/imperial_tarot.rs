@@ -546,18 +546,15 @@ impl TarotHand {
             .set_camps(TABLE, "declarer", &[declarer], "defenders");
         match bid.multiplier {
             TarotMultiplier::With => {
-                self.adj.events.push(Event {
-                    code: "people_exposed",
-                    action_index: None,
-                    trick: None,
-                    seat: Some(declarer),
-                    side: None,
-                    details: Default::default(),
-                    cards: self.people.iter().collect(),
-                    detail: format!(
+                self.adj.events.push(Event::new(
+                    "people_exposed",
+                    None,
+                    declarer,
+                    self.people.iter().collect(),
+                    format!(
                         "the People is exposed and joins {declarer}'s hand; he discards six (§4.4)"
                     ),
-                });
+                ));
                 for c in self.people.iter() {
                     self.play.hand_mut(declarer).insert(c);
                 }
@@ -729,18 +726,13 @@ impl TarotHand {
             self.empty_discarded += 1;
         }
         if matches!(kind(card, self.imperial), Kind::Trump | Kind::Imperial) {
-            self.adj.events.push(Event {
-                code: "trumps_shown",
-                action_index: Some(index),
-                trick: None,
-                seat: Some(seat),
-                side: None,
-                details: Default::default(),
-                cards: vec![card],
-                detail: format!(
-                    "{seat} discards {card} face up: a trump-like discard is shown (§4.4)"
-                ),
-            });
+            self.adj.events.push(Event::new(
+                "trumps_shown",
+                index,
+                seat,
+                vec![card],
+                format!("{seat} discards {card} face up: a trump-like discard is shown (§4.4)"),
+            ));
         }
         let allowed = PEOPLE.saturating_sub(self.plain_discardable);
         let broken = match class {
@@ -825,19 +817,19 @@ impl TarotHand {
                     payment: None,
                     surrendered: false,
                 });
-                self.adj.events.push(Event {
-                    code: "fool_excused",
-                    action_index: None,
-                    trick: Some(trick.number),
-                    seat: Some(p.seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: vec![Card::FOOL],
-                    detail: format!(
-                        "the Fool returns to {}'s pile; {winner} won the trick (§4.2)",
-                        p.seat
-                    ),
-                });
+                self.adj.events.push(
+                    Event::new(
+                        "fool_excused",
+                        None,
+                        p.seat,
+                        vec![Card::FOOL],
+                        format!(
+                            "the Fool returns to {}'s pile; {winner} won the trick (§4.2)",
+                            p.seat
+                        ),
+                    )
+                    .in_trick(trick.number),
+                );
             } else {
                 self.won[winner.pos()].insert(p.card);
                 points += self.rules.points(p.card);
@@ -890,19 +882,16 @@ impl TarotHand {
         self.won[fool.winner.pos()].insert(Card::FOOL);
         fool.surrendered = true;
         self.fool = Some(fool);
-        self.adj.events.push(Event {
-            code: "fool_surrendered",
-            action_index: None,
-            trick: None,
-            seat: Some(fool.owner),
-            side: None,
-            details: Default::default(),
-            cards: vec![Card::FOOL],
-            detail: format!(
+        self.adj.events.push(Event::new(
+            "fool_surrendered",
+            None,
+            fool.owner,
+            vec![Card::FOOL],
+            format!(
                 "{}'s side won no card: the Fool itself goes to {} (§4.2)",
                 fool.owner, fool.winner
             ),
-        });
+        ));
     }
 
     fn fool_payment(

@@ -211,19 +211,16 @@ impl Rules for KnockoutWhist {
             // §3, KW-1: round 1's trump is the turned card's suit, and the dealer leads.
             let trump = card.suit_unchecked();
             hand.set_trump(trump);
-            hand.adj.events.push(Event {
-                code: "trump_turned",
-                action_index: None,
-                trick: None,
-                seat: Some(dealer),
-                side: None,
-                details: Default::default(),
-                cards: vec![card],
-                detail: format!(
+            hand.adj.events.push(Event::new(
+                "trump_turned",
+                None,
+                dealer,
+                vec![card],
+                format!(
                     "{dealer} turned {card} after the deal: {} are trump",
                     name(trump)
                 ),
-            });
+            ));
         }
         Ok(Box::new(hand))
     }
@@ -313,16 +310,13 @@ impl Hand {
             )
         })?;
         self.set_trump(trump);
-        self.adj.events.push(Event {
-            code: "trump_named",
-            action_index: Some(index),
-            trick: None,
-            seat: Some(dealer),
-            side: None,
-            details: Default::default(),
-            cards: Vec::new(),
-            detail: format!("{dealer} names {} trump and leads (§3)", name(trump)),
-        });
+        self.adj.events.push(Event::new(
+            "trump_named",
+            index,
+            dealer,
+            Vec::new(),
+            format!("{dealer} names {} trump and leads (§3)", name(trump)),
+        ));
         Ok(())
     }
 
@@ -478,16 +472,13 @@ impl Hand {
             let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
             format!("{} cut equal ranks and cut again (KW-3)", names.join(", "))
         };
-        self.adj.events.push(Event {
-            code: "cut",
-            action_index: Some(index),
-            trick: None,
-            seat: (best.len() == 1).then(|| best[0]),
-            side: None,
-            details: Default::default(),
-            cards: cards.iter().map(|c| c.card).collect(),
+        self.adj.events.push(Event::new(
+            "cut",
+            index,
+            (best.len() == 1).then(|| best[0]),
+            cards.iter().map(|c| c.card).collect(),
             detail,
-        });
+        ));
         self.cuts.push(cards);
         if best.len() == 1 {
             self.phase = Phase::Over;
@@ -521,20 +512,17 @@ impl Hand {
         for s in table.seats() {
             if self.knocked_out.contains(&s) {
                 let revoked = self.revoked(s);
-                self.adj.events.push(Event {
-                    code: "knocked_out",
-                    action_index: None,
-                    trick: None,
-                    seat: Some(s),
-                    side: None,
-                    details: Default::default(),
-                    cards: Vec::new(),
-                    detail: if revoked {
+                self.adj.events.push(Event::new(
+                    "knocked_out",
+                    None,
+                    s,
+                    Vec::new(),
+                    if revoked {
                         format!("{s} revoked and is knocked out (§5 DEFAULT)")
                     } else {
                         format!("{s} took no trick and is knocked out (§4)")
                     },
-                });
+                ));
             } else {
                 self.adj
                     .score(table.side(s), 1, ScoreSource::Contract, SURVIVED, None);

@@ -583,19 +583,19 @@ impl HandState<Verb> for PitchHand {
                     let trump = card.suit_unchecked();
                     self.trump = Some(trump);
                     self.adj.trump = Some(trump);
-                    self.adj.events.push(Event {
-                        code: "trump_revealed",
-                        action_index: Some(index),
-                        trick: Some(1),
-                        seat: Some(pitcher),
-                        side: None,
-                        details: Default::default(),
-                        cards: vec![card],
-                        detail: format!(
-                            "the pitcher {pitcher} led {card}: {} are trump",
-                            suit_name(trump)
-                        ),
-                    });
+                    self.adj.events.push(
+                        Event::new(
+                            "trump_revealed",
+                            index,
+                            pitcher,
+                            vec![card],
+                            format!(
+                                "the pitcher {pitcher} led {card}: {} are trump",
+                                suit_name(trump)
+                            ),
+                        )
+                        .in_trick(1),
+                    );
                 }
                 if self.play.is_complete() {
                     self.close_trick();

@@ -585,19 +585,16 @@ impl Hand {
             .find(|o| o.plucker == made.plucker && o.victim == victim)
             .expect("owed");
         o.count -= 1;
-        self.adj.events.push(Event {
-            code: PLUCKED,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(made.plucker),
-            side: None,
-            details: Default::default(),
-            cards: vec![made.card_given, card],
-            detail: format!(
+        self.adj.events.push(Event::new(
+            PLUCKED,
+            index,
+            made.plucker,
+            vec![made.card_given, card],
+            format!(
                 "{} plucked {victim}: passed {}, received {card} (§3.1)",
                 made.plucker, made.card_given
             ),
-        });
+        ));
         self.phase = if self.pluckers_due().is_empty() {
             Phase::Trump
         } else {
@@ -629,19 +626,16 @@ impl Hand {
             .find(|&s| self.play.hand(s).contains(TWO_OF_CLUBS))
             .expect("2C is dealt and never passed away from the table");
         self.play.lead_next(leader);
-        self.adj.events.push(Event {
-            code: "trump_named",
-            action_index: Some(index),
-            trick: None,
-            seat: Some(dealer),
-            side: None,
-            details: Default::default(),
-            cards: Vec::new(),
-            detail: format!(
+        self.adj.events.push(Event::new(
+            "trump_named",
+            index,
+            dealer,
+            Vec::new(),
+            format!(
                 "{dealer} names {} trump; {leader} holds 2C and leads it (§3.2, PL-h)",
                 trump.letter()
             ),
-        });
+        ));
         self.phase = Phase::Play;
         Ok(())
     }
@@ -671,21 +665,15 @@ impl Hand {
                 .find(|(i, p)| is_trump(p.card, trump) && !revoked(trick.action_index(*i)));
             if let Some((_, p)) = breaker {
                 self.broken = Some(trick.number);
-                self.adj.events.push(Event {
-                    code: "trumps_broken",
-                    action_index: Some(trick.action_index(trick.position_of(p.seat).expect("played"))),
-                    trick: Some(trick.number),
-                    seat: Some(p.seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: vec![p.card],
-                    detail: format!(
-                        "{} could not follow and played {}, a trump: trumps may be led from trick {} (§3.2, PL-c)",
-                        p.seat,
-                        p.card,
-                        trick.number + 1
-                    ),
-                });
+                let detail = format!(
+                    "{} could not follow and played {}, a trump: trumps may be led from trick {} (§3.2, PL-c)",
+                    p.seat,
+                    p.card,
+                    trick.number + 1
+                );
+                let index = trick.action_index(trick.position_of(p.seat).expect("played"));
+                let event = Event::new("trumps_broken", index, p.seat, vec![p.card], detail);
+                self.adj.events.push(event.in_trick(trick.number));
             }
         }
         for e in established {

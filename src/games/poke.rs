@@ -541,29 +541,15 @@ impl Hand {
         }
     }
 
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards,
-            detail,
-        });
-    }
-
     /// §2 and PO-b: a stand ends the seat's draws.
     fn stand(&mut self, index: usize, seat: Seat) {
-        self.event("stood", index, seat, Vec::new(), format!("{seat} stands"));
+        self.adj.events.push(Event::new(
+            "stood",
+            index,
+            seat,
+            Vec::new(),
+            format!("{seat} stands"),
+        ));
         self.end_draws(seat);
     }
 
@@ -621,7 +607,7 @@ impl Hand {
         self.draws[seat.pos()] += 1;
         let now = self.doubling(seat);
         let drawn_names = names(&drawn);
-        self.event(
+        self.adj.events.push(Event::new(
             "drew",
             index,
             seat,
@@ -631,7 +617,7 @@ impl Hand {
                 names(&draw.discards),
                 self.draws[seat.pos()]
             ),
-        );
+        ));
         let free = seat == self.dealer && self.draws[seat.pos()] == 1;
         if !free {
             let (code, times) = match now {
@@ -639,13 +625,13 @@ impl Hand {
                 _ => ("doubled", 2),
             };
             let opponent = Self::other(seat);
-            self.event(
+            self.adj.events.push(Event::new(
                 code,
                 index,
                 seat,
                 Vec::new(),
                 format!("{seat} is {code}: {opponent}'s tricks count ×{times} (§2, PO-2)"),
-            );
+            ));
         }
         Ok(())
     }
@@ -733,7 +719,7 @@ impl Hand {
         }
         if n > 1 {
             let first = self.tricks_done + 1;
-            self.event(
+            self.adj.events.push(Event::new(
                 "set_led",
                 index,
                 seat,
@@ -743,7 +729,7 @@ impl Hand {
                     names(cards),
                     first + n as u8 - 1
                 ),
-            );
+            ));
             // Its trick is stated here: a set left unanswered when the record stops is the
             // table's only trick, which the engine lists after placing the events (README C13).
             self.adj.events.last_mut().expect("just pushed").trick = Some(first);

@@ -335,15 +335,12 @@ impl Rules for Spinado {
         pots.game += put;
         let mut adj = Adjudication::new(INFO.id, dealer, before, 0);
         adj.tally = PerSide::over(table.sides());
-        adj.events.push(Event {
-            code: "antes",
-            action_index: None,
-            trick: None,
-            seat: None,
-            side: None,
-            details: Default::default(),
-            cards: Vec::new(),
-            detail: format!(
+        adj.events.push(Event::new(
+            "antes",
+            None,
+            None,
+            Vec::new(),
+            format!(
                 "{} ante {ANTE} chip to each pot{}: Matrimony {}, Intrigue {}, Game {} (§3)",
                 names(&antes),
                 previous.map_or(String::new(), |w| format!(
@@ -353,7 +350,7 @@ impl Rules for Spinado {
                 pots.intrigue,
                 pots.game
             ),
-        });
+        ));
         Ok(Box::new(Hand {
             table,
             dealt: hands.clone(),
@@ -484,26 +481,6 @@ impl Hand {
         self.table
             .seats()
             .find(|s| self.hands[s.pos()].contains(card))
-    }
-
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: Some(self.table.side(seat)),
-            details: Default::default(),
-            cards,
-            detail,
-        });
     }
 
     fn antes(
@@ -640,7 +617,7 @@ impl Hand {
         };
         self.hands[seat.pos()].remove(card);
         self.played = true;
-        self.event(
+        self.adj.events.push(Event::new(
             "played",
             index,
             seat,
@@ -649,17 +626,17 @@ impl Hand {
                 "{seat} {} {card}",
                 if starts { "starts with" } else { "plays" }
             ),
-        );
+        ));
         self.take_pots(index, seat, card);
         if play.spinado {
             self.hands[seat.pos()].remove(SPINADO);
-            self.event(
+            self.adj.events.push(Event::new(
                 "spinado",
                 index,
                 seat,
                 vec![SPINADO],
                 format!("{seat} adds the spinado (A♦): play stops and {seat} starts anew (SP-2)"),
-            );
+            ));
         }
         self.last = seat;
         let next = if play.spinado {
@@ -678,7 +655,7 @@ impl Hand {
                 chips,
                 action_index: index,
             });
-            self.event(
+            self.adj.events.push(Event::new(
                 "went_out",
                 index,
                 seat,
@@ -686,20 +663,20 @@ impl Hand {
                 format!(
                     "{seat} has no card left: he wins the hand and the Game pot, {chips} chips (§3)"
                 ),
-            );
+            ));
         } else if next.is_none() && !play.spinado && card != SPINADO {
             let why = match next_up(card) {
                 None => format!("{card} has no next card"),
                 Some(c) if self.dead.contains(&c) => format!("{c} is in the dead hand"),
                 Some(c) => format!("{c} has been played"),
             };
-            self.event(
+            self.adj.events.push(Event::new(
                 "stopped",
                 index,
                 seat,
                 Vec::new(),
                 format!("play stops ({why}, §3, SP-b, SP-4): {seat} starts anew"),
-            );
+            ));
         }
         Ok(())
     }
@@ -727,7 +704,7 @@ impl Hand {
                 chips,
                 action_index: index,
             });
-            self.event(
+            self.adj.events.push(Event::new(
                 "pot_taken",
                 index,
                 seat,
@@ -737,7 +714,7 @@ impl Hand {
                     a.letter(),
                     b.letter()
                 ),
-            );
+            ));
         }
     }
 

@@ -540,26 +540,6 @@ struct Hand {
 }
 
 impl Hand {
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards,
-            detail,
-        });
-    }
-
     fn opened_seats(&self) -> Vec<Seat> {
         self.turns
             .table
@@ -598,13 +578,13 @@ impl Hand {
                 if self.turns.stocks[0].is_empty() {
                     self.last_drawer = Some(seat);
                 }
-                self.event(
+                self.adj.events.push(Event::new(
                     "drew",
                     index,
                     seat,
                     vec![card],
                     format!("{seat} draws {card} from the stock"),
-                );
+                ));
             }
             Source::Discard => {
                 let taken =
@@ -635,13 +615,13 @@ impl Hand {
                     ));
                 }
                 self.must_meld = Some((card, index));
-                self.event(
+                self.adj.events.push(Event::new(
                     "drew",
                     index,
                     seat,
                     vec![card],
                     format!("{seat} takes {card}, the top discard, to meld it"),
-                );
+                ));
             }
         }
         Ok(())
@@ -699,13 +679,13 @@ impl Hand {
                 format!("it is {}'s turn", self.turns.to_act()),
             ));
         }
-        self.event(
+        self.adj.events.push(Event::new(
             "draw_called",
             index,
             seat,
             Vec::new(),
             format!("{seat} calls draw"),
-        );
+        ));
         if let Some(why) = self.call_fault(seat) {
             self.offence("illegal_draw_call", index, seat, why);
             return Ok(());
@@ -754,13 +734,13 @@ impl Hand {
         }
         call.due = next;
         if challenge {
-            self.event(
+            self.adj.events.push(Event::new(
                 "challenged",
                 index,
                 seat,
                 Vec::new(),
                 format!("{seat} challenges {caller}'s draw"),
-            );
+            ));
             // §3.3: only an opened player may challenge.
             if !self.opened[seat.pos()] {
                 self.call = None;
@@ -773,13 +753,13 @@ impl Hand {
                 return Ok(());
             }
         } else {
-            self.event(
+            self.adj.events.push(Event::new(
                 "folded",
                 index,
                 seat,
                 Vec::new(),
                 format!("{seat} folds to {caller}'s draw"),
-            );
+            ));
         }
         if next == caller {
             self.showdown(index);
@@ -808,7 +788,7 @@ impl Hand {
             .iter()
             .map(|s| format!("{s} {}", self.deadwood[s]))
             .collect();
-        self.event(
+        self.adj.events.push(Event::new(
             "showdown",
             index,
             call.caller,
@@ -817,7 +797,7 @@ impl Hand {
                 "hands shown, deadwood {}: {winner} wins (§3.3)",
                 shown.join(", ")
             ),
-        );
+        ));
         self.end(Ended::ChallengedDraw, Some(winner));
     }
 
@@ -907,13 +887,13 @@ impl Hand {
         } else {
             "exposed"
         };
-        self.event(
+        self.adj.events.push(Event::new(
             "melded",
             index,
             seat,
             cards.clone(),
             format!("{seat} melds {} ({how})", names(cards)),
-        );
+        ));
         self.after_shedding(index, seat);
         Ok(())
     }
@@ -970,7 +950,7 @@ impl Hand {
             self.laid_on_by_others[owner.pos()] = true;
         }
         self.laid_any[seat.pos()] = true;
-        self.event(
+        self.adj.events.push(Event::new(
             "laid_off",
             index,
             seat,
@@ -979,7 +959,7 @@ impl Hand {
                 "{seat} lays {} off onto meld {} ({owner}'s)",
                 lay.card, lay.target_meld
             ),
-        );
+        ));
         self.after_shedding(index, seat);
         Ok(())
     }
@@ -1021,13 +1001,13 @@ impl Hand {
         self.expect_play(index, action)?;
         self.owed_meld(index, action)?;
         self.turns.discard((index, seat, "discard"), card, 0)?;
-        self.event(
+        self.adj.events.push(Event::new(
             "discarded",
             index,
             seat,
             vec![card],
             format!("{seat} discards {card}"),
-        );
+        ));
         // TI-d: condition (c) counts from the end of his turn.
         self.laid_on_by_others[seat.pos()] = false;
         if !self.after_shedding(index, seat) {
@@ -1062,7 +1042,13 @@ impl Hand {
             Some(w) => format!("the stock is exhausted; deadwood {}: {w} wins (§3.3)", shown.join(", ")),
             None => "the stock is exhausted and nobody has opened: no winner, the antes stay in the pot (TI-4)".into(),
         };
-        self.event("stock_exhausted", index, drawer, Vec::new(), detail);
+        self.adj.events.push(Event::new(
+            "stock_exhausted",
+            index,
+            drawer,
+            Vec::new(),
+            detail,
+        ));
         self.end(Ended::StockExhausted, winner);
     }
 
@@ -1071,13 +1057,13 @@ impl Hand {
         if self.emptied == Some((seat, index.wrapping_sub(1))) {
             // TI-g: the derived tongit, recorded right after the action that emptied the hand.
             self.emptied = None;
-            self.event(
+            self.adj.events.push(Event::new(
                 "tongit",
                 index,
                 seat,
                 Vec::new(),
                 format!("{seat} calls tongit"),
-            );
+            ));
             return Ok(());
         }
         if self.turns.phase() == Phase::Over {

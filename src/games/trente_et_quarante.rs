@@ -665,26 +665,6 @@ struct Coup {
 }
 
 impl Coup {
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards,
-            detail,
-        });
-    }
-
     fn punters(&self) -> impl Iterator<Item = Seat> + '_ {
         self.table.seats().filter(move |&s| s != self.bank)
     }
@@ -754,13 +734,13 @@ impl Coup {
                 returned: 0,
             }),
         }
-        self.event(
+        self.adj.events.push(Event::new(
             "bet",
             index,
             punter,
             Vec::new(),
             format!("{punter} bets {amount} on {}", spot.name()),
-        );
+        ));
         Ok(())
     }
 
@@ -792,7 +772,7 @@ impl Coup {
         let (spot, stake) = (bet.spot, bet.stake);
         self.bets[i].insurance += amount - excess;
         self.bets[i].returned += excess;
-        self.event(
+        self.adj.events.push(Event::new(
             "insurance",
             index,
             punter,
@@ -801,7 +781,7 @@ impl Coup {
                 "{punter} insures his {stake} on {} for {amount}",
                 spot.name()
             ),
-        );
+        ));
         if excess > 0 {
             self.adj.irregularities.push(Irregularity {
                 code: "insurance_over_limit",
@@ -900,13 +880,13 @@ impl Coup {
         self.dealt.extend_from_slice(&cards);
         let row = judge_row(&cards);
         let name = if black { "black" } else { "red" };
-        self.event(
+        self.adj.events.push(Event::new(
             verb,
             index,
             seat,
             cards.clone(),
             format!("{seat} deals the {name} row: {}", row.total),
-        );
+        ));
         if row.misdeal {
             let how = if row.total < THIRTY_ONE {
                 format!("stopped at {} before reaching 31", row.total)
@@ -934,19 +914,10 @@ impl Coup {
     fn after_rows(&mut self) {
         if self.dealt.len() as u32 > self.cut {
             let at = self.adj.events.last().and_then(|e| e.action_index);
-            self.adj.events.push(Event {
-                code: "cut_card_reached",
-                action_index: at,
-                trick: None,
-                seat: Some(self.bank),
-                side: None,
-                details: Default::default(),
-                cards: Vec::new(),
-                detail: format!(
+            self.adj.events.push(Event::new("cut_card_reached", at, self.bank, Vec::new(), format!(
                     "the card behind the cut card ({}) was dealt: the coup is finished, then a new shoe (TQ-3, TQ-e)",
                     self.cut
-                ),
-            });
+                )));
         }
         self.phase = match self.refait() {
             Some(THIRTY_ONE) if !self.void() && !self.bets.is_empty() => Phase::Choices,
@@ -1028,13 +999,13 @@ impl Coup {
         } else {
             "leaves imprisoned his bet on"
         };
-        self.event(
+        self.adj.events.push(Event::new(
             verb,
             index,
             punter,
             Vec::new(),
             format!("{punter} {what} {spot}"),
-        );
+        ));
         if self.choices.len() == self.bets.len() {
             self.phase = Phase::Over;
         }
@@ -1236,13 +1207,13 @@ impl HandState<Verb> for Coup {
             (Verb::NewShoe(_), Phase::Betting) if self.due && !self.shuffled => {
                 self.shuffled = true;
                 self.dealt.clear();
-                self.event(
+                self.adj.events.push(Event::new(
                     "new_shoe",
                     index,
                     seat,
                     Vec::new(),
                     format!("{seat} shuffles a new shoe; cut card at {}", self.cut),
-                );
+                ));
             }
             (Verb::NewShoe(_), _) => {
                 return Err(RecordError::unexpected(

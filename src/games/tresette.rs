@@ -739,20 +739,15 @@ impl TresetteHand {
         if self.won[winner.pos()] == 1 && self.good_play[winner.pos()].is_some() {
             self.announce_due = Some(winner);
             let melds = self.held(winner);
-            self.adj.events.push(Event {
-                code: "melds_due",
-                action_index: Some(trick.action_index(trick.len() - 1)),
-                trick: Some(trick.number),
-                seat: Some(winner),
-                side: None,
-                details: Default::default(),
-                cards: melds.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
-                detail: format!(
-                    "{winner} said Good play and won his first trick: he announces his melds now; he holds {} ({} points)",
-                    describe(melds),
-                    meld_points(melds)
-                ),
-            });
+            let detail = format!(
+                "{winner} said Good play and won his first trick: he announces his melds now; he holds {} ({} points)",
+                describe(melds),
+                meld_points(melds)
+            );
+            let cards: CardSet = melds.iter().flat_map(|m| m.cards.iter()).collect();
+            let index = trick.action_index(trick.len() - 1);
+            let event = Event::new("melds_due", index, winner, cards.iter().collect(), detail);
+            self.adj.events.push(event.in_trick(trick.number));
         }
         let mut report = TrickReport::new(trick, winner);
         report.points = Some(points);
@@ -1108,19 +1103,13 @@ impl TresetteHand {
             let side = Table::FOUR.side(seat);
             if !won && valid {
                 let held = self.held(seat);
-                self.adj.events.push(Event {
-                    code: "melds_due",
-                    action_index: Some(declared),
-                    trick: None,
-                    seat: Some(seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: held.iter().flat_map(|m| m.cards.iter()).collect::<CardSet>().iter().collect(),
-                    detail: format!(
-                        "{seat} said Good play and won no trick; his melds still count (melds_score_without_trick): {}",
-                        describe(held)
-                    ),
-                });
+                let detail = format!(
+                    "{seat} said Good play and won no trick; his melds still count (melds_score_without_trick): {}",
+                    describe(held)
+                );
+                let cards: CardSet = held.iter().flat_map(|m| m.cards.iter()).collect();
+                let event = Event::new("melds_due", declared, seat, cards.iter().collect(), detail);
+                self.adj.events.push(event);
             }
             for m in self.melds[p][0].clone() {
                 if valid && !penalised(side) {
@@ -1135,21 +1124,18 @@ impl TresetteHand {
                     format!("{seat} won no trick (TR-c)")
                 };
                 // At the Good play that declared it, as the meld's score item would be.
-                self.adj.events.push(Event {
-                    code: "meld_not_scored",
-                    action_index: Some(declared),
-                    trick: None,
-                    seat: Some(seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: m.cards.iter().collect(),
-                    detail: format!(
+                self.adj.events.push(Event::new(
+                    "meld_not_scored",
+                    declared,
+                    seat,
+                    m.cards.iter().collect(),
+                    format!(
                         "{seat}'s {} {} ({} points) does not score: {why}",
                         m.name().name(),
                         m.cards,
                         m.points()
                     ),
-                });
+                ));
             }
         }
         let next_dealer = self.table.next(self.adj.dealer);

@@ -455,27 +455,6 @@ impl Hand {
         started.then_some(self.play.trick.number)
     }
 
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: Option<usize>,
-        seat: Option<Seat>,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        let trick = self.trick_number();
-        self.adj.events.push(Event {
-            code,
-            action_index: index,
-            trick,
-            seat,
-            side: None,
-            details: Default::default(),
-            cards,
-            detail,
-        });
-    }
-
     /// §5: the offenders' opponents gain 1 tento, never their twelfth (TR-6): then the offenders lose
     /// 1, not below 0. Applied at once (TU-a), as a score item and the irregularity's effect.
     /// `default` marks the §5 DEFAULT penalty (switched off by `face_down_penalty = none`).
@@ -740,15 +719,15 @@ impl Hand {
             Verb::PassToPartner(_) => {
                 let partner = self.partner(seat);
                 let cards = self.partner_packet.clone();
-                self.event(
+                self.adj.events.push(Event::new(
                     "packet_passed",
-                    Some(index),
-                    Some(partner),
+                    index,
+                    partner,
                     cards,
                     format!(
                         "{seat} passes his packet to his partner {partner} and receives a new one"
                     ),
-                );
+                ).in_trick(self.trick_number()));
                 self.stage = Stage::Dealing {
                     rejects,
                     passed: true,
@@ -779,12 +758,15 @@ impl Hand {
                         ),
                     ));
                 };
-                self.event(
-                    "packet_rejected",
-                    Some(index),
-                    Some(seat),
-                    cards.to_vec(),
-                    format!("{seat} rejects a packet: it is turned face up and is out of play"),
+                self.adj.events.push(
+                    Event::new(
+                        "packet_rejected",
+                        index,
+                        seat,
+                        cards.to_vec(),
+                        format!("{seat} rejects a packet: it is turned face up and is out of play"),
+                    )
+                    .in_trick(self.trick_number()),
                 );
                 self.stage = Stage::Dealing {
                     rejects: rejects + 1,
@@ -886,16 +868,19 @@ impl Hand {
                     caller: seat,
                     offered,
                 });
-                self.event(
-                    "stake_raised",
-                    Some(index),
-                    Some(seat),
-                    Vec::new(),
-                    format!(
-                        "{seat} calls {}: {offered} tentos offered, {} in force",
-                        step_name(offered),
-                        self.stake
-                    ),
+                self.adj.events.push(
+                    Event::new(
+                        "stake_raised",
+                        index,
+                        seat,
+                        Vec::new(),
+                        format!(
+                            "{seat} calls {}: {offered} tentos offered, {} in force",
+                            step_name(offered),
+                            self.stake
+                        ),
+                    )
+                    .in_trick(self.trick_number()),
                 );
                 Ok(())
             }
@@ -920,16 +905,19 @@ impl Hand {
             }
             self.procedure_open = false;
             if run {
-                self.event(
-                    "eleven_run",
-                    Some(index),
-                    Some(seat),
-                    Vec::new(),
-                    format!(
-                        "{} run from the score-of-eleven hand: {} score 1",
-                        leading.spoken(),
-                        leading.other().spoken()
-                    ),
+                self.adj.events.push(
+                    Event::new(
+                        "eleven_run",
+                        index,
+                        seat,
+                        Vec::new(),
+                        format!(
+                            "{} run from the score-of-eleven hand: {} score 1",
+                            leading.spoken(),
+                            leading.other().spoken()
+                        ),
+                    )
+                    .in_trick(self.trick_number()),
                 );
                 self.end(Ending::ElevenRun {
                     side: leading.other(),
@@ -937,15 +925,18 @@ impl Hand {
                     index,
                 });
             } else {
-                self.event(
-                    "eleven_play",
-                    Some(index),
-                    Some(seat),
-                    Vec::new(),
-                    format!(
-                        "{} play the score-of-eleven hand for {ELEVEN_STAKE} tentos",
-                        leading.spoken()
-                    ),
+                self.adj.events.push(
+                    Event::new(
+                        "eleven_play",
+                        index,
+                        seat,
+                        Vec::new(),
+                        format!(
+                            "{} play the score-of-eleven hand for {ELEVEN_STAKE} tentos",
+                            leading.spoken()
+                        ),
+                    )
+                    .in_trick(self.trick_number()),
                 );
                 self.stage = Stage::Play;
             }
@@ -976,18 +967,21 @@ impl Hand {
         self.pending = None;
         if run {
             let side = Table::FOUR.side(p.caller);
-            self.event(
-                "ran_away",
-                Some(index),
-                Some(seat),
-                Vec::new(),
-                format!(
-                    "{seat} runs from {}'s {}: {} win the hand for {} (TR-7)",
-                    p.caller,
-                    step_name(p.offered),
-                    side.spoken(),
-                    self.stake
-                ),
+            self.adj.events.push(
+                Event::new(
+                    "ran_away",
+                    index,
+                    seat,
+                    Vec::new(),
+                    format!(
+                        "{seat} runs from {}'s {}: {} win the hand for {} (TR-7)",
+                        p.caller,
+                        step_name(p.offered),
+                        side.spoken(),
+                        self.stake
+                    ),
+                )
+                .in_trick(self.trick_number()),
             );
             let tentos = self.stake;
             // A trick cut short by the run is still listed, with the cards played to it.
@@ -1005,16 +999,19 @@ impl Hand {
         } else {
             self.stake = p.offered;
             self.last_accepted = Some((Table::FOUR.side(p.caller), p.caller));
-            self.event(
-                "stake_accepted",
-                Some(index),
-                Some(seat),
-                Vec::new(),
-                format!(
-                    "{seat} accepts {}: the hand is played for {}",
-                    step_name(p.offered),
-                    p.offered
-                ),
+            self.adj.events.push(
+                Event::new(
+                    "stake_accepted",
+                    index,
+                    seat,
+                    Vec::new(),
+                    format!(
+                        "{seat} accepts {}: the hand is played for {}",
+                        step_name(p.offered),
+                        p.offered
+                    ),
+                )
+                .in_trick(self.trick_number()),
             );
         }
         Ok(())
@@ -1080,13 +1077,13 @@ impl Hand {
         if self.stage == Stage::Eleven {
             // TU-e: no decision before the first card means play.
             if let Kind::Eleven { leading } = self.kind {
-                self.event(
+                self.adj.events.push(Event::new(
                     "eleven_play",
                     None,
                     None,
                     Vec::new(),
                     format!("no decision before the first card: {} play the score-of-eleven hand for {ELEVEN_STAKE} tentos (TU-e)", leading.spoken()),
-                );
+                ).in_trick(self.trick_number()));
             }
             self.stage = Stage::Play;
         }
@@ -1336,20 +1333,17 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
             adj.score(side, tentos, ScoreSource::Tricks, code, ran);
             (
                 Some(side),
-                Event {
-                    code: "hand_won",
-                    action_index: None,
-                    trick: None,
-                    seat: Some(seat),
-                    side: None,
-                    details: Default::default(),
-                    cards: Vec::new(),
-                    detail: format!(
+                Event::new(
+                    "hand_won",
+                    None,
+                    seat,
+                    Vec::new(),
+                    format!(
                         "{} win the hand: {tentos} tento{}",
                         side.spoken(),
                         if tentos == 1 { "" } else { "s" }
                     ),
-                },
+                ),
             )
         }
         Ending::ElevenRun { side, seat, index } => {
@@ -1357,37 +1351,31 @@ fn score(adj: &mut Adjudication, ending: Ending, kind: Kind, table: Table, next_
             adj.score(side, 1, ScoreSource::Tricks, "eleven_run", Some(index));
             (
                 Some(side),
-                Event {
-                    code: "hand_won",
-                    action_index: None,
-                    trick: None,
-                    seat: Some(table.left(seat)),
-                    side: None,
-                    details: Default::default(),
-                    cards: Vec::new(),
-                    detail: format!(
+                Event::new(
+                    "hand_won",
+                    None,
+                    table.left(seat),
+                    Vec::new(),
+                    format!(
                         "{} win the hand: 1 tento (the leading side ran, §4)",
                         side.spoken()
                     ),
-                },
+                ),
             )
         }
         Ending::Nobody => (
             None,
-            Event {
-                code: "hand_tied",
-                action_index: None,
-                trick: None,
-                seat: None,
-                side: None,
-                details: Default::default(),
-                cards: Vec::new(),
-                detail: if kind == Kind::Iron {
+            Event::new(
+                "hand_tied",
+                None,
+                None,
+                Vec::new(),
+                if kind == Kind::Iron {
                     "all three tricks tied: nobody scores, another iron hand is dealt (TU-f)".into()
                 } else {
                     "all three tricks tied: nobody scores (TR-5)".into()
                 },
-            },
+            ),
         ),
     };
     adj.events.push(event);

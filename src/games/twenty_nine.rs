@@ -291,18 +291,11 @@ impl Hand {
             None | Some(End::Passed) => return Ok(()),
             Some(End::Won { declarer, bid }) => (declarer, bid),
             Some(End::Compelled { declarer, bid }) => {
-                self.adj.events.push(Event {
-                    code: "forced_bid",
-                    action_index: Some(index),
-                    trick: None,
-                    seat: Some(declarer),
-                    side: None,
-                    details: Default::default(),
-                    cards: Vec::new(),
-                    detail: format!(
-                        "the first three players passed: {declarer}, the dealer, is compelled to bid {bid} and the auction ends (§3, TN-d)"
-                    ),
-                });
+                let detail = format!(
+                    "the first three players passed: {declarer}, the dealer, is compelled to bid {bid} and the auction ends (§3, TN-d)"
+                );
+                let event = Event::new("forced_bid", index, declarer, Vec::new(), detail);
+                self.adj.events.push(event);
                 (declarer, bid)
             }
         };
@@ -356,21 +349,12 @@ impl Hand {
             self.trumps_from = Some((trick.number, pos));
             let led = trick.led().expect("checked above").suit_unchecked();
             let declarer = self.contract().declarer;
-            self.adj.events.push(Event {
-                code: "trump_revealed",
-                action_index: Some(index),
-                trick: Some(trick.number),
-                seat: Some(seat),
-                side: None,
-                details: Default::default(),
-                cards: Vec::new(),
-                detail: format!(
+            self.adj.events.push(Event::new("trump_revealed", index, seat, Vec::new(), format!(
                     "{seat} held no {} in trick {}: {declarer} turned up the concealed trump, {}, before {seat} played (§3, TN-2)",
                     suit_name(led),
                     trick.number,
                     suit_name(self.trump)
-                ),
-            });
+                )).in_trick(trick.number));
         }
         if self.play.is_complete() {
             self.close_trick();
@@ -509,18 +493,18 @@ impl Hand {
         } else {
             "a defender"
         };
-        self.adj.events.push(Event {
-            code: "royals_shown",
-            action_index: Some(index),
-            trick,
-            seat: Some(seat),
-            side: None,
-            details: Default::default(),
-            cards: self.royal_pair(seat).expect("checked above").to_vec(),
-            detail: format!(
-                "{seat}, {who}, showed the K and Q of trumps: the contract moves from {bid} to {target} (§3, TN-e)"
-            ),
-        });
+        self.adj.events.push(
+            Event::new(
+                "royals_shown",
+                index,
+                seat,
+                self.royal_pair(seat).expect("checked above").to_vec(),
+                format!(
+                    "{seat}, {who}, showed the K and Q of trumps: the contract moves from {bid} to {target} (§3, TN-e)"
+                ),
+            )
+            .in_trick(trick),
+        );
         Ok(())
     }
 

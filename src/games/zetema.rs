@@ -634,26 +634,6 @@ impl Hand {
         }
     }
 
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: None,
-            cards,
-            details: Default::default(),
-            detail,
-        });
-    }
-
     /// The turn's draw (§3), `recorded` where the record states it (ZE-f: checked): made when
     /// it is due, nothing when it has been made or the stock is empty.
     fn draw(
@@ -684,13 +664,13 @@ impl Hand {
         }
         let drawn = self.turns.draw((index, seat, "draw"), 0, recorded)?;
         let top = drawn.expect("a draw is due only while the stock lasts");
-        self.event(
+        self.adj.events.push(Event::new(
             "drew",
             index,
             seat,
             vec![top],
             format!("{seat} draws {top}"),
-        );
+        ));
         Ok(())
     }
 
@@ -707,7 +687,7 @@ impl Hand {
         if self.won.is_none() && self.totals[side] >= self.variant.target {
             self.won = Some((side, index));
             self.turns.end();
-            self.event(
+            self.adj.events.push(Event::new(
                 "game_won",
                 index,
                 seat,
@@ -718,7 +698,7 @@ impl Hand {
                     self.totals[side],
                     self.variant.target
                 ),
-            );
+            ));
         }
     }
 
@@ -817,7 +797,7 @@ impl Hand {
             return Ok(());
         }
         self.melds.push((cards, claimed, index));
-        self.event(
+        self.adj.events.push(Event::new(
             "melded",
             index,
             seat,
@@ -826,7 +806,7 @@ impl Hand {
                 "{seat} declares a {} ({shown}) for {claimed}",
                 meld.kind.name()
             ),
-        );
+        ));
         self.credit(seat, claimed, meld.kind.code(), index);
         Ok(())
     }
@@ -929,7 +909,7 @@ impl Hand {
             0 => String::new(),
             n => format!(", {n} imperial"),
         };
-        self.event(
+        self.adj.events.push(Event::new(
             "married",
             index,
             seat,
@@ -937,7 +917,7 @@ impl Hand {
             format!(
                 "{seat} declares {what}{imperial_note} for {claimed}; the cards go to the wastepile"
             ),
-        );
+        ));
         self.credit(seat, claimed, "marriages", index);
         if self.won.is_some() {
             return Ok(());
@@ -952,7 +932,9 @@ impl Hand {
         }
         if !drawn.is_empty() {
             let detail = format!("{seat} draws back up: {}", names(&drawn));
-            self.event("drew_up", index, seat, drawn.clone(), detail);
+            self.adj
+                .events
+                .push(Event::new("drew_up", index, seat, drawn.clone(), detail));
         }
         self.draw_up = Some((seat, drawn));
         self.end_turn();
@@ -1002,7 +984,7 @@ impl Hand {
             .discard((index, seat, field), card, pile)
             .expect("checked above");
         let on_pile = self.turns.piles[pile].len();
-        self.event(
+        self.adj.events.push(Event::new(
             "discarded",
             index,
             seat,
@@ -1011,13 +993,13 @@ impl Hand {
                 "{seat} discards {card} to the {} pile ({on_pile} there)",
                 rank.letter()
             ),
-        );
+        ));
         if on_pile == 5 {
             // §3: the fifth card is a zetema; the five go to the wastepile (ZE-11).
             let five = self.turns.piles[pile].take(5);
             self.lay_on_wastepile(&five);
             let points = zetema_value(rank);
-            self.event(
+            self.adj.events.push(Event::new(
                 "zetema",
                 index,
                 seat,
@@ -1026,7 +1008,7 @@ impl Hand {
                     "{seat} completes a zetema of {}s for {points}",
                     rank.letter()
                 ),
-            );
+            ));
             self.credit(seat, points, "zetema", index);
         }
         // A game won at this zetema has ended the hand with it (ZE-e).

@@ -112,8 +112,6 @@ pub enum Ended {
 pub struct Details {
     /// How the hand ended; `null` when it did not.
     pub ended: Option<Ended>,
-    /// The winner of the hand; `null` when nobody won (or it did not end).
-    pub winner: Option<Seat>,
     /// The deadwood of each player who showed his hand (a showdown, the stock exhausted): the
     /// least over every arrangement of his cards into melds (TI-6).
     #[schema(value_type = BTreeMap<String, u32>)]
@@ -1185,7 +1183,6 @@ impl Hand {
             .unwrap_or(self.carried.pot);
         self.adj.details = details::Details::of(Details {
             ended: self.ended,
-            winner: self.winner,
             deadwood: self.deadwood.clone(),
             opened: self.opened_seats(),
             melds: self.turns.melds.clone(),

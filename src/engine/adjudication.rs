@@ -367,8 +367,9 @@ impl Adjudication {
     /// Every event states its side and trick (`docs/records.md`, events): the side of its seat
     /// where the game named only the seat; the trick in progress at its action where the game
     /// left it out (README C13: none before the first card; after the last reported trick,
-    /// `last`, the trick in progress when the record ends).
-    pub fn locate_events(&mut self, table: Table, last: Option<u8>) {
+    /// `last`, the trick in progress when the record ends, whose first card was action
+    /// `last_led_at`: it places the events of a trick 1 the record stopped in).
+    pub fn locate_events(&mut self, table: Table, last: Option<u8>, last_led_at: Option<usize>) {
         let ends: Vec<(u8, usize, usize)> = self
             .tricks
             .iter()
@@ -378,7 +379,7 @@ impl Adjudication {
                 (t.number, p.action_index(0), p.action_index(p.len() - 1))
             })
             .collect();
-        let first_card = ends.first().map(|&(_, first, _)| first);
+        let first_card = ends.first().map(|&(_, first, _)| first).or(last_led_at);
         for e in &mut self.events {
             if e.side.is_none() {
                 e.side = e.seat.map(|s| table.side(s));
@@ -627,5 +628,22 @@ mod tests {
         assert_eq!(a.irregularities[0].effect.points.sides().count(), 0);
         a.score(Side::EW, 2, ScoreSource::Tricks, "card_points", None);
         assert_eq!(a.score_items.len(), 1);
+    }
+
+    /// README C13: an event after the first card of trick 1 belongs to trick 1, also when the
+    /// record stops before trick 1 is complete; an event before that card to no trick.
+    #[test]
+    fn events_of_an_unfinished_first_trick_are_placed_in_it() {
+        let placed = |led_at: Option<usize>| {
+            let mut a = Adjudication::new("test", Seat::S, &MatchState::default(), 0);
+            for i in [2, 6] {
+                a.events
+                    .push(Event::new("x", i, Seat::W, Vec::new(), String::new()));
+            }
+            a.locate_events(Table::FOUR, Some(1), led_at);
+            a.events.iter().map(|e| e.trick).collect::<Vec<_>>()
+        };
+        assert_eq!(placed(Some(4)), [None, Some(1)]);
+        assert_eq!(placed(None), [None, None]);
     }
 }

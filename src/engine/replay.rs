@@ -66,7 +66,7 @@ fn locate(adjudication: &mut Adjudication, table: Table, actions: usize, view: &
             e.action_index = Some(actions);
         }
     }
-    adjudication.locate_events(table, trick);
+    adjudication.locate_events(table, trick, view.trick_led_at);
     let stopped = adjudication.record_error.is_some()
         || adjudication
             .irregularities

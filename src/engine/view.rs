@@ -18,6 +18,10 @@ pub struct TableView {
     pub trick_number: Option<u8>,
     /// The cards of the trick in progress (empty in a game whose unit is a turn).
     pub trick: Vec<PlayedCard>,
+    /// The action that led the trick in progress, where a card has been led: the replay driver
+    /// places the events of an unfinished trick by it (README C13). Not on the wire.
+    #[serde(skip)]
+    pub trick_led_at: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trump: Option<Suit>,
     /// The game's own state of the hand (Stubs & Spoils' `mode` and `special_suit`).
@@ -60,6 +64,7 @@ impl TableView {
         );
         view.trick_number = Some(play.trick.number);
         view.trick = play.trick.plays().to_vec();
+        view.trick_led_at = (!play.trick.is_empty()).then(|| play.trick.action_index(0));
         view
     }
 
@@ -75,6 +80,7 @@ impl TableView {
             to_act,
             trick_number: None,
             trick: Vec::new(),
+            trick_led_at: None,
             trump: None,
             details: Details::new(),
             hand: Vec::new(),

@@ -719,7 +719,7 @@ impl Hand {
         }
         if n > 1 {
             let first = self.tricks_done + 1;
-            self.adj.events.push(Event::new(
+            let event = Event::new(
                 "set_led",
                 index,
                 seat,
@@ -729,10 +729,9 @@ impl Hand {
                     names(cards),
                     first + n as u8 - 1
                 ),
-            ));
-            // Its trick is stated here: a set left unanswered when the record stops is the
-            // table's only trick, which the engine lists after placing the events (README C13).
-            self.adj.events.last_mut().expect("just pushed").trick = Some(first);
+            );
+            // A set led is several tricks: the event belongs to the first of them.
+            self.adj.events.push(event.in_trick(first));
         }
         self.led = Some(Led {
             cards: cards.to_vec(),

@@ -444,22 +444,20 @@ fn a_card_the_judge_does_not_offer_is_never_taken_as_legal() {
                     .legal
                     .iter()
                     .filter(|a| a.seat == action.seat)
-                    .filter_map(|a| a.kind.of::<Card>("play"))
+                    .filter_map(played_card)
                     .collect();
                 let refused: Vec<_> = view.hand.iter().filter(|c| !offered.contains(c)).collect();
                 // A game whose `play` is not one card (a climbing game's combination) is left out.
-                if action.kind.of::<Card>("play").is_some()
+                if played_card(&action).is_some()
                     && view.to_act.first() == Some(&action.seat)
                     && !refused.is_empty()
                     && rng.below(3) == 0
                 {
                     let at = record.actions.len();
                     let mut wrong = record.clone();
-                    wrong.actions.push(Action::new(
-                        action.seat,
-                        "play",
-                        refused[rng.below(refused.len())],
-                    ));
+                    wrong
+                        .actions
+                        .push(with_card(&action, *refused[rng.below(refused.len())]));
                     // Where the rules make the card a record error (Pluck's first lead other
                     // than 2C, PL-e), the hand stops there and cannot be played on.
                     let stopped = engine::adjudicate(*game, &wrong).expect("accepted");
@@ -498,6 +496,25 @@ fn a_card_the_judge_does_not_offer_is_never_taken_as_legal() {
         }
     }
     assert!(checked > 50, "{checked} refused cards tried");
+}
+
+/// The one card a `play` puts down: its value, or the value's `card` where a play is an object
+/// (Spinado's `{"card", "spinado"}`); `None` for anything else (a combination of cards).
+fn played_card(action: &Action) -> Option<Card> {
+    action.kind.of::<Card>("play").or_else(|| {
+        let value = action.kind.of::<Value>("play")?;
+        serde_json::from_value(value.get("card")?.clone()).ok()
+    })
+}
+
+/// `play`'s action with `card` put down in place of its own, in the same shape.
+fn with_card(play: &Action, card: Card) -> Action {
+    let mut value = play.kind.of::<Value>("play").expect("a play");
+    match value.get_mut("card") {
+        Some(c) => *c = json!(card),
+        None => value = json!(card),
+    }
+    Action::new(play.seat, "play", value)
 }
 
 /// Every string a schema names as a value (`enum`, `const`), for candidate values.

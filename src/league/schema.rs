@@ -331,6 +331,22 @@ CREATE TRIGGER leagues_rules_bump_league AFTER UPDATE OF game, options ON league
         // (`null`: a record with a winner was refused), and the standings read the state's
         // `winners`: the `winner` column goes.
         M::up_with_hook("", one_match_state_shape),
+        // 13: every trick says whether it `counts` (issue 20 B). Tricks stored before say nothing:
+        // the engine that ruled on them counted every one in its tally, so they are `true`, as
+        // that stored tally has it (`readjudicate` applies today's rules, MA-15's `false` among
+        // them).
+        M::up(
+            r#"
+UPDATE hands SET adjudication = json_set(adjudication, '$.tricks', (
+        SELECT json_group_array(CASE WHEN json_type(t.value, '$.counts') IS NULL
+                                     THEN json_set(t.value, '$.counts', json('true'))
+                                     ELSE json(t.value) END)
+          FROM json_each(adjudication, '$.tricks') t))
+ WHERE json_valid(adjudication)
+   AND EXISTS (SELECT 1 FROM json_each(adjudication, '$.tricks') t
+                WHERE json_type(t.value, '$.counts') IS NULL);
+"#,
+        ),
     ]
 }
 
@@ -963,6 +979,56 @@ mod tests {
         );
         let fk = column(&conn, "SELECT \"table\" FROM pragma_foreign_key_check");
         assert!(fk.is_empty(), "{fk:?}");
+    }
+
+    /// Migration 13: a stored trick without `counts` counts (the tally stored with it counted it);
+    /// a trick that says already is left as it is, and so is everything else in the ruling.
+    #[test]
+    fn migration_13_stored_tricks_say_they_count() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 12).unwrap();
+        let path = format!(
+            "{}/fixtures/malilla/10-revoke-game-lost-held-bonus-dropped.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let fixture: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let record: crate::record::HandRecord =
+            serde_json::from_value(fixture["record"].clone()).unwrap();
+        let game = crate::games::find("malilla").unwrap();
+        let today = crate::engine::adjudicate(game, &record).unwrap();
+        let today = serde_json::to_value(&today).unwrap();
+        let counts: Vec<_> = today["tricks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["counts"].clone())
+            .collect();
+        assert!(counts.contains(&serde_json::json!(false)), "{counts:?}");
+        let mut old = today.clone();
+        for t in old["tricks"].as_array_mut().unwrap() {
+            if t["counts"] == serde_json::json!(true) {
+                t.as_object_mut().unwrap().remove("counts");
+            }
+        }
+        conn.execute_batch(
+            "INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'malilla', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}');",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+             VALUES (1, 1, 1, 1, 1, 'N', 'scored', ?1, ?2)",
+            rusqlite::params![fixture["record"].to_string(), old.to_string()],
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let stored: serde_json::Value =
+            serde_json::from_str(&column(&conn, "SELECT adjudication FROM hands")[0]).unwrap();
+        assert_eq!(stored, today);
     }
 
     /// Migration 6 keeps each pair as a partnership of two members with its roster and its

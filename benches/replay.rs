@@ -1,16 +1,24 @@
-//! Replay throughput per game over its fixtures: in-engine (record already read in the game's
-//! verbs) and end to end (JSON text in, JSON text out, as the API reads and writes it). Criterion
-//! prints the time per pass and hands per second ("thrpt", elements = hands);
+//! Replay throughput per game, in-engine (record already read in the game's verbs) and end to end
+//! (JSON text in, JSON text out, as the API reads and writes it), over two sets of hands: the
+//! game's fixtures (`<game>/fixtures`: a mix whose fouls and record errors make many hands short)
+//! and full random legal hands (`<game>/random`: dealt from the game's declared setup under its
+//! default options and played out by its own legal actions, fixed seeds, the same on every run).
+//! Criterion prints the time per pass and hands per second ("thrpt", elements = hands);
 //! `cargo bench --bench replay -- --quick` for a short run. `legal-actions` times the legal-actions
 //! endpoint's work at each game's slowest fixture position (`-- legal-actions` for those alone).
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
 //! compare two versions of the engine on the same hands).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use arbiter::api::hand_record;
 use arbiter::api::problem::parse_json;
-use arbiter::engine;
+use arbiter::engine::{self, Game};
 use arbiter::record::HandRecord;
+use common::random::{Rng, play_on, setup_deal};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -40,35 +48,51 @@ fn records(game: &str) -> Vec<(Vec<u8>, HandRecord)> {
     out
 }
 
+/// Full random legal hands of each game: this many, from seeds 1 up.
+const RANDOM_HANDS: u64 = 100;
+
+/// `RANDOM_HANDS` random legal hands of `game`, as JSON text and read.
+fn random_hands(game: &dyn Game) -> Vec<(Vec<u8>, HandRecord)> {
+    (1..=RANDOM_HANDS)
+        .filter_map(|seed| {
+            let deal = setup_deal(game, &BTreeMap::new(), seed)?;
+            let (record, _) = play_on(game, deal, &mut Rng(seed | 1));
+            let text = serde_json::to_vec(&record).unwrap();
+            Some((text, record))
+        })
+        .collect()
+}
+
 fn replay(c: &mut Criterion) {
     for game in arbiter::games::all() {
         let id = game.info().id;
-        let hands = records(id);
-        if hands.is_empty() {
-            continue;
+        for (set, hands) in [("fixtures", records(id)), ("random", random_hands(*game))] {
+            if hands.is_empty() {
+                continue;
+            }
+            let mut group = c.benchmark_group(format!("{id}/{set}"));
+            group.throughput(Throughput::Elements(hands.len() as u64));
+            let read: Vec<_> = hands.iter().map(|(_, r)| game.read(r).unwrap()).collect();
+            group.bench_function("in-engine", |b| {
+                b.iter(|| {
+                    for r in &read {
+                        black_box(black_box(r).adjudicate().unwrap());
+                    }
+                })
+            });
+            group.bench_function("end-to-end", |b| {
+                b.iter(|| {
+                    for (text, _) in &hands {
+                        let a = hand_record(*game, black_box(text))
+                            .unwrap()
+                            .adjudicate()
+                            .unwrap();
+                        black_box(serde_json::to_vec(&a).unwrap());
+                    }
+                })
+            });
+            group.finish();
         }
-        let mut group = c.benchmark_group(id);
-        group.throughput(Throughput::Elements(hands.len() as u64));
-        let read: Vec<_> = hands.iter().map(|(_, r)| game.read(r).unwrap()).collect();
-        group.bench_function("in-engine", |b| {
-            b.iter(|| {
-                for r in &read {
-                    black_box(black_box(r).adjudicate().unwrap());
-                }
-            })
-        });
-        group.bench_function("end-to-end", |b| {
-            b.iter(|| {
-                for (text, _) in &hands {
-                    let a = hand_record(*game, black_box(text))
-                        .unwrap()
-                        .adjudicate()
-                        .unwrap();
-                    black_box(serde_json::to_vec(&a).unwrap());
-                }
-            })
-        });
-        group.finish();
     }
 }
 

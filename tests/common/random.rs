@@ -1,11 +1,14 @@
-//! Random legal hands, played by choosing among the legal actions the engine offers: used by the
-//! property tests and the league benchmark.
+//! Random deals of any game from its declared setup, and random legal hands played by choosing
+//! among the legal actions the engine offers: used by the conformance kit, the property tests and
+//! the replay and league benchmarks.
 
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
-use arbiter::engine;
+use arbiter::engine::deal::{Count, Part};
+use arbiter::engine::{Adjudication, Game, Options, Replay};
 use arbiter::record::{Action, HandRecord};
-use serde_json::json;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// A small deterministic generator: proptest supplies the seed, and shrinks it.
 pub struct Rng(pub u64);
@@ -55,23 +58,148 @@ pub fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
 
 /// Plays `record` (a dealt hand, for the game it names) to the end by choosing among the legal
 /// actions the engine offers at every step (bids, decisions and plays; never a correction).
-pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
-    let g =
-        arbiter::games::find(record.game.as_deref().expect("the record names its game")).unwrap();
+pub fn play_out(record: HandRecord, rng: &mut Rng) -> HandRecord {
+    let game = record.game.as_deref().expect("the record names its game");
+    play_on(arbiter::games::find(game).unwrap(), record, rng).0
+}
+
+/// A random deal of `game` under `options` (`seed` fixes it), from its declared setup
+/// (`Rules::setup`): the pack shuffled, each seat dealt its hand, each declared part from the rest
+/// of the pack (all of it for a part bounded by what the pack leaves, else the fewest cards the
+/// game accepts; the dealer's own card for a turned dealer's card). `None` when the game refuses
+/// the options as a whole (three-player options at four).
+pub fn setup_deal(
+    game: &dyn Game,
+    options: &BTreeMap<String, Value>,
+    seed: u64,
+) -> Option<HandRecord> {
+    let resolved = Options::resolve(game.info().options, options, "/options").ok()?;
+    let table = game.table(&resolved);
+    let setup = game.setup(&resolved);
+    let seats: Vec<_> = table.seats().collect();
+    let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+    // A deal the rules cannot produce although its counts fit (Hand and Foot's upcard,
+    // which is never a wild card or a red 3) is shuffled again, a few times.
+    let mut reshuffles = 0;
+    // The fewest cards (or deals) each declared part may hold, raised where refused.
+    let mut counts: Vec<u32> = setup.parts.iter().map(|h| h.count.min()).collect();
     loop {
-        let view = engine::legal_actions(g, &record).expect("a legal position");
-        let plays: Vec<&Action> = view
-            .legal
+        let pack: Vec<Card> = setup
+            .pack
+            .cards
             .iter()
+            .flat_map(|c| std::iter::repeat_n(c, setup.pack.count(c) as usize))
+            .collect();
+        let mut rest = shuffled(pack, &mut Rng(rng.0)).into_iter();
+        let dealer = seats[Rng(rng.0).below(seats.len())];
+        let hand = |rest: &mut std::vec::IntoIter<Card>| -> BTreeMap<String, Vec<Card>> {
+            seats
+                .iter()
+                .map(|s| {
+                    (
+                        s.to_string(),
+                        rest.by_ref().take(setup.hand.of(*s, dealer)).collect(),
+                    )
+                })
+                .collect()
+        };
+        let deal = hand(&mut rest);
+        let mut fields = serde_json::Map::new();
+        for (h, &count) in setup.parts.iter().zip(&counts) {
+            let value = match (h.part, h.count) {
+                (Part::DealersCard, _) => {
+                    json!(
+                        deal[&dealer.to_string()]
+                            .iter()
+                            .rev()
+                            .take(count as usize)
+                            .collect::<Vec<_>>()
+                    )
+                }
+                (Part::CutCard, _) => json!(count),
+                (Part::Deals, _) => {
+                    json!((0..count).map(|_| hand(&mut rest)).collect::<Vec<_>>())
+                }
+                (_, Count::Rest { .. }) => json!(rest.by_ref().collect::<Vec<_>>()),
+                _ => json!(rest.by_ref().take(count as usize).collect::<Vec<_>>()),
+            };
+            fields.insert(h.part.field().into(), value);
+        }
+        let mut record =
+            json!({"game": game.info().id, "options": options, "dealer": dealer, "deal": deal});
+        record.as_object_mut().unwrap().extend(fields);
+        let record: HandRecord = serde_json::from_value(record).expect("a record");
+        match Replay::start(game, &record) {
+            Ok(_) => return Some(record),
+            // A combination of options the game refuses (three-player options at four).
+            Err(errors) if errors.iter().any(|e| e.pointer.starts_with("/options")) => {
+                return None;
+            }
+            Err(errors) => {
+                // Raise the count of the part refused, if its bounds allow.
+                let raised = setup.parts.iter().zip(counts.iter_mut()).find(|(h, c)| {
+                    errors
+                        .iter()
+                        .any(|e| e.pointer.starts_with(&format!("/{}", h.part.field())))
+                        && **c < h.count.max(&setup.pack)
+                });
+                match raised {
+                    Some((_, c)) => *c += 1,
+                    None if reshuffles < 20 => {
+                        reshuffles += 1;
+                        rng = Rng(rng.0.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+                    }
+                    None => {
+                        panic!(
+                            "{} {options:?}: a deal from the declared setup is refused: {errors:?}",
+                            game.info().id
+                        )
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Plays `record` on from where it stands by the engine's legal actions (never a correction),
+/// keeping the replay between steps. Returns the record played and the step-by-step ruling.
+pub fn play_on(
+    game: &dyn Game,
+    mut record: HandRecord,
+    rng: &mut Rng,
+) -> (HandRecord, Adjudication) {
+    let mut replay = Replay::start(game, &record).expect("a legal position");
+    loop {
+        let view = replay.view();
+        let offered: Vec<Action> = view
+            .legal
+            .into_iter()
             .filter(|a| a.kind.verb != "correct")
             .collect();
-        if plays.is_empty() {
-            assert_eq!(
-                view.phase, "over",
-                "no legal action before the hand is over"
-            );
-            return record;
+        if offered.is_empty() || record.actions.len() >= arbiter::record::MAX_ACTIONS {
+            let a = replay.finish(None);
+            // No action is due but the hand is not over: the record lacks cards the play needs
+            // (a fixture's stock listing only the upcards its own auction turned).
+            if view.phase != "over" {
+                assert_eq!(
+                    a.record_error.as_ref().map(|e| e.code),
+                    Some("incomplete_hand"),
+                    "{}: stuck in phase {}",
+                    game.info().id,
+                    view.phase
+                );
+            }
+            return (record, a);
         }
-        record.actions.push(plays[rng.below(plays.len())].clone());
+        let action = offered[rng.below(offered.len())].clone();
+        record.actions.push(action.clone());
+        if let Err(e) = replay.apply(action.clone()) {
+            panic!(
+                "{}: offered action {action:?} refused: {} ({})",
+                game.info().id,
+                e.code,
+                e.detail
+            );
+        }
     }
 }

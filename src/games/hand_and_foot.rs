@@ -699,16 +699,13 @@ impl Rules for HandAndFoot {
         let hand_number = before.hands_played + 1;
         let mut adj = Adjudication::new(INFO.id, dealer, before, 0);
         adj.tally = PerSide::over(table.sides());
-        adj.events.push(Event {
-            code: "upcard_turned",
-            action_index: None,
-            trick: None,
-            seat: None,
-            side: None,
-            details: Default::default(),
-            cards: vec![upcard],
-            detail: format!("{upcard} is turned up to start the discard pile (§1)"),
-        });
+        adj.events.push(Event::new(
+            "upcard_turned",
+            None,
+            None,
+            vec![upcard],
+            format!("{upcard} is turned up to start the discard pile (§1)"),
+        ));
         let mut turns = Turns::new(
             table,
             hands,
@@ -896,7 +893,7 @@ impl Hand {
                 Pile::Dirty => "dirty",
                 Pile::Wild => "wild",
             };
-            self.event(
+            self.adj.events.push(Event::new(
                 "pile_completed",
                 index,
                 seat,
@@ -905,29 +902,9 @@ impl Hand {
                     "{seat}'s side completes a {kind} pile of {} (§3.2)",
                     of.name()
                 ),
-            );
+            ));
         }
         Ok(values(cards))
-    }
-
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: Some(self.table.side(seat)),
-            details: Default::default(),
-            cards,
-            detail,
-        });
     }
 
     fn offence(
@@ -1238,7 +1215,7 @@ impl Hand {
             })?;
         self.red_threes[side_of(seat)].push((seat, r.card, index));
         let replacement = self.draw_one((index, seat, "red_three"), usize::from(r.stock) - 1)?;
-        self.event(
+        self.adj.events.push(Event::new(
             "red_three_laid",
             index,
             seat,
@@ -1253,7 +1230,7 @@ impl Hand {
                     r.card
                 ),
             },
-        );
+        ));
         Ok(())
     }
 
@@ -1264,13 +1241,13 @@ impl Hand {
         for c in foot.to_vec() {
             self.turns.hands[seat.pos()].insert(c);
         }
-        self.event(
+        self.adj.events.push(Event::new(
             "foot_picked_up",
             index,
             seat,
             Vec::new(),
             format!("{seat} picks up his foot (§3.3)"),
-        );
+        ));
     }
 
     fn draw(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
@@ -1404,7 +1381,7 @@ impl Hand {
             .turns
             .take_from_pile((index, seat, "take_pile"), 0, TAKEN, None)?
             .expect("a pile that can be taken has a top card");
-        after.event(
+        after.adj.events.push(Event::new(
             "pile_taken",
             index,
             seat,
@@ -1413,7 +1390,7 @@ impl Hand {
                 "{seat} takes the top {} of the discard pile and melds {top} at once (§3.1)",
                 taken.len()
             ),
-        );
+        ));
         let mut value = after.lay(index, seat, of, &first, "take_pile/with")?;
         for (m, cards) in t.melds.iter().enumerate() {
             let of = after
@@ -1503,13 +1480,13 @@ impl Hand {
     fn out(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         self.went_out = Some((seat, index));
-        self.event(
+        self.adj.events.push(Event::new(
             "went_out",
             index,
             seat,
             Vec::new(),
             format!("{seat} goes out and the hand ends (§3.4)"),
-        );
+        ));
         self.end_turn(index, action)
     }
 
@@ -1549,13 +1526,13 @@ impl Hand {
     fn answer(&mut self, index: usize, action: &Action<Verb>, a: &Answer, opponents: bool) {
         let asker = self.to_move();
         if a.extra_information && !opponents {
-            self.event(
+            self.adj.events.push(Event::new(
                 "extra_information",
                 index,
                 action.seat,
                 Vec::new(),
                 format!("{}'s answer to {asker} says more than yes or no: the opponents' answer binds (§3.4, HF-c)", action.seat),
-            );
+            ));
             self.phase = Phase::Answer { opponents: true };
             return;
         }

@@ -8,7 +8,7 @@
 //! feet, and the partner said "Yes" to "May I go out?". Four hands make a game, the opening
 //! minimum rising each hand; the highest total wins.
 
-use crate::cards::{Card, CardCounts, Holding, Rank, packs};
+use crate::cards::{Card, CardCounts, Holding, Rank, names, packs};
 use crate::details;
 use crate::engine::rummy::{self, SetShape, Turns};
 use crate::engine::{
@@ -1143,12 +1143,30 @@ impl Hand {
         self.melds_of(side).next().is_some()
     }
 
-    /// The seat whose pull is due: each in turn from the dealer's left (§2 item 1).
-    fn pull_due(&self) -> Option<Seat> {
+    /// The seats that have not pulled yet, from the dealer's left: they pull at once (§1 names no
+    /// order), so each is due and the record takes them in any order.
+    fn yet_to_pull(&self) -> Vec<Seat> {
         let eldest = self.table.next(self.adj.dealer);
         std::iter::successors(Some(eldest), |&s| Some(self.table.next(s)))
             .take(4)
-            .find(|s| self.pulled[s.pos()].is_none())
+            .filter(|s| self.pulled[s.pos()].is_none())
+            .collect()
+    }
+
+    /// The seats due before play (§2 items 1 and 3), in the view's words: every seat yet to pull
+    /// (`pull`), then every seat still holding a red 3 dealt (`red_three`, in any order); `None`
+    /// once play is due.
+    fn setup_due(&self) -> Option<(&'static str, Vec<Seat>)> {
+        let pulls = self.yet_to_pull();
+        if !pulls.is_empty() {
+            return Some(("pull", pulls));
+        }
+        let holders: Vec<Seat> = self
+            .table
+            .seats()
+            .filter(|&s| self.red_three_held(s).is_some())
+            .collect();
+        (!holders.is_empty()).then_some(("red_three", holders))
     }
 
     fn pull(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
@@ -1158,17 +1176,6 @@ impl Hand {
                 index,
                 action,
                 format!("{seat}'s pull is already recorded"),
-            ));
-        }
-        if self.pull_due() != Some(seat) {
-            return Err(RecordError::on(
-                "out_of_turn",
-                index,
-                action,
-                format!(
-                    "the pulls are recorded in turn from the dealer's left: {} pulls next (§2)",
-                    self.pull_due().expect("a pull is due")
-                ),
             ));
         }
         if n == 0 {
@@ -1573,7 +1580,20 @@ impl Hand {
     fn expected(&self) -> String {
         let seat = self.to_move();
         match self.phase {
-            Phase::Setup => format!("each seat's pull and red 3s, then {seat} plays first"),
+            Phase::Setup => match self.setup_due() {
+                Some((due, seats)) => {
+                    let who: Vec<String> = seats.iter().map(Seat::to_string).collect();
+                    let who = who.join(", ");
+                    if due == "pull" {
+                        format!(
+                            "the pulls of {who}, in any order (§1), then the red 3s dealt, then {seat} plays first"
+                        )
+                    } else {
+                        format!("the red 3s {who} hold are laid down (§2), then {seat} plays first")
+                    }
+                }
+                None => format!("{seat} draws from a stock or takes the discard pile (§3.1)"),
+            },
             Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
                 format!("{seat} picks up his foot before he draws (§3.3, HF-6)")
             }
@@ -1598,6 +1618,14 @@ impl Hand {
     fn setup_action(&mut self, index: usize, action: &Action<Verb>) -> Result<bool, RecordError> {
         match &action.kind {
             Verb::Pull(n) => self.pull(index, action, *n).map(|()| true),
+            Verb::RedThree(_) if !self.yet_to_pull().is_empty() => Err(RecordError::unexpected(
+                index,
+                action,
+                format!(
+                    "{} has not pulled yet: the red 3s dealt are laid once every seat has dealt himself (§2)",
+                    self.yet_to_pull()[0]
+                ),
+            )),
             Verb::RedThree(r) => self.lay_red_three(index, action, r).map(|()| true),
             _ if action.seat != self.to_move() => Err(RecordError::on(
                 "out_of_turn",
@@ -1609,7 +1637,7 @@ impl Hand {
                 ),
             )),
             _ => {
-                if let Some(s) = self.pull_due() {
+                if let Some(&s) = self.yet_to_pull().first() {
                     return Err(RecordError::unexpected(
                         index,
                         action,
@@ -1965,15 +1993,6 @@ impl Hand {
     }
 }
 
-/// Cards as a director says them: "KS KD 2C".
-fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 impl HandState<Verb> for Hand {
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
@@ -2089,16 +2108,17 @@ impl HandState<Verb> for Hand {
 
     fn view(&self) -> TableView {
         let over = self.may_end_here();
+        let setup = self.setup_due().filter(|_| self.phase == Phase::Setup);
         let to_act = match self.phase {
             Phase::Over => Vec::new(),
-            Phase::Setup => self.table.seats().collect(),
+            Phase::Setup if setup.is_some() => setup.clone().expect("checked").1,
             Phase::Answer { opponents } => self.answerers(opponents),
             _ => vec![self.to_move()],
         };
         let phase = match self.phase {
             _ if over => "over",
-            Phase::Setup => "setup",
-            Phase::Start | Phase::MustDrawStock => "draw",
+            Phase::Setup if setup.is_some() => setup.expect("checked").0,
+            Phase::Setup | Phase::Start | Phase::MustDrawStock => "draw",
             Phase::FootDue => "foot",
             Phase::Answer { .. } => "answer",
             Phase::Play | Phase::MustDiscard | Phase::Over => "play",
@@ -2119,31 +2139,33 @@ impl HandState<Verb> for Hand {
         match self.phase {
             Phase::Over => Vec::new(),
             Phase::Setup => {
-                // Any number of cards may be pulled (22 earns the bonus).
-                let mut out: Vec<Action<Verb>> = self
-                    .pull_due()
-                    .into_iter()
-                    .flat_map(|seat| {
-                        (1..=u8::MAX).map(move |n| Action {
-                            seat,
-                            kind: Verb::Pull(n),
+                match self.setup_due() {
+                    // Any number of cards may be pulled (22 earns the bonus).
+                    Some(("pull", seats)) => seats
+                        .into_iter()
+                        .flat_map(|seat| {
+                            (1..=u8::MAX).map(move |n| Action {
+                                seat,
+                                kind: Verb::Pull(n),
+                            })
                         })
-                    })
-                    .collect();
-                for seat in self.table.seats() {
-                    if let Some(card) = self.red_three_held(seat) {
-                        out.extend((1..=2).map(|stock| Action {
-                            seat,
-                            kind: Verb::RedThree(RedThree { card, stock }),
-                        }));
+                        .collect(),
+                    Some((_, seats)) => seats
+                        .into_iter()
+                        .flat_map(|seat| {
+                            let card = self.red_three_held(seat).expect("a red 3 held");
+                            (1..=2).map(move |stock| Action {
+                                seat,
+                                kind: Verb::RedThree(RedThree { card, stock }),
+                            })
+                        })
+                        .collect(),
+                    None => {
+                        let mut next = self.clone();
+                        next.phase = Phase::Start;
+                        next.turn_candidates()
                     }
                 }
-                if out.is_empty() {
-                    let mut next = self.clone();
-                    next.phase = Phase::Start;
-                    out = next.turn_candidates();
-                }
-                out
             }
             _ => self.turn_candidates(),
         }
@@ -2182,7 +2204,11 @@ impl HandState<Verb> for Hand {
             Ending::Over
         } else {
             let due = match self.phase {
-                Phase::Setup => None,
+                // Several seats are due at once until one is left.
+                Phase::Setup => match self.setup_due() {
+                    Some((_, seats)) => (seats.len() == 1).then(|| seats[0]),
+                    None => Some(self.to_move()),
+                },
                 Phase::Answer { opponents: true } => None,
                 Phase::Answer { opponents: false } => Some(self.partner(self.to_move())),
                 _ => Some(self.to_move()),
@@ -2255,5 +2281,67 @@ mod tests {
                 .value,
             40
         );
+    }
+}
+
+#[cfg(test)]
+mod pulls {
+    use crate::engine;
+    use crate::record::HandRecord;
+    use serde_json::{Value, json};
+
+    /// Fixture 01 (W deals; W holds 3H) with `actions` for its actions.
+    fn record(actions: Value) -> HandRecord {
+        let text = include_str!("../../fixtures/hand-and-foot/01-going-out-with-every-pile.json");
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        v["record"]["actions"] = actions;
+        serde_json::from_value(v["record"].take()).unwrap()
+    }
+
+    fn due(actions: Value) -> (&'static str, Vec<String>, usize) {
+        let game = crate::games::find("hand-and-foot").unwrap();
+        let view = engine::legal_actions(game, &record(actions)).unwrap();
+        let seats = view.to_act.iter().map(|s| s.to_string()).collect();
+        (view.phase, seats, view.legal.len())
+    }
+
+    #[test]
+    fn the_view_names_the_seats_yet_to_pull_then_the_red_threes_then_the_first_player() {
+        // §1 names no order of pulling: every seat that has not pulled is due, each with any pull.
+        assert_eq!(
+            due(json!([])),
+            (
+                "pull",
+                vec!["N".into(), "E".into(), "S".into(), "W".into()],
+                4 * 255
+            )
+        );
+        let pulls = json!([{"seat": "S", "pull": 22}, {"seat": "N", "pull": 20}]);
+        assert_eq!(due(pulls), ("pull", vec!["E".into(), "W".into()], 2 * 255));
+        // §2 item 3: then the red 3s dealt (W's 3H, replaced from stock 1 or 2).
+        let all = json!([
+            {"seat": "W", "pull": 25}, {"seat": "E", "pull": 23},
+            {"seat": "S", "pull": 22}, {"seat": "N", "pull": 22}
+        ]);
+        assert_eq!(due(all.clone()), ("red_three", vec!["W".into()], 2));
+        let mut laid = all.as_array().unwrap().clone();
+        laid.push(json!({"seat": "W", "red_three": {"card": "3H", "stock": 2}}));
+        let (phase, seats, _) = due(Value::Array(laid));
+        assert_eq!((phase, seats), ("draw", vec!["N".to_string()]));
+    }
+
+    #[test]
+    fn a_red_three_before_every_pull_is_unexpected() {
+        let game = crate::games::find("hand-and-foot").unwrap();
+        let a = engine::adjudicate(
+            game,
+            &record(json!([
+                {"seat": "N", "pull": 22},
+                {"seat": "W", "red_three": {"card": "3H", "stock": 2}}
+            ])),
+        )
+        .unwrap();
+        let e = a.record_error.unwrap();
+        assert_eq!((e.code, e.action_index), ("unexpected_action", Some(1)));
     }
 }

@@ -197,8 +197,16 @@ fn legal_actions(c: &mut Criterion) {
         let record = parse_json::<HandRecord>(&text).unwrap();
         let view = engine::legal_actions(game, &record).unwrap();
         let ruling = engine::adjudicate(game, &record).unwrap();
-        assert!(ruling.record_error.is_none(), "{name}: {:?}", ruling.record_error);
-        println!("{name}: {} legal actions, {} to act", view.legal.len(), view.phase);
+        assert!(
+            ruling.record_error.is_none(),
+            "{name}: {:?}",
+            ruling.record_error
+        );
+        println!(
+            "{name}: {} legal actions, {} to act",
+            view.legal.len(),
+            view.phase
+        );
         group.bench_function(&name, |b| {
             b.iter(|| {
                 let record = parse_json::<HandRecord>(black_box(&text)).unwrap();

@@ -770,7 +770,10 @@ fn every_action_a_fixture_plays_legally_was_offered() {
             continue;
         }
         let clean = |i: usize| {
-            !ruling.irregularities.iter().any(|r| r.action_index == Some(i))
+            !ruling
+                .irregularities
+                .iter()
+                .any(|r| r.action_index == Some(i))
                 && !ruling.ignored_actions.iter().any(|a| a.action_index == i)
         };
         let mut replay = Replay::start(
@@ -797,6 +800,11 @@ fn every_action_a_fixture_plays_legally_was_offered() {
             }
         }
     }
-    assert!(missed.is_empty(), "{} missed:\n{}", missed.len(), missed.join("\n"));
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
     assert!(checked > 1000, "{checked} actions checked");
 }

@@ -2712,12 +2712,21 @@ async fn hand_and_foot_four_hands_make_a_game_and_the_league_places_it() {
     for (n, (record, (ns, ew))) in hands.iter().zip(scores).enumerate() {
         let r = c.post_hand(m, record).await;
         assert_eq!(r.status, 201, "hand {}: {}", n + 1, r.text);
-        assert_eq!(r.json["hand_score"], json!({"NS": ns, "EW": ew}), "hand {}", n + 1);
+        assert_eq!(
+            r.json["hand_score"],
+            json!({"NS": ns, "EW": ew}),
+            "hand {}",
+            n + 1
+        );
         after = r.json["match_after"].clone();
     }
     assert_eq!(
         (&after["scores"], &after["game_over"], &after["winners"]),
-        (&json!({"NS": 7300, "EW": 7150}), &json!(true), &json!(["NS"]))
+        (
+            &json!({"NS": 7300, "EW": 7150}),
+            &json!(true),
+            &json!(["NS"])
+        )
     );
     let st = c
         .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
@@ -2737,7 +2746,10 @@ async fn hand_and_foot_four_hands_make_a_game_and_the_league_places_it() {
     assert!(row("Ana").4 > 25.0 && 25.0 > row("Ben").4, "{players}");
     // The session's sheet, imported into another session, replays to the same game.
     let (sheet, st) = c.sheet_imported_again(league, session).await;
-    assert!(sheet.contains(",take_pile,") && sheet.contains(",second_stock"), "{sheet}");
+    assert!(
+        sheet.contains(",take_pile,") && sheet.contains(",second_stock"),
+        "{sheet}"
+    );
     let points = |n: &str| {
         let row = find(&st["players"], "player", n);
         (row["won"].as_i64(), row["points_for"].as_i64())

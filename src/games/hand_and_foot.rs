@@ -451,9 +451,7 @@ type OpenMeld = Option<(usize, usize)>;
 /// the kind), or as new melds where none is open.
 fn lays(of: MeldOf, open: OpenMeld, n: usize, w: usize) -> bool {
     let natural = of != MeldOf::Wild;
-    let new = |n: usize, w: usize| {
-        (n == 0 && w == 0) || ((n > 0) == natural && splits(n, w))
-    };
+    let new = |n: usize, w: usize| (n == 0 && w == 0) || ((n > 0) == natural && splits(n, w));
     let Some((len, wilds)) = open else {
         return new(n, w);
     };
@@ -1891,9 +1889,17 @@ impl Hand {
         let yes = matches!(self.turn.answer, Some((Reply::Yes, _)));
         let out_of_cards = |k: usize| k == hand.len() && self.feet[seat.pos()].is_none() && !yes;
         let mut out = Vec::new();
-        for of in MELD_RANKS.map(|(_, of)| of).into_iter().chain([MeldOf::Wild]) {
+        for of in MELD_RANKS
+            .map(|(_, of)| of)
+            .into_iter()
+            .chain([MeldOf::Wild])
+        {
             let naturals: Vec<Card> = match of.natural() {
-                Some(r) => hand.iter().copied().filter(|c| c.rank() == Some(r)).collect(),
+                Some(r) => hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.rank() == Some(r))
+                    .collect(),
                 None => Vec::new(),
             };
             let open = self.open_meld(side, of).map(|at| {
@@ -1922,9 +1928,9 @@ impl Hand {
                             cards.extend_from_slice(wl);
                             let jokers = wl.iter().filter(|&&c| c == Card::JOKER).count();
                             if opening
-                                && !*reachable.entry((k, w, jokers)).or_insert_with(|| {
-                                    self.opening_reachable(seat, of, &cards)
-                                })
+                                && !*reachable
+                                    .entry((k, w, jokers))
+                                    .or_insert_with(|| self.opening_reachable(seat, of, &cards))
                             {
                                 return;
                             }

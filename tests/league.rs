@@ -2733,13 +2733,16 @@ async fn hand_and_foot_four_hands_make_a_game_and_the_league_places_it() {
         .await;
     let players = &st["players"];
     let row = |n: &str| finish(find(players, "player", n));
-    for (name, place) in [("Ana", 1), ("Cai", 1), ("Ben", 2), ("Dee", 2)] {
-        let (rank, won, lost, _, _) = row(name);
-        assert_eq!(
-            (rank, won, lost),
-            (place, (place == 1) as i64, (place == 2) as i64),
-            "{name}: {players}"
-        );
+    // Partners share their side's place: N-S first, E-W second, ranked 3rd in the league's table
+    // behind the two players above them.
+    for (name, rank, won, lost, places) in [
+        ("Ana", 1, 1, 0, json!([1])),
+        ("Cai", 1, 1, 0, json!([1])),
+        ("Ben", 3, 0, 1, json!([0, 1])),
+        ("Dee", 3, 0, 1, json!([0, 1])),
+    ] {
+        let (r, w, l, p, _) = row(name);
+        assert_eq!((r, w, l, p), (rank, won, lost, places), "{name}: {players}");
     }
     assert_eq!(row("Ana").4, row("Cai").4, "{players}");
     assert_eq!(row("Ben").4, row("Dee").4, "{players}");

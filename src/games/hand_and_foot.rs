@@ -391,12 +391,6 @@ fn wild_limit(len: usize) -> usize {
     if len <= 5 { 1 } else { 2 }
 }
 
-/// §3.2: whether `naturals` natural cards of one rank and `wilds` wild cards make one meld.
-fn one_meld(naturals: usize, wilds: usize) -> bool {
-    let len = naturals + wilds;
-    (3..=PILE).contains(&len) && (naturals == 0 || wilds <= wild_limit(len))
-}
-
 /// How `cards` cards of one kind are laid in one turn (§3.2): piles of seven closed first, then
 /// at most one meld of 3 to 7 (a side holds one open meld of a kind): the number of piles and the
 /// last meld's size; `None` when they make no melds.
@@ -2113,6 +2107,17 @@ impl Hand {
                             }),
                         });
                     }
+                    // The partner may say more than yes or no (§3.4): logged, the opponents then
+                    // answer; his reply binds nothing, so either is offered.
+                    if !opponents {
+                        out.extend([Reply::Yes, Reply::No].map(|reply| Action {
+                            seat: s,
+                            kind: Verb::Answer(Answer {
+                                reply,
+                                extra_information: true,
+                            }),
+                        }));
+                    }
                 }
             }
             Phase::Setup | Phase::Over => {}
@@ -2377,10 +2382,10 @@ mod tests {
     #[test]
     fn melds_of_three_to_seven_with_few_wild_cards() {
         // §3.2: one wild card in 3-5 cards, two in 6-7; all wild allowed.
-        assert!(one_meld(2, 1) && one_meld(4, 1) && !one_meld(3, 2));
-        assert!(one_meld(4, 2) && one_meld(5, 2) && !one_meld(4, 3));
-        assert!(one_meld(0, 3) && one_meld(0, 7) && !one_meld(0, 2) && !one_meld(8, 0));
-        assert!(!one_meld(1, 2));
+        assert!(splits(2, 1) && splits(4, 1) && !splits(3, 2));
+        assert!(splits(4, 2) && splits(5, 2) && !splits(4, 3));
+        assert!(splits(0, 3) && splits(0, 7) && !splits(0, 2) && !splits(8, 0));
+        assert!(!splits(1, 2));
         // Nine naturals: a pile of seven, then two with a wild card.
         assert_eq!(split(9, 1), Some(vec![(7, 0), (2, 1)]));
         // Eight wild cards: a wild pile and one left, which makes no meld.

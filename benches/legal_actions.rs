@@ -5,7 +5,11 @@
 //! spades and a club, each of whose thirteen discards ends the hand with every player's least
 //! deadwood computed. Zetema: the longest record (fixture 01, two players, at its 60th action) and
 //! the widest choice (fixture 05 before its action 10: every declaration of one to five marriages,
-//! with and without pulls). `cargo bench --bench legal_actions -- --quick` for a short run.
+//! with and without pulls). Hand and Foot: N at his 21st turn, having kept one card of each draw,
+//! holding 33 cards: thirteen kings and thirteen queens of every suit, two jokers and five 2s of
+//! four suits (every meld of kings, queens and wild cards, each choice of cards once), his side
+//! open (S laid three aces) or not (every meld then asks whether the opening can still reach 50).
+//! `cargo bench --bench legal_actions -- --quick` for a short run.
 
 use arbiter::api::problem::parse_json;
 use arbiter::engine;
@@ -54,6 +58,16 @@ fn positions() -> Vec<(&'static str, &'static str, Value)> {
     }
     vec![
         (
+            "hand-and-foot",
+            "thirty-three-cards-side-open",
+            hand_and_foot(true),
+        ),
+        (
+            "hand-and-foot",
+            "thirty-three-cards-opening",
+            hand_and_foot(false),
+        ),
+        (
             "tong-its",
             "dealer-thirteen-spades",
             tong_its(json!({}), vec![]),
@@ -89,14 +103,110 @@ fn fixture_at(name: &str, step: usize) -> Value {
     v["record"].take()
 }
 
+/// Hand and Foot's largest hand: W deals; N holds KS KH KD KC QS QH QD QC JK 2S 2H and keeps, of
+/// each draw from stock 1, the first card (the keepers below), discarding the second; E, S and W
+/// draw two and discard the first. S holds AS AH AD and, where `s_opens`, lays them at his first
+/// turn. The record stops after N's 21st draw. Red 3s lie in stock 2, never drawn.
+fn hand_and_foot(s_opens: bool) -> Value {
+    let mut left: Vec<String> = Vec::new();
+    for rank in "23456789TJQKA".chars() {
+        for suit in "SHDC".chars() {
+            left.extend(std::iter::repeat_n(format!("{rank}{suit}"), 5));
+        }
+    }
+    left.extend(std::iter::repeat_n("JK".to_string(), 10));
+    let mut take = |card: &str| {
+        let at = left.iter().position(|c| c == card).unwrap();
+        left.remove(at)
+    };
+    let named = |cards: &str, take: &mut dyn FnMut(&str) -> String| -> Vec<String> {
+        cards.split_whitespace().map(take).collect()
+    };
+    let n_hand = named("KS KH KD KC QS QH QD QC JK 2S 2H", &mut take);
+    let s_aces = named("AS AH AD", &mut take);
+    let mut keepers = named(
+        "KS KH KD KC KS KH KD KC QS QH QD QC QS QH QD QC JK 2S 2D 2C KS QS",
+        &mut take,
+    );
+    // The rest, red 3s aside for stock 2, deals the other cards in order.
+    let (red, mut junk): (Vec<String>, Vec<String>) =
+        left.into_iter().partition(|c| c == "3H" || c == "3D");
+    let mut deal_junk = |n: usize| -> Vec<String> { junk.drain(..n).collect() };
+    let mut hand = |first: Vec<String>, extra: usize| -> Vec<String> {
+        let mut cards = first;
+        let hand_size = 11 - cards.len();
+        cards.extend(deal_junk(hand_size + extra));
+        cards
+    };
+    let deal = json!({
+        "N": hand(n_hand, 11),
+        "E": hand(Vec::new(), 11),
+        "S": hand(s_aces, 11),
+        "W": hand(Vec::new(), 11),
+    });
+    let face_up = deal_junk(1);
+    let mut stock = Vec::new();
+    let mut actions = vec![];
+    for seat in ["N", "E", "S", "W"] {
+        actions.push(json!({"seat": seat, "pull": 22}));
+    }
+    for round in 0..21 {
+        for seat in ["N", "E", "S", "W"] {
+            let drawn = if seat == "N" {
+                let keeper = keepers.remove(0);
+                let second = if round == 20 {
+                    keepers.remove(0)
+                } else {
+                    deal_junk(1).remove(0)
+                };
+                vec![keeper, second]
+            } else {
+                deal_junk(2)
+            };
+            stock.extend(drawn.iter().cloned());
+            actions.push(json!({"seat": seat, "draw": 1}));
+            if round == 20 {
+                break;
+            }
+            if seat == "S" && round == 0 && s_opens {
+                actions.push(json!({"seat": "S", "meld": {"cards": ["AS", "AH", "AD"]}}));
+            }
+            let discard = if seat == "N" { &drawn[1] } else { &drawn[0] };
+            actions.push(json!({"seat": seat, "discard": discard}));
+        }
+    }
+    let mut second_stock = red;
+    second_stock.extend(junk);
+    json!({
+        "game": "hand-and-foot",
+        "dealer": "W",
+        "deal": deal,
+        "face_up": face_up,
+        "stock": stock,
+        "second_stock": second_stock,
+        "actions": actions,
+    })
+}
+
 fn legal_actions(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal-actions");
     for (id, name, record) in positions() {
         let game = arbiter::games::find(id).unwrap();
         let name = format!("{id}/{name}");
         let text = serde_json::to_vec(&record).unwrap();
-        let view = engine::legal_actions(game, &parse_json::<HandRecord>(&text).unwrap()).unwrap();
-        println!("{name}: {} legal actions", view.legal.len());
+        let record = parse_json::<HandRecord>(&text).unwrap();
+        let view = engine::legal_actions(game, &record).unwrap();
+        let ruling = engine::adjudicate(game, &record).unwrap();
+        assert!(
+            ruling.record_error.is_none(),
+            "{name}: {:?}",
+            ruling.record_error
+        );
+        println!(
+            "{name}: {} legal actions, {} to act",
+            view.legal.len(),
+            view.phase
+        );
         group.bench_function(&name, |b| {
             b.iter(|| {
                 let record = parse_json::<HandRecord>(black_box(&text)).unwrap();

@@ -16,7 +16,10 @@
 //!   and the strings its schema names, from every seat) are an irregularity or a record error at
 //!   that action: nothing else is taken as legal;
 //! - a dropped or duplicated action, or a verb the game lacks, is a record error, an irregularity
-//!   or a 422, never a panic and never a clean score.
+//!   or a 422, never a panic and never a clean score;
+//! - every action of a fixture played legally (a hand with no record error but the record's
+//!   stopping short, the action with no irregularity and not set aside) was among the legal
+//!   actions offered at its step, in the games held to offer every legal action.
 //!
 //! The fixtures themselves pass in `tests/fixtures.rs`; the contract in `tests/contract.rs`.
 
@@ -608,4 +611,97 @@ fn a_dropped_or_repeated_action_or_a_foreign_verb_is_never_a_clean_score() {
     }
     assert!(clean.is_empty(), "clean scores:\n{}", clean.join("\n"));
     assert!(tried > 300, "{tried} corruptions tried");
+}
+
+/// Whether `action` is among `legal`, the cards an action names in any order (a meld of KS KH
+/// 2C is the meld of 2C KS KH).
+fn offered(legal: &[Action], action: &Action) -> bool {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Array(items) => {
+                let mut items: Vec<Value> = items.iter().map(sorted).collect();
+                if items.iter().all(Value::is_string) {
+                    items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                }
+                Value::Array(items)
+            }
+            Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), sorted(v))).collect(),
+            v => v.clone(),
+        }
+    }
+    let json = |a: &Action| sorted(&serde_json::to_value(a).unwrap());
+    let wanted = json(action);
+    legal.iter().any(|a| json(a) == wanted)
+}
+
+/// The games whose legal actions are held to offer every legal action. Run over every game, the
+/// check below finds fixture actions not offered in Big Two, Tong-Its, Spinado, Trente et
+/// Quarante, Imperial Tarot, Truco, Poke and Bacon (351 at this writing): each game joins the
+/// list once its legal actions are complete.
+const EVERY_LEGAL_ACTION_OFFERED: &[&str] = &["hand-and-foot"];
+
+#[test]
+fn every_action_a_fixture_plays_legally_was_offered() {
+    let mut checked = 0;
+    let mut missed = Vec::new();
+    for (id, path) in common::fixtures() {
+        let Some(game) = arbiter::games::find(&id) else {
+            continue;
+        };
+        if !EVERY_LEGAL_ACTION_OFFERED.contains(&id.as_str()) {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let Ok(record) = parse_json::<HandRecord>(&serde_json::to_vec(&v["record"]).unwrap())
+        else {
+            continue;
+        };
+        let Ok(ruling) = engine::adjudicate(game, &record) else {
+            continue;
+        };
+        if ruling
+            .record_error
+            .as_ref()
+            .is_some_and(|e| e.code != "incomplete_hand")
+        {
+            continue;
+        }
+        let clean = |i: usize| {
+            !ruling
+                .irregularities
+                .iter()
+                .any(|r| r.action_index == Some(i))
+                && !ruling.ignored_actions.iter().any(|a| a.action_index == i)
+        };
+        let mut replay = Replay::start(
+            game,
+            &HandRecord {
+                actions: Vec::new(),
+                ..record.clone()
+            },
+        )
+        .unwrap();
+        for (i, action) in record.actions.iter().enumerate() {
+            if clean(i) {
+                checked += 1;
+                if !offered(&replay.view().legal, action) {
+                    missed.push(format!(
+                        "{}: action {i} {} not offered",
+                        path.display(),
+                        serde_json::to_string(action).unwrap()
+                    ));
+                }
+            }
+            if replay.apply(action.clone()).is_err() {
+                break;
+            }
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(checked > 200, "{checked} actions checked");
 }

@@ -1782,12 +1782,16 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
     );
 }
 
-/// A Briscola record with every seat moved `turns` places on (P1→P2→P3→P1 at three seats): the
-/// same play at the same table, dealt by the seat `turns` after the original dealer, so each
-/// player's score moves with his seat.
+/// A record with every seat moved `turns` places on (P1→P2→P3→P1 at three seats, N→E→S→W→N at
+/// four compass seats): the same play at the same table, dealt by the seat `turns` after the
+/// original dealer, so each player's score moves with his seat.
 fn rotated(record: &Value, turns: usize) -> Value {
     let n = record["deal"].as_object().unwrap().len();
-    let seats: Vec<String> = (1..=n).map(|i| format!("P{i}")).collect();
+    let seats: Vec<String> = if record["deal"].get("N").is_some() {
+        ["N", "E", "S", "W"].map(String::from).to_vec()
+    } else {
+        (1..=n).map(|i| format!("P{i}")).collect()
+    };
     let on = |s: &Value| {
         let i = seats.iter().position(|x| s == x).unwrap();
         json!(seats[(i + turns) % n])
@@ -2675,4 +2679,84 @@ async fn trente_et_quarante_balances_carry_the_prisoners_from_coup_to_coup() {
         "{sheet}"
     );
     assert_eq!(points(&st, "Ana"), Some(266), "{st}");
+}
+
+/// Hand and Foot (issue 22) at a league's table: a game of four hands at one match, the dealer
+/// passing left (W, N, E, S), each hand a fixture's deal and play with the seats moved on to the
+/// dealer (`rotated`), so the side that plays N's and S's part changes with it. The fixtures'
+/// scores, derived there by hand, hold at any hand of the game (N's opening turn lays 220, over
+/// hand 4's 150): hand 1 fixture 01, N-S 4025 and E-W -375; hand 2 fixture 06 moved one seat on
+/// (E-W went out after a failed go-out, -100): E-W 3925, N-S -375; hand 3 fixture 07 moved two
+/// seats (W takes the pile illegally, -50): N-S 4025, E-W -425; hand 4 fixture 01 moved three
+/// seats: E-W 4025, N-S -375. Totals N-S 7300, E-W 7150: the game is over after four hands and
+/// N-S (Ana and Cai) win (§4). The standings place and rate them, and the session's CSV sheet,
+/// imported again, replays to the same game.
+#[actix_web::test]
+async fn hand_and_foot_four_hands_make_a_game_and_the_league_places_it() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c.league_with_a_session("hand-and-foot", json!({})).await;
+    let m = c.match_of_four(session, p).await;
+    let hands = [
+        fixture("hand-and-foot", "01"),
+        rotated(&fixture("hand-and-foot", "06"), 1),
+        rotated(&fixture("hand-and-foot", "07"), 2),
+        rotated(&fixture("hand-and-foot", "01"), 3),
+    ];
+    let scores = [(4025, -375), (-375, 3925), (4025, -425), (-375, 4025)];
+    let mut after = Value::Null;
+    for (n, (record, (ns, ew))) in hands.iter().zip(scores).enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", n + 1, r.text);
+        assert_eq!(
+            r.json["hand_score"],
+            json!({"NS": ns, "EW": ew}),
+            "hand {}",
+            n + 1
+        );
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winners"]),
+        (
+            &json!({"NS": 7300, "EW": 7150}),
+            &json!(true),
+            &json!(["NS"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    // Partners share their side's place: N-S first, E-W second, ranked 3rd in the league's table
+    // behind the two players above them.
+    for (name, rank, won, lost, places) in [
+        ("Ana", 1, 1, 0, json!([1])),
+        ("Cai", 1, 1, 0, json!([1])),
+        ("Ben", 3, 0, 1, json!([0, 1])),
+        ("Dee", 3, 0, 1, json!([0, 1])),
+    ] {
+        let (r, w, l, p, _) = row(name);
+        assert_eq!((r, w, l, p), (rank, won, lost, places), "{name}: {players}");
+    }
+    assert_eq!(row("Ana").4, row("Cai").4, "{players}");
+    assert_eq!(row("Ben").4, row("Dee").4, "{players}");
+    assert!(row("Ana").4 > 25.0 && 25.0 > row("Ben").4, "{players}");
+    // The session's sheet, imported into another session, replays to the same game.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",take_pile,") && sheet.contains(",second_stock"),
+        "{sheet}"
+    );
+    let points = |n: &str| {
+        let row = find(&st["players"], "player", n);
+        (row["won"].as_i64(), row["points_for"].as_i64())
+    };
+    assert_eq!(points("Ana"), (Some(2), Some(14600)), "{st}");
+    assert_eq!(points("Ben"), (Some(0), Some(14300)), "{st}");
 }

@@ -486,8 +486,11 @@ pub fn names(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// Calls `each` with every `size`-card subset of `cards`, each once by position, in order: the
-/// combinations a hand can play (Big Two) or meld (Zetema).
+/// Calls `each` with every `size`-card subset of `cards`, in order, each choice of cards once:
+/// copies of one card (a pack of several packs: Zetema's imperial suit, Hand and Foot's five) are
+/// one card to choose, so two subsets that differ only in which copy they take are one. Copies must
+/// lie side by side in `cards` (as a sorted hand or a `CardCounts` gives them). The combinations a
+/// hand can play (Big Two) or meld (Zetema, Hand and Foot).
 pub fn subsets(cards: &[Card], size: usize, each: &mut impl FnMut(&[Card])) {
     extend(cards, size, &mut Vec::with_capacity(size), 0, each);
 }
@@ -517,6 +520,10 @@ fn extend(
     for i in from..cards.len() {
         if cards.len() - i < size - chosen.len() {
             break;
+        }
+        // Another copy of the card just tried here chooses the same cards again.
+        if i > from && cards[i] == cards[i - 1] {
+            continue;
         }
         chosen.push(cards[i]);
         extend(cards, size, chosen, i + 1, each);
@@ -750,13 +757,17 @@ mod tests {
     }
 
     #[test]
-    fn subsets_are_each_choice_of_positions_once_in_order() {
+    fn subsets_are_each_choice_of_cards_once_in_order() {
         let cards: Vec<Card> = ["2S", "3S", "3S", "4S"]
             .map(|c| c.parse().unwrap())
             .to_vec();
         let mut seen = Vec::new();
+        // The two copies of 3S are one card to choose: 2S 3S once, 3S 3S once.
         subsets(&cards, 2, &mut |s| seen.push(names(s)));
-        assert_eq!(seen, ["2S 3S", "2S 3S", "2S 4S", "3S 3S", "3S 4S", "3S 4S"]);
+        assert_eq!(seen, ["2S 3S", "2S 4S", "3S 3S", "3S 4S"]);
+        let mut three = Vec::new();
+        subsets(&cards, 3, &mut |s| three.push(names(s)));
+        assert_eq!(three, ["2S 3S 3S", "2S 3S 4S", "3S 3S 4S"]);
         let mut n = 0;
         subsets(&cards, 5, &mut |_| n += 1);
         assert_eq!(n, 0);

@@ -8,7 +8,7 @@
 //! feet, and the partner said "Yes" to "May I go out?". Four hands make a game, the opening
 //! minimum rising each hand; the highest total wins.
 
-use crate::cards::{Card, CardCounts, Holding, Rank, packs};
+use crate::cards::{Card, CardCounts, Holding, Rank, names, packs, subsets};
 use crate::details;
 use crate::engine::rummy::{self, SetShape, Turns};
 use crate::engine::{
@@ -391,54 +391,114 @@ fn wild_limit(len: usize) -> usize {
     if len <= 5 { 1 } else { 2 }
 }
 
-/// §3.2: whether `naturals` natural cards of one rank and `wilds` wild cards make one meld.
-fn one_meld(naturals: usize, wilds: usize) -> bool {
-    let len = naturals + wilds;
-    (3..=PILE).contains(&len) && (naturals == 0 || wilds <= wild_limit(len))
+/// How `cards` cards of one kind are laid in one turn (§3.2): piles of seven closed first, then
+/// at most one meld of 3 to 7 (a side holds one open meld of a kind): the number of piles and the
+/// last meld's size; `None` when they make no melds.
+fn shape(cards: usize) -> Option<(usize, usize)> {
+    match cards % PILE {
+        _ if cards == 0 => Some((0, 0)),
+        0 => Some((cards / PILE - 1, PILE)),
+        r if r >= 3 => Some((cards / PILE, r)),
+        _ => None,
+    }
 }
 
-/// The melds `naturals` cards of one rank and `wilds` wild cards make in one turn: piles of seven
-/// closed first, then at most one open meld (a side holds one open meld of a rank, §3.2), as
-/// (naturals, wilds) per meld; `None` when they make none.
+/// Whether `naturals` cards of one rank and `wilds` wild cards make melds in one turn (`shape`),
+/// each pile holding two wild cards at most and the last meld its share (§3.2); all wild when
+/// there are no naturals.
+fn splits(naturals: usize, wilds: usize) -> bool {
+    shape(naturals + wilds)
+        .is_some_and(|(piles, last)| naturals == 0 || wilds <= 2 * piles + wild_limit(last))
+}
+
+/// The melds of `splits`, as (naturals, wilds) per meld: the piles, then the last meld, which
+/// takes the wild cards first.
 fn split(naturals: usize, wilds: usize) -> Option<Vec<(usize, usize)>> {
-    if naturals == 0 && wilds == 0 {
-        return Some(Vec::new());
+    if !splits(naturals, wilds) {
+        return None;
     }
-    if one_meld(naturals, wilds) {
-        return Some(vec![(naturals, wilds)]);
-    }
-    // A pile of seven first: all natural, or with one or two wild cards (all wild, for wild cards).
-    let piles: &[(usize, usize)] = if naturals == 0 {
-        &[(0, PILE)]
+    let (piles, last) = shape(naturals + wilds)?;
+    let on_last = if naturals == 0 {
+        last
     } else {
-        &[(7, 0), (6, 1), (5, 2)]
+        wilds.min(wild_limit(last))
     };
-    piles.iter().find_map(|&(n, w)| {
-        if n > naturals || w > wilds {
-            return None;
-        }
-        let mut rest = split(naturals - n, wilds - w)?;
-        rest.insert(0, (n, w));
-        Some(rest)
+    let mut left = wilds - on_last;
+    let mut melds: Vec<(usize, usize)> = (0..piles)
+        .map(|_| {
+            let w = if naturals == 0 { PILE } else { left.min(2) };
+            left -= w.min(left);
+            (PILE - w, w)
+        })
+        .collect();
+    if last > 0 {
+        melds.push((last - on_last, on_last));
+    }
+    Some(melds)
+}
+
+/// The side's open meld of a kind as a turn plans on it: its length and its wild cards.
+type OpenMeld = Option<(usize, usize)>;
+
+/// §3.2: whether `n` naturals of kind `of` and `w` wild cards can all be laid this turn beside
+/// the side's `open` meld of that kind: onto it (closing it as a pile at seven, then new melds of
+/// the kind), or as new melds where none is open.
+fn lays(of: MeldOf, open: OpenMeld, n: usize, w: usize) -> bool {
+    let natural = of != MeldOf::Wild;
+    let new = |n: usize, w: usize| (n == 0 && w == 0) || ((n > 0) == natural && splits(n, w));
+    let Some((len, wilds)) = open else {
+        return new(n, w);
+    };
+    let within = |len: usize, wilds: usize| !natural || wilds <= wild_limit(len);
+    if len + n + w <= PILE {
+        return within(len + n + w, wilds + w);
+    }
+    // Filled to a pile of seven, the rest as new melds.
+    (0..=w.min(PILE - len)).any(|y| {
+        let x = PILE - len - y;
+        x <= n && within(PILE, wilds + y) && new(n - x, w - y)
     })
 }
 
-/// The best opening a hand can lay this turn (§3.2, HF-7, HF-f): the melds of greatest value
-/// from `hand`, the first holding `top` (the discard pile's top card) with two naturals of its
-/// rank from hand (two of its kind for a wild card; a natural and a wild card where `pair_wild`,
-/// HF-2), when the pile is taken.
-#[derive(Clone, Debug, PartialEq)]
-struct Opening {
-    value: u32,
-    melds: Vec<Vec<Card>>,
+/// The side's open meld of kind `of` once `n` naturals and `w` wild cards more are laid beside
+/// `open` (`lays`): the last meld of the kind while it holds fewer than seven. Where the wild cards
+/// went is not followed: the last meld is taken to hold as many as it may (the fewest more it
+/// can take).
+fn open_after(of: MeldOf, open: OpenMeld, n: usize, w: usize) -> OpenMeld {
+    let (len, had) = open.unwrap_or((0, 0));
+    let (_, last) = shape(len + n + w)?;
+    let most = if of == MeldOf::Wild {
+        last
+    } else {
+        wild_limit(last)
+    };
+    (last > 0 && last < PILE).then(|| (last, (had + w).min(most)))
 }
 
-/// The value of natural cards melded, and each rank's (naturals, wild cards) in its melds.
-type Naturals = (u32, Vec<(Rank, usize, usize)>);
+/// The most a turn can meld (§3.2, HF-7, HF-f): from `hand`, beside the side's open melds
+/// (`open`), the first meld holding `top` (the discard pile's top card) with two naturals of its
+/// rank from hand (two of its kind for a wild card; a natural and a wild card where `pair_wild`,
+/// HF-2) when the pile is taken.
+struct Plan {
+    value: u32,
+    /// The wild cards a wild top card needs (it and two of its kind), in an all-wild meld.
+    required: Vec<Card>,
+    /// The hand's other wild cards, the most valuable first (the first ones are used).
+    wilds: Vec<Card>,
+    /// Each rank's naturals (the top card among them) and wild cards laid.
+    ranks: Vec<(Rank, usize, usize)>,
+    /// Wild cards laid on naturals, and as wild cards only.
+    on_naturals: usize,
+    all_wild: usize,
+}
 
-fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Opening> {
+fn plan(
+    hand: &[Card],
+    top: Option<Card>,
+    pair_wild: bool,
+    open: impl Fn(MeldOf) -> OpenMeld,
+) -> Option<Plan> {
     let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
-    // The wild cards a wild top card needs: it and two of its kind, in an all-wild meld.
     let mut required: Vec<Card> = Vec::new();
     if let Some(t) = top.filter(|&t| wild(t)) {
         required.push(t);
@@ -449,60 +509,53 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
             required.push(wilds.remove(at));
         }
     }
-    // The highest value wild cards are used first.
     wilds.sort_by_key(|&c| std::cmp::Reverse(value(c)));
-    let total_wilds = wilds.len() + required.len();
-    // best[w]: the greatest value of natural cards melded with `w` wild cards among them, and each
-    // rank's (naturals, wilds).
-    let mut best: Vec<Option<Naturals>> = vec![None; total_wilds + 1];
-    best[0] = Some((0, Vec::new()));
-    for (rank, _) in MELD_RANKS {
-        let mut naturals = hand.iter().filter(|c| c.rank() == Some(rank)).count();
+    let total = wilds.len() + required.len();
+    // best[used]: the greatest value of naturals melded with `used` wild cards among them;
+    // steps[r][used]: the (naturals, wilds) rank r lays to get there.
+    let mut best: Vec<Option<u32>> = vec![None; total + 1];
+    best[0] = Some(0);
+    let mut steps: Vec<Vec<(usize, usize)>> = Vec::with_capacity(MELD_RANKS.len());
+    for (rank, of) in MELD_RANKS {
         let with_top = top.is_some_and(|t| t.rank() == Some(rank));
-        if with_top {
-            naturals += 1;
-        }
+        let naturals = hand.iter().filter(|c| c.rank() == Some(rank)).count() + with_top as usize;
         let each = value(Card::new(rank, crate::cards::Suit::Spades));
-        let mut next = vec![None; total_wilds + 1];
-        for (used, entry) in best.iter().enumerate() {
-            let Some((v, chosen)) = entry else { continue };
+        let open = open(of);
+        let mut next = vec![None; total + 1];
+        let mut step = vec![(0, 0); total + 1];
+        for (used, v) in best.iter().enumerate() {
+            let Some(v) = *v else { continue };
             for n in 0..=naturals {
-                for w in 0..=(total_wilds - used) {
-                    if with_top {
-                        // The top card and two naturals from hand (or one and a wild, HF-2).
-                        let pair = n >= 3 || (pair_wild && n >= 2 && w >= 1);
-                        if !pair {
-                            continue;
-                        }
+                for w in 0..=(total - used) {
+                    // The top card and two naturals from hand (or one and a wild, HF-2).
+                    if with_top && !(n >= 3 || (pair_wild && n >= 2 && w >= 1)) {
+                        continue;
                     }
-                    if split(n, w).is_none() || (n == 0 && w > 0) {
+                    if !lays(of, open, n, w) {
                         continue;
                     }
                     let value = v + each * n as u32;
-                    let slot = &mut next[used + w];
-                    if slot.as_ref().is_none_or(|(best, _)| *best < value) {
-                        let mut chosen = chosen.clone();
-                        if n > 0 {
-                            chosen.push((rank, n, w));
-                        }
-                        *slot = Some((value, chosen));
+                    if next[used + w].is_none_or(|b| b < value) {
+                        next[used + w] = Some(value);
+                        step[used + w] = (n, w);
                     }
                 }
             }
         }
         best = next;
+        steps.push(step);
     }
     let wild_value = |count: usize| -> u32 {
         values(&required) + values(&wilds[..count.saturating_sub(required.len())])
     };
+    let open_wild = open(MeldOf::Wild);
     let mut found: Option<(u32, usize, usize)> = None;
-    for (on_naturals, entry) in best.iter().enumerate() {
-        let Some((v, _)) = entry else { continue };
-        let left = total_wilds - on_naturals;
-        // The most wild cards the rest can lay as all-wild melds.
-        let Some(all_wild) = (0..=left)
+    for (on_naturals, v) in best.iter().enumerate() {
+        let Some(v) = *v else { continue };
+        // The most wild cards the rest can lay as wild cards only.
+        let Some(all_wild) = (required.len()..=total - on_naturals)
             .rev()
-            .find(|&m| m >= required.len() && (m == 0 || split(0, m).is_some()))
+            .find(|&m| lays(MeldOf::Wild, open_wild, 0, m))
         else {
             continue;
         };
@@ -512,15 +565,43 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
         }
     }
     let (value, on_naturals, all_wild) = found?;
-    // Lay the cards out: the top card's meld first.
-    let (_, chosen) = best[on_naturals].clone()?;
-    let mut pool: Vec<Card> = required.clone();
-    pool.extend(&wilds[..(on_naturals + all_wild).saturating_sub(required.len())]);
+    let mut ranks = Vec::new();
+    let mut used = on_naturals;
+    for (r, step) in steps.iter().enumerate().rev() {
+        let (n, w) = step[used];
+        if n > 0 {
+            ranks.push((MELD_RANKS[r].0, n, w));
+        }
+        used -= w;
+    }
+    ranks.reverse();
+    Some(Plan {
+        value,
+        required,
+        wilds,
+        ranks,
+        on_naturals,
+        all_wild,
+    })
+}
+
+/// The best opening a side not yet open can lay this turn: `plan`'s melds laid out, the top
+/// card's meld first.
+#[derive(Clone, Debug, PartialEq)]
+struct Opening {
+    value: u32,
+    melds: Vec<Vec<Card>>,
+}
+
+fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Opening> {
+    let p = plan(hand, top, pair_wild, |_| None)?;
+    let mut pool: Vec<Card> = p.required.clone();
+    pool.extend(&p.wilds[..(p.on_naturals + p.all_wild).saturating_sub(p.required.len())]);
     // The all-wild melds take the required cards (the first of the pool), the rest go on naturals.
-    let wild_cards: Vec<Card> = pool.drain(..all_wild).collect();
+    let mut wild_cards: Vec<Card> = pool.drain(..p.all_wild).collect();
     let mut melds = Vec::new();
     let mut spare: Vec<Card> = hand.to_vec();
-    let mut ordered = chosen;
+    let mut ordered = p.ranks;
     ordered.sort_by_key(|&(r, _, _)| top.is_none_or(|t| t.rank() != Some(r)));
     for (rank, n, w) in ordered {
         let mut naturals: Vec<Card> = Vec::new();
@@ -538,8 +619,7 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
             melds.push(meld);
         }
     }
-    let mut wild_cards = wild_cards;
-    let wild_melds: Vec<Vec<Card>> = split(0, all_wild)?
+    let wild_melds: Vec<Vec<Card>> = split(0, p.all_wild)?
         .into_iter()
         .map(|(_, w)| wild_cards.drain(..w).collect())
         .collect();
@@ -549,7 +629,10 @@ fn best_opening(hand: &[Card], top: Option<Card>, pair_wild: bool) -> Option<Ope
     } else {
         melds.extend(wild_melds);
     }
-    Some(Opening { value, melds })
+    Some(Opening {
+        value: p.value,
+        melds,
+    })
 }
 
 /// Where the turn stands.
@@ -699,16 +782,13 @@ impl Rules for HandAndFoot {
         let hand_number = before.hands_played + 1;
         let mut adj = Adjudication::new(INFO.id, dealer, before, 0);
         adj.tally = PerSide::over(table.sides());
-        adj.events.push(Event {
-            code: "upcard_turned",
-            action_index: None,
-            trick: None,
-            seat: None,
-            side: None,
-            details: Default::default(),
-            cards: vec![upcard],
-            detail: format!("{upcard} is turned up to start the discard pile (§1)"),
-        });
+        adj.events.push(Event::new(
+            "upcard_turned",
+            None,
+            None,
+            vec![upcard],
+            format!("{upcard} is turned up to start the discard pile (§1)"),
+        ));
         let mut turns = Turns::new(
             table,
             hands,
@@ -896,7 +976,7 @@ impl Hand {
                 Pile::Dirty => "dirty",
                 Pile::Wild => "wild",
             };
-            self.event(
+            self.adj.events.push(Event::new(
                 "pile_completed",
                 index,
                 seat,
@@ -905,29 +985,9 @@ impl Hand {
                     "{seat}'s side completes a {kind} pile of {} (§3.2)",
                     of.name()
                 ),
-            );
+            ));
         }
         Ok(values(cards))
-    }
-
-    fn event(
-        &mut self,
-        code: &'static str,
-        index: usize,
-        seat: Seat,
-        cards: Vec<Card>,
-        detail: String,
-    ) {
-        self.adj.events.push(Event {
-            code,
-            action_index: Some(index),
-            trick: None,
-            seat: Some(seat),
-            side: Some(self.table.side(seat)),
-            details: Default::default(),
-            cards,
-            detail,
-        });
     }
 
     fn offence(
@@ -1166,12 +1226,30 @@ impl Hand {
         self.melds_of(side).next().is_some()
     }
 
-    /// The seat whose pull is due: each in turn from the dealer's left (§2 item 1).
-    fn pull_due(&self) -> Option<Seat> {
+    /// The seats that have not pulled yet, from the dealer's left: they pull at once (§1 names no
+    /// order), so each is due and the record takes them in any order.
+    fn yet_to_pull(&self) -> Vec<Seat> {
         let eldest = self.table.next(self.adj.dealer);
         std::iter::successors(Some(eldest), |&s| Some(self.table.next(s)))
             .take(4)
-            .find(|s| self.pulled[s.pos()].is_none())
+            .filter(|s| self.pulled[s.pos()].is_none())
+            .collect()
+    }
+
+    /// The seats due before play (§2 items 1 and 3), in the view's words: every seat yet to pull
+    /// (`pull`), then every seat still holding a red 3 dealt (`red_three`, in any order); `None`
+    /// once play is due.
+    fn setup_due(&self) -> Option<(&'static str, Vec<Seat>)> {
+        let pulls = self.yet_to_pull();
+        if !pulls.is_empty() {
+            return Some(("pull", pulls));
+        }
+        let holders: Vec<Seat> = self
+            .table
+            .seats()
+            .filter(|&s| self.red_three_held(s).is_some())
+            .collect();
+        (!holders.is_empty()).then_some(("red_three", holders))
     }
 
     fn pull(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
@@ -1181,17 +1259,6 @@ impl Hand {
                 index,
                 action,
                 format!("{seat}'s pull is already recorded"),
-            ));
-        }
-        if self.pull_due() != Some(seat) {
-            return Err(RecordError::on(
-                "out_of_turn",
-                index,
-                action,
-                format!(
-                    "the pulls are recorded in turn from the dealer's left: {} pulls next (§2)",
-                    self.pull_due().expect("a pull is due")
-                ),
             ));
         }
         if n == 0 {
@@ -1238,7 +1305,7 @@ impl Hand {
             })?;
         self.red_threes[side_of(seat)].push((seat, r.card, index));
         let replacement = self.draw_one((index, seat, "red_three"), usize::from(r.stock) - 1)?;
-        self.event(
+        self.adj.events.push(Event::new(
             "red_three_laid",
             index,
             seat,
@@ -1253,7 +1320,7 @@ impl Hand {
                     r.card
                 ),
             },
-        );
+        ));
         Ok(())
     }
 
@@ -1264,13 +1331,13 @@ impl Hand {
         for c in foot.to_vec() {
             self.turns.hands[seat.pos()].insert(c);
         }
-        self.event(
+        self.adj.events.push(Event::new(
             "foot_picked_up",
             index,
             seat,
             Vec::new(),
             format!("{seat} picks up his foot (§3.3)"),
-        );
+        ));
     }
 
     fn draw(&mut self, index: usize, action: &Action<Verb>, n: u8) -> Result<(), RecordError> {
@@ -1404,7 +1471,7 @@ impl Hand {
             .turns
             .take_from_pile((index, seat, "take_pile"), 0, TAKEN, None)?
             .expect("a pile that can be taken has a top card");
-        after.event(
+        after.adj.events.push(Event::new(
             "pile_taken",
             index,
             seat,
@@ -1413,7 +1480,7 @@ impl Hand {
                 "{seat} takes the top {} of the discard pile and melds {top} at once (§3.1)",
                 taken.len()
             ),
-        );
+        ));
         let mut value = after.lay(index, seat, of, &first, "take_pile/with")?;
         for (m, cards) in t.melds.iter().enumerate() {
             let of = after
@@ -1503,13 +1570,13 @@ impl Hand {
     fn out(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         let seat = action.seat;
         self.went_out = Some((seat, index));
-        self.event(
+        self.adj.events.push(Event::new(
             "went_out",
             index,
             seat,
             Vec::new(),
             format!("{seat} goes out and the hand ends (§3.4)"),
-        );
+        ));
         self.end_turn(index, action)
     }
 
@@ -1549,13 +1616,13 @@ impl Hand {
     fn answer(&mut self, index: usize, action: &Action<Verb>, a: &Answer, opponents: bool) {
         let asker = self.to_move();
         if a.extra_information && !opponents {
-            self.event(
+            self.adj.events.push(Event::new(
                 "extra_information",
                 index,
                 action.seat,
                 Vec::new(),
                 format!("{}'s answer to {asker} says more than yes or no: the opponents' answer binds (§3.4, HF-c)", action.seat),
-            );
+            ));
             self.phase = Phase::Answer { opponents: true };
             return;
         }
@@ -1596,7 +1663,20 @@ impl Hand {
     fn expected(&self) -> String {
         let seat = self.to_move();
         match self.phase {
-            Phase::Setup => format!("each seat's pull and red 3s, then {seat} plays first"),
+            Phase::Setup => match self.setup_due() {
+                Some((due, seats)) => {
+                    let who: Vec<String> = seats.iter().map(Seat::to_string).collect();
+                    let who = who.join(", ");
+                    if due == "pull" {
+                        format!(
+                            "the pulls of {who}, in any order (§1), then the red 3s dealt, then {seat} plays first"
+                        )
+                    } else {
+                        format!("the red 3s {who} hold are laid down (§2), then {seat} plays first")
+                    }
+                }
+                None => format!("{seat} draws from a stock or takes the discard pile (§3.1)"),
+            },
             Phase::Start if self.hand(seat).is_empty() && self.feet[seat.pos()].is_some() => {
                 format!("{seat} picks up his foot before he draws (§3.3, HF-6)")
             }
@@ -1621,6 +1701,14 @@ impl Hand {
     fn setup_action(&mut self, index: usize, action: &Action<Verb>) -> Result<bool, RecordError> {
         match &action.kind {
             Verb::Pull(n) => self.pull(index, action, *n).map(|()| true),
+            Verb::RedThree(_) if !self.yet_to_pull().is_empty() => Err(RecordError::unexpected(
+                index,
+                action,
+                format!(
+                    "{} has not pulled yet: the red 3s dealt are laid once every seat has dealt himself (§2)",
+                    self.yet_to_pull()[0]
+                ),
+            )),
             Verb::RedThree(r) => self.lay_red_three(index, action, r).map(|()| true),
             _ if action.seat != self.to_move() => Err(RecordError::on(
                 "out_of_turn",
@@ -1632,7 +1720,7 @@ impl Hand {
                 ),
             )),
             _ => {
-                if let Some(s) = self.pull_due() {
+                if let Some(&s) = self.yet_to_pull().first() {
                     return Err(RecordError::unexpected(
                         index,
                         action,
@@ -1782,96 +1870,135 @@ impl Hand {
         }
     }
 
-    /// The melds worth offering to `seat` now (`apply` judges them).
+    /// Every meld `seat` may lay now (§3.2), new or onto the side's open meld of its kind, each
+    /// choice of cards once (copies of a card are one card to choose, `subsets`). A side opening
+    /// this turn is offered only the melds after which its turn can still reach the minimum
+    /// (`opening_reachable`); a player in his foot, a meld of his last cards only once his
+    /// partner said yes (`apply` judges the going-out).
     fn meld_candidates(&self, seat: Seat) -> Vec<MeldCards> {
         let side = side_of(seat);
         let hand = self.hand(seat).to_vec();
+        let wild_cards: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
+        let opening = !self.opened(side) || self.turn.opening.is_some_and(|v| v < self.minimum);
+        let yes = matches!(self.turn.answer, Some((Reply::Yes, _)));
+        let out_of_cards = |k: usize| k == hand.len() && self.feet[seat.pos()].is_none() && !yes;
         let mut out = Vec::new();
-        if !self.opened(side) || self.turn.opening.is_some_and(|v| v < self.minimum) {
-            // An opening: the best one's first meld, while it can still reach the minimum.
-            let so_far = self.turn.opening.unwrap_or(0);
-            if let Some(o) = best_opening(&hand, None, self.pair_wild)
-                && so_far + o.value >= self.minimum
-                && let Some(first) = o.melds.first()
-            {
-                out.push(MeldCards {
-                    cards: first.clone(),
-                    extend: None,
-                });
-            }
-            return out;
-        }
-        let mut wilds: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
-        wilds.dedup();
-        for (rank, of) in MELD_RANKS {
-            let naturals: Vec<Card> = hand
-                .iter()
-                .copied()
-                .filter(|c| c.rank() == Some(rank))
-                .collect();
-            match self.open_meld(side, of) {
-                Some(at) => {
-                    let room = PILE - self.turns.melds[at].cards.len();
-                    if !naturals.is_empty() {
-                        out.push(MeldCards {
-                            cards: naturals[..1].to_vec(),
-                            extend: Some(of),
-                        });
-                        if naturals.len() > 1 {
+        for of in MELD_RANKS
+            .map(|(_, of)| of)
+            .into_iter()
+            .chain([MeldOf::Wild])
+        {
+            let naturals: Vec<Card> = match of.natural() {
+                Some(r) => hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.rank() == Some(r))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let open = self.open_meld(side, of).map(|at| {
+                let cards = &self.turns.melds[at].cards;
+                (cards.len(), wilds(cards))
+            });
+            let (len, had) = open.unwrap_or((0, 0));
+            // Whether the opening can still be reached, by the meld's shape: its naturals, jokers
+            // and 2s (which cards of each does not change what the rest can meld).
+            let mut reachable: BTreeMap<(usize, usize, usize), bool> = BTreeMap::new();
+            for k in 0..=naturals.len().min(PILE - len) {
+                for w in 0..=wild_cards.len().min(PILE - len - k) {
+                    let size = len + k + w;
+                    let fits = match (open, of) {
+                        (Some(_), MeldOf::Wild) => k + w > 0,
+                        (Some(_), _) => k + w > 0 && had + w <= wild_limit(size),
+                        (None, MeldOf::Wild) => size >= 3,
+                        (None, _) => size >= 3 && k > 0 && w <= wild_limit(size),
+                    };
+                    if !fits || out_of_cards(k + w) {
+                        continue;
+                    }
+                    subsets(&naturals, k, &mut |nat| {
+                        subsets(&wild_cards, w, &mut |wl| {
+                            let mut cards = nat.to_vec();
+                            cards.extend_from_slice(wl);
+                            let jokers = wl.iter().filter(|&&c| c == Card::JOKER).count();
+                            if opening
+                                && !*reachable
+                                    .entry((k, w, jokers))
+                                    .or_insert_with(|| self.opening_reachable(seat, of, &cards))
+                            {
+                                return;
+                            }
                             out.push(MeldCards {
-                                cards: naturals[..naturals.len().min(room)].to_vec(),
-                                extend: Some(of),
+                                cards,
+                                extend: open.map(|_| of),
                             });
-                        }
-                    }
-                    for &w in &wilds {
-                        out.push(MeldCards {
-                            cards: vec![w],
-                            extend: Some(of),
-                        });
-                    }
-                }
-                None => {
-                    if naturals.len() >= 3 {
-                        out.push(MeldCards {
-                            cards: naturals[..3].to_vec(),
-                            extend: None,
-                        });
-                        if naturals.len() > 3 {
-                            out.push(MeldCards {
-                                cards: naturals[..naturals.len().min(PILE)].to_vec(),
-                                extend: None,
-                            });
-                        }
-                    }
-                    if naturals.len() >= 2 {
-                        for &w in &wilds {
-                            out.push(MeldCards {
-                                cards: vec![naturals[0], naturals[1], w],
-                                extend: None,
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        let all_wild: Vec<Card> = hand.iter().copied().filter(|&c| wild(c)).collect();
-        match self.open_meld(side, MeldOf::Wild) {
-            Some(_) => {
-                for &w in &wilds {
-                    out.push(MeldCards {
-                        cards: vec![w],
-                        extend: Some(MeldOf::Wild),
+                        })
                     });
                 }
             }
-            None if all_wild.len() >= 3 => out.push(MeldCards {
-                cards: all_wild[..3].to_vec(),
-                extend: None,
-            }),
-            None => {}
         }
         out
+    }
+
+    /// §3.2, HF-7: whether `seat`'s side, opening this turn, can still reach the minimum once
+    /// `cards` are laid as a meld of `of` (new, or onto its open meld): what it laid this turn,
+    /// `cards`, and the most the rest of his hand can meld this turn (`plan`); when that is the
+    /// whole hand and his foot is still down, he picks it up and melds on from it, keeping a card
+    /// to discard (no side goes out in the turn it opens: it has no piles before).
+    fn opening_reachable(&self, seat: Seat, of: MeldOf, cards: &[Card]) -> bool {
+        let side = side_of(seat);
+        let so_far = self.turn.opening.unwrap_or(0) + values(cards);
+        if so_far >= self.minimum {
+            return true;
+        }
+        let mut rest = self.hand(seat);
+        for &c in cards {
+            rest.remove(c);
+        }
+        let rest = rest.to_vec();
+        let open = |kind: MeldOf| -> OpenMeld {
+            let now = self.open_meld(side, kind).map(|at| {
+                let cards = &self.turns.melds[at].cards;
+                (cards.len(), wilds(cards))
+            });
+            if kind != of {
+                return now;
+            }
+            let naturals = cards.len() - wilds(cards);
+            open_after(kind, now, naturals, wilds(cards))
+        };
+        let Some(p) = plan(&rest, None, self.pair_wild, open) else {
+            return false;
+        };
+        let mut most = so_far + p.value;
+        if let Some(foot) = &self.feet[seat.pos()]
+            && p.value == values(&rest)
+        {
+            let laid = |kind: MeldOf| -> (usize, usize) {
+                match kind.natural() {
+                    Some(r) => p
+                        .ranks
+                        .iter()
+                        .find(|(rank, _, _)| *rank == r)
+                        .map_or((0, 0), |&(_, n, w)| (n, w)),
+                    None => (0, p.all_wild),
+                }
+            };
+            let after = |kind: MeldOf| {
+                let (n, w) = laid(kind);
+                open_after(kind, open(kind), n, w)
+            };
+            let mut foot = foot.to_vec();
+            let mut f = plan(&foot, None, self.pair_wild, after);
+            if f.as_ref().is_some_and(|f| f.value == values(&foot)) {
+                // One card kept for the discard: the least.
+                foot.sort_by_key(|&c| value(c));
+                foot.remove(0);
+                f = plan(&foot, None, self.pair_wild, after);
+            }
+            most += f.map_or(0, |f| f.value);
+        }
+        most >= self.minimum
     }
 
     /// The take of the discard pile worth offering to `seat`.
@@ -1980,21 +2107,23 @@ impl Hand {
                             }),
                         });
                     }
+                    // The partner may say more than yes or no (§3.4): logged, the opponents then
+                    // answer; his reply binds nothing, so either is offered.
+                    if !opponents {
+                        out.extend([Reply::Yes, Reply::No].map(|reply| Action {
+                            seat: s,
+                            kind: Verb::Answer(Answer {
+                                reply,
+                                extra_information: true,
+                            }),
+                        }));
+                    }
                 }
             }
             Phase::Setup | Phase::Over => {}
         }
         out
     }
-}
-
-/// Cards as a director says them: "KS KD 2C".
-fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl HandState<Verb> for Hand {
@@ -2112,16 +2241,17 @@ impl HandState<Verb> for Hand {
 
     fn view(&self) -> TableView {
         let over = self.may_end_here();
+        let setup = self.setup_due().filter(|_| self.phase == Phase::Setup);
         let to_act = match self.phase {
             Phase::Over => Vec::new(),
-            Phase::Setup => self.table.seats().collect(),
+            Phase::Setup if setup.is_some() => setup.clone().expect("checked").1,
             Phase::Answer { opponents } => self.answerers(opponents),
             _ => vec![self.to_move()],
         };
         let phase = match self.phase {
             _ if over => "over",
-            Phase::Setup => "setup",
-            Phase::Start | Phase::MustDrawStock => "draw",
+            Phase::Setup if setup.is_some() => setup.expect("checked").0,
+            Phase::Setup | Phase::Start | Phase::MustDrawStock => "draw",
             Phase::FootDue => "foot",
             Phase::Answer { .. } => "answer",
             Phase::Play | Phase::MustDiscard | Phase::Over => "play",
@@ -2142,31 +2272,33 @@ impl HandState<Verb> for Hand {
         match self.phase {
             Phase::Over => Vec::new(),
             Phase::Setup => {
-                // Any number of cards may be pulled (22 earns the bonus).
-                let mut out: Vec<Action<Verb>> = self
-                    .pull_due()
-                    .into_iter()
-                    .flat_map(|seat| {
-                        (1..=u8::MAX).map(move |n| Action {
-                            seat,
-                            kind: Verb::Pull(n),
+                match self.setup_due() {
+                    // Any number of cards may be pulled (22 earns the bonus).
+                    Some(("pull", seats)) => seats
+                        .into_iter()
+                        .flat_map(|seat| {
+                            (1..=u8::MAX).map(move |n| Action {
+                                seat,
+                                kind: Verb::Pull(n),
+                            })
                         })
-                    })
-                    .collect();
-                for seat in self.table.seats() {
-                    if let Some(card) = self.red_three_held(seat) {
-                        out.extend((1..=2).map(|stock| Action {
-                            seat,
-                            kind: Verb::RedThree(RedThree { card, stock }),
-                        }));
+                        .collect(),
+                    Some((_, seats)) => seats
+                        .into_iter()
+                        .flat_map(|seat| {
+                            let card = self.red_three_held(seat).expect("a red 3 held");
+                            (1..=2).map(move |stock| Action {
+                                seat,
+                                kind: Verb::RedThree(RedThree { card, stock }),
+                            })
+                        })
+                        .collect(),
+                    None => {
+                        let mut next = self.clone();
+                        next.phase = Phase::Start;
+                        next.turn_candidates()
                     }
                 }
-                if out.is_empty() {
-                    let mut next = self.clone();
-                    next.phase = Phase::Start;
-                    out = next.turn_candidates();
-                }
-                out
             }
             _ => self.turn_candidates(),
         }
@@ -2205,7 +2337,11 @@ impl HandState<Verb> for Hand {
             Ending::Over
         } else {
             let due = match self.phase {
-                Phase::Setup => None,
+                // Several seats are due at once until one is left.
+                Phase::Setup => match self.setup_due() {
+                    Some((_, seats)) => (seats.len() == 1).then(|| seats[0]),
+                    None => Some(self.to_move()),
+                },
                 Phase::Answer { opponents: true } => None,
                 Phase::Answer { opponents: false } => Some(self.partner(self.to_move())),
                 _ => Some(self.to_move()),
@@ -2246,10 +2382,10 @@ mod tests {
     #[test]
     fn melds_of_three_to_seven_with_few_wild_cards() {
         // §3.2: one wild card in 3-5 cards, two in 6-7; all wild allowed.
-        assert!(one_meld(2, 1) && one_meld(4, 1) && !one_meld(3, 2));
-        assert!(one_meld(4, 2) && one_meld(5, 2) && !one_meld(4, 3));
-        assert!(one_meld(0, 3) && one_meld(0, 7) && !one_meld(0, 2) && !one_meld(8, 0));
-        assert!(!one_meld(1, 2));
+        assert!(splits(2, 1) && splits(4, 1) && !splits(3, 2));
+        assert!(splits(4, 2) && splits(5, 2) && !splits(4, 3));
+        assert!(splits(0, 3) && splits(0, 7) && !splits(0, 2) && !splits(8, 0));
+        assert!(!splits(1, 2));
         // Nine naturals: a pile of seven, then two with a wild card.
         assert_eq!(split(9, 1), Some(vec![(7, 0), (2, 1)]));
         // Eight wild cards: a wild pile and one left, which makes no meld.
@@ -2278,5 +2414,102 @@ mod tests {
                 .value,
             40
         );
+    }
+}
+
+#[cfg(test)]
+mod legal {
+    use crate::engine;
+    use crate::record::HandRecord;
+    use serde_json::{Value, json};
+
+    /// Fixture 01 (W deals; W holds 3H) with `actions` for its actions.
+    fn record(actions: Value) -> HandRecord {
+        let text = include_str!("../../fixtures/hand-and-foot/01-going-out-with-every-pile.json");
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        v["record"]["actions"] = actions;
+        serde_json::from_value(v["record"].take()).unwrap()
+    }
+
+    /// Fixture 01's first `n` actions, as hand `hand_number` of the game.
+    fn melds_offered(n: usize, hand_number: u32) -> Vec<Vec<String>> {
+        let text = include_str!("../../fixtures/hand-and-foot/01-going-out-with-every-pile.json");
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        v["record"]["actions"].as_array_mut().unwrap().truncate(n);
+        v["record"]["match_state"] = json!({"hands_played": hand_number - 1});
+        let record: HandRecord = serde_json::from_value(v["record"].take()).unwrap();
+        let game = crate::games::find("hand-and-foot").unwrap();
+        let view = engine::legal_actions(game, &record).unwrap();
+        view.legal
+            .iter()
+            .filter(|a| a.kind.verb == "meld")
+            .map(|a| serde_json::from_value(a.kind.value["cards"].clone()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_meld_a_hand_can_open_with_is_offered_once() {
+        // After a5 N holds KS KS KH KH KD KD KC and QS QS QH QH QD QD, no wild card; his side
+        // has not opened. New melds of 3 to 7 kings: the choices of k among copies 2, 2, 2, 1
+        // (coefficients of (1+x+x²)³(1+x)): 13 + 13 + 9 + 4 + 1 = 40; of 3 to 6 queens among
+        // 2, 2, 2 ((1+x+x²)³): 7 + 6 + 3 + 1 = 17. Each leaves the rest to meld this turn (the
+        // kings onto it, six queens: 130 in all, over 50): 57 melds, each once.
+        let melds = melds_offered(6, 1);
+        assert_eq!(melds.len(), 57, "{melds:?}");
+        let mut distinct = melds.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 57);
+        // Hand 4 needs 150 (§3.2): the hand alone melds 130, but melded away it lets him pick up
+        // his foot and meld on (the J pile with JK JK 150, 9S 9H 2C 40: HF-7's 220 in fixture
+        // 03), so every one of them is still offered.
+        assert_eq!(melds_offered(6, 4).len(), 57);
+    }
+
+    fn due(actions: Value) -> (&'static str, Vec<String>, usize) {
+        let game = crate::games::find("hand-and-foot").unwrap();
+        let view = engine::legal_actions(game, &record(actions)).unwrap();
+        let seats = view.to_act.iter().map(|s| s.to_string()).collect();
+        (view.phase, seats, view.legal.len())
+    }
+
+    #[test]
+    fn the_view_names_the_seats_yet_to_pull_then_the_red_threes_then_the_first_player() {
+        // §1 names no order of pulling: every seat that has not pulled is due, each with any pull.
+        assert_eq!(
+            due(json!([])),
+            (
+                "pull",
+                vec!["N".into(), "E".into(), "S".into(), "W".into()],
+                4 * 255
+            )
+        );
+        let pulls = json!([{"seat": "S", "pull": 22}, {"seat": "N", "pull": 20}]);
+        assert_eq!(due(pulls), ("pull", vec!["E".into(), "W".into()], 2 * 255));
+        // §2 item 3: then the red 3s dealt (W's 3H, replaced from stock 1 or 2).
+        let all = json!([
+            {"seat": "W", "pull": 25}, {"seat": "E", "pull": 23},
+            {"seat": "S", "pull": 22}, {"seat": "N", "pull": 22}
+        ]);
+        assert_eq!(due(all.clone()), ("red_three", vec!["W".into()], 2));
+        let mut laid = all.as_array().unwrap().clone();
+        laid.push(json!({"seat": "W", "red_three": {"card": "3H", "stock": 2}}));
+        let (phase, seats, _) = due(Value::Array(laid));
+        assert_eq!((phase, seats), ("draw", vec!["N".to_string()]));
+    }
+
+    #[test]
+    fn a_red_three_before_every_pull_is_unexpected() {
+        let game = crate::games::find("hand-and-foot").unwrap();
+        let a = engine::adjudicate(
+            game,
+            &record(json!([
+                {"seat": "N", "pull": 22},
+                {"seat": "W", "red_three": {"card": "3H", "stock": 2}}
+            ])),
+        )
+        .unwrap();
+        let e = a.record_error.unwrap();
+        assert_eq!((e.code, e.action_index), ("unexpected_action", Some(1)));
     }
 }

@@ -1068,9 +1068,8 @@ impl Hand {
                     MeldType::FlushSequence,
                     MeldType::Assembly,
                 ] {
-                    if false_meld(kind, cards, self.variant.meld, self.variant.ace).is_none()
-                        && !out.iter().any(|m| m.kind == kind && m.cards == cards)
-                    {
+                    // `subsets` gives each choice once (the imperial suit's copies are one card).
+                    if false_meld(kind, cards, self.variant.meld, self.variant.ace).is_none() {
                         out.push(Meld {
                             kind,
                             cards: cards.to_vec(),

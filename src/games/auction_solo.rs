@@ -33,7 +33,7 @@ const PENALTY_RULE: &str = "auction-solo.md §5, AS-e";
 
 crate::verbs! {
     /// What a record of Auction Solo can say.
-    pub enum Verb in "AuctionSolo" {
+    pub enum Verb in "Auction Solo" {
         Pass(crate::record::Yes) = "pass": "A pass in the auction (value `true`): final, the seat calls no more (§3).",
         Bid(Bid) = "bid": "A bid: its `kind`, the `tricks` of a solo or abundance, `in_turned_suit` for a bid in the turned suit, and optionally the `suit` of an own-suit bid (§2, AS-1, AS-b). A malformed bid is the record error `unexpected_action`, a bid not higher than the standing one `illegal_bid`.",
         Trump(Called) = "trump": "The soloist's trump (S, H, D or C) once he has won the auction with an own-suit solo or abundance (§2 step 3); after a bid that stated its suit, or one in the turned suit, it may be omitted and must name that suit (AS-b, AS-f).",

@@ -912,6 +912,28 @@ async fn checks(desk: &Desk) {
     );
     desk.shot("poke-draws").await;
 
+    // Auction Solo (issue 25): the contract in words and the soloist, and his hand tagged open once
+    // exposed: fixture 06, W's misère ouverte, exposed after the first trick (actions 4 to 7).
+    let ouverte =
+        "?game=auction-solo&example=06-misere-ouverte-the-hand-exposed-after-the-first-trick";
+    desk.open(&format!("{ouverte}&step=7")).await;
+    assert_eq!(desk.text("#contract-name").await, "misère ouverte by W");
+    assert!(desk.text("#table .seat-W h4").await.contains("soloist"));
+    let open_hand = "return document.querySelectorAll('#table .open-hand').length";
+    assert_eq!(
+        desk.js(open_hand).await,
+        json!(0),
+        "not exposed mid-trick 1"
+    );
+    desk.open(&format!("{ouverte}&step=8")).await;
+    assert_eq!(desk.js(open_hand).await, json!(1));
+    assert!(
+        desk.text("#table .seat-W .open-hand")
+            .await
+            .contains("open hand")
+    );
+    desk.shot("auction-solo-open-hand").await;
+
     league(desk, &all).await;
     director(desk, &all).await;
     headers(desk).await;

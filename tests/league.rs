@@ -2194,6 +2194,111 @@ async fn calabrasella_chips_over_the_agreed_deals_place_the_players() {
     );
 }
 
+/// A four-seat record moved `turns` seats on clockwise (N E S W): the dealer, the hands and every
+/// action's seat.
+fn rotated_compass(record: &Value, turns: usize) -> Value {
+    const SEATS: [&str; 4] = ["N", "E", "S", "W"];
+    let on = |s: &str| {
+        let i = SEATS.iter().position(|x| *x == s).unwrap();
+        SEATS[(i + turns) % 4]
+    };
+    let mut r = record.clone();
+    r["dealer"] = json!(on(record["dealer"].as_str().unwrap()));
+    r["deal"] = record["deal"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(seat, cards)| (on(seat).to_string(), cards.clone()))
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+    for a in r["actions"].as_array_mut().unwrap() {
+        a["seat"] = json!(on(a["seat"].as_str().unwrap()));
+    }
+    r
+}
+
+/// Auction Solo (issue 25): three deals agreed at a four-seat table, each player alone. Fixture 01
+/// (dealer S: N's solo 8 made, N +21, E S W -7), fixture 10 moved one seat on (dealer W: S's revoke
+/// makes E's solo 8 exactly, E +6, N S W -2) and fixture 03 moved two seats on (dealer N: W's solo 7
+/// in the turned suit fails by 7, W -27, N E S +9). Totals N 28, E 8, S 0, W -36: after the third
+/// deal the match is over and Ana (N) wins; Ben second, Cai third, Dee fourth.
+#[actix_web::test]
+async fn auction_solo_net_totals_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("auction-solo", json!({"deals": 3}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let hands = [
+        fixture("auction-solo", "01"),
+        rotated_compass(&fixture("auction-solo", "10"), 1),
+        rotated_compass(&fixture("auction-solo", "03"), 2),
+    ];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["hands_played"], &after["winners"]),
+        (
+            &json!({"N": 28, "E": 8, "S": 0, "W": -36}),
+            &json!(3),
+            &json!(["N"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let places: Vec<(i64, Value)> = ["Ana", "Ben", "Cai", "Dee"]
+        .iter()
+        .map(|name| {
+            let (rank, _, _, places, _) = finish(find(players, "player", name));
+            (rank, places)
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (1, json!([1])),
+            (2, json!([0, 1])),
+            (3, json!([0, 0, 1])),
+            (4, json!([0, 0, 0, 1]))
+        ]
+    );
+    // Rated from that order: each ahead of the next.
+    let ratings: Vec<f64> = ["Ana", "Ben", "Cai", "Dee"]
+        .iter()
+        .map(|name| finish(find(players, "player", name)).4)
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] > w[1]), "{ratings:?}");
+    // The session's sheet carries the bids as objects: imported into another session it replays
+    // to the same match.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",bid,") && sheet.contains(",trump,"),
+        "{sheet}"
+    );
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["won"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(56)),
+        "{ana}"
+    );
+}
+
 /// Spinado (issue 23): five players, two hands agreed. Fixture 01 (dealer P5: P5 runs the spades
 /// and goes out; P1 -3, P2 -3, P3 -3, P4 -17 with the spinado, P5 +16; Matrimony and Intrigue keep
 /// 5 each), then fixture 01 moved one seat on (dealer P1; P5, the previous winner, does not ante:

@@ -58,6 +58,25 @@ impl AgreedDeals {
     }
 }
 
+/// Balances where every payment goes from one player to another (Calabrasella's chips, the solo
+/// games' net units) add up to nothing: a match state whose balances do not is refused (README
+/// C14). `rule` names the rule that settles the payments.
+pub fn check_net_zero(before: &MatchState, rule: &str) -> Option<FieldError> {
+    let sum: i64 = before
+        .scores
+        .sides()
+        .map(|s| i64::from(before.scores[s]))
+        .sum();
+    (sum != 0).then(|| {
+        FieldError::new(
+            "/match_state/scores".into(),
+            format!(
+                "the balances add up to {sum}: every payment goes from one player to another, so they add up to 0 ({rule})"
+            ),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +109,21 @@ mod tests {
         let mut after = played(1000);
         none.close(&mut after, 10);
         assert!(!after.game_over);
+    }
+
+    #[test]
+    fn balances_paid_between_players_add_up_to_nothing() {
+        let table = crate::seat::Table::solo(3);
+        let mut before = MatchState {
+            scores: crate::seat::PerSide::over(table.sides()),
+            ..MatchState::default()
+        };
+        assert!(check_net_zero(&before, "CL §4").is_none());
+        let p1 = table.side(table.seat(0));
+        before.scores[p1] = 5;
+        let e = check_net_zero(&before, "CL §4").unwrap();
+        assert_eq!(e.pointer, "/match_state/scores");
+        assert!(e.detail.contains("add up to 5"), "{}", e.detail);
     }
 
     #[test]

@@ -198,6 +198,22 @@ impl RecordError {
     }
 }
 
+impl RecordError {
+    /// Action `index` does not fit the hand where `due` is to act (`expected` says what is due):
+    /// `out_of_phase` while a seat is due, `after_end` once none is (the hand is over).
+    pub fn misfit<V: Verbs>(
+        index: usize,
+        action: &Action<V>,
+        due: Option<Seat>,
+        expected: &str,
+    ) -> RecordError {
+        match due {
+            Some(due) => RecordError::out_of_phase(index, action, due, expected),
+            None => RecordError::after_end(index, action, expected),
+        }
+    }
+}
+
 /// README C7: of the established irregularities whose penalties would each decide the hand, the
 /// first decides; later ones are reported with no further effect.
 #[derive(Clone, Copy, Debug, Default)]
@@ -295,5 +311,37 @@ impl From<String> for Reason {
 impl From<&str> for Reason {
     fn from(words: &str) -> Reason {
         Reason::Said(words.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::verbs! {
+        /// A test game's card verbs.
+        enum Verb in "Test" {
+            Play(crate::cards::Card) = "play": "A card.",
+            Correct(crate::cards::Card) = "correct": "A correction.",
+        }
+    }
+
+    #[test]
+    fn a_misfit_is_out_of_turn_unexpected_or_after_the_end() {
+        let card = "AS".parse().unwrap();
+        let play = Action {
+            seat: Seat::N,
+            kind: Verb::Play(card),
+        };
+        let code = |a: &Action<Verb>, due| RecordError::misfit(3, a, due, "what is due").code;
+        assert_eq!(code(&play, Some(Seat::E)), "out_of_turn");
+        assert_eq!(code(&play, Some(Seat::N)), "unexpected_action");
+        assert_eq!(code(&play, None), "action_after_end");
+        let correct = Action {
+            seat: Seat::N,
+            kind: Verb::Correct(card),
+        };
+        assert_eq!(code(&correct, Some(Seat::E)), "invalid_correct");
+        assert_eq!(code(&correct, None), "invalid_correct");
     }
 }

@@ -10,7 +10,7 @@ use crate::cards::{Card, CardSet, Rank, choices, packs};
 use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
-use crate::engine::deals::AgreedDeals;
+use crate::engine::deals::{self, AgreedDeals};
 use crate::engine::{
     Adjudication, CampPoints, Contract, Ending, Established, Event, Fault, FieldError,
     FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
@@ -440,15 +440,7 @@ fn check_match(
     let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
         .into_iter()
         .collect();
-    let chips: i32 = before.scores.sides().map(|s| before.scores[s]).sum();
-    if chips != 0 {
-        errors.push(FieldError::new(
-            "/match_state/scores".into(),
-            format!(
-                "the chip balances add up to {chips}: every payment goes from one player to another, so they add up to 0 (§4)"
-            ),
-        ));
-    }
+    errors.extend(deals::check_net_zero(before, "calabrasella.md §4"));
     if errors.is_empty() {
         errors.extend(
             rules
@@ -556,11 +548,7 @@ impl Hand {
 
     /// README C11, C12: an action that does not fit the phase.
     fn out_of_phase(&self, index: usize, action: &Action<Verb>) -> RecordError {
-        let expected = self.what_is_due();
-        match self.due() {
-            Some(due) => RecordError::out_of_phase(index, action, due, &expected),
-            None => RecordError::after_end(index, action, &expected),
-        }
+        RecordError::misfit(index, action, self.due(), &self.what_is_due())
     }
 
     /// §2 step 2: pass or play; the first play makes the declarer, three passes the next deal.

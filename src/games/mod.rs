@@ -1,5 +1,6 @@
 //! One module per game, each reading like its rule file; the registry lists them.
 
+mod auction_solo;
 mod bacon;
 mod big_two;
 mod briscola;
@@ -52,6 +53,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &spinado::Spinado,
         &poke::Poke,
         &trente_et_quarante::TrenteEtQuarante,
+        &auction_solo::AuctionSolo,
     ]
 }
 

@@ -442,7 +442,9 @@ function renderSummary() {
       return row ? item(label, h("span", { class: "face-up row", dataset: { row: key } }, row.cards.map((c) => cardEl(c)), ` ${row.total}${row.misdeal ? " (misdeal)" : ""}`)) : null;
     }),
     a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
-    a.contract ? item("Contract", value(a.contract)) : null,
+    // The contract in words where the game names it (Auction Solo's "abundance 10 in the turned suit").
+    a.contract_name ? item("Contract", h("span", { id: "contract-name" }, `${a.contract_name} by ${a.contract?.declarer ?? a.soloist ?? "?"}`),
+      a.contract ? [" · ", value(a.contract)] : null) : a.contract ? item("Contract", value(a.contract)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -486,6 +488,10 @@ function renderTable() {
   const toAct = v && !v.error ? v.to_act ?? [] : [];
   const legalCards = new Set((v?.legal ?? []).map((a) => playedCard(verbOf(a)[1])).filter(isCard));
   const declarer = S.adj?.contract?.declarer;
+  // The declarer as the game names his camp (Auction Solo's soloist), and his hand once exposed.
+  const declarerTag = (S.adj?.camps ?? []).find((c) => c.seats?.includes(declarer))?.role ?? "declarer";
+  const shownView = v && !v.error ? v : S.adj;
+  const exposed = shownView?.exposed_hand?.length ? shownView.exposed_hand : null;
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
@@ -502,7 +508,9 @@ function renderTable() {
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
-        seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        seat === declarer ? h("span", { class: "tag" }, declarerTag) : null,
+        // An open contract (Auction Solo's misère ouverte): the soloist's hand lies exposed.
+        seat === declarer && exposed ? h("span", { class: "tag open-hand", title: `exposed: ${exposed.join(" ")}` }, "open hand") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

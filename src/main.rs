@@ -1,9 +1,9 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
+use arbiter::api::problem::Problem;
 use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
-use arbiter::api::problem::Problem;
 use arbiter::pbn;
 use arbiter::record::{HandRecord, MatchRecord};
 use clap::{Args, Parser, Subcommand};
@@ -311,7 +311,8 @@ fn json_record(bytes: &[u8]) -> Result<(&'static dyn engine::Game, HandRecord), 
         .and_then(|g| g.as_str())
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
-    let record = api::problem::parse_json(bytes).map_err(|p| pretty(&api::record_problem(game, p)))?;
+    let record =
+        api::problem::parse_json(bytes).map_err(|p| pretty(&api::record_problem(game, p)))?;
     Ok((game, record))
 }
 

@@ -480,7 +480,7 @@ async fn get_game(path: web::Path<String>) -> Result<web::Json<GameDescription>,
 enum RecordProblems {
     #[response(
         status = 400,
-        description = "Empty or malformed JSON (or, where a PBN text is taken, malformed PBN)",
+        description = "Empty or malformed JSON",
         content_type = "application/problem+json"
     )]
     Malformed(Problem),
@@ -510,7 +510,8 @@ enum RecordProblems {
     NotJson(Problem),
     #[response(
         status = 422,
-        description = "The record is not a hand (or position) of this game; in a match, a hand comes after the game ended \
+        description = "The record is not a hand (or position) of this game (or, where a PBN text is taken, the text is not \
+                       PBN: `urn:arbiter:problem:malformed-pbn`); in a match, a hand comes after the game ended \
                        or is dealt by the wrong seat. Pointers name the values.",
         content_type = "application/problem+json"
     )]
@@ -565,12 +566,22 @@ pub fn adjudicate_pbn(
             e.column.unwrap_or(1),
             e.detail
         );
-        Problem::new(StatusCode::BAD_REQUEST, "malformed-pbn", "Malformed PBN", detail).with(errors)
+        // 422 as for a JSON record that is not a hand: a string is all a schema can say of a text.
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "malformed-pbn",
+            "Malformed PBN",
+            detail,
+        )
+        .with(errors)
     };
     let text = std::str::from_utf8(body).map_err(|e| {
         let before = &body[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-        let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
         let column = String::from_utf8_lossy(&before[start..]).chars().count() as u64 + 1;
         malformed(vec![FieldError {
             row: Some(line),

@@ -28,9 +28,9 @@ pub const MEDIA_TYPE: &str = "application/x-pbn";
 /// record and, in a text, its line and column (`row`, `column`).
 #[derive(Debug)]
 pub enum Refused {
-    /// The text is not PBN (a tag not closed, text before the first tag): HTTP 400.
+    /// The text is not PBN (a tag not closed, text before the first tag).
     Malformed(Vec<FieldError>),
-    /// The text is PBN but not a hand of its game, or the record cannot be written: HTTP 422.
+    /// The text is PBN but not a hand of its game, or the record cannot be written.
     Invalid(Vec<FieldError>),
 }
 
@@ -203,8 +203,10 @@ pub fn read(text: &str, game: Option<&'static dyn Game>) -> Result<Read, Refused
         let known = sections.contains(&tag.name.as_str())
             || [DEALER, DEAL].contains(&tag.name.as_str())
             || ARBITER_TAGS.contains(&tag.name.as_str());
-        if let (true, Some(t)) = (known && !sections.contains(&tag.name.as_str()), tag.data.first())
-        {
+        if let (true, Some(t)) = (
+            known && !sections.contains(&tag.name.as_str()),
+            tag.data.first(),
+        ) {
             return Err(invalid(
                 "",
                 t.at,
@@ -274,14 +276,15 @@ pub fn read(text: &str, game: Option<&'static dyn Game>) -> Result<Read, Refused
     };
 
     if let Some(tag) = by_name.get(OPTIONS) {
-        let fields = value::read_fields(&tag.value)
-            .map_err(|e| invalid("/options", tag.value_at, e))?;
+        let fields =
+            value::read_fields(&tag.value).map_err(|e| invalid("/options", tag.value_at, e))?;
         record.options = fields.into_iter().collect();
         place("/options", tag);
     }
     let options = Options::resolve(game.info().options, &record.options, "/options")
         .map_err(|e| Refused::Invalid(with_position(e, by_name.get(OPTIONS).copied())))?;
-    fits(game, &options).map_err(|e| invalid("", Position { line: 1, column: 1 }, e))?;
+    let game_at = named.map_or(Position { line: 1, column: 1 }, |t| t.value_at);
+    fits(game, &options).map_err(|e| invalid("/game", game_at, e))?;
 
     for (name, seat) in PLAYERS {
         if let Some(tag) = by_name.get(name) {
@@ -325,8 +328,8 @@ pub fn read(text: &str, game: Option<&'static dyn Game>) -> Result<Read, Refused
         place("/stock", tag);
     }
     if let Some(tag) = by_name.get(MATCH_STATE) {
-        let fields = value::read_fields(&tag.value)
-            .map_err(|e| invalid("/match_state", tag.value_at, e))?;
+        let fields =
+            value::read_fields(&tag.value).map_err(|e| invalid("/match_state", tag.value_at, e))?;
         let state: MatchState =
             serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
                 invalid(
@@ -384,7 +387,8 @@ fn read_deal(tag: &Tag) -> Result<BTreeMap<Seat, Vec<Card>>, Refused> {
     let Some((first, hands)) = v.split_once(':') else {
         return Err(bad(
             0,
-            "expected the first seat and a colon, then four hands: \"N:KQT2.AT.J6542.85 ...\"".into(),
+            "expected the first seat and a colon, then four hands: \"N:KQT2.AT.J6542.85 ...\""
+                .into(),
         ));
     };
     let first = compass(first).ok_or_else(|| {
@@ -451,7 +455,11 @@ fn read_deal_order(tag: &Tag, deal: &mut BTreeMap<Seat, Vec<Card>>) -> Result<()
         let (seat, cards) = item
             .split_once(':')
             .and_then(|(s, c)| Some((compass(s)?, c)))
-            .ok_or_else(|| bad(format!("'{item}' is not a seat's order: expected N:7S,AS,...")))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{item}' is not a seat's order: expected N:7S,AS,..."
+                ))
+            })?;
         let cards = if cards.is_empty() {
             Vec::new()
         } else {
@@ -500,7 +508,11 @@ fn pbn_card(token: &str) -> Option<Card> {
 }
 
 fn write_pbn_card(card: Card) -> String {
-    format!("{}{}", card.suit_unchecked().letter(), card.rank_unchecked().letter())
+    format!(
+        "{}{}",
+        card.suit_unchecked().letter(),
+        card.rank_unchecked().letter()
+    )
 }
 
 /// A token PBN allows in a section and arbiter does not read: a note's reference (`=1=`), an
@@ -735,7 +747,10 @@ impl Sections {
         let mut placed = self.placed;
         let mut actions = Vec::with_capacity(total);
         let mut at = Vec::with_capacity(total);
+        // After a record error no seat is due: the rest is placed as the text lists it (calls
+        // clockwise, cards trick by trick from the play's seat), which the ruling never reads.
         let mut stopped = false;
+        let mut last_call: Option<Seat> = None;
         for i in 0..total {
             let pointer = format!("/actions/{i}");
             let view = (!stopped).then(|| replay.table());
@@ -745,41 +760,62 @@ impl Sections {
             let (action, where_) = if let Some((seat, kind, where_)) = placed.remove(&i) {
                 (Action { seat, kind }, where_)
             } else if let Some((kind, where_)) = calls.next() {
-                let seat = due.ok_or_else(|| unplaceable(&pointer, where_, view.is_none()))?;
+                let seat = match (due, stopped) {
+                    (Some(seat), _) => seat,
+                    (None, true) => last_call
+                        .map(|s| after(s, 1))
+                        .or(auction.map(|(s, _)| s))
+                        .unwrap_or(Seat::N),
+                    (None, false) => return Err(unplaceable(&pointer, where_)),
+                };
                 if let Some((named, tag_at)) = auction.take()
                     && named != seat
                 {
                     return Err(invalid(
                         &pointer,
                         tag_at,
-                        format!("the auction's first call is {seat}'s (the seat due), not {named}'s"),
-                    ));
-                }
-                (Action { seat, kind }, where_)
-            } else {
-                let next = tricks.iter().flatten().flatten().next().map(|(_, p)| *p);
-                let next = next.unwrap_or(Position { line: 1, column: 1 });
-                let seat = due.ok_or_else(|| unplaceable(&pointer, next, view.is_none()))?;
-                let play = self.play.expect("cards come with their [Play] tag");
-                let trick = view.as_ref().and_then(|v| v.trick_number).unwrap_or(0) as usize;
-                let slot = trick
-                    .checked_sub(1)
-                    .and_then(|t| tricks.get_mut(t))
-                    .and_then(|t| t[(seat.pos() + 4 - play.pos()) % 4].take());
-                let Some((card, where_)) = slot else {
-                    return Err(invalid(
-                        &pointer,
-                        next,
                         format!(
-                            "action {i}: {seat} is due to play to trick {trick}, and the play section \
-                             has no card of {seat}'s in that trick not yet placed"
+                            "the auction's first call is {seat}'s (the seat due), not {named}'s"
                         ),
                     ));
+                }
+                last_call = Some(seat);
+                (Action { seat, kind }, where_)
+            } else {
+                let play = self.play.expect("cards come with their [Play] tag");
+                let next = tricks
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                    .find_map(|(k, c)| c.map(|(_, at)| (k, at)));
+                let (k, next_at) = next.expect("a card remains while actions do");
+                let (seat, slot) = match (due, stopped) {
+                    (_, true) => (after(play, k % 4), Some(k)),
+                    (Some(seat), false) => {
+                        let trick =
+                            view.as_ref().and_then(|v| v.trick_number).unwrap_or(0) as usize;
+                        let k = (trick * 4 + (seat.pos() + 4 - play.pos()) % 4).checked_sub(4);
+                        let held =
+                            k.filter(|&k| tricks.get(k / 4).is_some_and(|t| t[k % 4].is_some()));
+                        let Some(k) = held else {
+                            return Err(invalid(
+                                &pointer,
+                                next_at,
+                                format!(
+                                    "action {i}: {seat} is due to play to trick {trick}, and the play \
+                                     section has no card of {seat}'s in that trick not yet placed"
+                                ),
+                            ));
+                        };
+                        (seat, Some(k))
+                    }
+                    (None, false) => return Err(unplaceable(&pointer, next_at)),
                 };
+                let k = slot.expect("a slot is found");
+                let (card, where_) = tricks[k / 4][k % 4].take().expect("the slot holds a card");
                 (Action::new(seat, "play", card), where_)
             };
             if !stopped && replay.apply(action.clone()).is_err() {
-                // A record error: the hand stops here, and no later action has a seat due.
                 stopped = true;
             }
             actions.push(action);
@@ -789,19 +825,13 @@ impl Sections {
     }
 }
 
-/// The refusal of a call or card the text leaves to the turn when no single seat is due.
-fn unplaceable(pointer: &str, at: Position, stopped: bool) -> Refused {
-    let why = if stopped {
-        "the hand stopped at a record error before it"
-    } else {
-        "no single seat is due to act here"
-    };
+/// The refusal of a call or card the text leaves to the turn where no single seat is due.
+fn unplaceable(pointer: &str, at: Position) -> Refused {
     invalid(
         pointer,
         at,
-        format!(
-            "this call or card has no seat: {why}; give it in [ArbiterActions] with its index and seat"
-        ),
+        "this call or card has no seat: no single seat is due to act here; give it in \
+         [ArbiterActions] with its index and seat",
     )
 }
 
@@ -824,6 +854,19 @@ pub fn write(game: &dyn Game, record: &HandRecord) -> Result<String, Vec<FieldEr
             )]);
         }
     }
+    let numbered = std::iter::once(("/dealer".to_string(), record.dealer))
+        .chain(record.deal.keys().map(|&s| (format!("/deal/{s}"), s)))
+        .chain(record.players.keys().map(|&s| (format!("/players/{s}"), s)))
+        .find(|(_, s)| !Seat::COMPASS.contains(s));
+    if let Some((pointer, seat)) = numbered {
+        return Err(vec![FieldError::new(
+            pointer,
+            format!(
+                "PBN names the seats N, E, S, W: name {seat} as {} to write this record",
+                Seat::COMPASS[seat.pos() % 4]
+            ),
+        )]);
+    }
     let dealt = HandRecord {
         actions: Vec::new(),
         ..record.clone()
@@ -842,7 +885,10 @@ pub fn write(game: &dyn Game, record: &HandRecord) -> Result<String, Vec<FieldEr
         ));
     }
     if let Some(state) = &record.match_state {
-        out.push(tag(MATCH_STATE, &value::write_fields(&match_state_fields(state))));
+        out.push(tag(
+            MATCH_STATE,
+            &value::write_fields(&match_state_fields(state)),
+        ));
     }
     for (name, seat) in PLAYERS {
         if let Some(player) = record.players.get(&seat) {

@@ -159,7 +159,10 @@ fn tag(chars: &mut Chars) -> Result<Tag, Malformed> {
     chars.skip_spaces();
     let name_at = chars.at;
     let mut name = String::new();
-    while let Some(c) = chars.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+    while let Some(c) = chars
+        .peek()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+    {
         name.push(c);
         chars.next();
     }
@@ -196,10 +199,11 @@ fn tag(chars: &mut Chars) -> Result<Tag, Malformed> {
             Some(c) => value.push(c),
         }
     }
+    let end = chars.at;
     chars.skip_spaces();
     if chars.peek() != Some(']') {
         return Err(Malformed {
-            at: chars.at,
+            at: end,
             detail: format!("expected ']' to close tag {name}"),
         });
     }
@@ -238,11 +242,16 @@ mod tests {
             ("[Deal \"N:", 1, 8),
             ("[Deal N]", 1, 7),
             ("\n[ \"x\"]", 2, 3),
-            ("[Deal \"x\" x", 1, 11),
+            ("[Deal \"x\" x", 1, 10),
             ("[A \"\"]\n {", 2, 2),
         ] {
             let e = tags(text).unwrap_err();
-            assert_eq!((e.at.line, e.at.column), (line, column), "{text:?}: {}", e.detail);
+            assert_eq!(
+                (e.at.line, e.at.column),
+                (line, column),
+                "{text:?}: {}",
+                e.detail
+            );
         }
     }
 }

@@ -157,9 +157,15 @@ mod tests {
             (json!("true"), "\"true\""),
             (json!("Pass"), "\"Pass\""),
             (json!("-"), "\"-\""),
-            (json!({"tricks": 8, "suit": "H"}), "(\"suit\":\"H\",\"tricks\":8)"),
+            (
+                json!({"tricks": 8, "suit": "H"}),
+                "(\"suit\":\"H\",\"tricks\":8)",
+            ),
             (json!(["AS", "2C"]), "<\"AS\",\"2C\">"),
-            (json!("a b{[;]}"), "\"a\\u0020b\\u007b\\u005b\\u003b\\u005d\\u007d\""),
+            (
+                json!("a b{[;]}"),
+                "\"a\\u0020b\\u007b\\u005b\\u003b\\u005d\\u007d\"",
+            ),
             (json!({}), "()"),
         ] {
             assert_eq!(write(&v), token, "{v}");

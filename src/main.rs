@@ -302,8 +302,8 @@ fn json_to_pbn(bytes: &[u8]) -> Result<String, String> {
     pbn::write(game, &record).map_err(|e| pretty(&api::record_problem(game, Problem::invalid(e))))
 }
 
-/// A JSON hand record and the game it names.
-fn json_record(bytes: &[u8]) -> Result<(&'static dyn engine::Game, HandRecord), String> {
+/// A JSON record (of a hand or a match) and the game it names.
+fn named_game(bytes: &[u8]) -> Result<(&'static dyn engine::Game, serde_json::Value), String> {
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
     let id = value
@@ -311,6 +311,12 @@ fn json_record(bytes: &[u8]) -> Result<(&'static dyn engine::Game, HandRecord), 
         .and_then(|g| g.as_str())
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
+    Ok((game, value))
+}
+
+/// A JSON hand record and the game it names.
+fn json_record(bytes: &[u8]) -> Result<(&'static dyn engine::Game, HandRecord), String> {
+    let (game, _) = named_game(bytes)?;
     let record =
         api::problem::parse_json(bytes).map_err(|p| pretty(&api::record_problem(game, p)))?;
     Ok((game, record))
@@ -321,15 +327,8 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         let a = api::adjudicate_pbn(None, bytes).map_err(|p| pretty(&p))?;
         return Ok(serde_json::to_string_pretty(&a).expect("an adjudication serializes"));
     }
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
-    let id = value
-        .get("game")
-        .and_then(|g| g.as_str())
-        .ok_or("the record must name its \"game\"")?;
-    let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
-    let problem =
-        |p| serde_json::to_string_pretty(&api::record_problem(game, p)).expect("serializes");
+    let (game, value) = named_game(bytes)?;
+    let problem = |p| pretty(&api::record_problem(game, p));
     let refused = |errors| problem(api::problem::Problem::invalid(errors));
     let out = if value.get("hands").is_some() {
         let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;

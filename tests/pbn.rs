@@ -236,26 +236,6 @@ fn disturbed(game: &dyn Game, mut record: HandRecord, rng: &mut Rng) -> HandReco
     record
 }
 
-/// Plays `record` out by the legal actions the engine offers (never a correction), keeping the
-/// replay between steps.
-fn play_out(game: &dyn Game, mut record: HandRecord, rng: &mut Rng) -> HandRecord {
-    let mut replay = Replay::start(game, &record).expect("a legal position");
-    loop {
-        let offered: Vec<Action> = replay
-            .view()
-            .legal
-            .into_iter()
-            .filter(|a| a.kind.verb != "correct")
-            .collect();
-        if offered.is_empty() {
-            return record;
-        }
-        let action = offered[rng.below(offered.len())].clone();
-        record.actions.push(action.clone());
-        replay.apply(action).expect("an offered action is taken");
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
@@ -279,7 +259,7 @@ proptest! {
         });
         let (game, dealt) = deals[pick % deals.len()].clone();
         let mut rng = Rng(seed | 1);
-        let played = play_out(game, dealt, &mut rng);
+        let played = common::random::play_out(dealt, &mut rng);
         let record = disturbed(game, played, &mut rng);
         if engine::adjudicate(game, &record).is_ok() {
             prop_assert!(round_trip(game, &record).is_ok(), "{}", round_trip(game, &record).unwrap_err());

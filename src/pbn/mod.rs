@@ -101,30 +101,19 @@ const ARBITER_TAGS: [&str; 7] = [
 /// The verbs of the auction's calls (the engine's auction: `auction_calls!`).
 const CALLS: [&str; 2] = ["pass", "bid"];
 
-/// Ranks as a PBN hand lists them, highest first.
-const RANKS: [Rank; 13] = [
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-];
-
+/// The rank a PBN hand or card writes as `c` (`A K Q J T 9 8 7 6 5 4 3 2`).
 fn rank_of(c: char) -> Option<Rank> {
-    RANKS.iter().copied().find(|r| r.letter() == c)
+    Rank::parse(c.encode_utf8(&mut [0; 4]))
 }
 
 /// The seat `k` places clockwise from `seat`.
 fn after(seat: Seat, k: usize) -> Seat {
     Seat::COMPASS[(seat.pos() + k) % 4]
+}
+
+/// The place of `seat`'s card in a trick of a play section whose first seat is `first`.
+fn column(seat: Seat, first: Seat) -> usize {
+    (seat.pos() + 4 - first.pos()) % 4
 }
 
 /// Whether PBN can carry a hand of `game` under `options`: four seats named `N E S W`, one
@@ -794,7 +783,7 @@ impl Sections {
                     (Some(seat), false) => {
                         let trick =
                             view.as_ref().and_then(|v| v.trick_number).unwrap_or(0) as usize;
-                        let k = (trick * 4 + (seat.pos() + 4 - play.pos()) % 4).checked_sub(4);
+                        let k = (trick * 4 + column(seat, play)).checked_sub(4);
                         let held =
                             k.filter(|&k| tricks.get(k / 4).is_some_and(|t| t[k % 4].is_some()));
                         let Some(k) = held else {
@@ -957,7 +946,7 @@ pub fn write(game: &dyn Game, record: &HandRecord) -> Result<String, Vec<FieldEr
             if tricks.len() <= t {
                 tricks.resize(t + 1, [None; 4]);
             }
-            let slot = &mut tricks[t][(a.seat.pos() + 4 - first.pos()) % 4];
+            let slot = &mut tricks[t][column(a.seat, first)];
             if slot.is_none() {
                 *slot = Some(card);
                 in_section = true;

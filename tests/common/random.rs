@@ -54,15 +54,17 @@ pub fn random_legal_hand(game: &str, seed: u64) -> HandRecord {
 }
 
 /// Plays `record` (a dealt hand, for the game it names) to the end by choosing among the legal
-/// actions the engine offers at every step (bids, decisions and plays; never a correction).
+/// actions the engine offers at every step (bids, decisions and plays; never a correction),
+/// keeping the replay between steps.
 pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
     let g =
         arbiter::games::find(record.game.as_deref().expect("the record names its game")).unwrap();
+    let mut replay = engine::Replay::start(g, &record).expect("a legal position");
     loop {
-        let view = engine::legal_actions(g, &record).expect("a legal position");
-        let plays: Vec<&Action> = view
+        let view = replay.view();
+        let plays: Vec<Action> = view
             .legal
-            .iter()
+            .into_iter()
             .filter(|a| a.kind.verb != "correct")
             .collect();
         if plays.is_empty() {
@@ -72,6 +74,8 @@ pub fn play_out(mut record: HandRecord, rng: &mut Rng) -> HandRecord {
             );
             return record;
         }
-        record.actions.push(plays[rng.below(plays.len())].clone());
+        let action = plays[rng.below(plays.len())].clone();
+        record.actions.push(action.clone());
+        replay.apply(action).expect("an offered action is taken");
     }
 }

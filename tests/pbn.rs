@@ -2,7 +2,7 @@
 //! N E S W, one 52-card pack), with no code of any game's own:
 //! - every accepted fixture of those games is written as PBN and read back into the identical
 //!   record, ruled on as its JSON is, and written back to the identical text;
-//! - the example texts (`fixtures/pbn/<game>/<fixture>.pbn`) read into their JSON fixture's record,
+//! - the example texts (`docs/pbn/<game>/<fixture>.pbn`) read into their JSON fixture's record,
 //!   are ruled on as the fixture expects, and are what the writer writes;
 //! - random hands (legal play from the fixtures' deals, then disturbed: an action dropped, two
 //!   swapped, a card played out of turn) round-trip the same way (proptest);
@@ -135,9 +135,9 @@ fn every_accepted_fixture_round_trips_exactly() {
     }
 }
 
-/// The example texts: `fixtures/pbn/<game>/<name>.pbn`, each made from `fixtures/<game>/<name>.json`.
+/// The example texts: `docs/pbn/<game>/<name>.pbn`, each made from `fixtures/<game>/<name>.json`.
 fn examples() -> Vec<(String, std::path::PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pbn");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pbn");
     let mut out = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap() {
         let dir = dir.unwrap().path();
@@ -291,7 +291,7 @@ proptest! {
 fn a_wrong_text_is_refused_at_its_line_and_column() {
     let good = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/pbn/court-piece/01-normal-hand-no-court-same-dealer.pbn"),
+            .join("docs/pbn/court-piece/01-normal-hand-no-court-same-dealer.pbn"),
     )
     .unwrap();
     let line_of = |needle: &str| good.lines().position(|l| l.contains(needle)).unwrap() as u64 + 1;

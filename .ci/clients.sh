@@ -34,9 +34,9 @@ no_warnings() {
 
 echo "== openapi-python-client: generate, then adjudicate every fixture"
 mkdir -p "$TMP/py"
-# Sheet import takes text/csv, which the generator does not know: bytes to it. Its post hooks
-# would run ruff, which is not installed.
-printf 'content_type_overrides:\n  text/csv: application/octet-stream\npost_hooks: []\n' >"$TMP/py.yml"
+# Sheet import takes text/csv, and adjudication also a PBN text (application/x-pbn), which the
+# generator does not know: bytes to it. Its post hooks would run ruff, which is not installed.
+printf 'content_type_overrides:\n  text/csv: application/octet-stream\n  application/x-pbn: application/octet-stream\npost_hooks: []\n' >"$TMP/py.yml"
 "$TMP/venv/bin/openapi-python-client" generate --path "$TMP/served.json" --meta none \
   --config "$TMP/py.yml" --output-path "$TMP/py/arbiter_client" >"$TMP/py.log" 2>&1 ||
   { cat "$TMP/py.log"; exit 1; }

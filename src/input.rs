@@ -14,10 +14,12 @@ pub struct FieldError {
     pub pointer: String,
     /// What is wrong and what was expected.
     pub detail: String,
-    /// In a CSV upload: the 1-based line of the offending cell (the header is line 1).
+    /// In a CSV upload: the 1-based line of the offending cell (the header is line 1). In a PBN
+    /// text: the 1-based line where the offending part was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<u64>,
-    /// In a CSV upload: the 1-based column of the offending cell.
+    /// In a CSV upload: the 1-based column of the offending cell. In a PBN text: the 1-based
+    /// column (in characters) where the offending part was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<u64>,
 }

@@ -9,5 +9,6 @@ pub mod engine;
 pub mod games;
 pub mod input;
 pub mod league;
+pub mod pbn;
 pub mod record;
 pub mod seat;

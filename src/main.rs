@@ -1,9 +1,11 @@
 //! `arbiter`: the service (`serve`, the default), offline adjudication for directors, and the spec.
 
+use arbiter::api::problem::Problem;
 use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
 use arbiter::league::{self, Store};
-use arbiter::record::MatchRecord;
+use arbiter::pbn;
+use arbiter::record::{HandRecord, MatchRecord};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,9 +24,14 @@ enum Command {
     Serve(ServeArgs),
     /// Prints the adjudication of a recorded hand (or a match: an object with `hands`) as JSON.
     Adjudicate {
-        /// A JSON file holding a hand record with its `game`, or a match record with its `game`.
+        /// A JSON file holding a hand record with its `game`, or a match record with its `game`;
+        /// or a PBN text naming its game (`docs/pbn.md`): a file whose first character, after
+        /// white space, is not `{`.
         file: PathBuf,
     },
+    /// Converts a hand record between JSON and PBN (`docs/pbn.md`).
+    #[command(subcommand)]
+    Pbn(PbnCommand),
     /// Prints the OpenAPI document.
     Openapi,
     /// Manages clubs in the league database.
@@ -33,6 +40,20 @@ enum Command {
     /// Manages a club's API keys in the league database.
     #[command(subcommand)]
     Key(KeyCommand),
+}
+
+#[derive(Subcommand)]
+enum PbnCommand {
+    /// Prints a PBN text's hand record as JSON.
+    ToJson {
+        /// A PBN text naming its game (`[ArbiterGame "..."]`).
+        file: PathBuf,
+    },
+    /// Prints a JSON hand record (naming its `game`) as a PBN text that reads back into it.
+    ToPbn {
+        /// A JSON file holding a hand record with its `game`.
+        file: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -114,7 +135,9 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Serve(args)) => serve(args),
         None => serve(ServeArgs::parse_from(["serve"])),
-        Some(Command::Adjudicate { file }) => adjudicate(&file),
+        Some(Command::Adjudicate { file }) => print_or_fail(&file, adjudicate_bytes),
+        Some(Command::Pbn(PbnCommand::ToJson { file })) => print_or_fail(&file, pbn_to_json),
+        Some(Command::Pbn(PbnCommand::ToPbn { file })) => print_or_fail(&file, json_to_pbn),
         Some(Command::Openapi) => {
             print!("{}", api::openapi_json());
             ExitCode::SUCCESS
@@ -236,14 +259,15 @@ fn serve(args: ServeArgs) -> ExitCode {
     }
 }
 
-/// Offline adjudication for directors: same engine, same errors, printed as JSON.
-fn adjudicate(file: &PathBuf) -> ExitCode {
+/// Prints what `f` makes of `file`'s bytes (offline, for directors: the same engine and the same
+/// errors as the service, printed), or its error.
+fn print_or_fail(file: &Path, f: fn(&[u8]) -> Result<String, String>) -> ExitCode {
     let result = std::fs::read(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))
-        .and_then(|bytes| adjudicate_bytes(&bytes));
+        .and_then(|bytes| f(&bytes));
     match result {
-        Ok(json) => {
-            println!("{json}");
+        Ok(out) => {
+            println!("{}", out.trim_end());
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -253,7 +277,33 @@ fn adjudicate(file: &PathBuf) -> ExitCode {
     }
 }
 
-fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
+/// A problem as the CLI prints it.
+fn pretty(problem: &api::problem::Problem) -> String {
+    serde_json::to_string_pretty(problem).expect("a problem serializes")
+}
+
+/// Whether a file is JSON: its first character after white space (and a byte order mark) is `{`.
+fn is_json(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+}
+
+fn pbn_to_json(bytes: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("the text is not UTF-8: {e}"))?;
+    let read = pbn::read(text, None).map_err(|r| {
+        let problem = api::problem::Problem::invalid(r.errors().to_vec());
+        pretty(&problem)
+    })?;
+    Ok(serde_json::to_string_pretty(&read.record).expect("a record serializes"))
+}
+
+fn json_to_pbn(bytes: &[u8]) -> Result<String, String> {
+    let (game, record) = json_record(bytes)?;
+    pbn::write(game, &record).map_err(|e| pretty(&api::record_problem(game, Problem::invalid(e))))
+}
+
+/// A JSON record (of a hand or a match) and the game it names.
+fn named_game(bytes: &[u8]) -> Result<(&'static dyn engine::Game, serde_json::Value), String> {
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
     let id = value
@@ -261,8 +311,24 @@ fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
         .and_then(|g| g.as_str())
         .ok_or("the record must name its \"game\"")?;
     let game = arbiter::games::find(id).ok_or_else(|| format!("unknown game '{id}'"))?;
-    let problem =
-        |p| serde_json::to_string_pretty(&api::record_problem(game, p)).expect("serializes");
+    Ok((game, value))
+}
+
+/// A JSON hand record and the game it names.
+fn json_record(bytes: &[u8]) -> Result<(&'static dyn engine::Game, HandRecord), String> {
+    let (game, _) = named_game(bytes)?;
+    let record =
+        api::problem::parse_json(bytes).map_err(|p| pretty(&api::record_problem(game, p)))?;
+    Ok((game, record))
+}
+
+fn adjudicate_bytes(bytes: &[u8]) -> Result<String, String> {
+    if !is_json(bytes) {
+        let a = api::adjudicate_pbn(None, bytes).map_err(|p| pretty(&p))?;
+        return Ok(serde_json::to_string_pretty(&a).expect("an adjudication serializes"));
+    }
+    let (game, value) = named_game(bytes)?;
+    let problem = |p| pretty(&api::record_problem(game, p));
     let refused = |errors| problem(api::problem::Problem::invalid(errors));
     let out = if value.get("hands").is_some() {
         let m: MatchRecord = api::problem::parse_json(bytes).map_err(problem)?;

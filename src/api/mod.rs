@@ -504,13 +504,14 @@ enum RecordProblems {
     TooLarge(Problem),
     #[response(
         status = 415,
-        description = "Not JSON",
+        description = "Not JSON (nor, where a PBN text is taken, application/x-pbn)",
         content_type = "application/problem+json"
     )]
     NotJson(Problem),
     #[response(
         status = 422,
-        description = "The record is not a hand (or position) of this game; in a match, a hand comes after the game ended \
+        description = "The record is not a hand (or position) of this game (or, where a PBN text is taken, the text is not \
+                       PBN: `urn:arbiter:problem:malformed-pbn`); in a match, a hand comes after the game ended \
                        or is dealt by the wrong seat. Pointers name the values.",
         content_type = "application/problem+json"
     )]
@@ -550,11 +551,82 @@ pub fn hand_record<'a>(game: &'a dyn Game, body: &[u8]) -> Result<Box<dyn Record
         .map_err(|e| Problem::invalid(e).about_record())
 }
 
+/// Reads a PBN text (`docs/pbn.md`) as a hand record of `game` (of the game it names when `None`)
+/// and adjudicates it as the same record in JSON is: every refusal also names the line and column
+/// of the text (`row`, `column`) where the part at fault was written.
+pub fn adjudicate_pbn(
+    game: Option<&'static dyn Game>,
+    body: &[u8],
+) -> Result<Adjudication, Problem> {
+    let malformed = |errors: Vec<FieldError>| {
+        let e = &errors[0];
+        let detail = format!(
+            "the body is not PBN: line {} column {}: {}",
+            e.row.unwrap_or(1),
+            e.column.unwrap_or(1),
+            e.detail
+        );
+        // 422 as for a JSON record that is not a hand: a string is all a schema can say of a text.
+        Problem::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "malformed-pbn",
+            "Malformed PBN",
+            detail,
+        )
+        .with(errors)
+    };
+    let text = std::str::from_utf8(body).map_err(|e| {
+        let before = &body[..e.valid_up_to()];
+        let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() as u64 + 1;
+        malformed(vec![FieldError {
+            row: Some(line),
+            column: Some(column),
+            ..FieldError::new(String::new(), "the text is not UTF-8".into())
+        }])
+    })?;
+    let read = crate::pbn::read(text, game).map_err(|r| match r {
+        crate::pbn::Refused::Malformed(e) => malformed(e),
+        crate::pbn::Refused::Invalid(e) => Problem::invalid(e).about_record(),
+    })?;
+    let located = |mut p: Problem| {
+        read.locate(&mut p.errors);
+        p
+    };
+    let json = serde_json::to_vec(&read.record).expect("a record is JSON");
+    let hand = hand_record(read.game, &json).map_err(located)?;
+    hand.adjudicate()
+        .map_err(|e| located(Problem::invalid(e).about_record()))
+}
+
+/// Whether a request's body is declared a PBN text.
+fn is_pbn(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|ct| ct.to_str().ok())
+        .and_then(|ct| ct.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(crate::pbn::MEDIA_TYPE))
+}
+
 /// Adjudicates one recorded hand. Nothing is stored.
+///
+/// The hand is a JSON record, or the same record as a PBN text (`Content-Type:
+/// application/x-pbn`, `docs/pbn.md`) for a game of four seats N E S W and one 52-card pack.
 #[utoipa::path(
     post, path = "/v1/games/{game}/adjudications", tag = "games",
     params(("game" = GameId, Path)),
-    request_body = HandRecord,
+    request_body(
+        description = "A hand record: JSON, or the same record as a PBN text (docs/pbn.md: a game of four seats N E S W \
+                       and one 52-card pack; refusals of a text name its line and column as `row` and `column`)",
+        content(
+            (HandRecord = "application/json"),
+            (String = "application/x-pbn")
+        )
+    ),
     responses(
         (status = 200, description = "The director's ruling on the hand", body = Adjudication),
         RecordProblems
@@ -566,6 +638,13 @@ async fn adjudicate(
     body: web::Payload,
 ) -> Result<web::Json<Adjudication>, Problem> {
     let game = game(&path)?;
+    if is_pbn(&req) {
+        let body = problem::read_body(&req, body, problem::MAX_BODY).await?;
+        return adjudicate_pbn(Some(game), &body).map(web::Json);
+    }
+    problem::require_content_type(&req, "application/json or application/x-pbn", |essence| {
+        essence == "application/json" || essence.ends_with("+json")
+    })?;
     let body = json_body(&req, body).await?;
     hand_record(game, &body)?
         .adjudicate()

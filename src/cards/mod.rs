@@ -163,7 +163,8 @@ impl Rank {
         })
     }
 
-    fn parse(s: &str) -> Option<Rank> {
+    /// The rank a card code writes as `s` (`A`, `T` or `10`, `7`; either case).
+    pub(crate) fn parse(s: &str) -> Option<Rank> {
         use Rank::*;
         Some(match s {
             "A" | "a" => Ace,

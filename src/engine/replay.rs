@@ -213,6 +213,12 @@ impl Replay {
         self.state.view(self.applied)
     }
 
+    /// The table as it stands, without the legal actions (cheaper than `view`): who is due, the
+    /// trick in progress.
+    pub fn table(&self) -> TableView {
+        self.state.table()
+    }
+
     /// Applies the next action (its seat as the record may name it: `P1` is `N` at four seats).
     /// A record error ends the replay: pass it to `finish`.
     pub fn apply(&mut self, action: Action) -> Result<(), RecordError> {

@@ -151,7 +151,11 @@ impl Contract {
     fn has_suit(self) -> bool {
         matches!(
             self,
-            Contract::Proposal | Contract::Solo | Contract::Seven | Contract::Eight | Contract::Slam
+            Contract::Proposal
+                | Contract::Solo
+                | Contract::Seven
+                | Contract::Eight
+                | Contract::Slam
         )
     }
 
@@ -539,7 +543,9 @@ impl Standing {
             Standing::Proposal {
                 proposer, acceptor, ..
             } => seat == proposer || acceptor == Some(seat),
-            Standing::Bid { seat: s, partner, .. } => seat == s || partner == Some(seat),
+            Standing::Bid {
+                seat: s, partner, ..
+            } => seat == s || partner == Some(seat),
         }
     }
 
@@ -831,7 +837,9 @@ impl Hand {
             }
             Call::Check | Call::Pass => {
                 a.passed[seat.pos()] = true;
-                if a.standing.is_some_and(|s| s.unaccepted_proposer().is_some()) {
+                if a.standing
+                    .is_some_and(|s| s.unaccepted_proposer().is_some())
+                {
                     a.passes += 1;
                 }
                 a.advance(seat)
@@ -975,7 +983,11 @@ impl Hand {
             (Turn::Raise, Call::Bid(..)) if self.rules.raise_any => Ok(()),
             (Turn::Raise, _) => Err(format!(
                 "three players passed {seat}'s proposal: he may only pass or bid a Solo{} (§3.1, CW-b, CW-9)",
-                if self.rules.raise_any { " or another solo contract" } else { "" }
+                if self.rules.raise_any {
+                    " or another solo contract"
+                } else {
+                    ""
+                }
             )),
             (_, Call::Accept(named)) => {
                 let Some(proposer) = unaccepted else {
@@ -1009,7 +1021,9 @@ impl Hand {
                     Ok(())
                 }
             }
-            (Turn::Free, Call::Propose(suit)) => self.higher(height(Contract::Proposal, Some(*suit))),
+            (Turn::Free, Call::Propose(suit)) => {
+                self.higher(height(Contract::Proposal, Some(*suit)))
+            }
             (Turn::Free, Call::Bid(contract, suit)) => {
                 if let Some(Standing::Bid {
                     contract: c,
@@ -1089,7 +1103,8 @@ impl Hand {
                 ..Effect::default()
             },
         });
-        self.decided.offence(TABLE.side(seat), index, "hole_not_declared");
+        self.decided
+            .offence(TABLE.side(seat), index, "hole_not_declared");
         self.annulled = true;
         self.adj.outcome = Outcome::Void;
         self.phase = Phase::Over;
@@ -1175,8 +1190,7 @@ impl Hand {
         report.target = d.contract.needs().map(|n| n as i32);
         self.adj.contract = Some(report);
         self.adj.trump = d.trump;
-        self.adj
-            .set_camps(TABLE, d.role(), &d.seats(), "opponents");
+        self.adj.set_camps(TABLE, d.role(), &d.seats(), "opponents");
         self.phase = match d.contract {
             Contract::Abundance | Contract::Slam => Phase::Open,
             Contract::PetiteMisere => Phase::Discard,
@@ -1292,9 +1306,10 @@ impl Hand {
                 let needs = d.contract.needs().expect("a positive contract");
                 (caller >= needs, caller.saturating_sub(needs))
             }
-            Contract::Abundance | Contract::Slam => {
-                (caller >= d.contract.needs().expect("a positive contract"), 0)
-            }
+            Contract::Abundance | Contract::Slam => (
+                caller >= d.contract.needs().expect("a positive contract"),
+                0,
+            ),
             Contract::PetiteMisere | Contract::GrandeMisere => {
                 (caller == 0 && partner.is_none_or(|t| t == 0), 0)
             }
@@ -1336,23 +1351,47 @@ impl Hand {
         let role = d.role();
         let pay = |adj: &mut Adjudication, points: i32, code: &'static str| {
             if d.partner.is_some() {
-                adj.pay_in_pairs(TABLE, "opponents", role, points, ScoreSource::Contract, code);
+                adj.pay_in_pairs(
+                    TABLE,
+                    "opponents",
+                    role,
+                    points,
+                    ScoreSource::Contract,
+                    code,
+                );
             } else {
-                adj.pay_each_from_each(TABLE, "opponents", role, points, ScoreSource::Contract, code);
+                adj.pay_each_from_each(
+                    TABLE,
+                    "opponents",
+                    role,
+                    points,
+                    ScoreSource::Contract,
+                    code,
+                );
             }
         };
         if made {
             // §4: the pool to the soloist, or divided between the pair (the odd unit stays).
             match d.partner {
                 None => {
-                    self.adj
-                        .score(TABLE.side(d.caller), pool, ScoreSource::Contract, POOL_TAKEN, None);
+                    self.adj.score(
+                        TABLE.side(d.caller),
+                        pool,
+                        ScoreSource::Contract,
+                        POOL_TAKEN,
+                        None,
+                    );
                     self.pool = 0;
                 }
                 Some(p) => {
                     for s in [d.caller, p] {
-                        self.adj
-                            .score(TABLE.side(s), pool / 2, ScoreSource::Contract, POOL_TAKEN, None);
+                        self.adj.score(
+                            TABLE.side(s),
+                            pool / 2,
+                            ScoreSource::Contract,
+                            POOL_TAKEN,
+                            None,
+                        );
                     }
                     self.pool = (pool % 2) as u32;
                 }
@@ -1365,15 +1404,30 @@ impl Hand {
             // unit) and pays the base amount.
             match d.partner {
                 None => {
-                    self.adj
-                        .score(TABLE.side(d.caller), -pool, ScoreSource::Contract, POOL_DOUBLED, None);
+                    self.adj.score(
+                        TABLE.side(d.caller),
+                        -pool,
+                        ScoreSource::Contract,
+                        POOL_DOUBLED,
+                        None,
+                    );
                 }
                 Some(p) => {
                     let (first, second) = (pool - pool / 2, pool / 2);
-                    self.adj
-                        .score(TABLE.side(d.caller), -first, ScoreSource::Contract, POOL_DOUBLED, None);
-                    self.adj
-                        .score(TABLE.side(p), -second, ScoreSource::Contract, POOL_DOUBLED, None);
+                    self.adj.score(
+                        TABLE.side(d.caller),
+                        -first,
+                        ScoreSource::Contract,
+                        POOL_DOUBLED,
+                        None,
+                    );
+                    self.adj.score(
+                        TABLE.side(p),
+                        -second,
+                        ScoreSource::Contract,
+                        POOL_DOUBLED,
+                        None,
+                    );
                 }
             }
             self.pool = 2 * self.pool;
@@ -1453,23 +1507,21 @@ fn read_call(index: usize, action: &Action<Verb>) -> Result<Call, RecordError> {
                     Contract::BIDS.map(Contract::name).join(", ")
                 )));
             };
-            let suit = match (&bid.suit, contract.has_suit()) {
-                (Some(s), true) => Some(
-                    s.0.parse()
-                        .map_err(|e| bad(format!("{e}: a {contract} names its trump (§3, CW-g)")))?,
-                ),
-                (None, true) => {
-                    return Err(bad(format!(
-                        "a {contract} names its trump suit (§3, CW-g)"
-                    )));
-                }
-                (Some(_), false) => {
-                    return Err(bad(format!(
-                        "a {contract} is played at no trump: it names no suit (§3, CW-g)"
-                    )));
-                }
-                (None, false) => None,
-            };
+            let suit =
+                match (&bid.suit, contract.has_suit()) {
+                    (Some(s), true) => Some(s.0.parse().map_err(|e| {
+                        bad(format!("{e}: a {contract} names its trump (§3, CW-g)"))
+                    })?),
+                    (None, true) => {
+                        return Err(bad(format!("a {contract} names its trump suit (§3, CW-g)")));
+                    }
+                    (Some(_), false) => {
+                        return Err(bad(format!(
+                            "a {contract} is played at no trump: it names no suit (§3, CW-g)"
+                        )));
+                    }
+                    (None, false) => None,
+                };
             Call::Bid(contract, suit)
         }
         _ => unreachable!("only calls are read"),
@@ -1735,11 +1787,17 @@ mod tests {
     /// §3.2, CW-3: four aces and K♥ ⇒ the holder of Q♥ partners.
     #[test]
     fn the_four_ace_partner_holds_the_highest_heart_lacking() {
-        let bidder: CardSet = ["AS", "AH", "AD", "AC", "KH", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
-            .iter()
-            .map(|s| c(s))
-            .collect();
-        let mut play = TrickPlay::new(TABLE, [CardSet::default(); crate::engine::MAX_PLAYS], Seat::N);
+        let bidder: CardSet = [
+            "AS", "AH", "AD", "AC", "KH", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S",
+        ]
+        .iter()
+        .map(|s| c(s))
+        .collect();
+        let mut play = TrickPlay::new(
+            TABLE,
+            [CardSet::default(); crate::engine::MAX_PLAYS],
+            Seat::N,
+        );
         *play.hand_mut(Seat::N) = bidder;
         play.hand_mut(Seat::S).insert(c("QH"));
         play.hand_mut(Seat::E).insert(c("JH"));

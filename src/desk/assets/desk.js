@@ -443,6 +443,8 @@ function renderSummary() {
     }),
     a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
+    // A pool carried from deal to deal (Colour Whist): before this deal, and after it.
+    a.pool_before != null ? item("Pool", h("span", { id: "pool" }, `${a.pool_before} → ${a.pool}`)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -486,6 +488,8 @@ function renderTable() {
   const toAct = v && !v.error ? v.to_act ?? [] : [];
   const legalCards = new Set((v?.legal ?? []).map((a) => playedCard(verbOf(a)[1])).filter(isCard));
   const declarer = S.adj?.contract?.declarer;
+  // The declarer's partners this hand (an acceptor, a Hole partner, a pair's second): his camp's other seats.
+  const partners = (S.adj?.camps ?? []).find((c) => (c.seats ?? []).includes(declarer))?.seats?.filter((s) => s !== declarer) ?? [];
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
@@ -503,6 +507,7 @@ function renderTable() {
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        partners.includes(seat) ? h("span", { class: "tag partner" }, "partner") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

@@ -1430,7 +1430,7 @@ impl Hand {
                     );
                 }
             }
-            self.pool = 2 * self.pool;
+            self.pool *= 2;
             pay(&mut self.adj, -base, FAILED);
         }
         if let Some(c) = &mut self.adj.contract {

@@ -1552,31 +1552,15 @@ fn describe(s: &Standing) -> String {
     }
 }
 
-/// Hearts from the ace down (§3.2: the highest heart the four-ace holder lacks).
-const HEARTS_DOWN: [Rank; 13] = [
-    Rank::Ace,
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-];
-
 /// §3.2, CW-3: the Hole bidder's partner: the holder of the fourth ace, or with four aces the
 /// holder of the highest heart the bidder lacks.
 fn hole_partner(bidder: CardSet, play: &TrickPlay) -> Seat {
     let wanted = if aces(bidder) >= 4 {
-        HEARTS_DOWN
+        packs::standard52()
+            .cards
             .iter()
-            .map(|&r| Card::new(r, Suit::Hearts))
-            .find(|c| !bidder.contains(*c))
+            .filter(|c| c.suit() == Some(Suit::Hearts) && !bidder.contains(*c))
+            .max_by_key(|c| c.rank_unchecked())
             .expect("four aces and thirteen cards leave a heart out")
     } else {
         Suit::ALL

@@ -970,6 +970,29 @@ async fn checks(desk: &Desk) {
     desk.js("document.querySelector('#table .centre').scrollIntoView({block: 'center'})")
         .await;
     desk.shot("phone-tong-its-melds").await;
+    // Colour Whist (issue 25) at phone width: fixture 09's open abundance after `open` (action 5):
+    // the soloist's thirteen cards exposed on the table, E tagged declarer, the pool before and
+    // after the deal (0 → 0: E takes the four stakes); at the end of fixture 01, W, who accepted E's
+    // proposal, tagged as his partner.
+    desk.open(
+        "?game=colour-whist&example=09-open-abundance-the-soloist-leads-his-hand-exposed&step=5",
+    )
+    .await;
+    let exposed = desk
+        .js("return [...document.querySelectorAll('#table .own-cards[data-field=exposed] .card')].length")
+        .await;
+    assert_eq!(exposed, json!(13), "the open soloist's hand is drawn");
+    assert!(desk.text(".seat-E h4").await.contains("declarer"));
+    assert_eq!(desk.text("#pool").await, "0 → 0");
+    desk.shot("phone-colour-whist-open-abundance").await;
+    desk.open(
+        "?game=colour-whist&example=01-proposal-accepted-made-with-an-overtrick-pool-shared&step=0",
+    )
+    .await;
+    desk.keys(END).await;
+    assert!(desk.text(".seat-W h4").await.contains("partner"));
+    assert!(!desk.text(".seat-N h4").await.contains("partner"));
+    desk.shot("phone-colour-whist-partner").await;
     let mut wide = Vec::new();
     for (game, name) in &phone {
         let (_, _, record) = all.iter().find(|(g, n, _)| g == game && n == name).unwrap();

@@ -2865,3 +2865,64 @@ async fn hand_and_foot_four_hands_make_a_game_and_the_league_places_it() {
     assert_eq!(points("Ana"), (Some(2), Some(14600)), "{st}");
     assert_eq!(points("Ben"), (Some(0), Some(14300)), "{st}");
 }
+
+/// Colour Whist (issue 25): two deals agreed. Fixture 02 (everyone passes: each stakes 1, the pool
+/// holds 4, the same dealer N redeals and the deal does not count, CW-d), fixture 01 (E's proposal
+/// accepted by W, made with an overtrick: the pool of 8 divided, 4 each, and 5 from one opponent
+/// each: E and W -1 + 4 + 5 = +8, N and S -6), then fixture 09 (dealer E: E's open abundance made,
+/// the pool of 4 and 44 from each: E +135, the others -45). Net units N -52, E +142, S -52, W -38:
+/// two deals played, the match is over and Ben (E) wins; Dee (W) is second, Ana and Cai tie.
+#[actix_web::test]
+async fn colour_whist_net_units_and_the_pool_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("colour-whist", json!({"deals": 2}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let mut after = Value::Null;
+    for (h, prefix) in ["02", "01", "09"].iter().enumerate() {
+        let mut record = fixture("colour-whist", prefix);
+        record.as_object_mut().unwrap().remove("match_state");
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["pool"],
+            &after["hands_played"],
+            &after["winners"]
+        ),
+        (
+            &json!({"N": -52, "E": 142, "S": -52, "W": -38}),
+            &json!(0),
+            &json!(2),
+            &json!(["E"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let rank = |name| find(players, "player", name)["rank"].as_i64().unwrap();
+    assert_eq!((rank("Ben"), rank("Dee")), (1, 2), "{players}");
+    assert!(rank("Ana") == rank("Cai") && rank("Cai") > 2, "{players}");
+    // The session's sheet carries the calls with their values: imported into another session it
+    // replays to the same match.
+    let (sheet, _) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",propose,") && sheet.contains(",accept,") && sheet.contains(",open,"),
+        "{sheet}"
+    );
+}

@@ -6,6 +6,7 @@ mod big_two;
 mod briscola;
 mod calabrasella;
 mod calypso;
+mod colour_whist;
 mod couillon;
 mod court_piece;
 mod hand_and_foot;
@@ -45,6 +46,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &imperial_tarot::ImperialTarot,
         &knockout_whist::KnockoutWhist,
         &calabrasella::Calabrasella,
+        &colour_whist::ColourWhist,
         &calypso::Calypso,
         &pluck::Pluck,
         &tong_its::TongIts,

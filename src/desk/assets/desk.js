@@ -445,6 +445,8 @@ function renderSummary() {
     // The contract in words where the game names it (Auction Solo's "abundance 10 in the turned suit").
     a.contract_name ? item("Contract", h("span", { id: "contract-name" }, `${a.contract_name} by ${a.contract?.declarer ?? a.soloist ?? "?"}`),
       a.contract ? [" · ", value(a.contract)] : null) : a.contract ? item("Contract", value(a.contract)) : null,
+    // A pool carried from deal to deal (Colour Whist): before this deal, and after it.
+    a.pool_before != null ? item("Pool", h("span", { id: "pool" }, `${a.pool_before} → ${a.pool}`)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -492,6 +494,8 @@ function renderTable() {
   const declarerTag = (S.adj?.camps ?? []).find((c) => c.seats?.includes(declarer))?.role ?? "declarer";
   const shownView = v && !v.error ? v : S.adj;
   const exposed = shownView?.exposed_hand?.length ? shownView.exposed_hand : null;
+  // The declarer's partners this hand (an acceptor, a Hole partner, a pair's second): his camp's other seats.
+  const partners = (S.adj?.camps ?? []).find((c) => (c.seats ?? []).includes(declarer))?.seats?.filter((s) => s !== declarer) ?? [];
   const seatBoxes = seats().map((seat) => {
     // The engine's own hands (cards taken in by spoils, draws, a widow included); a refused
     // record has no position, only its deal as written.
@@ -511,6 +515,7 @@ function renderTable() {
         seat === declarer ? h("span", { class: "tag" }, declarerTag) : null,
         // An open contract (Auction Solo's misère ouverte): the soloist's hand lies exposed.
         seat === declarer && exposed ? h("span", { class: "tag open-hand", title: `exposed: ${exposed.join(" ")}` }, "open hand") : null,
+        partners.includes(seat) ? h("span", { class: "tag partner" }, "partner") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

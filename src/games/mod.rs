@@ -12,6 +12,7 @@ mod hasenpfeffer;
 mod imperial_tarot;
 mod knockout_whist;
 mod malilla;
+mod nomination_whist;
 mod pitch;
 mod pluck;
 mod poke;
@@ -52,6 +53,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &spinado::Spinado,
         &poke::Poke,
         &trente_et_quarante::TrenteEtQuarante,
+        &nomination_whist::NominationWhist,
     ]
 }
 

@@ -424,6 +424,7 @@ const suitEl = (suit) => h("span", { class: `suit ${"HD".includes(suit) ? "red" 
 function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
+  const v = S.views[S.step], named = v && !v.error && v.named_card ? v : null;
   const faceUp = [...new Set([...(r.face_up ?? []), ...S.dealEvents.flatMap((e) => e.cards ?? [])])];
   fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
@@ -443,6 +444,10 @@ function renderSummary() {
     }),
     a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
+    // Nomination Whist: the card the bidder named, and what play has made known by this step: the
+    // ally once he plays it, or the bidder alone.
+    named ? item("Named card", h("span", { id: "named-card" }, cardEl(named.named_card),
+      named.solo ? " · solo" : named.ally ? ` · ally ${named.ally}` : " · ally not yet known")) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -502,7 +507,8 @@ function renderTable() {
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
-        seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        seat === declarer ? h("span", { class: "tag" }, v?.solo ? "declarer · solo" : "declarer") : null,
+        v?.ally === seat ? h("span", { class: "tag ally" }, "ally") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

@@ -231,7 +231,10 @@ impl Rules for NominationWhist {
         deal::check_whole_pack(&dealt, &pack)?;
         let rules = Variants::of(options);
         let carried: Carried = details::read(&before.details, "/match_state")?;
-        check_match(&rules, before, &carried)?;
+        // README C14: net balances paid between players add up to 0; the agreed deals not done.
+        rules
+            .deals
+            .check_match(before, carried.passed_out, "§4", "NW-c")?;
         let dealer = record.dealer;
         let eldest = TABLE.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
@@ -250,40 +253,6 @@ impl Rules for NominationWhist {
             revoke: FirstDecides::default(),
             adj,
         }))
-    }
-}
-
-/// A match state no deal can produce is refused (README C14): net units that do not add up to
-/// nothing (every unit is paid by one player to another, §4), or a match whose agreed deals are
-/// all done (NW-c).
-fn check_match(
-    rules: &Variants,
-    before: &MatchState,
-    carried: &Carried,
-) -> Result<(), Vec<FieldError>> {
-    let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
-        .into_iter()
-        .collect();
-    let net: i32 = before.scores.sides().map(|s| before.scores[s]).sum();
-    if net != 0 {
-        errors.push(FieldError::new(
-            "/match_state/scores".into(),
-            format!(
-                "the net units add up to {net}: every unit is paid by one player to another, so they add up to 0 (§4)"
-            ),
-        ));
-    }
-    if errors.is_empty() {
-        errors.extend(
-            rules
-                .deals
-                .check_not_over(before, carried.passed_out, "NW-c"),
-        );
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

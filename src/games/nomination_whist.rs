@@ -448,9 +448,6 @@ impl Hand {
             .find(|&s| self.play.hand(s).contains(card))
             .expect("every card of the pack is dealt");
         self.named = Some((card, holder));
-        if let Some(c) = &mut self.adj.contract {
-            c.alone = Some(holder == bidder);
-        }
         let whose = if holder == bidder {
             format!("{bidder} holds it himself and plays alone, a solo (§3)")
         } else {

@@ -920,7 +920,7 @@ async fn checks(desk: &Desk) {
     assert!(
         desk.text("#named-card")
             .await
-            .ends_with(" · ally not yet known")
+            .ends_with("· ally not yet known")
     );
     assert_eq!(
         desk.js("return document.querySelectorAll('#table .tag.ally').length")
@@ -928,7 +928,7 @@ async fn checks(desk: &Desk) {
         json!(0)
     );
     desk.open(&format!("{nomination}&step=21")).await;
-    assert!(desk.text("#named-card").await.ends_with(" · ally S"));
+    assert!(desk.text("#named-card").await.ends_with("· ally S"));
     assert_eq!(desk.text("#table .tag.ally").await, "ally");
     assert_eq!(
         desk.js("return document.querySelector('#table .tag.ally').closest('.seat').dataset.seat")
@@ -939,7 +939,7 @@ async fn checks(desk: &Desk) {
     desk.open("?game=nomination-whist&example=03-slam-bid-made-alone-26-from-each-opponent&step=7")
         .await;
     assert_eq!(desk.attr("#named-card .card", "data-card").await, "AS");
-    assert!(desk.text("#named-card").await.ends_with(" · solo"));
+    assert!(desk.text("#named-card").await.ends_with("· solo"));
 
     league(desk, &all).await;
     director(desk, &all).await;

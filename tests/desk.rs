@@ -933,6 +933,34 @@ async fn checks(desk: &Desk) {
             .contains("open hand")
     );
     desk.shot("auction-solo-open-hand").await;
+    // Nomination Whist (issue 25): the named card, the ally unknown until he plays it (fixture 01:
+    // S's AH at action 20), then tagged at his seat; fixture 03's bidder named his own card: a solo.
+    let nomination = "?game=nomination-whist&example=01-bid-of-seven-made-with-the-ally-each-paid-by-one-opponent";
+    desk.open(&format!("{nomination}&step=10")).await;
+    assert_eq!(desk.attr("#named-card .card", "data-card").await, "AH");
+    assert!(
+        desk.text("#named-card")
+            .await
+            .ends_with("· ally not yet known")
+    );
+    assert_eq!(
+        desk.js("return document.querySelectorAll('#table .tag.ally').length")
+            .await,
+        json!(0)
+    );
+    desk.open(&format!("{nomination}&step=21")).await;
+    assert!(desk.text("#named-card").await.ends_with("· ally S"));
+    assert_eq!(desk.text("#table .tag.ally").await, "ally");
+    assert_eq!(
+        desk.js("return document.querySelector('#table .tag.ally').closest('.seat').dataset.seat")
+            .await,
+        json!("S")
+    );
+    desk.shot("nomination-whist-ally").await;
+    desk.open("?game=nomination-whist&example=03-slam-bid-made-alone-26-from-each-opponent&step=7")
+        .await;
+    assert_eq!(desk.attr("#named-card .card", "data-card").await, "AS");
+    assert!(desk.text("#named-card").await.ends_with("· solo"));
 
     league(desk, &all).await;
     director(desk, &all).await;
@@ -945,6 +973,10 @@ async fn checks(desk: &Desk) {
         ("briscola", "02-two-players-hand"),
         ("briscola", "03-three-players-hand"),
         ("big-two", "01-four-players-every-card-count"),
+        (
+            "nomination-whist",
+            "01-bid-of-seven-made-with-the-ally-each-paid-by-one-opponent",
+        ),
         (
             "tong-its",
             "25-three-way-tie-goes-to-the-challenger-on-the-callers-left",

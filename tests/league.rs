@@ -2926,3 +2926,73 @@ async fn colour_whist_net_units_and_the_pool_over_the_agreed_deals_place_the_pla
         "{sheet}"
     );
 }
+
+/// Nomination Whist (issue 25): three deals agreed; a passed-out deal counts toward them (NW-c).
+/// Fixture 01 (dealer W: N bids 7 with S as ally and makes it: N +7, S +7, E -7, W -7), fixture 12
+/// moved one seat on (dealer N, all four pass: nothing moves, passed_out 1), fixture 03 moved two
+/// seats on (dealer E; S bids the slam alone with all the spades and makes it: S +78, the others -26
+/// each). Net N -19, E -33, S +85, W -33: after the third deal the match is over and Cai (S) wins,
+/// Ana (N) second.
+#[actix_web::test]
+async fn nomination_whist_net_units_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("nomination-whist", json!({"deals": 3}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let hands = [
+        fixture("nomination-whist", "01"),
+        rotated_compass(&fixture("nomination-whist", "12"), 1),
+        rotated_compass(&fixture("nomination-whist", "03"), 2),
+    ];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["hands_played"],
+            &after["passed_out"],
+            &after["game_over"],
+            &after["winners"]
+        ),
+        (
+            &json!({"N": -19, "E": -33, "S": 85, "W": -33}),
+            &json!(2),
+            &json!(1),
+            &json!(true),
+            &json!(["S"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let (cai, ana) = (
+        finish(find(players, "player", "Cai")),
+        finish(find(players, "player", "Ana")),
+    );
+    assert_eq!((cai.0, cai.1, ana.0, ana.1), (1, 1, 2, 0), "{players}");
+    // The session's sheet carries the bids, the trump and the named card: imported into another
+    // session it replays to the same match.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",bid,") && sheet.contains(",trump,") && sheet.contains(",named_card,"),
+        "{sheet}"
+    );
+    let cai = find(&st["players"], "player", "Cai");
+    assert_eq!(cai["won"].as_i64(), Some(2), "{cai}");
+}

@@ -443,6 +443,28 @@ impl Adjudication {
         self.score(side, points, ScoreSource::Penalty, code, at);
     }
 
+    /// Scores the payments `pay` makes with a settlement helper (`pay_each_from_each`,
+    /// `pay_in_pairs`, given the source and code to use) as the penalty of irregularity
+    /// `irregularity`: a revoke that settles a contract as made or failed (the whist family's §5
+    /// defaults). Each payment becomes a score item of the irregularity, and its number goes into
+    /// the irregularity's effect.
+    pub fn penalize_payments(
+        &mut self,
+        irregularity: usize,
+        pay: impl FnOnce(&mut Adjudication, ScoreSource, &'static str),
+    ) {
+        let from = self.score_items.len();
+        let (code, at) = {
+            let i = &self.irregularities[irregularity];
+            (i.code, i.action_index)
+        };
+        pay(self, ScoreSource::Penalty, code);
+        for item in &mut self.score_items[from..] {
+            item.action_index = at;
+            self.irregularities[irregularity].effect.points[item.side] += item.points;
+        }
+    }
+
     /// Records a bonus; a `scored` one is also a part of the hand score.
     pub fn bonus(&mut self, bonus: Bonus) {
         if bonus.status == BonusStatus::Scored {
@@ -645,5 +667,41 @@ mod tests {
         };
         assert_eq!(placed(Some(4)), [None, Some(1)]);
         assert_eq!(placed(None), [None, None]);
+    }
+
+    /// A revoke that settles a contract: the helper's payments become the irregularity's score
+    /// items, at its action, and its effect states them.
+    #[test]
+    fn payments_made_as_a_penalty_are_the_irregularitys() {
+        let table = Table::solo(4);
+        let mut a = Adjudication::new("test", Seat::W, &MatchState::default(), 0);
+        a.set_camps(table, "bidder", &[Seat::N, Seat::S], "opponents");
+        a.irregularities.push(Irregularity {
+            code: "revoke",
+            action_index: Some(5),
+            trick: Some(2),
+            seat: Seat::E,
+            card: None,
+            rule: "",
+            explanation: String::new(),
+            consequence: String::new(),
+            effect: Default::default(),
+        });
+        a.penalize_payments(0, |a, source, code| {
+            a.pay_in_pairs(table, "opponents", "bidder", 8, source, code)
+        });
+        assert_eq!(a.score_items.len(), 4);
+        assert!(
+            a.score_items
+                .iter()
+                .all(|i| i.source == ScoreSource::Penalty
+                    && i.code == "revoke"
+                    && i.action_index == Some(5))
+        );
+        let effect = &a.irregularities[0].effect.points;
+        assert_eq!(effect[table.side(Seat::N)], 8);
+        assert_eq!(effect[table.side(Seat::S)], 8);
+        assert_eq!(effect[table.side(Seat::E)], -8);
+        assert_eq!(effect[table.side(Seat::W)], -8);
     }
 }

@@ -48,6 +48,29 @@ impl AgreedDeals {
         })
     }
 
+    /// A match state of a game settled between the players that no deal can produce is refused
+    /// (README C14): balances that do not add up to nothing (every payment goes from one player to
+    /// another, as `payments` rules), a carried count of passed-out deals beyond the bound, or a
+    /// match whose agreed deals are all done (as `length` rules).
+    pub fn check_match(
+        self,
+        before: &MatchState,
+        passed_out: u32,
+        payments: &str,
+        length: &str,
+    ) -> Result<(), Vec<FieldError>> {
+        let mut errors: Vec<FieldError> = Self::check_passed_out(passed_out).into_iter().collect();
+        errors.extend(check_net_zero(before, payments));
+        if errors.is_empty() {
+            errors.extend(self.check_not_over(before, passed_out, length));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
     /// After a deal (`after` already counts it where it was played to a result; `passed_out`
     /// counts it where it was thrown in): when the agreed deals are done the highest score wins,
     /// a tie at the top nobody.
@@ -124,6 +147,27 @@ mod tests {
         let e = check_net_zero(&before, "CL §4").unwrap();
         assert_eq!(e.pointer, "/match_state/scores");
         assert!(e.detail.contains("add up to 5"), "{}", e.detail);
+    }
+
+    #[test]
+    fn balances_between_players_add_up_to_nothing() {
+        let mut before = played(1);
+        before.scores = crate::engine::PerSide::over([
+            crate::engine::Side::alone(crate::engine::Seat::N),
+            crate::engine::Side::alone(crate::engine::Seat::E),
+        ]);
+        before.scores[crate::engine::Side::alone(crate::engine::Seat::N)] = 5;
+        let errors = AgreedDeals(3)
+            .check_match(&before, 0, "§4", "NW-c")
+            .unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].pointer, "/match_state/scores");
+        before.scores[crate::engine::Side::alone(crate::engine::Seat::E)] = -5;
+        assert!(AgreedDeals(3).check_match(&before, 0, "§4", "NW-c").is_ok());
+        let over = AgreedDeals(3)
+            .check_match(&before, 2, "§4", "NW-c")
+            .unwrap_err();
+        assert_eq!(over[0].pointer, "/match_state/hands_played");
     }
 
     #[test]

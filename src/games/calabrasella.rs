@@ -10,7 +10,7 @@ use crate::cards::{Card, CardSet, Rank, choices, packs};
 use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
-use crate::engine::deals::{self, AgreedDeals};
+use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, CampPoints, Contract, Ending, Established, Event, Fault, FieldError,
     FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
@@ -401,7 +401,10 @@ impl Rules for Calabrasella {
         deal::check_whole_pack(&dealt, &pack)?;
         let rules = Variants::of(options);
         let carried: Carried = details::read(&before.details, "/match_state")?;
-        check_match(&rules, before, &carried)?;
+        // README C14: net balances paid between players add up to 0; the agreed deals not done.
+        rules
+            .deals
+            .check_match(before, carried.passed_out, "§4", "CL-a")?;
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.tally = PerSide::over(TABLE.sides());
@@ -426,32 +429,6 @@ impl Rules for Calabrasella {
             revoke: FirstDecides::default(),
             adj,
         }))
-    }
-}
-
-/// A match state no deal can produce is refused (README C14): chip balances that do not add up
-/// to nothing (every payment goes from one player to another), or a match whose agreed deals are
-/// all done (CL-a).
-fn check_match(
-    rules: &Variants,
-    before: &MatchState,
-    carried: &Carried,
-) -> Result<(), Vec<FieldError>> {
-    let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
-        .into_iter()
-        .collect();
-    errors.extend(deals::check_net_zero(before, "calabrasella.md §4"));
-    if errors.is_empty() {
-        errors.extend(
-            rules
-                .deals
-                .check_not_over(before, carried.passed_out, "CL-a"),
-        );
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

@@ -14,6 +14,7 @@ mod hasenpfeffer;
 mod imperial_tarot;
 mod knockout_whist;
 mod malilla;
+mod nomination_whist;
 mod pitch;
 mod pluck;
 mod poke;
@@ -56,6 +57,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &poke::Poke,
         &trente_et_quarante::TrenteEtQuarante,
         &auction_solo::AuctionSolo,
+        &nomination_whist::NominationWhist,
     ]
 }
 

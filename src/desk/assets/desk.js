@@ -424,6 +424,7 @@ const suitEl = (suit) => h("span", { class: `suit ${"HD".includes(suit) ? "red" 
 function renderSummary() {
   const r = S.record ?? {}, a = S.adj ?? {};
   const item = (label, ...v) => h("div", {}, h("dt", {}, label), h("dd", {}, ...v));
+  const v = S.views[S.step], named = v && !v.error && v.named_card ? v : null;
   const faceUp = [...new Set([...(r.face_up ?? []), ...S.dealEvents.flatMap((e) => e.cards ?? [])])];
   fill("summary", h("p", { class: "source" }, S.note ?? ""), h("dl", {},
     item("Game", S.game?.name ?? r.game ?? "?"),
@@ -447,6 +448,10 @@ function renderSummary() {
       a.contract ? [" · ", value(a.contract)] : null) : a.contract ? item("Contract", value(a.contract)) : null,
     // A pool carried from deal to deal (Colour Whist): before this deal, and after it.
     a.pool_before != null ? item("Pool", h("span", { id: "pool" }, `${a.pool_before} → ${a.pool}`)) : null,
+    // Nomination Whist: the card the bidder named, and what play has made known by this step: the
+    // ally once he plays it, or the bidder alone.
+    named ? item("Named card", h("span", { id: "named-card" }, cardEl(named.named_card),
+      named.solo ? " · solo" : named.ally ? ` · ally ${named.ally}` : " · ally not yet known")) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -512,10 +517,11 @@ function renderTable() {
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
-        seat === declarer ? h("span", { class: "tag" }, declarerTag) : null,
+        seat === declarer ? h("span", { class: "tag" }, v?.solo ? `${declarerTag} · solo` : declarerTag) : null,
         // An open contract (Auction Solo's misère ouverte): the soloist's hand lies exposed.
         seat === declarer && exposed ? h("span", { class: "tag open-hand", title: `exposed: ${exposed.join(" ")}` }, "open hand") : null,
-        partners.includes(seat) ? h("span", { class: "tag partner" }, "partner") : null,
+        partners.includes(seat) && v?.ally !== seat ? h("span", { class: "tag partner" }, "partner") : null,
+        v?.ally === seat ? h("span", { class: "tag ally" }, "ally") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

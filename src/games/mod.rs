@@ -2,6 +2,7 @@
 
 mod bacon;
 mod big_two;
+mod boston_de_fontainebleau;
 mod briscola;
 mod calabrasella;
 mod calypso;
@@ -52,6 +53,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &spinado::Spinado,
         &poke::Poke,
         &trente_et_quarante::TrenteEtQuarante,
+        &boston_de_fontainebleau::BostonDeFontainebleau,
     ]
 }
 

@@ -1336,9 +1336,19 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
+        // BO-e, §2 step 4: the soloist may call for support (or expose his hand) while Eldest may
+        // lead: both may act.
+        let mut to_act: Vec<Seat> = self.due().into_iter().collect();
+        if self.phase == Phase::SupportCall || self.expose_open() {
+            to_act = [self.soloist, self.play.to_play()]
+                .into_iter()
+                .flatten()
+                .collect();
+            to_act.dedup();
+        }
         let mut view = TableView::new(
             self.phase_name(),
-            self.due().into_iter().collect(),
+            to_act,
             &self.play,
             &self.adj.match_before,
         );

@@ -443,6 +443,10 @@ function renderSummary() {
     }),
     a.result ? item("Result", h("span", { id: "coup-result" }, a.result + (a.couleur_wins == null ? "" : a.couleur_wins ? " · couleur" : " · inverse"))) : null,
     a.contract ? item("Contract", value(a.contract)) : null,
+    // Boston de Fontainebleau: the bid with its suit and suit factor, and the pool before and after.
+    a.bid?.contract ? item("Bid", h("span", { id: "bid" }, `${a.bid.contract.replaceAll("_", " ")} in `, suitEl(a.bid.suit),
+      a.suit_factor ? ` (×${a.suit_factor})` : "")) : null,
+    a.pool != null ? item("Pool", h("span", { id: "pool" }, `${a.match_before?.pool ?? 0} → ${a.pool}`)) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -502,7 +506,10 @@ function renderTable() {
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
-        seat === declarer ? h("span", { class: "tag" }, "declarer") : null,
+        seat === declarer ? h("span", { class: "tag" }, S.adj?.soloist === seat ? "soloist" : "declarer") : null,
+        // Boston de Fontainebleau: the supporter once he has accepted, the soloist's hand exposed.
+        seat === (v && !v.error ? v : S.adj)?.supporter ? h("span", { class: "tag supporter" }, "supporter") : null,
+        seat === declarer && (v && !v.error ? v : S.adj)?.exposed?.length ? h("span", { class: "tag exposed" }, "hand exposed") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

@@ -48,6 +48,43 @@ impl AgreedDeals {
         })
     }
 
+    /// The carried state of a match of agreed deals whose every payment goes from one player to
+    /// another, or into a `pool` the game holds beside the players (Boston's): refused (README C14)
+    /// when the passed-out count is out of bounds, the scores and the pool do not add up to
+    /// nothing, or the agreed deals are all done. `rule` names the rule that fixes the length.
+    pub fn check_match(
+        self,
+        before: &MatchState,
+        passed_out: u32,
+        pool: i32,
+        rule: &str,
+    ) -> Result<(), Vec<FieldError>> {
+        if let Some(e) = Self::check_passed_out(passed_out) {
+            return Err(vec![e]);
+        }
+        let net: i64 = before
+            .scores
+            .sides()
+            .map(|s| i64::from(before.scores[s]))
+            .sum();
+        if net + i64::from(pool) != 0 {
+            let held = if pool == 0 {
+                String::new()
+            } else {
+                format!(" and the pool holds {pool}")
+            };
+            return Err(vec![FieldError::new(
+                "/match_state/scores".into(),
+                format!(
+                    "the scores add up to {net}{held}: every payment goes from one player to another{}, so they add up to 0",
+                    if pool == 0 { "" } else { " or to the pool" }
+                ),
+            )]);
+        }
+        self.check_not_over(before, passed_out, rule)
+            .map_or(Ok(()), |e| Err(vec![e]))
+    }
+
     /// After a deal (`after` already counts it where it was played to a result; `passed_out`
     /// counts it where it was thrown in): when the agreed deals are done the highest score wins,
     /// a tie at the top nobody.
@@ -81,6 +118,30 @@ mod tests {
         assert!(!after.game_over);
         twelve.close(&mut after, 2);
         assert!(after.game_over);
+    }
+
+    #[test]
+    fn payments_between_players_and_a_pool_add_up_to_nothing() {
+        let mut before = played(2);
+        before.scores = crate::seat::PerSide::over(crate::seat::Table::solo(3).sides());
+        let [a, b, _] = [0, 1, 2].map(|i| crate::seat::Table::solo(3).sides().nth(i).unwrap());
+        before.scores[a] = 7;
+        before.scores[b] = -2;
+        let twelve = AgreedDeals(12);
+        let e = twelve.check_match(&before, 0, 0, "BO-e").unwrap_err();
+        assert_eq!(e[0].pointer, "/match_state/scores");
+        assert!(e[0].detail.contains("add up to 5"), "{}", e[0].detail);
+        before.scores[b] = -7;
+        assert!(twelve.check_match(&before, 0, 0, "BO-e").is_ok());
+        before.scores[b] = -12;
+        assert!(twelve.check_match(&before, 0, 5, "BO-e").is_ok());
+        assert!(twelve.check_match(&before, 0, 0, "BO-e").is_err());
+        let over = twelve.check_match(&before, 10, 5, "BO-e").unwrap_err();
+        assert_eq!(over[0].pointer, "/match_state/hands_played");
+        let bound = twelve
+            .check_match(&before, PASSED_OUT_LIMIT + 1, 5, "BO-e")
+            .unwrap_err();
+        assert_eq!(bound[0].pointer, "/match_state/passed_out");
     }
 
     #[test]

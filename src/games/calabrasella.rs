@@ -401,7 +401,11 @@ impl Rules for Calabrasella {
         deal::check_whole_pack(&dealt, &pack)?;
         let rules = Variants::of(options);
         let carried: Carried = details::read(&before.details, "/match_state")?;
-        check_match(&rules, before, &carried)?;
+        // README C14: chip balances that do not add up to nothing (every payment goes from one
+        // player to another, §4), or a match whose agreed deals are all done (CL-a).
+        rules
+            .deals
+            .check_match(before, carried.passed_out, 0, "CL-a")?;
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.tally = PerSide::over(TABLE.sides());
@@ -426,40 +430,6 @@ impl Rules for Calabrasella {
             revoke: FirstDecides::default(),
             adj,
         }))
-    }
-}
-
-/// A match state no deal can produce is refused (README C14): chip balances that do not add up
-/// to nothing (every payment goes from one player to another), or a match whose agreed deals are
-/// all done (CL-a).
-fn check_match(
-    rules: &Variants,
-    before: &MatchState,
-    carried: &Carried,
-) -> Result<(), Vec<FieldError>> {
-    let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
-        .into_iter()
-        .collect();
-    let chips: i32 = before.scores.sides().map(|s| before.scores[s]).sum();
-    if chips != 0 {
-        errors.push(FieldError::new(
-            "/match_state/scores".into(),
-            format!(
-                "the chip balances add up to {chips}: every payment goes from one player to another, so they add up to 0 (§4)"
-            ),
-        ));
-    }
-    if errors.is_empty() {
-        errors.extend(
-            rules
-                .deals
-                .check_not_over(before, carried.passed_out, "CL-a"),
-        );
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

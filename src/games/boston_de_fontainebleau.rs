@@ -605,54 +605,29 @@ impl Rules for BostonDeFontainebleau {
     }
 }
 
-/// A match state no deal can produce is refused (README C14): net units and pool that do not add
-/// up to nothing (every payment goes from one player to another or to the pool), a pool without
-/// the option or out of bounds, or a game whose agreed deals are all done (BO-e).
+/// A pool no deal can produce is refused (README C14): one without the option, or out of bounds;
+/// then the net units and the pool must add up to nothing and the deals not be done (BO-e).
 fn check_match(
     rules: &Variants,
     before: &MatchState,
     carried: &Carried,
 ) -> Result<(), Vec<FieldError>> {
-    let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
-        .into_iter()
-        .collect();
     let pool = carried.pool;
     if !(0..=POOL_LIMIT).contains(&pool) || (!rules.pool && pool != 0) {
-        errors.push(FieldError::new(
+        return Err(vec![FieldError::new(
             "/match_state/pool".into(),
             if rules.pool {
                 format!("the pool holds 0 to {POOL_LIMIT} units, not {pool} (BF-6)")
             } else {
-                format!("the game is played without a pool (option pool is off), so it holds 0, not {pool} (BF-6)")
+                format!(
+                    "the game is played without a pool (option pool is off), so it holds 0, not {pool} (BF-6)"
+                )
             },
-        ));
+        )]);
     }
-    let net: i64 = before
-        .scores
-        .sides()
-        .map(|s| i64::from(before.scores[s]))
-        .sum();
-    if errors.is_empty() && net + i64::from(pool) != 0 {
-        errors.push(FieldError::new(
-            "/match_state/scores".into(),
-            format!(
-                "the net units add up to {net} and the pool holds {pool}: every payment goes from one player to another{}, so they add up to 0 (§4)",
-                if rules.pool { " or to the pool" } else { "" }
-            ),
-        ));
-    }
-    if errors.is_empty() {
-        errors.extend(
-            rules
-                .deals
-                .check_not_over(before, carried.passed_out, "BO-e"),
-        );
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    rules
+        .deals
+        .check_match(before, carried.passed_out, pool, "BO-e")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

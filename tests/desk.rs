@@ -961,6 +961,44 @@ async fn checks(desk: &Desk) {
         .await;
     assert_eq!(desk.attr("#named-card .card", "data-card").await, "AS");
     assert!(desk.text("#named-card").await.ends_with("· solo"));
+    // Boston de Fontainebleau (issue 25): the bid with its suit and factor, the soloist and his
+    // supporter (fixture 03, after N accepts at action 8: E seven ♦, ×3), the soloist's exposed
+    // hand on the table before the lead (fixture 07 at action 5: S's grande misère ouverte), and
+    // the pool before and after the hand (fixture 20: 10, then taken by the contract made).
+    desk.open(
+        "?game=boston-de-fontainebleau&example=03-seven-in-diamonds-supported-two-decline-the-third-accepts-made&step=8",
+    )
+    .await;
+    assert_eq!(desk.text("#bid").await, "seven in ♦ (×3)");
+    assert!(
+        desk.text("#table .seat[data-seat=E] h4")
+            .await
+            .contains("soloist")
+    );
+    assert!(
+        desk.text("#table .seat[data-seat=N] h4")
+            .await
+            .contains("supporter")
+    );
+    desk.shot("boston-supporter").await;
+    desk.open("?game=boston-de-fontainebleau&example=07-grande-misere-ouverte-exposed-fails-on-a-forced-ace-played-out&step=5")
+        .await;
+    assert!(
+        desk.text("#table .seat[data-seat=S] h4")
+            .await
+            .contains("hand exposed")
+    );
+    assert_eq!(
+        desk.js(&own("exposed")).await,
+        json!([
+            "7S", "6S", "5S", "7H", "6H", "5H", "8D", "7D", "6D", "5D", "AC", "7C", "6C"
+        ])
+    );
+    desk.shot("boston-exposed").await;
+    desk.open("?game=boston-de-fontainebleau&example=20-option-pool-the-dealer-antes-and-the-soloist-who-makes-takes-it")
+        .await;
+    assert_eq!(desk.text("#pool").await, "10 → 0");
+    desk.no_console_errors("boston-de-fontainebleau").await;
 
     league(desk, &all).await;
     director(desk, &all).await;
@@ -980,6 +1018,10 @@ async fn checks(desk: &Desk) {
         (
             "tong-its",
             "25-three-way-tie-goes-to-the-challenger-on-the-callers-left",
+        ),
+        (
+            "boston-de-fontainebleau",
+            "07-grande-misere-ouverte-exposed-fails-on-a-forced-ace-played-out",
         ),
     ] {
         phone.push((game.into(), name.into()));

@@ -2996,3 +2996,80 @@ async fn nomination_whist_net_units_over_the_agreed_deals_place_the_players() {
     let cai = find(&st["players"], "player", "Cai");
     assert_eq!(cai["won"].as_i64(), Some(2), "{cai}");
 }
+
+/// Boston de Fontainebleau (issue 25): four players each for himself, three deals agreed; a
+/// passed-out deal counts toward them (BO-e) though not in `hands_played`. Fixture 01 (dealer W: N
+/// ten ♣ made, N +180, E, S, W -60), fixture 05 moved one seat on (dealer N, all pass: passed_out
+/// 1) and fixture 06 moved two seats on (dealer E; E's petite misère made: E +96, N, S, W -32).
+/// Net units N 148, E 36, S -92, W -92: after the third deal the game is over and Ana (N) wins,
+/// Ben (E) second; Cai and Dee tie for last.
+#[actix_web::test]
+async fn boston_net_units_over_the_agreed_deals_place_the_players() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let p = &s.players;
+    let (league, session) = c
+        .league_with_a_session("boston-de-fontainebleau", json!({"deals": 3}))
+        .await;
+    let m = c
+        .create(
+            "/v1/clubs/1/matches",
+            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
+        )
+        .await;
+    let hands = [
+        fixture("boston-de-fontainebleau", "01"),
+        rotated_compass(&fixture("boston-de-fontainebleau", "05"), 1),
+        rotated_compass(&fixture("boston-de-fontainebleau", "06"), 2),
+    ];
+    let mut after = Value::Null;
+    for (h, record) in hands.iter().enumerate() {
+        let r = c.post_hand(m, record).await;
+        assert_eq!(r.status, 201, "hand {}: {}", h + 1, r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (
+            &after["scores"],
+            &after["hands_played"],
+            &after["passed_out"],
+            &after["winners"]
+        ),
+        (
+            &json!({"N": 148, "E": 36, "S": -92, "W": -92}),
+            &json!(2),
+            &json!(1),
+            &json!(["N"])
+        )
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let (ana, ben, cai, dee) = (
+        finish(find(players, "player", "Ana")),
+        finish(find(players, "player", "Ben")),
+        finish(find(players, "player", "Cai")),
+        finish(find(players, "player", "Dee")),
+    );
+    assert_eq!((ana.0, ana.1, ana.2), (1, 1, 0), "{players}");
+    assert_eq!((ben.0, ben.1, ben.2), (2, 0, 1), "{players}");
+    assert!(ana.4 > ben.4 && ben.4 > cai.4, "{players}");
+    assert_eq!(cai.4, dee.4, "tied for last, rated alike: {players}");
+    // The session's sheet carries the bids, the support and the discard: imported into another
+    // session it replays to the same match.
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",bid,") && sheet.contains(",discard,"),
+        "{sheet}"
+    );
+    let ana = find(&st["players"], "player", "Ana");
+    assert_eq!(
+        (ana["won"].as_i64(), ana["points_for"].as_i64()),
+        (Some(2), Some(296)),
+        "{ana}"
+    );
+}

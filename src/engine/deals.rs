@@ -48,19 +48,21 @@ impl AgreedDeals {
         })
     }
 
-    /// A match state of a game settled between the players that no deal can produce is refused
-    /// (README C14): balances that do not add up to nothing (every payment goes from one player to
-    /// another, as `payments` rules), a carried count of passed-out deals beyond the bound, or a
-    /// match whose agreed deals are all done (as `length` rules).
+    /// A match state of a game settled between the players (and a `pool` where it has one) that no
+    /// deal can produce is refused (README C14): balances and pool that do not add up to nothing
+    /// (every payment goes from one player to another or to the pool, as `payments` rules), a
+    /// carried count of passed-out deals beyond the bound, or a match whose agreed deals are all
+    /// done (as `length` rules).
     pub fn check_match(
         self,
         before: &MatchState,
         passed_out: u32,
+        pool: i64,
         payments: &str,
         length: &str,
     ) -> Result<(), Vec<FieldError>> {
         let mut errors: Vec<FieldError> = Self::check_passed_out(passed_out).into_iter().collect();
-        errors.extend(check_net_zero(before, payments));
+        errors.extend(check_net_zero(before, pool, payments));
         if errors.is_empty() {
             errors.extend(self.check_not_over(before, passed_out, length));
         }
@@ -81,20 +83,25 @@ impl AgreedDeals {
     }
 }
 
-/// Balances where every payment goes from one player to another (Calabrasella's chips, the solo
-/// games' net units) add up to nothing: a match state whose balances do not is refused (README
-/// C14). `rule` names the rule that settles the payments.
-pub fn check_net_zero(before: &MatchState, rule: &str) -> Option<FieldError> {
+/// Balances where every payment goes from one player to another or to a `pool` (Calabrasella's
+/// chips, the solo and whist games' net units, Colour Whist's and Boston's pool) add up to nothing
+/// with the pool: a match state whose balances do not is refused (README C14). `rule` names the
+/// rule that settles the payments.
+pub fn check_net_zero(before: &MatchState, pool: i64, rule: &str) -> Option<FieldError> {
     let sum: i64 = before
         .scores
         .sides()
         .map(|s| i64::from(before.scores[s]))
         .sum();
-    (sum != 0).then(|| {
+    (sum + pool != 0).then(|| {
+        let held = match pool {
+            0 => String::new(),
+            _ => format!(" and the pool holds {pool}"),
+        };
         FieldError::new(
             "/match_state/scores".into(),
             format!(
-                "the balances add up to {sum}: every payment goes from one player to another, so they add up to 0 ({rule})"
+                "the balances add up to {sum}{held}: every payment goes from one player to another or to the pool, so together they add up to 0 ({rule})"
             ),
         )
     })
@@ -141,10 +148,10 @@ mod tests {
             scores: crate::seat::PerSide::over(table.sides()),
             ..MatchState::default()
         };
-        assert!(check_net_zero(&before, "CL §4").is_none());
+        assert!(check_net_zero(&before, 0, "CL §4").is_none());
         let p1 = table.side(table.seat(0));
         before.scores[p1] = 5;
-        let e = check_net_zero(&before, "CL §4").unwrap();
+        let e = check_net_zero(&before, 0, "CL §4").unwrap();
         assert_eq!(e.pointer, "/match_state/scores");
         assert!(e.detail.contains("add up to 5"), "{}", e.detail);
     }
@@ -158,14 +165,14 @@ mod tests {
         ]);
         before.scores[crate::engine::Side::alone(crate::engine::Seat::N)] = 5;
         let errors = AgreedDeals(3)
-            .check_match(&before, 0, "§4", "NW-c")
+            .check_match(&before, 0, 0, "§4", "NW-c")
             .unwrap_err();
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].pointer, "/match_state/scores");
         before.scores[crate::engine::Side::alone(crate::engine::Seat::E)] = -5;
-        assert!(AgreedDeals(3).check_match(&before, 0, "§4", "NW-c").is_ok());
+        assert!(AgreedDeals(3).check_match(&before, 0, 0, "§4", "NW-c").is_ok());
         let over = AgreedDeals(3)
-            .check_match(&before, 2, "§4", "NW-c")
+            .check_match(&before, 2, 0, "§4", "NW-c")
             .unwrap_err();
         assert_eq!(over[0].pointer, "/match_state/hands_played");
     }

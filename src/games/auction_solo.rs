@@ -521,7 +521,7 @@ fn check_match(
     let mut errors: Vec<FieldError> = AgreedDeals::check_passed_out(carried.passed_out)
         .into_iter()
         .collect();
-    errors.extend(deals::check_net_zero(before, "auction-solo.md §4"));
+    errors.extend(deals::check_net_zero(before, 0, "auction-solo.md §4"));
     let totals: Vec<i64> = TABLE.sides().map(|s| i64::from(before.scores[s])).collect();
     if errors.is_empty() && totals.iter().any(|t| (t - totals[0]).rem_euclid(4) != 0) {
         errors.push(FieldError::new(

@@ -404,7 +404,7 @@ impl Rules for Calabrasella {
         // README C14: net balances paid between players add up to 0; the agreed deals not done.
         rules
             .deals
-            .check_match(before, carried.passed_out, "§4", "CL-a")?;
+            .check_match(before, carried.passed_out, 0, "§4", "CL-a")?;
         let dealer = record.dealer;
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);
         adj.tally = PerSide::over(TABLE.sides());

@@ -496,20 +496,9 @@ fn check_match(
     before: &MatchState,
     carried: &Carried,
 ) -> Result<(), Vec<FieldError>> {
-    let units: i64 = before.scores.sides().map(|s| before.scores[s] as i64).sum();
-    if units + carried.pool as i64 != 0 {
-        return Err(vec![FieldError::new(
-            "/match_state/scores".into(),
-            format!(
-                "the net units add up to {units} and the pool holds {}: every unit goes from a player to the pool or to another player, so together they add up to 0 (§4)",
-                carried.pool
-            ),
-        )]);
-    }
-    match rules.deals.check_not_over(before, 0, "CW-d, CW-i") {
-        Some(e) => Err(vec![e]),
-        None => Ok(()),
-    }
+    rules
+        .deals
+        .check_match(before, 0, i64::from(carried.pool), "§4", "CW-d, CW-i")
 }
 
 /// The highest call so far (§3.1).

@@ -3,6 +3,7 @@
 mod auction_solo;
 mod bacon;
 mod big_two;
+mod boston_de_fontainebleau;
 mod briscola;
 mod calabrasella;
 mod calypso;
@@ -58,6 +59,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &trente_et_quarante::TrenteEtQuarante,
         &auction_solo::AuctionSolo,
         &nomination_whist::NominationWhist,
+        &boston_de_fontainebleau::BostonDeFontainebleau,
     ]
 }
 

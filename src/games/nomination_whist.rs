@@ -234,7 +234,7 @@ impl Rules for NominationWhist {
         // README C14: net balances paid between players add up to 0; the agreed deals not done.
         rules
             .deals
-            .check_match(before, carried.passed_out, "§4", "NW-c")?;
+            .check_match(before, carried.passed_out, 0, "§4", "NW-c")?;
         let dealer = record.dealer;
         let eldest = TABLE.left(dealer);
         let mut adj = Adjudication::new(INFO.id, dealer, before, TRICKS);

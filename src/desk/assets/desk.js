@@ -446,12 +446,15 @@ function renderSummary() {
     // The contract in words where the game names it (Auction Solo's "abundance 10 in the turned suit").
     a.contract_name ? item("Contract", h("span", { id: "contract-name" }, `${a.contract_name} by ${a.contract?.declarer ?? a.soloist ?? "?"}`),
       a.contract ? [" · ", value(a.contract)] : null) : a.contract ? item("Contract", value(a.contract)) : null,
-    // A pool carried from deal to deal (Colour Whist): before this deal, and after it.
-    a.pool_before != null ? item("Pool", h("span", { id: "pool" }, `${a.pool_before} → ${a.pool}`)) : null,
+    // A pool carried from deal to deal (Colour Whist, Boston de Fontainebleau): before this deal, and after it.
+    a.pool != null ? item("Pool", h("span", { id: "pool" }, `${a.pool_before ?? a.match_before?.pool ?? 0} → ${a.pool}`)) : null,
     // Nomination Whist: the card the bidder named, and what play has made known by this step: the
     // ally once he plays it, or the bidder alone.
     named ? item("Named card", h("span", { id: "named-card" }, cardEl(named.named_card),
       named.solo ? " · solo" : named.ally ? ` · ally ${named.ally}` : " · ally not yet known")) : null,
+    // Boston de Fontainebleau: the bid with its suit and suit factor.
+    a.bid?.contract ? item("Bid", h("span", { id: "bid" }, `${a.bid.contract.replaceAll("_", " ")} in `, suitEl(a.bid.suit),
+      a.suit_factor ? ` (×${a.suit_factor})` : "")) : null,
     a.outcome ? item("Outcome", h("span", { id: "outcome", class: `outcome ${a.outcome}`, dataset: { code: a.outcome } }, titled(a.outcome))) : null,
   ));
 }
@@ -522,6 +525,9 @@ function renderTable() {
         seat === declarer && exposed ? h("span", { class: "tag open-hand", title: `exposed: ${exposed.join(" ")}` }, "open hand") : null,
         partners.includes(seat) && v?.ally !== seat ? h("span", { class: "tag partner" }, "partner") : null,
         v?.ally === seat ? h("span", { class: "tag ally" }, "ally") : null,
+        // Boston de Fontainebleau: the supporter once he has accepted, the soloist's hand exposed.
+        seat === (v && !v.error ? v : S.adj)?.supporter ? h("span", { class: "tag supporter" }, "supporter") : null,
+        seat === declarer && (v && !v.error ? v : S.adj)?.exposed?.length ? h("span", { class: "tag exposed" }, "hand exposed") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

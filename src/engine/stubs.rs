@@ -11,12 +11,12 @@ use super::play::{Established, TrickPlay};
 use super::trick::{PlayedCard, RankOrder, Trick, TrickReport, trump_or_led};
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::seat::{PerSide, Seat, Side, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// The mode of a hand played with stubs and spoils: black, tricks are assets and A ranks high;
 /// red, tricks are liabilities and A ranks low (stubs-and-spoils.md §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     Black,

@@ -15,6 +15,7 @@ mod malilla;
 mod pitch;
 mod pluck;
 mod poke;
+mod royal_porcio;
 mod spinado;
 mod stubs_and_spoils;
 mod tong_its;
@@ -52,6 +53,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &spinado::Spinado,
         &poke::Poke,
         &trente_et_quarante::TrenteEtQuarante,
+        &royal_porcio::RoyalPorcio,
     ]
 }
 

@@ -804,6 +804,32 @@ async fn checks(desk: &Desk) {
     desk.shot("calypso-trumps-and-piles").await;
     desk.no_console_errors("calypso").await;
 
+    // Royal Porcio (issue 24): the gallery as it lies, the duone cards in front of their players,
+    // the stubs in front of each seat. Fixture 01 after six actions (derived there): N's AS and E's
+    // AH lie in front of them, 2H is turned down; at the end W has all 12 stubs.
+    let name = "01-black-silver-captain-side-takes-every-stub";
+    desk.open(&format!("?game=royal-porcio&example={name}&step=6"))
+        .await;
+    assert_eq!(
+        desk.attr("#gallery [data-face-down='true']", "data-card")
+            .await,
+        "2H"
+    );
+    assert_eq!(
+        desk.attr(".seat-N .duone [data-card]", "data-card").await,
+        "AS"
+    );
+    assert_eq!(
+        desk.attr(".seat-E .duone [data-card]", "data-card").await,
+        "AH"
+    );
+    desk.shot("royal-porcio-gallery-and-duones").await;
+    desk.open(&format!("?game=royal-porcio&example={name}&step=74"))
+        .await;
+    assert!(desk.text(".seat-W .stubs").await.starts_with("12 stubs"));
+    desk.shot("royal-porcio-stubs").await;
+    desk.no_console_errors("royal-porcio").await;
+
     // Zetema, a game of piles: each rank pile's cards as the API's view has them, with the stock
     // and the wastepile, mid-hand (fixture 01 at its 13th action: the jacks and the aces have made
     // zetemas, gone to the wastepile; 5S 5H 5D, the first three fives, lie on the 5 pile).

@@ -3073,3 +3073,47 @@ async fn boston_net_units_over_the_agreed_deals_place_the_players() {
         "{ana}"
     );
 }
+
+/// Royal Porcio (issue 24): a whole game to 250 and 50 ahead is placed and rated, and its CSV sheet
+/// (bids, duones, exchange, spoils as JSON cells) replays to the same game. Fixture 14 (derived
+/// there: E-W 131) dealt by N; fixture 01 (E-W 79) turned one seat, dealt by E: N-S 79; fixture 14
+/// turned two seats, dealt by S: E-W 131 again. E-W 262 against 79: at least 250 and 50 ahead, E-W
+/// (Ben and Dee) win.
+#[actix_web::test]
+async fn royal_porcio_game_to_250_and_50_ahead_is_placed_and_rated() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let (league, session) = c.league_with_a_session("royal-porcio", json!({})).await;
+    let m = c.match_of_four(session, &s.players).await;
+    let mut after = Value::Null;
+    for (prefix, steps) in [("14", 0), ("01", 1), ("14", 2)] {
+        let record = rotated_compass(&fixture("royal-porcio", prefix), steps);
+        let r = c.post_hand(m, &record).await;
+        assert_eq!(r.status, 201, "hand {prefix}: {}", r.text);
+        after = r.json["match_after"].clone();
+    }
+    assert_eq!(
+        (&after["scores"], &after["game_over"], &after["winners"]),
+        (&json!({"NS": 79, "EW": 262}), &json!(true), &json!(["EW"]))
+    );
+    let st = c
+        .get(&format!("/v1/clubs/1/leagues/{league}/standings"))
+        .await;
+    let players = &st["players"];
+    let row = |n: &str| finish(find(players, "player", n));
+    assert_eq!(
+        (row("Ben").0, row("Dee").0, row("Ana").0, row("Cai").0),
+        (1, 1, 2, 2)
+    );
+    assert!(row("Ben").4 > row("Ana").4, "{players}");
+    let (sheet, st) = c.sheet_imported_again(league, session).await;
+    assert!(
+        sheet.contains(",duone_card,") && sheet.contains(",exchange_give,"),
+        "{sheet}"
+    );
+    let ben = find(&st["players"], "player", "Ben");
+    assert_eq!(ben["won"].as_i64(), Some(2), "{ben}");
+}

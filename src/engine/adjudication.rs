@@ -611,7 +611,8 @@ impl Adjudication {
     }
 
     /// Scores the hand (one way for every game): `hand_score` is the total of the score items, the
-    /// match scores grow by it and the hand is counted. Returns the hand score.
+    /// match scores grow by it and the hand is counted, unless it is void (thrown in: what it
+    /// moved, stakes or fines, stands, but no hand was played). Returns the hand score.
     pub fn settle(&mut self) -> PerSide<i32> {
         let total = self.total();
         self.hand_score = Some(total);
@@ -619,7 +620,9 @@ impl Adjudication {
         for side in total.sides() {
             m.scores[side] += total[side];
         }
-        m.hands_played += 1;
+        if self.outcome != Outcome::Void {
+            m.hands_played += 1;
+        }
         total
     }
 }

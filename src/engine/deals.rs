@@ -170,7 +170,11 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].pointer, "/match_state/scores");
         before.scores[crate::engine::Side::alone(crate::engine::Seat::E)] = -5;
-        assert!(AgreedDeals(3).check_match(&before, 0, 0, "§4", "NW-c").is_ok());
+        assert!(
+            AgreedDeals(3)
+                .check_match(&before, 0, 0, "§4", "NW-c")
+                .is_ok()
+        );
         let over = AgreedDeals(3)
             .check_match(&before, 2, 0, "§4", "NW-c")
             .unwrap_err();

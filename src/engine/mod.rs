@@ -14,6 +14,7 @@ mod play;
 mod replay;
 pub mod rummy;
 mod stock;
+pub mod stubs;
 mod trick;
 mod view;
 

@@ -1040,18 +1040,13 @@ impl Hand {
         if self.adj.outcome == Outcome::Void {
             // No play: the deal passes left and counts towards the game (BO-e), not as a hand played.
             carried.passed_out += 1;
-            let total = self.adj.total();
-            self.adj.hand_score = Some(total);
-            for side in total.sides() {
-                self.adj.match_after.scores[side] += total[side];
-            }
         } else {
             let made = self.settle_contract();
             if self.rules.pool {
                 self.settle_pool(made, last, &mut carried.pool);
             }
-            self.adj.settle();
         }
+        self.adj.settle();
         if self.rules.pool {
             self.pool_after = Some(carried.pool);
         }

@@ -1318,12 +1318,8 @@ impl Hand {
         if self.adj.outcome == Outcome::Void {
             // CW-d: no play; the stakes (and any fines) stand and the same dealer redeals; the
             // deal does not count.
-            let total = self.adj.total();
-            self.adj.hand_score = Some(total);
+            self.adj.settle();
             let m = &mut self.adj.match_after;
-            for side in total.sides() {
-                m.scores[side] += total[side];
-            }
             m.next_dealer = Some(dealer);
             m.details = details::Details::of(Carried { pool: self.pool });
             return;

@@ -19,6 +19,7 @@ mod nomination_whist;
 mod pitch;
 mod pluck;
 mod poke;
+mod royal_porcio;
 mod spinado;
 mod stubs_and_spoils;
 mod tong_its;
@@ -60,6 +61,7 @@ pub fn all() -> &'static [&'static dyn Game] {
         &auction_solo::AuctionSolo,
         &nomination_whist::NominationWhist,
         &boston_de_fontainebleau::BostonDeFontainebleau,
+        &royal_porcio::RoyalPorcio,
     ]
 }
 

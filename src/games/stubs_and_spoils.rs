@@ -4,14 +4,15 @@
 //! is the stub (scored), one the spoil (taken into a hand), two are dead; the hand ends after the spoil
 //! that leaves somebody without a card (12–15 tricks); the stub difference scores; game to 21.
 
-use crate::cards::{Card, CardSet, Rank, Suit, packs};
+use crate::cards::Suit;
+use crate::cards::{Card, CardSet, packs};
 use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
+use crate::engine::stubs::{Mode, Spoil, Stubs};
 use crate::engine::{
     Adjudication, Ending, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails,
-    OptionKind, OptionSpec, Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rules,
-    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit, trump_or_led,
+    OptionKind, OptionSpec, Options, Outcome, PerSide, RecordError, Rules, ScoreSource, Seat, Side,
+    Table, TableView, Trick, TrickPlay, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord};
 use serde::Serialize;
@@ -72,19 +73,13 @@ static INFO: GameInfo = GameInfo {
 
 const GAME: i32 = 21;
 const DEALT: usize = 13;
-/// Stubs & Spoils' two modes, fixed by the Color Card (§1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    Black,
-    Red,
-}
 
 /// What Stubs & Spoils adds to the adjudication and the table view; each side's tally adds
 /// `stubs_won` (stubs in front of its players) and `stubs` (after revoke transfers: what is scored).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[schema(as = StubsAndSpoilsDetails)]
 pub struct Details {
+    /// Fixed by the Color Card's colour (§1).
     pub mode: Mode,
     /// The Color Card's suit: trump in black mode, trojan in red mode.
     pub special_suit: Suit,
@@ -99,45 +94,9 @@ struct TallyDetails {
     stubs: i32,
 }
 
-/// §5 default: stubs moved per established revoke.
-const REVOKE_STUBS: i32 = 2;
-
-/// §1: black mode A high.
-const BLACK: RankOrder = RankOrder::ACE_HIGH;
-/// §1: red mode A lowest.
-const RED: RankOrder = RankOrder::new(&[
-    Rank::King,
-    Rank::Queen,
-    Rank::Jack,
-    Rank::Ten,
-    Rank::Nine,
-    Rank::Eight,
-    Rank::Seven,
-    Rank::Six,
-    Rank::Five,
-    Rank::Four,
-    Rank::Three,
-    Rank::Two,
-    Rank::Ace,
-]);
-
 /// §3: follow suit if able; nothing else is required.
 fn judge(trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
     must_follow_suit(Table::FOUR, "stubs-and-spoils.md §3", trick, hand, card)
-}
-
-/// §4.2: in red mode, cards of neither the led nor the trojan suit rank above the led suit, trojans
-/// below it; red order within each group; equal cards: the earlier played (via `winner_by`).
-fn red_strength(card: Card, led: Suit, trojan: Suit) -> u16 {
-    let suit = card.suit_unchecked();
-    let group = if suit == trojan {
-        1
-    } else if suit == led {
-        2
-    } else {
-        3
-    };
-    group << 8 | RED.strength(card.rank_unchecked()) as u16
 }
 
 impl Rules for StubsAndSpoils {
@@ -177,11 +136,7 @@ impl Rules for StubsAndSpoils {
         // SS-1: the Color Card is dealt to the dealer but never part of his hand.
         dealt.hands[dealer.pos()].remove(color);
         let special = color.suit_unchecked();
-        let mode = if special.is_red() {
-            Mode::Red
-        } else {
-            Mode::Black
-        };
+        let mode = Mode::of(special);
         let mut adj = Adjudication::new(INFO.id, dealer, before, 15);
         adj.details = details::Details::of(Details {
             mode,
@@ -191,17 +146,15 @@ impl Rules for StubsAndSpoils {
             adj.trump = Some(special);
         }
         Ok(Box::new(Hand {
-            mode,
-            special,
             play: TrickPlay::new(Table::FOUR, dealt.hands, dealer), // SS-7: the dealer leads trick 1
             phase: Phase::Gallery {
                 discarded: [false; 4],
             },
-            stubs: Stubs {
-                won: PerSide::default(),
-                revokes: Vec::new(),
-                penalty: options.choice("revoke_penalty") == "default",
-            },
+            stubs: Stubs::new(
+                mode,
+                Some(special),
+                options.choice("revoke_penalty") == "default",
+            ),
             adj,
         }))
     }
@@ -216,9 +169,7 @@ enum Phase {
     Play,
     /// §4: the trick is complete; its spoil taker must take a card.
     Spoil {
-        report: usize,
-        taker: Seat,
-        candidates: CardSet,
+        spoil: Spoil,
         stub_stated: bool,
     },
     /// §4.4: somebody has no card after a spoil.
@@ -227,92 +178,18 @@ enum Phase {
 
 #[derive(Clone)]
 struct Hand {
-    mode: Mode,
-    special: Suit,
     play: TrickPlay,
     phase: Phase,
     stubs: Stubs,
     adj: Adjudication,
 }
 
-/// The stubs in front of each side and the revokes that will move some of them (§4.5, §5).
-#[derive(Clone)]
-struct Stubs {
-    won: PerSide<i32>,
-    /// Established revokes in record order: the offending side and the irregularity's index.
-    revokes: Vec<(Side, usize)>,
-    penalty: bool,
-}
-
 impl Hand {
-    /// §4.1/§4.2: winner, stub, spoil taker and the cards he may take.
-    fn settle(&self, trick: &Trick) -> (Seat, Card, Seat, CardSet) {
-        let led = trick.led().expect("complete trick").suit_unchecked();
-        let plays = trick.plays();
-        let cards: CardSet = plays.iter().map(|p| p.card).collect();
-        match self.mode {
-            Mode::Black => {
-                let w = trick
-                    .winner_by(|c| trump_or_led(c, led, Some(self.special), &BLACK))
-                    .expect("a led card ranks");
-                let winner = plays[w].seat;
-                let stub = plays[w].card;
-                (winner, stub, winner, cards.minus(CardSet::of(&[stub])))
-            }
-            Mode::Red => {
-                let trojan = self.special;
-                let w = trick
-                    .winner_by(|c| Some(red_strength(c, led, trojan)))
-                    .expect("cards rank");
-                let winner = plays[w].seat;
-                // SS-2: the lowest trojan if any was played, else the lowest card of the led suit.
-                let lowest_of = |suit: Suit| {
-                    plays
-                        .iter()
-                        .map(|p| p.card)
-                        .filter(|c| c.suit_unchecked() == suit)
-                        .min_by_key(|c| RED.strength(c.rank_unchecked()))
-                };
-                let stub = lowest_of(trojan)
-                    .or_else(|| lowest_of(led))
-                    .expect("the led card");
-                let taker = Table::FOUR.right(winner); // SS-3
-                let own = plays.iter().find(|p| p.seat == taker).map(|p| p.card);
-                let candidates = cards
-                    .minus(CardSet::of(&[stub]))
-                    .minus(own.map_or(CardSet::EMPTY, |c| CardSet::of(&[c])));
-                (winner, stub, taker, candidates)
-            }
-        }
-    }
-
+    /// §4: the stub goes in front of the winner; the spoil taker is due.
     fn close_trick(&mut self) {
-        let trick = self.play.trick;
-        let (winner, stub, taker, candidates) = self.settle(&trick);
-        // Black: the winner leads next; red: the spoil taker (§4.1, §4.2).
-        let next = if self.mode == Mode::Black {
-            winner
-        } else {
-            taker
-        };
-        let (trick, established) = self.play.close_trick(next);
-        for e in established {
-            let side = Table::FOUR.side(e.seat);
-            self.stubs
-                .revokes
-                .push((side, self.adj.irregularities.len()));
-            // The consequence: the stub transfer is known at the end of the hand.
-            self.adj.irregularities.push(e.irregularity(String::new()));
-        }
-        self.stubs.won[Table::FOUR.side(winner)] += 1;
-        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
-        let mut report = TrickReport::new(trick, winner);
-        report.stub = Some(PlayedCard::new(winner, stub));
-        self.adj.tricks.push(report);
+        let spoil = self.stubs.close_trick(&mut self.play, &mut self.adj);
         self.phase = Phase::Spoil {
-            report: self.adj.tricks.len() - 1,
-            taker,
-            candidates,
+            spoil,
             stub_stated: false,
         };
     }
@@ -341,7 +218,7 @@ impl Hand {
                 .filter(|&s| s != self.adj.dealer && !discarded[s.pos()])
                 .fold(0, |due, s| due | bit(s)),
             Phase::Play => self.play.to_play().map_or(0, bit),
-            Phase::Spoil { taker, .. } => bit(taker),
+            Phase::Spoil { spoil, .. } => bit(spoil.taker),
             Phase::Over => 0,
         }
     }
@@ -357,41 +234,11 @@ impl Hand {
 
     /// §3: the spoil taker (checked by `apply`) takes one of the cards he may.
     fn spoil(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
-        let Phase::Spoil {
-            report, candidates, ..
-        } = self.phase
-        else {
+        let Phase::Spoil { spoil, .. } = self.phase else {
             unreachable!("spoil phase")
         };
-        if !candidates.contains(card) {
-            let allowed: Vec<_> = candidates.iter().map(|c| c.to_string()).collect();
-            return Err(RecordError::at(
-                "ineligible_spoil",
-                index,
-                seat,
-                "spoil",
-                format!(
-                    "{seat} may take one of {} from trick {}, not {card} (§3)",
-                    allowed.join(" "),
-                    report + 1
-                ),
-            ));
-        }
+        Stubs::take_spoil(&spoil, &mut self.adj, index, seat, card, "§3")?;
         self.play.hand_mut(seat).insert(card);
-        let trick = &mut self.adj.tricks[report];
-        let stub = trick.stub.expect("set when the trick closed").card;
-        let mut dead = trick
-            .plays
-            .plays()
-            .iter()
-            .map(|p| p.card)
-            .filter(|&c| c != card && c != stub);
-        let dead = [
-            dead.next().expect("four cards"),
-            dead.next().expect("four cards"),
-        ];
-        trick.spoil = Some(PlayedCard::new(seat, card));
-        trick.dead = Some(dead);
         // §4.4 / SS-6: the hand ends at once when somebody holds no card after the spoil.
         self.phase = if Table::FOUR.seats().any(|s| self.play.hand(s).is_empty()) {
             self.play.stop();
@@ -403,78 +250,53 @@ impl Hand {
     }
 }
 
-impl Stubs {
-    /// §4.5: black, the side with more stubs scores the difference; red, the side with fewer;
-    /// equal, nobody. The scoring side and its score.
-    fn result(&self, mode: Mode) -> Option<(Side, i32)> {
-        let (ns, ew) = (self.won[Side::NS], self.won[Side::EW]);
-        let more = if ns > ew { Side::NS } else { Side::EW };
-        let scorer = match mode {
-            Mode::Black => more,
-            Mode::Red => more.other(),
-        };
-        (ns != ew).then_some((scorer, (ns - ew).abs()))
-    }
+/// §4.5: black, the side with more stubs scores the difference; red, the side with fewer; equal,
+/// nobody. The scoring side and its score.
+fn result(mode: Mode, won: &PerSide<i32>) -> Option<(Side, i32)> {
+    let (ns, ew) = (won[Side::NS], won[Side::EW]);
+    let more = if ns > ew { Side::NS } else { Side::EW };
+    let scorer = match mode {
+        Mode::Black => more,
+        Mode::Red => more.other(),
+    };
+    (ns != ew).then_some((scorer, (ns - ew).abs()))
+}
 
-    /// §5 default: per established revoke, in record order, up to 2 stubs against the offenders
-    /// (SS-10). Each transfer's penalty, in hand-score terms, is what it changes in the §4.5 result.
-    fn apply_revoke_penalties(&mut self, mode: Mode, adj: &mut Adjudication) {
-        for &(offenders, at) in &self.revokes {
-            if !self.penalty {
-                adj.irregularities[at].consequence =
-                    "none: the revoke_penalty option is 'none'".to_string();
-                continue;
-            }
-            let (from, to) = match mode {
-                Mode::Black => (offenders, offenders.other()),
-                Mode::Red => (offenders.other(), offenders),
-            };
-            let before = self.result(mode);
-            let moved = self.won[from].min(REVOKE_STUBS);
-            self.won[from] -= moved;
-            self.won[to] += moved;
-            let after = self.result(mode);
-            for side in Side::BOTH {
-                let points =
-                    |r: Option<(Side, i32)>| r.filter(|&(s, _)| s == side).map_or(0, |(_, p)| p);
-                let change = points(after) - points(before);
-                if change != 0 {
-                    adj.penalize(at, side, change);
-                }
-            }
-            adj.irregularities[at].consequence = format!(
-                "{moved} stub{} moved from {} to {} at the end of the hand (stubs-and-spoils.md §5, SS-10)",
-                if moved == 1 { "" } else { "s" },
-                from.spoken(),
-                to.spoken()
-            );
-        }
+/// §4.5 as points of each side.
+fn points(mode: Mode, won: &PerSide<i32>) -> PerSide<i32> {
+    let mut points = PerSide::default();
+    if let Some((side, p)) = result(mode, won) {
+        points[side] = p;
     }
+    points
+}
 
-    /// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5),
-    /// the game to 21 (§4.6).
-    fn score(&mut self, mode: Mode, adj: &mut Adjudication) {
-        let stubs_won = self.won;
-        // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
-        if let Some((side, points)) = self.result(mode) {
-            adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
-        }
-        self.apply_revoke_penalties(mode, adj);
-        for side in Side::BOTH {
-            adj.tally[side].details = details::Details::of(TallyDetails {
-                stubs_won: stubs_won[side],
-                stubs: self.won[side],
-            });
-        }
-        adj.hand_winner = self.result(mode).map(|(side, _)| side);
-        adj.outcome = Outcome::Scored;
-        adj.settle();
-        let m = &mut adj.match_after;
-        m.next_dealer = Some(Table::FOUR.left(adj.dealer));
-        // §4.6: only one side scores a hand, so only one can reach 21 with it.
-        if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
-            m.end_game([side]);
-        }
+/// Rules on a hand played out (§4.4): the stub difference (§4.5), the revoke transfers (§5), the
+/// game to 21 (§4.6).
+fn score(stubs: &mut Stubs, adj: &mut Adjudication) {
+    let mode = stubs.mode;
+    let stubs_won = stubs.won;
+    // §4.5 on the stubs as won, then the revoke transfers (§5), each a penalty of its own.
+    if let Some((side, points)) = result(mode, &stubs.won) {
+        adj.score(side, points, ScoreSource::Tricks, "stub_difference", None);
+    }
+    stubs.apply_revoke_penalties(adj, "stubs-and-spoils.md §5, SS-10", |won| {
+        points(mode, won)
+    });
+    for side in Side::BOTH {
+        adj.tally[side].details = details::Details::of(TallyDetails {
+            stubs_won: stubs_won[side],
+            stubs: stubs.won[side],
+        });
+    }
+    adj.hand_winner = result(mode, &stubs.won).map(|(side, _)| side);
+    adj.outcome = Outcome::Scored;
+    adj.settle();
+    let m = &mut adj.match_after;
+    m.next_dealer = Some(Table::FOUR.left(adj.dealer));
+    // §4.6: only one side scores a hand, so only one can reach 21 with it.
+    if let Some(side) = adj.hand_winner.filter(|&s| m.scores[s] >= GAME) {
+        m.end_game([side]);
     }
 }
 
@@ -526,7 +348,8 @@ impl HandState<Verb> for Hand {
             }
             (Phase::Play, Verb::Correct(card)) => self.play.correct(index, seat, card, judge),
             (Phase::Play, _) => Err(unexpected("a card is due to the trick")),
-            (Phase::Spoil { report, .. }, Verb::Stub(card)) => {
+            (Phase::Spoil { spoil, .. }, Verb::Stub(card)) => {
+                let report = spoil.report;
                 let Phase::Spoil { stub_stated, .. } = &mut self.phase else {
                     unreachable!()
                 };
@@ -553,17 +376,18 @@ impl HandState<Verb> for Hand {
             }
             (Phase::Spoil { .. }, Verb::Spoil(card)) => self.spoil(index, seat, card),
             // README C2: the trick is complete, nothing in it can be corrected.
-            (Phase::Spoil { report, .. }, Verb::Correct(_)) => Err(RecordError::on(
+            (Phase::Spoil { spoil, .. }, Verb::Correct(_)) => Err(RecordError::on(
                 "invalid_correct",
                 index,
                 action,
                 format!(
                     "trick {} is already complete: a revoke can only be corrected before that",
-                    report + 1
+                    spoil.report + 1
                 ),
             )),
-            (Phase::Spoil { taker, .. }, _) => Err(unexpected(&format!(
-                "the trick is complete: {taker} must take the spoil first"
+            (Phase::Spoil { spoil, .. }, _) => Err(unexpected(&format!(
+                "the trick is complete: {} must take the spoil first",
+                spoil.taker
             ))),
             (Phase::Over, _) => Err(RecordError::after_end(
                 index,
@@ -585,9 +409,9 @@ impl HandState<Verb> for Hand {
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if let Phase::Spoil { report, .. } = self.phase {
-            view.trick = self.adj.tricks[report].plays.plays().to_vec();
-            view.trick_number = Some(report as u8 + 1);
+        if let Phase::Spoil { spoil, .. } = self.phase {
+            view.trick = self.adj.tricks[spoil.report].plays.plays().to_vec();
+            view.trick_number = Some(spoil.report as u8 + 1);
         }
         view
     }
@@ -604,8 +428,8 @@ impl HandState<Verb> for Hand {
             Phase::Play => self.play.candidates(Verb::Play, Verb::Correct),
             // The spoil taker's pick among the trick's cards, and the stub the table may state:
             // any card of the trick in front of any seat.
-            Phase::Spoil { report, taker, .. } => {
-                let cards: CardSet = self.adj.tricks[report]
+            Phase::Spoil { spoil, .. } => {
+                let cards: CardSet = self.adj.tricks[spoil.report]
                     .plays
                     .plays()
                     .iter()
@@ -616,7 +440,7 @@ impl HandState<Verb> for Hand {
                     .flat_map(|seat| cards.iter().map(move |c| action(seat, Verb::Stub(c))));
                 cards
                     .iter()
-                    .map(|c| action(taker, Verb::Spoil(c)))
+                    .map(|c| action(spoil.taker, Verb::Spoil(c)))
                     .chain(stubs)
                     .collect()
             }
@@ -634,9 +458,9 @@ impl HandState<Verb> for Hand {
             Phase::Gallery { .. } => {
                 Some("the record stops before the gallery discards are complete".to_string())
             }
-            Phase::Spoil { report, .. } => Some(format!(
+            Phase::Spoil { spoil, .. } => Some(format!(
                 "the record stops before the spoil of trick {}",
-                report + 1
+                spoil.report + 1
             )),
             Phase::Play => Some(format!(
                 "the record stops in trick {} while every player still holds cards",
@@ -653,14 +477,13 @@ impl HandState<Verb> for Hand {
             }
         };
         let Hand {
-            mode,
             ref mut play,
             ref mut stubs,
             ref mut adj,
             ..
         } = *self;
         adj.corrected_revokes = std::mem::take(&mut play.corrected);
-        adj.conclude(error, ending, |adj| stubs.score(mode, adj));
+        adj.conclude(error, ending, |adj| score(stubs, adj));
         self.adj
     }
 }
@@ -672,7 +495,7 @@ mod tests {
 
     /// The stubs of a finished hand, these won and one established revoke by `offender`, and its
     /// adjudication so far.
-    fn hand(ns: i32, ew: i32, offender: Seat) -> (Stubs, Adjudication) {
+    fn hand(mode: Mode, ns: i32, ew: i32, offender: Seat) -> (Stubs, Adjudication) {
         let mut adj = Adjudication::new(INFO.id, Seat::S, &MatchState::default(), 15);
         let revoke = Established {
             fault: Fault::new("revoke", "stubs-and-spoils.md §3", String::new()),
@@ -681,27 +504,27 @@ mod tests {
             card: "2C".parse().unwrap(),
             trick: 5,
         };
-        adj.irregularities.push(revoke.irregularity(String::new()));
-        let mut won = PerSide::default();
-        won[Side::NS] = ns;
-        won[Side::EW] = ew;
-        let stubs = Stubs {
-            won,
-            revokes: vec![(Table::FOUR.side(offender), 0)],
-            penalty: true,
-        };
+        let mut stubs = Stubs::new(mode, Some(Suit::Clubs), true);
+        stubs.log_revoke(revoke, &mut adj);
+        stubs.won[Side::NS] = ns;
+        stubs.won[Side::EW] = ew;
         (stubs, adj)
+    }
+
+    fn penalties(stubs: &mut Stubs, adj: &mut Adjudication) {
+        let mode = stubs.mode;
+        stubs.apply_revoke_penalties(adj, "§5", |won| points(mode, won));
     }
 
     /// §5, SS-10 in hand-score terms: black, stubs won NS 6, EW 4 score NS 2; N's revoke moves 2
     /// stubs to EW (NS 4, EW 6), which scores EW 2: the revoke is NS -2 and EW +2.
     #[test]
     fn a_transfer_that_turns_the_hand_moves_points_both_ways() {
-        let (mut h, mut adj) = hand(6, 4, Seat::N);
-        assert_eq!(h.result(Mode::Black), Some((Side::NS, 2)));
-        h.apply_revoke_penalties(Mode::Black, &mut adj);
+        let (mut h, mut adj) = hand(Mode::Black, 6, 4, Seat::N);
+        assert_eq!(result(Mode::Black, &h.won), Some((Side::NS, 2)));
+        penalties(&mut h, &mut adj);
         assert_eq!((h.won[Side::NS], h.won[Side::EW]), (4, 6));
-        assert_eq!(h.result(Mode::Black), Some((Side::EW, 2)));
+        assert_eq!(result(Mode::Black, &h.won), Some((Side::EW, 2)));
         let effect = adj.irregularities[0].effect.points;
         assert_eq!((effect[Side::NS], effect[Side::EW]), (-2, 2));
         let items: Vec<_> = adj.score_items.iter().map(|t| (t.side, t.points)).collect();
@@ -712,10 +535,10 @@ mod tests {
     /// EW 7): the side with fewer, NS, scores 4, so the revoke is NS +4 for the non-offenders.
     #[test]
     fn a_transfer_from_equal_stubs_scores_for_the_other_side() {
-        let (mut h, mut adj) = hand(5, 5, Seat::E);
-        assert_eq!(h.result(Mode::Red), None);
-        h.apply_revoke_penalties(Mode::Red, &mut adj);
-        assert_eq!(h.result(Mode::Red), Some((Side::NS, 4)));
+        let (mut h, mut adj) = hand(Mode::Red, 5, 5, Seat::E);
+        assert_eq!(result(Mode::Red, &h.won), None);
+        penalties(&mut h, &mut adj);
+        assert_eq!(result(Mode::Red, &h.won), Some((Side::NS, 4)));
         let effect = adj.irregularities[0].effect.points;
         assert_eq!((effect[Side::NS], effect[Side::EW]), (4, 0));
     }

@@ -431,7 +431,10 @@ function renderSummary() {
     item("Dealer", r.dealer ?? "?"),
     players().length ? item("Players", h("span", { id: "players" }, players().map(([s, n], i) => [i ? ", " : "", h("span", { class: "player", dataset: { seat: s } }, `${s} ${n}`)]))) : null,
     Object.keys(r.options ?? {}).length ? item("Options", Object.entries(r.options).map(([k, v]) => `${k} = ${v}`).join(", ")) : null,
-    faceUp.length ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
+    // Royal Porcio: the gallery as it lies at this step, turned-down cards face down.
+    a.gallery ? item("Gallery", h("span", { id: "gallery", class: "face-up" }, ((S.views[S.step]?.error ? null : S.views[S.step]?.gallery) ?? a.gallery)
+      .map((g) => cardEl(g.card, { faceDown: g.face_down, data: { faceDown: String(g.face_down) } })))) : null,
+    faceUp.length && !a.gallery ? item("Face up", h("span", { class: "face-up" }, faceUp.map((c) => cardEl(c)))) : null,
     a.trump ? item("Trump", h("span", { class: `suit ${"HD".includes(a.trump) ? "red" : ""}` }, `${suitSymbol(a.trump)} ${suitName(a.trump)}`)) : null,
     // Personal trump suits, one a player (Calypso).
     a.suits ? item("Trumps", h("span", { id: "own-trumps" }, seats().filter((seat) => a.suits[seat]).map((seat, i) => [i ? ", " : "", `${seat} `, suitEl(a.suits[seat])]))) : null,
@@ -517,6 +520,12 @@ function renderTable() {
     // Trente et Quarante: each punter's bets (imprisoned ones carried), with what became of them.
     // Mid-coup the position's bets; at the end the ruling's, with their fates.
     const bets = ((v && !v.error && k < actionCount() ? v.bets : S.adj?.bets) ?? []).filter((b) => b.punter === seat);
+    // Stubs & Spoils, Royal Porcio: the stubs in front of the seat so far (a trick's stub once it is
+    // complete); Royal Porcio's duone cards in front of him in the auction and spoils turned round.
+    const done = v?.phase === "over" || !v || v.error ? Infinity : (v.trick_number ?? 1) - (v.phase === "spoil" ? 0 : 1);
+    const stubs = (S.adj?.tricks ?? []).filter((t) => t.stub?.seat === seat && t.number <= done).map((t) => t.stub.card);
+    const inFront = ((v && !v.error ? v.duone_cards : null) ?? []).filter((p) => p.seat === seat).map((p) => p.card);
+    const reversed = ((v && !v.error ? v.reversed : S.adj?.reversed) ?? []).filter((p) => p.seat === seat).map((p) => p.card);
     return h("section", { class: `seat seat-${seat}${acting ? " acting" : ""}`, dataset: { seat }, "aria-label": `Seat ${seatLabel(seat)}` },
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
@@ -532,6 +541,9 @@ function renderTable() {
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),
       piles ? h("p", { class: "piles small" }, `${plural(piles.calypsos ?? 0, "calypso")} · building ${(piles.in_progress ?? []).length} · won ${(piles.won ?? []).length}`) : null,
+      inFront.length ? h("p", { class: "duone small" }, "duone ", inFront.map((c) => cardEl(c))) : null,
+      stubs.length ? h("p", { class: "stubs small" }, `${plural(stubs.length, "stub")} `, stubs.map((c) => cardEl(c))) : null,
+      reversed.length ? h("p", { class: "reversed small" }, "turned round ", reversed.map((c) => cardEl(c))) : null,
       bets.length ? h("p", { class: "bets small" }, bets.map((b) => `${b.spot} ${b.stake}${b.insurance ? ` (insured ${b.insurance})` : ""}${b.imprisoned_before ? " imprisoned" : ""}${b.fate === "open" ? "" : ` · ${b.fate.replace("_", " ")}`}`).join(", ")) : null,
       h("div", { class: "hand-cards" }, cards.map((c) => cardEl(c, {
         data: acting && legalCards.has(c) ? { legal: "true" } : {},

@@ -88,6 +88,10 @@ pub const SHARED_TITLES: &[(&str, &str)] = &[
     ("upcard_turned", "Upcard turned"),
     ("trump_revealed", "Trump revealed"),
     ("forced_bid", "Forced bid"),
+    (
+        "hand_exposed",
+        "The soloist's hand exposed: an open contract",
+    ),
     ("all_passed", "Every player passed: the deal is thrown in"),
     // Score parts.
     ("card_points", "Card points"),

@@ -370,7 +370,6 @@ static INFO: GameInfo = GameInfo {
         ),
         ("auction_won", "Auction won: the soloist plays alone"),
         ("trump_named", "Trump named by the soloist"),
-        ("hand_exposed", "The soloist's hand exposed"),
         (OVERTRICKS, "Over-tricks, paid per opponent"),
         (UNDERTRICKS, "Under-tricks, paid per opponent"),
     ]),

@@ -424,7 +424,6 @@ static INFO: GameInfo = GameInfo {
             "Nobody accepted the call: the soloist plays alone",
         ),
         ("discarded", "Petite misère: the soloist's discard"),
-        ("hand_exposed", "The soloist's hand exposed (ouvert)"),
         (
             "allowance_used",
             "Four-ace misère: the one failure to follow allowed",

@@ -338,7 +338,6 @@ static INFO: GameInfo = GameInfo {
         ),
         ("proposal_accepted", "Proposal accepted"),
         ("hole_partner", "Hole: the partner replies"),
-        ("hand_exposed", "The soloist's hand exposed"),
         ("discarded", "Card discarded face down (petite misère)"),
         (STAKE, "Stake to the pool"),
         (POOL_TAKEN, "Pool taken"),

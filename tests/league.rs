@@ -3105,8 +3105,9 @@ async fn royal_porcio_game_to_250_and_50_ahead_is_placed_and_rated() {
     let players = &st["players"];
     let row = |n: &str| finish(find(players, "player", n));
     assert_eq!(
+        // Standard competition ranking: the two winners share 1st, the two others are 3rd.
         (row("Ben").0, row("Dee").0, row("Ana").0, row("Cai").0),
-        (1, 1, 2, 2)
+        (1, 1, 3, 3)
     );
     assert!(row("Ben").4 > row("Ana").4, "{players}");
     let (sheet, st) = c.sheet_imported_again(league, session).await;

@@ -2233,12 +2233,7 @@ async fn auction_solo_net_totals_over_the_agreed_deals_place_the_players() {
     let (league, session) = c
         .league_with_a_session("auction-solo", json!({"deals": 3}))
         .await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let hands = [
         fixture("auction-solo", "01"),
         rotated_compass(&fixture("auction-solo", "10"), 1),
@@ -2883,12 +2878,7 @@ async fn colour_whist_net_units_and_the_pool_over_the_agreed_deals_place_the_pla
     let (league, session) = c
         .league_with_a_session("colour-whist", json!({"deals": 2}))
         .await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let mut after = Value::Null;
     for (h, prefix) in ["02", "01", "09"].iter().enumerate() {
         let mut record = fixture("colour-whist", prefix);
@@ -2944,12 +2934,7 @@ async fn nomination_whist_net_units_over_the_agreed_deals_place_the_players() {
     let (league, session) = c
         .league_with_a_session("nomination-whist", json!({"deals": 3}))
         .await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let hands = [
         fixture("nomination-whist", "01"),
         rotated_compass(&fixture("nomination-whist", "12"), 1),
@@ -3014,12 +2999,7 @@ async fn boston_net_units_over_the_agreed_deals_place_the_players() {
     let (league, session) = c
         .league_with_a_session("boston-de-fontainebleau", json!({"deals": 3}))
         .await;
-    let m = c
-        .create(
-            "/v1/clubs/1/matches",
-            json!({"session": session, "seats": {"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]}}),
-        )
-        .await;
+    let m = c.match_of_four(session, p).await;
     let hands = [
         fixture("boston-de-fontainebleau", "01"),
         rotated_compass(&fixture("boston-de-fontainebleau", "05"), 1),

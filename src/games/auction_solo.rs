@@ -854,7 +854,7 @@ impl Hand {
         let mut passed_out = self.passed_out;
         if self.adj.outcome == Outcome::Void {
             // AS-4, AS-d: no play, no payment; the deal counts and passes left.
-            self.adj.hand_score = Some(self.adj.total());
+            self.adj.settle();
             passed_out += 1;
         } else {
             let Won { soloist, bid } = self.won();

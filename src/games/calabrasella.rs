@@ -857,7 +857,7 @@ impl Hand {
         let mut passed_out = self.passed_out;
         if self.adj.outcome == Outcome::Void {
             // No play, no payment; the deal passes left (§4) and counts towards `deals` (CL-a).
-            self.adj.hand_score = Some(self.adj.total());
+            self.adj.settle();
             passed_out += 1;
         } else {
             let declarer = self.declarer();

@@ -537,7 +537,7 @@ fn score(adj: &mut Adjudication, high: Option<(Seat, u8)>, revoke: FirstDecides)
     let dealer = adj.dealer;
     if adj.outcome == Outcome::Void {
         // §4: no score (no part, so a hand score of nothing); the next dealer deals.
-        adj.hand_score = Some(adj.total());
+        adj.settle();
         adj.match_after.next_dealer = Some(Table::FOUR.left(dealer));
         return;
     }

@@ -560,7 +560,7 @@ impl Hand {
         let mut passed_out = self.passed_out;
         if self.adj.outcome == Outcome::Void {
             // No play, no payment; the deal passes left and counts towards `deals` (NW-c).
-            self.adj.hand_score = Some(self.adj.total());
+            self.adj.settle();
             passed_out += 1;
         } else {
             self.settle();

@@ -745,11 +745,7 @@ impl Hand {
 
     /// README C11, C12: an action that does not fit the phase.
     fn out_of_phase(&self, index: usize, action: &Action<Verb>) -> RecordError {
-        let expected = self.what_is_due();
-        match self.due() {
-            Some(due) => RecordError::out_of_phase(index, action, due, &expected),
-            None => RecordError::after_end(index, action, &expected),
-        }
+        RecordError::misfit(index, action, self.due(), &self.what_is_due())
     }
 
     /// §3.1: a call; the auction's end sets the contract, or throws the deal in.

@@ -28,13 +28,20 @@ impl Seat {
     }
 }
 
+impl Seat {
+    /// The seat's name on the wire (`N`, `E`, `S`, `W`; `P1`..`P7`).
+    pub fn code(self) -> &'static str {
+        if self.0 >= NUMBERED {
+            ["P1", "P2", "P3", "P4", "P5", "P6", "P7"][self.pos()]
+        } else {
+            ["N", "E", "S", "W"][self.pos()]
+        }
+    }
+}
+
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 >= NUMBERED {
-            write!(f, "P{}", self.pos() + 1)
-        } else {
-            f.write_str(["N", "E", "S", "W"][self.pos()])
-        }
+        f.write_str(self.code())
     }
 }
 
@@ -62,7 +69,7 @@ impl FromStr for Seat {
     }
 }
 
-crate::cards::serde_as_string!(Seat);
+crate::cards::serde_as_string!(Seat, "a string", code);
 
 impl utoipa::PartialSchema for Seat {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

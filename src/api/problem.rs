@@ -344,8 +344,79 @@ pub fn checked_document(bytes: &[u8]) -> Result<&[u8], Problem> {
             "the body is empty: expected a JSON object".into(),
         ));
     }
-    check_document(bytes)?;
+    // The full walk only when the quick scan cannot vouch for the document: a body that passes
+    // it is refused by nothing the walk looks for, and most bodies do pass.
+    if !plainly_one_document_without_duplicates(bytes) {
+        check_document(bytes)?;
+    }
     Ok(bytes)
+}
+
+/// Whether `bytes` is, at a glance, one JSON object followed by nothing but whitespace, with no
+/// key given twice in any of its objects. One pass over the bytes, nothing decoded: `false`
+/// whenever the scan cannot be sure (a key with an escape, an object of many keys, text it does
+/// not follow), and `check_document` decides then. It never says `true` of a body that
+/// `check_document` refuses: where serde stops at a syntax error, the text before it is JSON, and
+/// the scan reads keys there exactly as serde does (the strings after `{` or `,` in an object).
+fn plainly_one_document_without_duplicates(bytes: &[u8]) -> bool {
+    /// Beyond this many keys in one object the walk's hashing is cheaper than comparing.
+    const FEW: usize = 32;
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(start) = start.filter(|&i| bytes[i] == b'{') else {
+        return false;
+    };
+    // For each open object, where its keys start in `keys`; `None` for an array.
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut expect_key = false;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => {
+                open.push(Some(keys.len()));
+                expect_key = true;
+            }
+            b'[' => {
+                open.push(None);
+                expect_key = false;
+            }
+            b'}' | b']' => {
+                if let Some(Some(first)) = open.pop() {
+                    keys.truncate(first);
+                }
+                if open.is_empty() {
+                    return bytes[i + 1..].iter().all(u8::is_ascii_whitespace);
+                }
+                expect_key = false;
+            }
+            b',' => expect_key = matches!(open.last(), Some(Some(_))),
+            b'"' => {
+                let mut end = i + 1;
+                loop {
+                    match bytes.get(end) {
+                        None => return false,
+                        Some(b'"') => break,
+                        Some(b'\\') if expect_key => return false,
+                        Some(b'\\') => end += 2,
+                        Some(_) => end += 1,
+                    }
+                }
+                if expect_key {
+                    let key = &bytes[i + 1..end];
+                    let first = open.last().copied().flatten().unwrap_or(0);
+                    if keys.len() - first >= FEW || keys[first..].contains(&key) {
+                        return false;
+                    }
+                    keys.push(key);
+                    expect_key = false;
+                }
+                i = end;
+            }
+            _ => {} // whitespace, ':', and the bytes of numbers, true, false and null
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Deserializes and validates a document `checked_document` let through.
@@ -564,7 +635,8 @@ fn describe(e: &validator::ValidationError) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check_document;
+    use super::{check_document, plainly_one_document_without_duplicates as plainly};
+    use proptest::prelude::*;
 
     /// The pointer `check_document` gives for a duplicate key in `json`, if it finds one.
     fn duplicate_at(json: &str) -> Option<String> {
@@ -608,5 +680,77 @@ mod tests {
             keys(20).join(",")
         );
         assert_eq!(duplicate_at(&nested).as_deref(), Some("/k7"));
+    }
+
+    #[test]
+    fn the_quick_scan_vouches_for_a_plain_record_and_for_nothing_the_walk_refuses() {
+        let record = r#"{"dealer": "N", "deal": {"N": ["AS", "7H"], "E": []},
+            "options": {"target": 31, "note": "a \"quoted\" {text}, [here]"},
+            "actions": [{"seat": "N", "play": "AS"}, {"seat": "E", "play": "7H"}]}  "#;
+        assert!(plainly(record.as_bytes()));
+        for refused in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"actions": [{"seat": "N", "seat": "E"}]}"#,
+            r#"{"a": {"b": [1, {"c": 1, "c": 2}]}}"#,
+            r#"{"a": 1} {"b": 2}"#,
+            r#"{"a": 1} x"#,
+        ] {
+            assert!(!plainly(refused.as_bytes()), "{refused}");
+            assert!(check_document(refused.as_bytes()).is_err(), "{refused}");
+        }
+        // Where it cannot be sure, it leaves the body to the walk.
+        for unsure in [r#"{"a\u0062": 1}"#, r#"[1]"#, r#"{"a": 1"#, "\"s\""] {
+            assert!(!plainly(unsure.as_bytes()), "{unsure}");
+        }
+    }
+
+    /// JSON-ish text built from a few keys (so that duplicates are common), nested, with stray
+    /// bytes now and then (so that malformed text is tried too).
+    fn jsonish() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("1".to_string()),
+            Just("\"v\"".to_string()),
+            Just("\"a\\\"b\"".to_string()),
+            Just("null".to_string()),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                prop::collection::vec(
+                    (prop::sample::select(vec!["a", "b", "c", "d\\u0061"]), inner),
+                    0..5
+                )
+                .prop_map(|kv| {
+                    let kv: Vec<String> = kv.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+                    format!("{{{}}}", kv.join(", "))
+                }),
+            ]
+        })
+        .prop_flat_map(|text| {
+            let len = text.len();
+            (
+                Just(text),
+                prop::option::of((
+                    0..=len,
+                    prop::sample::select(vec!["", ",", "}", "\"", ":", " x"]),
+                )),
+            )
+        })
+        .prop_map(|(mut text, stray)| {
+            if let Some((at, what)) = stray {
+                text.insert_str(at, what);
+            }
+            text
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_quick_scan_never_vouches_for_a_body_the_walk_refuses(text in jsonish()) {
+            if plainly(text.as_bytes()) {
+                prop_assert!(check_document(text.as_bytes()).is_ok(), "{}", text);
+            }
+        }
     }
 }

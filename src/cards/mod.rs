@@ -21,6 +21,19 @@ macro_rules! serde_as_string {
                 s.collect_str(self)
             }
         }
+        $crate::cards::serde_as_string!(@read $t, $expecting);
+    };
+    // Written as the static string `$code` gives: no formatting for the values every ruling is
+    // full of (cards, seats).
+    ($t:ty, $expecting:literal, $code:ident) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.$code())
+            }
+        }
+        $crate::cards::serde_as_string!(@read $t, $expecting);
+    };
+    (@read $t:ty, $expecting:literal) => {
 
         // Parsed from the text where it lies: a `String` (or `Cow`, which serde reads owned) is an
         // allocation for every seat of every action.
@@ -79,6 +92,17 @@ impl Suit {
 
     fn from_index(i: u8) -> Suit {
         Suit::ALL[i as usize & 3]
+    }
+
+    /// The suit of a canonical code's suit letter (`S H D C`, upper case only).
+    fn from_letter(b: u8) -> Option<Suit> {
+        match b {
+            b'S' => Some(Suit::Spades),
+            b'H' => Some(Suit::Hearts),
+            b'D' => Some(Suit::Diamonds),
+            b'C' => Some(Suit::Clubs),
+            _ => None,
+        }
     }
 
     fn parse(c: char) -> Option<Suit> {
@@ -161,6 +185,20 @@ impl Rank {
             15 => Cavalier,
             _ => return None,
         })
+    }
+
+    /// The rank of a canonical code's rank letter (`2`..`9`, `T J Q K A C`, upper case only).
+    fn from_letter(b: u8) -> Option<Rank> {
+        match b {
+            b'2'..=b'9' => Rank::from_u8(b - b'0'),
+            b'T' => Some(Rank::Ten),
+            b'J' => Some(Rank::Jack),
+            b'Q' => Some(Rank::Queen),
+            b'K' => Some(Rank::King),
+            b'A' => Some(Rank::Ace),
+            b'C' => Some(Rank::Cavalier),
+            _ => None,
+        }
     }
 
     /// The rank a card code writes as `s` (`A`, `T` or `10`, `7`; either case).
@@ -249,6 +287,36 @@ impl Card {
         }
     }
 
+    /// The card's canonical code (`AS`, `TH`, `T21`, `FOOL`, `JK`), as every ruling writes it.
+    pub fn code(self) -> &'static str {
+        const SUITED: [[&str; 14]; 4] = [
+            [
+                "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "CS",
+            ],
+            [
+                "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH", "CH",
+            ],
+            [
+                "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD", "CD",
+            ],
+            [
+                "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "CC",
+            ],
+        ];
+        const TRUMPS: [&str; 21] = [
+            "T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "T12", "T13",
+            "T14", "T15", "T16", "T17", "T18", "T19", "T20", "T21",
+        ];
+        match self.0 {
+            i if i < TAROT_TRUMP_BASE => SUITED[(i >> 4) as usize][(i & 15) as usize - 2],
+            FOOL => "FOOL",
+            BIG_JOKER => "BJ",
+            LITTLE_JOKER => "LJ",
+            JOKER => "JK",
+            i => TRUMPS[(i - TAROT_TRUMP_BASE - 1) as usize],
+        }
+    }
+
     /// Suit of a card known to be suited (every card of a game whose pack has only suited cards).
     pub fn suit_unchecked(self) -> Suit {
         Suit::from_index(self.0 >> 4)
@@ -262,21 +330,7 @@ impl Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            i if i < TAROT_TRUMP_BASE => {
-                write!(
-                    f,
-                    "{}{}",
-                    self.rank_unchecked().letter(),
-                    self.suit_unchecked().letter()
-                )
-            }
-            FOOL => f.write_str("FOOL"),
-            BIG_JOKER => f.write_str("BJ"),
-            LITTLE_JOKER => f.write_str("LJ"),
-            JOKER => f.write_str("JK"),
-            i => write!(f, "T{}", i - TAROT_TRUMP_BASE),
-        }
+        f.write_str(self.code())
     }
 }
 
@@ -332,6 +386,13 @@ impl FromStr for Card {
             input: s.to_string(),
             reason,
         };
+        // The canonical code of a suited card, as nearly every record writes it, read directly.
+        if let &[r, u] = s.as_bytes()
+            && let Some(rank) = Rank::from_letter(r)
+            && let Some(suit) = Suit::from_letter(u)
+        {
+            return Ok(Card::new(rank, suit));
+        }
         let t = s.trim();
         // Compared in place: a record has dozens of cards, and an upper-cased copy of each showed.
         const NAMED: [(&str, Card); 4] = [
@@ -370,7 +431,7 @@ impl FromStr for Card {
     }
 }
 
-serde_as_string!(Card, "a card string such as \"AS\" or \"10H\"");
+serde_as_string!(Card, "a card string such as \"AS\" or \"10H\"", code);
 
 impl utoipa::PartialSchema for Card {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -692,6 +753,28 @@ pub mod packs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_card_is_written_as_its_rank_and_suit_letters_and_read_back() {
+        let mut cards = vec![Card::FOOL, Card::BIG_JOKER, Card::LITTLE_JOKER, Card::JOKER];
+        cards.extend((1..=21).map(|n| Card::tarot_trump(n).unwrap()));
+        for suit in Suit::ALL {
+            for rank in (2..=15).map(|v| Rank::from_u8(v).unwrap()) {
+                let card = Card::new(rank, suit);
+                assert_eq!(card.code(), format!("{}{}", rank.letter(), suit.letter()));
+                cards.push(card);
+            }
+        }
+        assert_eq!(Card::tarot_trump(17).unwrap().code(), "T17");
+        assert_eq!(Card::JOKER.code(), "JK");
+        for card in cards {
+            assert_eq!(card.code().parse::<Card>().unwrap(), card);
+            assert_eq!(
+                serde_json::to_string(&card).unwrap(),
+                format!("\"{}\"", card.code())
+            );
+        }
+    }
 
     #[test]
     fn parses_every_accepted_spelling() {

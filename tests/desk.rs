@@ -1039,10 +1039,10 @@ async fn checks(desk: &Desk) {
     assert!(
         desk.text("#table .seat[data-seat=S] h4")
             .await
-            .contains("hand exposed")
+            .contains("open hand")
     );
     assert_eq!(
-        desk.js(&own("exposed")).await,
+        desk.js(&own("exposed_hand")).await,
         json!([
             "7S", "6S", "5S", "7H", "6H", "5H", "8D", "7D", "6D", "5D", "AC", "7C", "6C"
         ])
@@ -1106,12 +1106,14 @@ async fn checks(desk: &Desk) {
     )
     .await;
     let exposed = desk
-        .js("return [...document.querySelectorAll('#table .own-cards[data-field=exposed] .card')].length")
+        .js("return [...document.querySelectorAll('#table .own-cards[data-field=exposed_hand] .card')].length")
         .await;
     assert_eq!(exposed, json!(13), "the open soloist's hand is drawn");
     // Tagged by his camp's role, as every declarer is.
     let e = desk.text(".seat-E h4").await;
     assert!(e.contains("soloist") || e.contains("declarer"), "{e}");
+    // The open hand tagged as Auction Solo's and Boston's are: one field, one drawing.
+    assert!(e.contains("open hand"), "{e}");
     assert_eq!(desk.text("#pool").await, "0 → 0");
     desk.shot("phone-colour-whist-open-abundance").await;
     desk.open(

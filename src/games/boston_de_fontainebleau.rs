@@ -471,7 +471,7 @@ pub struct Details {
     /// The petite-misère discard (§3.3); `null` otherwise or before it.
     pub discard: Option<Card>,
     /// The soloist's hand as exposed in an ouvert contract (`[]` otherwise or before it).
-    pub exposed: Vec<Card>,
+    pub exposed_hand: Vec<Card>,
     /// The action where the four-ace misère's allowance was used (BO-b); `null` when it was not.
     pub allowance_used_at: Option<usize>,
     /// The suit factor (§4, BF-3); `null` without a contract.
@@ -1206,7 +1206,7 @@ impl Hand {
                 .supporter
                 .and(c.and_then(BostonContract::supporter_minimum)),
             discard: self.discard,
-            exposed: self.exposed.clone(),
+            exposed_hand: self.exposed.clone(),
             allowance_used_at: self.allowance_used_at,
             suit_factor: self.bid.map(|b| self.rules.factor(b.suit)),
             over_tricks: self.over_tricks,

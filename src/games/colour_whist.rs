@@ -373,7 +373,7 @@ pub struct Details {
     /// Abundance and slam: whether played open; `null` for other contracts or until decided.
     pub open: Option<bool>,
     /// The soloist's hand as exposed before the first trick (open abundance or slam); `[]` else.
-    pub exposed: Vec<Card>,
+    pub exposed_hand: Vec<Card>,
     /// Petite misère: each player's discard, in record order.
     pub discards: Vec<PlayedCard>,
     /// Units in the pool before this deal's stakes.
@@ -1431,7 +1431,7 @@ impl Hand {
             caller: self.declared.map(|d| d.caller),
             partner: self.declared.and_then(|d| d.partner),
             open: self.open,
-            exposed: self.exposed.clone(),
+            exposed_hand: self.exposed.clone(),
             discards: self.discards.clone(),
             pool_before: self.pool_before,
             pool: self.pool,

@@ -501,7 +501,8 @@ function renderTable() {
   const toAct = v && !v.error ? v.to_act ?? [] : [];
   const legalCards = new Set((v?.legal ?? []).map((a) => playedCard(verbOf(a)[1])).filter(isCard));
   const declarer = S.adj?.contract?.declarer;
-  // The declarer as the game names his camp (Auction Solo's soloist), and his hand once exposed.
+  // The declarer as the game names his camp (Auction Solo's soloist), and his hand once exposed
+  // (the whist family's open contracts all name it `exposed_hand`).
   const declarerTag = (S.adj?.camps ?? []).find((c) => c.seats?.includes(declarer))?.role ?? "declarer";
   const shownView = v && !v.error ? v : S.adj;
   const exposed = shownView?.exposed_hand?.length ? shownView.exposed_hand : null;
@@ -530,13 +531,12 @@ function renderTable() {
       h("h4", {}, seatLabel(seat), player ? h("span", { class: "player" }, ` · ${player}`) : "",
         seat === engineSeat(S.record.dealer) ? h("span", { class: "tag" }, "dealer") : null,
         seat === declarer ? h("span", { class: "tag" }, v?.solo ? `${declarerTag} · solo` : declarerTag) : null,
-        // An open contract (Auction Solo's misère ouverte): the soloist's hand lies exposed.
+        // An open contract (misère ouverte, ouvert, open abundance or slam): the soloist's hand lies exposed.
         seat === declarer && exposed ? h("span", { class: "tag open-hand", title: `exposed: ${exposed.join(" ")}` }, "open hand") : null,
         partners.includes(seat) && v?.ally !== seat ? h("span", { class: "tag partner" }, "partner") : null,
         v?.ally === seat ? h("span", { class: "tag ally" }, "ally") : null,
-        // Boston de Fontainebleau: the supporter once he has accepted, the soloist's hand exposed.
-        seat === (v && !v.error ? v : S.adj)?.supporter ? h("span", { class: "tag supporter" }, "supporter") : null,
-        seat === declarer && (v && !v.error ? v : S.adj)?.exposed?.length ? h("span", { class: "tag exposed" }, "hand exposed") : null,
+        // Boston de Fontainebleau: the supporter once he has accepted.
+        seat === shownView?.supporter ? h("span", { class: "tag supporter" }, "supporter") : null,
         own ? h("span", { class: "tag own-trump", title: `${seat}'s own trump suit: ${suitName(own)}` }, "trump ", suitEl(own)) : null,
         acting ? h("span", { class: "tag act" }, "to act") : null,
         h("span", { class: "count" }, plural(cards.length, "card"))),

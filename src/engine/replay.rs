@@ -152,7 +152,8 @@ trait Step {
     fn view(&self, index: usize) -> TableView;
     /// The table as it stands, without the legal actions.
     fn table(&self) -> TableView;
-    /// `action` (`index` in its record) as the game reads it, written back; `None` if it does not read.
+    /// `action` (`index` in its record) as the game reads it and offers it (`offered_as`), written
+    /// back; `None` if it does not read.
     fn canonical(&self, index: usize, action: &Action) -> Option<Action>;
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
@@ -190,7 +191,8 @@ impl<V: Verbs> Step for Typed<V> {
     }
 
     fn canonical(&self, index: usize, action: &Action) -> Option<Action> {
-        action.read::<V>(index).ok().map(|a| a.any())
+        let action = action.read::<V>(index).ok()?;
+        Some(self.0.offered_as(action).any())
     }
 
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
@@ -227,7 +229,8 @@ impl Replay {
 
     /// The next action as the game reads it, written back the way the legal actions are: its
     /// seat as the table names it (`P1` is `N` at four seats), every field of its value given
-    /// (an optional one at its default). `None` if the game cannot read it.
+    /// (an optional one at its default), and as the member of a family the game offers
+    /// (`HandState::offered_as`). `None` if the game cannot read it.
     pub fn canonical(&self, action: &Action) -> Option<Action> {
         self.state
             .canonical(self.applied, &self.seated(action.clone()))

@@ -613,8 +613,8 @@ fn a_dropped_or_repeated_action_or_a_foreign_verb_is_never_a_clean_score() {
     assert!(tried > 300, "{tried} corruptions tried");
 }
 
-/// Whether `action` is among `legal`, the cards an action names in any order (a meld of KS KH
-/// 2C is the meld of 2C KS KH).
+/// Whether `action` (as the game reads it: `Replay::canonical`) is among `legal`, the cards an
+/// action names in any order (a meld of KS KH 2C is the meld of 2C KS KH).
 fn offered(legal: &[Action], action: &Action) -> bool {
     fn sorted(v: &Value) -> Value {
         match v {
@@ -634,11 +634,19 @@ fn offered(legal: &[Action], action: &Action) -> bool {
     legal.iter().any(|a| json(a) == wanted)
 }
 
-/// The games whose legal actions are held to offer every legal action. Run over every game, the
-/// check below finds fixture actions not offered in Big Two, Tong-Its, Spinado, Trente et
-/// Quarante, Imperial Tarot, Truco, Poke and Bacon (351 at this writing): each game joins the
-/// list once its legal actions are complete.
-const EVERY_LEGAL_ACTION_OFFERED: &[&str] = &["hand-and-foot"];
+/// The games held out of the check below, each with the fixture actions it would find there (legal
+/// but deliberately not offered, as the game's doc says); every other game offers every action its
+/// fixtures play legally.
+const NOT_EVERY_LEGAL_ACTION_OFFERED: &[&str] = &[
+    // `count_query` (BT-c): table talk that takes no turn, which any seat may make at any time
+    // (docs/games/big-two.md: not offered). Offered, every asker and asked seat would be listed at
+    // every position, and random play (this kit) would spend its actions asking.
+    "big-two",
+    // `shuffle` and `cut` (procedure data before the deal, docs/games/truco.md) are not offered;
+    // and a second riffle or a fourth cut, against §5, leaves no irregularity once the procedure
+    // has cost its one `bad_procedure` (TU-i), so this check would count it as played legally.
+    "truco",
+];
 
 #[test]
 fn every_action_a_fixture_plays_legally_was_offered() {
@@ -648,7 +656,7 @@ fn every_action_a_fixture_plays_legally_was_offered() {
         let Some(game) = arbiter::games::find(&id) else {
             continue;
         };
-        if !EVERY_LEGAL_ACTION_OFFERED.contains(&id.as_str()) {
+        if NOT_EVERY_LEGAL_ACTION_OFFERED.contains(&id.as_str()) {
             continue;
         }
         let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -672,6 +680,9 @@ fn every_action_a_fixture_plays_legally_was_offered() {
                 .iter()
                 .any(|r| r.action_index == Some(i))
                 && !ruling.ignored_actions.iter().any(|a| a.action_index == i)
+                // A revoke corrected before its trick completed is no legal play (README C2), nor
+                // a correction that was itself a revoke.
+                && !ruling.corrected_revokes.iter().any(|r| r.action_index == i)
         };
         let mut replay = Replay::start(
             game,
@@ -684,7 +695,8 @@ fn every_action_a_fixture_plays_legally_was_offered() {
         for (i, action) in record.actions.iter().enumerate() {
             if clean(i) {
                 checked += 1;
-                if !offered(&replay.view().legal, action) {
+                let read = replay.canonical(action).unwrap();
+                if !offered(&replay.view().legal, &read) {
                     missed.push(format!(
                         "{}: action {i} {} not offered",
                         path.display(),

@@ -325,6 +325,14 @@ pub trait HandState<V>: Fork<V> {
         None
     }
 
+    /// The offered action that stands for `action` where the game offers one of a family and
+    /// documents it so (an optional declaration that is the bidder's to add, data the record may
+    /// state, one stake for any): by default the action itself. Lets a client, and the
+    /// conformance kit, find an action among the legal ones.
+    fn offered_as(&self, action: Action<V>) -> Action<V> {
+        action
+    }
+
     /// Whether action `index` was set aside with no effect (an ignored action: a claim rejected,
     /// table talk after the hand): the table may say it, but it is no legal action.
     fn ignored(&self, _index: usize) -> bool {

@@ -152,6 +152,9 @@ trait Step {
     fn view(&self, index: usize) -> TableView;
     /// The table as it stands, without the legal actions.
     fn table(&self) -> TableView;
+    /// `action` (`index` in its record) as the game reads it and offers it (`offered_as`), written
+    /// back; `None` if it does not read.
+    fn canonical(&self, index: usize, action: &Action) -> Option<Action>;
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication;
 }
 
@@ -187,6 +190,11 @@ impl<V: Verbs> Step for Typed<V> {
         self.0.view()
     }
 
+    fn canonical(&self, index: usize, action: &Action) -> Option<Action> {
+        let action = action.read::<V>(index).ok()?;
+        Some(self.0.offered_as(action).any())
+    }
+
     fn finish(self: Box<Self>, error: Option<RecordError>) -> Adjudication {
         self.0.finish(error)
     }
@@ -219,15 +227,29 @@ impl Replay {
         self.state.table()
     }
 
+    /// The next action as the game reads it, written back the way the legal actions are: its
+    /// seat as the table names it (`P1` is `N` at four seats), every field of its value given
+    /// (an optional one at its default), and as the member of a family the game offers
+    /// (`HandState::offered_as`). `None` if the game cannot read it.
+    pub fn canonical(&self, action: &Action) -> Option<Action> {
+        self.state
+            .canonical(self.applied, &self.seated(action.clone()))
+    }
+
     /// Applies the next action (its seat as the record may name it: `P1` is `N` at four seats).
     /// A record error ends the replay: pass it to `finish`.
     pub fn apply(&mut self, action: Action) -> Result<(), RecordError> {
-        let action = Action {
-            seat: self.table.resolve(action.seat).unwrap_or(action.seat),
-            ..action
-        };
+        let action = self.seated(action);
         self.applied += 1;
         self.state.apply(self.applied - 1, &action)
+    }
+
+    /// `action` with its seat as the table names it.
+    fn seated(&self, action: Action) -> Action {
+        Action {
+            seat: self.table.resolve(action.seat).unwrap_or(action.seat),
+            ..action
+        }
     }
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).

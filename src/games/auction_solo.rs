@@ -1023,6 +1023,29 @@ impl HandState<Verb> for Hand {
         view
     }
 
+    /// The auction offers each rank once (docs/games/auction-solo.md): a bid stating its own suit
+    /// (AS-b) stands for the same bid without it, and the slam left unqualified is the slam in
+    /// the turned suit (AS-1).
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        match action.kind {
+            Verb::Bid(bid) if self.phase == Phase::Auction => {
+                let in_turned_suit = match bid.kind.as_str() {
+                    "slam" => Some(true),
+                    _ => bid.in_turned_suit,
+                };
+                Action {
+                    seat: action.seat,
+                    kind: Verb::Bid(Bid {
+                        suit: None,
+                        in_turned_suit,
+                        ..bid
+                    }),
+                }
+            }
+            kind => Action { kind, ..action },
+        }
+    }
+
     fn candidates(&self) -> Vec<Action<Verb>> {
         let trumps = |seat: Seat| {
             Suit::ALL.into_iter().map(move |s| Action {

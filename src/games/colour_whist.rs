@@ -1627,6 +1627,22 @@ impl HandState<Verb> for Hand {
         view
     }
 
+    /// CW-g: an acceptance naming the proposer standing unaccepted is the one offered, `{}`.
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        match &action.kind {
+            Verb::Accept(Accept { proposer: Some(p) })
+                if self.phase == Phase::Auction
+                    && self.auction.standing.and_then(|s| s.unaccepted_proposer()) == Some(*p) =>
+            {
+                Action {
+                    kind: Verb::Accept(Accept::default()),
+                    ..action
+                }
+            }
+            _ => action,
+        }
+    }
+
     fn candidates(&self) -> Vec<Action<Verb>> {
         let suits = || Suit::ALL.map(|s| Called(s.letter().to_string()));
         let kinds: Vec<Verb> = match self.phase {

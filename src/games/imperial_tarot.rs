@@ -1545,6 +1545,24 @@ impl HandState<Verb> for TarotHand {
         self.candidates()
     }
 
+    /// The auction offers every legal bid without declarations (docs/games/imperial-tarot.md):
+    /// a bid announcing the Sparrow, the Slam or a handful stands for the same bid without them.
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        match action.kind {
+            Verb::Bid(bid) => Action {
+                seat: action.seat,
+                kind: Verb::Bid(TarotBid {
+                    sparrow: false,
+                    slam: false,
+                    handful: TarotHandful::None,
+                    shown_trumps: Vec::new(),
+                    ..bid
+                }),
+            },
+            kind => Action { kind, ..action },
+        }
+    }
+
     fn faulted(&self, index: usize) -> bool {
         self.adj.faulted(index) || self.play.faulted(index)
     }

@@ -924,27 +924,31 @@ impl Hand {
     /// receiving the first unseen cards in pack order), and his stand.
     fn draw_candidates(&self, seat: Seat) -> Vec<Action<Verb>> {
         let hand: Vec<Card> = self.play.hand(seat).iter().collect();
-        let unseen: Vec<Card> = packs::standard52()
-            .cards
-            .iter()
-            .filter(|&c| !self.seen.contains(c))
-            .take(MOST_DISCARDS)
-            .collect();
         let mut out = vec![Action {
             seat,
             kind: Verb::Stand(Yes),
         }];
         for discards in choices(&hand, 1..=MOST_DISCARDS) {
-            let drawn = self
-                .stock
-                .is_none()
-                .then(|| unseen[..discards.len()].to_vec());
             out.push(Action {
                 seat,
-                kind: Verb::Draw(Draw { discards, drawn }),
+                kind: Verb::Draw(self.offered_draw(discards)),
             });
         }
         out
+    }
+
+    /// The draw of `discards` as offered: without a stock it receives the first unseen cards in
+    /// pack order (the record states its own); with one, the stock's next cards, left out.
+    fn offered_draw(&self, discards: Vec<Card>) -> Draw {
+        let drawn = self.stock.is_none().then(|| {
+            packs::standard52()
+                .cards
+                .iter()
+                .filter(|&c| !self.seen.contains(c))
+                .take(discards.len())
+                .collect()
+        });
+        Draw { discards, drawn }
     }
 
     /// Every lead `seat` could make: each card, and each set of two to four of one rank (PO-a).
@@ -1062,6 +1066,18 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    /// A draw stands for the draw of the same discards offered (`offered_draw`): the cards
+    /// received are data the record states (PO-c).
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        match action.kind {
+            Verb::Draw(Draw { discards, .. }) => Action {
+                seat: action.seat,
+                kind: Verb::Draw(self.offered_draw(discards)),
+            },
+            kind => Action { kind, ..action },
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -1252,6 +1252,18 @@ impl HandState<Verb> for Hand {
 
     /// The draws, the call, the answers, every meld the hand can make (exposed, and face down
     /// for a four), every lay-off of a card onto a meld it may fit, every discard; `apply` judges.
+    /// A draw naming its card is the draw offered, `{"from": ...}`: the card is data the record
+    /// may state, the stock's next card or the top discard (`wrong_draw` otherwise).
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        match action.kind {
+            Verb::Draw(Draw { from, .. }) => Action {
+                seat: action.seat,
+                kind: Verb::Draw(Draw { from, card: None }),
+            },
+            kind => Action { kind, ..action },
+        }
+    }
+
     fn candidates(&self) -> Vec<Action<Verb>> {
         let mut out = Vec::new();
         let act = |seat, kind| Action { seat, kind };

@@ -807,6 +807,25 @@ impl Coup {
 
     /// Deals a row (TQ-j): the cards given, checked against a recorded shoe, or the rule's cards
     /// from it; a faulty row is a misdeal.
+    /// The next row the rule deals (§3): from the recorded shoe; without one, from the cards of
+    /// the six packs not yet dealt, in the cards' order (the record states its own). From a new shoe's
+    /// start while one is due.
+    fn rule_row(&self) -> Option<Vec<Card>> {
+        let fresh = self.due && !self.shuffled;
+        match &self.shoe {
+            Some(shoe) => row_by_rule(shoe.get(if fresh { 0 } else { self.dealt.len() }..)?),
+            None => {
+                let mut left = CardCounts::repeat(shoe_pack().cards, PACKS);
+                if !fresh {
+                    for &c in &self.dealt {
+                        left.remove(c);
+                    }
+                }
+                row_by_rule(&left.iter().collect::<Vec<_>>())
+            }
+        }
+    }
+
     fn row(
         &mut self,
         index: usize,
@@ -1309,6 +1328,35 @@ impl HandState<Verb> for Coup {
         view
     }
 
+    /// A bet of any stake stands for the bet of `EXAMPLE_STAKE` on its spot that the legal
+    /// actions name (any stake within the view's bounds is as legal); without a recorded shoe, a
+    /// row's cards are data the record states, and it stands for the row offered (`rule_row`).
+    fn offered_as(&self, action: Action<Verb>) -> Action<Verb> {
+        let seat = action.seat;
+        let dealt = |row: fn(Cards) -> Verb, cards: Cards| {
+            let cards = match (&self.shoe, self.rule_row()) {
+                (None, Some(offered)) if !cards.0.is_empty() => Cards(offered),
+                _ => cards,
+            };
+            Action {
+                seat,
+                kind: row(cards),
+            }
+        };
+        match action.kind {
+            Verb::Bet(Stake { kind, .. }) => Action {
+                seat,
+                kind: Verb::Bet(Stake {
+                    kind,
+                    amount: EXAMPLE_STAKE.into(),
+                }),
+            },
+            Verb::BlackRow(cards) => dealt(Verb::BlackRow, cards),
+            Verb::RedRow(cards) => dealt(Verb::RedRow, cards),
+            kind => Action { kind, ..action },
+        }
+    }
+
     /// One action of each kind, as the view's bounds describe: a bet of 100 on each spot by each
     /// punter (any stake within the bounds is as legal), every insurance within each new bet's
     /// limit, the shuffle when due, the rows the rule deals from a recorded shoe, and each choice
@@ -1316,18 +1364,9 @@ impl HandState<Verb> for Coup {
     fn candidates(&self) -> Vec<Action<Verb>> {
         let mut out = Vec::new();
         let spot = |s: Spot| serde_json::Value::from(s.name());
-        let rule_row = || {
-            let shoe = self.shoe.as_ref()?;
-            let from = if self.due && !self.shuffled {
-                0
-            } else {
-                self.dealt.len()
-            };
-            row_by_rule(shoe.get(from..)?)
-        };
-        // The row the rule deals from a recorded shoe, named or left to the shoe (`[]`).
+        // The row the rule deals, named or left to a recorded shoe (`[]`).
         let by_rule = |row: fn(Cards) -> Verb| {
-            rule_row()
+            self.rule_row()
                 .into_iter()
                 .flat_map(move |cards| [row(Cards(cards)), row(Cards(Vec::new()))])
                 .map(|kind| Action {
@@ -1537,6 +1576,41 @@ mod tests {
         // loses. P2 +100; P3 −50 −20; the bank −100 + 70.
         let a = against(&["KH", "QH", "TH", "2H"]);
         assert_eq!(balances(&a), vec![-30, 100, -70]);
+    }
+
+    /// Without a recorded shoe each row is still offered (the record states its own cards): the
+    /// row the rule deals (§3) from the cards not yet dealt, never `[]`, which needs a shoe.
+    #[test]
+    fn rows_are_offered_without_a_recorded_shoe() {
+        let offered_rows = |actions: serde_json::Value, verb: &str| {
+            let record = serde_json::from_value(serde_json::json!({
+                "game": "trente-et-quarante",
+                "options": {"punters": "2"},
+                "dealer": "P1",
+                "deal": {},
+                "actions": actions,
+            }))
+            .unwrap();
+            crate::engine::legal_actions(&TrenteEtQuarante as &dyn Game, &record)
+                .unwrap()
+                .legal
+                .into_iter()
+                .filter_map(|a| a.kind.of::<Vec<Card>>(verb))
+                .collect::<Vec<_>>()
+        };
+        let bet = serde_json::json!([{"seat": "P2", "bet": {"kind": "noir", "amount": 100}}]);
+        let black = offered_rows(bet.clone(), "black_row");
+        assert_eq!(black.len(), 1, "{black:?}");
+        let row = judge_row(&black[0]);
+        assert!(!row.misdeal && (31..=40).contains(&row.total), "{black:?}");
+        let mut dealt = bet;
+        dealt
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"seat": "P1", "black_row": black[0]}));
+        let red = offered_rows(dealt, "red_row");
+        assert_eq!(red.len(), 1, "{red:?}");
+        assert!(!judge_row(&red[0]).misdeal, "{red:?}");
     }
 
     /// A small deterministic generator for random coups.

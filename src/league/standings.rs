@@ -282,26 +282,9 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
             partnership_rows.push((record, name, who));
         }
     }
-    Ok(table(
+    Ok(Standings {
         league,
-        l.game,
-        player_rows,
-        partnership_rows,
-        lowest_wins,
-    ))
-}
-
-/// A league's standings table from every player's and partnership's record, ranked.
-fn table(
-    league: i64,
-    game: String,
-    player_rows: Vec<PlayerRow>,
-    partnership_rows: Vec<(Record, String, NameRef)>,
-    lowest_wins: bool,
-) -> Standings {
-    Standings {
-        league,
-        game,
+        game: l.game,
         players: ranked(player_rows, lowest_wins)
             .into_iter()
             .map(|(rank, record, (player, rating, camps))| PlayerStanding {
@@ -320,16 +303,8 @@ fn table(
                 record,
             })
             .collect(),
-    }
+    })
 }
-
-/// A player's row before ranking: his record, his name (the tie-break), who he is, his rating and
-/// his record in each camp.
-type PlayerRow = (
-    Record,
-    String,
-    (NameRef, Rating, BTreeMap<String, CampRecord>),
-);
 
 #[cfg(test)]
 pub(super) mod tests {
@@ -907,12 +882,27 @@ pub(super) mod tests {
             let name = repo::get_partnership(tx, club, id)?.name;
             partnership_rows.push((rec, name.clone(), NameRef { id, name }));
         }
-        Ok(table(
+        Ok(Standings {
             league,
-            l.game,
-            player_rows,
-            partnership_rows,
-            lowest_wins,
-        ))
+            game: l.game,
+            players: ranked(player_rows, lowest_wins)
+                .into_iter()
+                .map(|(rank, record, (player, rating, camps))| PlayerStanding {
+                    rank,
+                    player,
+                    record,
+                    rating,
+                    camps,
+                })
+                .collect(),
+            partnerships: ranked(partnership_rows, lowest_wins)
+                .into_iter()
+                .map(|(rank, record, partnership)| PartnershipStanding {
+                    rank,
+                    partnership,
+                    record,
+                })
+                .collect(),
+        })
     }
 }

@@ -254,7 +254,7 @@ mod tests {
         )
         .unwrap();
         let players: Vec<i64> = (0..4).map(|i| (i64::from(pick) + i) % 6 + 1).collect();
-        let pairs = pick.is_multiple_of(2);
+        let pairs = pick % 2 == 0;
         let seats = ["P1", "P2", "P3", "P4"];
         let side_of = |i: usize| {
             if pairs {
@@ -311,7 +311,7 @@ mod tests {
             )
             .unwrap();
         }
-        if extra.is_multiple_of(3) {
+        if extra % 3 == 0 {
             let seat = ["P1", "P2", "P3", "P4"][usize::from(extra) % 4];
             tx.execute(
                 "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, 0, 'revoke', ?2)",
@@ -319,7 +319,7 @@ mod tests {
             )
             .unwrap();
         }
-        if extra.is_multiple_of(2) {
+        if extra % 2 == 0 {
             let declarer = ["P1", "P2", "P3", "P4"][usize::from(extra / 2) % 4];
             let ruling = serde_json::json!({"camps": [
                 {"role": "declarer", "seats": [declarer]},

@@ -828,7 +828,7 @@ fn insert_hand(
         number,
         dealer: record.dealer,
         outcome: outcome_name(a.outcome),
-        hand_score: a.hand_score,
+        hand_score: a.hand_score.clone(),
         irregularities: a
             .irregularities
             .iter()

@@ -8,7 +8,6 @@
 //! that a flood of one never waits for a connection held by the other. Every write is one
 //! `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
 
-mod aggregates;
 mod amend;
 mod csv;
 mod keys;

@@ -81,11 +81,15 @@ fn main() {
         page.items.len(),
         t.elapsed().as_secs_f64() * 1e3
     );
+    // Closed first, so that the file holds every write (the last connection checkpoints the WAL).
+    drop(store);
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    println!("database: {:.1} MB", size as f64 / 1e6);
+    println!(
+        "database: {:.1} MB, {:.0} bytes per hand",
+        size as f64 / 1e6,
+        size as f64 / hands as f64
+    );
     if let Ok(keep) = std::env::var("LEAGUE_KEEP") {
-        // Closed first, so that the file holds every write.
-        drop(store);
         let keep = std::path::Path::new(&keep);
         std::fs::copy(&path, keep.join("league.db")).unwrap();
         std::fs::write(keep.join("key"), key).unwrap();

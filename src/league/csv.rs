@@ -455,7 +455,7 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
         hands: Vec::new(),
     };
     for m in &drafts {
-        let Some(opened) = open_match(tx, club, session, m, &mut errors)? else {
+        let Some(mut opened) = open_match(tx, club, session, m, &mut errors)? else {
             continue;
         };
         let (match_id, mut stored) = (opened.id, opened.hands);
@@ -475,7 +475,7 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 errors.push(h.first.at(HAND).problem(e.to_string()));
                 break;
             }
-            match repo::post_hand(tx, club, match_id, &record) {
+            match repo::post_next(tx, &mut opened, game, &options, &record) {
                 Ok(summary) => {
                     stored = summary.number;
                     report.hands.push(summary);

@@ -1,6 +1,7 @@
 //! Reading and writing the league's rows. Every function takes the caller's transaction, so a
 //! request (or a whole sheet import) commits or rolls back as one.
 
+use super::aggregates;
 use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::{Result, StoreError};
@@ -664,14 +665,29 @@ pub fn post_hand(
     match_id: i64,
     record: &HandRecord,
 ) -> Result<HandSummary> {
-    let m = get_match(tx, club, match_id)?;
+    let mut m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
-    let errors = check_players(&m, record);
+    post_next(tx, &mut m, game, &options, record)
+}
+
+/// `post_hand` on match `m` as read, which it keeps up to date with the hand stored: an import
+/// posts a match's hands one after another without reading the match again.
+pub(super) fn post_next(
+    tx: &Transaction,
+    m: &mut Match,
+    game: &dyn engine::Game,
+    options: &Options,
+    record: &HandRecord,
+) -> Result<HandSummary> {
+    let errors = check_players(m, record);
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
-    let adjudication = adjudicate(game, &options, &m.state, record, m.hands)?;
-    insert_hand(tx, &m, record, &adjudication)
+    let adjudication = adjudicate(game, options, &m.state, record, m.hands)?;
+    let summary = insert_hand(tx, m, record, &adjudication)?;
+    m.hands = summary.number;
+    m.state = adjudication.match_after;
+    Ok(summary)
 }
 
 /// Player names, when a record gives them, must be the players seated in the match.
@@ -773,6 +789,8 @@ fn outcome_name(o: Outcome) -> String {
         .unwrap_or_default()
 }
 
+/// Stores `record` as the next hand of `m` with its ruling `a`, and the match's new state. The
+/// summary is made from what was written, not read back.
 fn insert_hand(
     tx: &Transaction,
     m: &Match,
@@ -780,20 +798,45 @@ fn insert_hand(
     a: &Adjudication,
 ) -> Result<HandSummary> {
     let number = m.hands + 1;
-    let ruling = serde_json::to_value(a).expect("JSON");
-    tx.execute(
-        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication, play_digest) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![
-            m.id, m.league, m.session, number, record.dealer.to_string(), outcome_name(a.outcome),
-            serde_json::to_string(record).expect("JSON"), ruling.to_string(),
-            play_digest(record)
-        ],
-    )?;
-    let hand = tx.last_insert_rowid();
-    write_ruling(tx, hand, a, &ruling)?;
+    let (hand, created_at): (i64, String) = tx
+        .prepare_cached(
+            "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, \
+             adjudication, play_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+             RETURNING id, created_at",
+        )?
+        .query_row(
+            params![
+                m.id,
+                m.league,
+                m.session,
+                number,
+                record.dealer.to_string(),
+                outcome_name(a.outcome),
+                serde_json::to_string(record).expect("JSON"),
+                serde_json::to_string(a).expect("JSON"),
+                play_digest(record)
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+    write_ruling(tx, hand, a)?;
     set_match_state(tx, m.id, number, &a.match_after)?;
-    get_hand_summary(tx, hand)
+    Ok(HandSummary {
+        id: hand,
+        match_id: m.id,
+        session: m.session,
+        league: m.league,
+        number,
+        dealer: record.dealer,
+        outcome: outcome_name(a.outcome),
+        hand_score: a.hand_score,
+        irregularities: a
+            .irregularities
+            .iter()
+            .map(|i| i.code.to_string())
+            .collect(),
+        match_after: a.match_after.clone(),
+        created_at,
+    })
 }
 
 /// Stores hand `hand` as number `number` of its match with `record` and its ruling `a` (a
@@ -805,7 +848,6 @@ pub(super) fn store_ruling(
     record: &HandRecord,
     a: &Adjudication,
 ) -> Result<()> {
-    let ruling = serde_json::to_value(a).expect("JSON");
     tx.execute(
         "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
          play_digest = ?7 WHERE id = ?1",
@@ -815,84 +857,100 @@ pub(super) fn store_ruling(
             record.dealer.to_string(),
             outcome_name(a.outcome),
             serde_json::to_string(record).expect("JSON"),
-            ruling.to_string(),
+            serde_json::to_string(a).expect("JSON"),
             play_digest(record)
         ],
     )?;
-    write_ruling(tx, hand, a, &ruling)
-}
-
-/// The tables a hand's ruling is added up from, which a void deletes with it.
-pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities", "hand_camps"];
-
-/// A hand's camps as its adjudication states them (`camps`: a declarer against three, an ally
-/// revealed in play), read from the JSON so that the store follows the engine's contract.
-#[derive(serde::Deserialize)]
-struct StoredCamp {
-    role: String,
-    seats: Vec<Seat>,
-}
-
-/// What standings add up: the match points the hand moved per side (its score plus any bonus the
-/// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
-/// each seat's camp in a hand played in camps. `ruling` is `a` as stored.
-fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication, ruling: &Value) -> Result<()> {
     for table in RULING_TABLES {
         tx.execute(
             &format!("DELETE FROM {table} WHERE hand_id = ?1"),
             params![hand],
         )?;
     }
-    for side in a.match_after.scores.sides() {
-        let points = a.match_after.scores[side] - a.match_before.scores[side];
-        tx.execute(
-            "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",
-            params![hand, side.to_string(), points],
-        )?;
-    }
-    for (i, irr) in a.irregularities.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
-            params![hand, i as i64, irr.code, irr.seat.to_string()],
-        )?;
-    }
-    write_camps(tx, hand, ruling)
+    write_ruling(tx, hand, a)
 }
 
-/// Each seat's camp in hand `hand`, from its stored ruling's `camps` (none when it has none).
+/// The tables a hand's ruling is added up from, which a void deletes with it.
+pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities", "hand_camps"];
+
+/// What standings add up: the match points the hand moved per side (its score plus any bonus the
+/// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
+/// each seat's camp in a hand played in camps (the hand has none stored yet).
+fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
+    let mut score =
+        tx.prepare_cached("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
+    for side in a.match_after.scores.sides() {
+        let points = a.match_after.scores[side] - a.match_before.scores[side];
+        score.execute(params![hand, side.to_string(), points])?;
+    }
+    let mut irregularity = tx.prepare_cached(
+        "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (i, irr) in a.irregularities.iter().enumerate() {
+        irregularity.execute(params![hand, i as i64, irr.code, irr.seat.to_string()])?;
+    }
+    for camp in &a.camps {
+        write_camp(tx, hand, camp.role, &camp.seats)?;
+    }
+    Ok(())
+}
+
+/// Each seat's camp in hand `hand`, from a stored ruling's `camps` (none when it has none).
+#[cfg(test)]
 pub(super) fn write_camps(tx: &Transaction, hand: i64, ruling: &Value) -> Result<()> {
+    #[derive(serde::Deserialize)]
+    struct StoredCamp {
+        role: String,
+        seats: Vec<Seat>,
+    }
     let camps: Option<Vec<StoredCamp>> = match ruling.get("camps") {
         Some(c) => serde_json::from_value(c.clone())
             .map_err(|e| StoreError::Database(format!("unreadable camps in a ruling: {e}")))?,
         None => None,
     };
     for camp in camps.unwrap_or_default() {
-        for seat in camp.seats {
-            // A seat is in one camp of a hand (the engine's contract); the first one named counts.
-            tx.execute(
-                "INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)",
-                params![hand, seat.to_string(), camp.role],
-            )?;
-        }
+        write_camp(tx, hand, &camp.role, &camp.seats)?;
     }
     Ok(())
 }
 
+/// The seats of one camp of hand `hand`.
+fn write_camp(tx: &Transaction, hand: i64, role: &str, seats: &[Seat]) -> Result<()> {
+    let mut st = tx.prepare_cached(
+        "INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)",
+    )?;
+    for seat in seats {
+        // A seat is in one camp of a hand (the engine's contract); the first one named counts.
+        st.execute(params![hand, seat.to_string(), role])?;
+    }
+    Ok(())
+}
+
+/// Stores match `match_id`'s state after `hands` hands, and what its finish brings to the
+/// standings (the ratings folded again from it where its finish changed).
 pub(super) fn set_match_state(
     tx: &Transaction,
     match_id: i64,
     hands: u32,
     state: &MatchState,
 ) -> Result<()> {
-    tx.execute(
-        "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
-        params![
+    write_match_state(tx, match_id, hands, state)?;
+    aggregates::settle(tx, match_id)
+}
+
+fn write_match_state(
+    tx: &Transaction,
+    match_id: i64,
+    hands: u32,
+    state: &MatchState,
+) -> Result<()> {
+    tx.prepare_cached("UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1")?
+        .execute(params![
             match_id,
             serde_json::to_string(state).expect("JSON"),
             hands,
             state.game_over,
-        ],
-    )?;
+        ])?;
     Ok(())
 }
 
@@ -919,15 +977,6 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
         r.get(9)?,
         adjudication,
     ))
-}
-
-fn get_hand_summary(tx: &Transaction, id: i64) -> Result<HandSummary> {
-    let mut st = tx.prepare_cached(&format!("{HAND_COLUMNS} WHERE id = ?1"))?;
-    let mut rows = st.query(params![id])?;
-    let r = rows
-        .next()?
-        .ok_or_else(|| StoreError::NotFound(format!("no hand {id}")))?;
-    Ok(hand_row(r)?.0)
 }
 
 /// One stored hand of `club`, with its record and adjudication.
@@ -1024,6 +1073,7 @@ pub fn readjudicate(
         changed: Vec::new(),
     };
     let mut failures = Vec::new();
+    let mut refold_from: Option<i64> = None;
     for match_id in matches {
         let rows: Vec<(i64, u32, String, String)> = tx
             .prepare_cached("SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number")?
@@ -1065,8 +1115,15 @@ pub fn readjudicate(
             state = a.match_after;
         }
         if !dry_run {
-            set_match_state(tx, match_id, hands, &state)?;
+            write_match_state(tx, match_id, hands, &state)?;
+            if let Some((_, from)) = aggregates::finish(tx, match_id)? {
+                refold_from = Some(refold_from.map_or(from, |f: i64| f.min(from)));
+            }
         }
+    }
+    // The ratings folded again once, from the first match whose finish changed.
+    if let Some(from) = refold_from {
+        aggregates::rerate(tx, league_id, from)?;
     }
     if !failures.is_empty() {
         return Err(StoreError::Conflict(format!(

@@ -347,7 +347,253 @@ UPDATE hands SET adjudication = json_set(adjudication, '$.tricks', (
                 WHERE json_type(t.value, '$.counts') IS NULL);
 "#,
         ),
+        // 14: standings kept up to date in the same transaction as every write (issue 26), so
+        // that reading them is a few indexed rows (`aggregates.rs` says how). Triggers add up what
+        // each hand's ruling rows bring; `match_finishes` (written by the store with each match
+        // state) and `match_ratings` (each player's rating after each finished match) are filled
+        // for stored leagues by the hook. A migration that rebuilds one of the tables these
+        // triggers sit on must create them again.
+        M::up_with_hook(STANDINGS_KEPT, keep_stored_standings),
     ]
+}
+
+/// Migration 14's tables and triggers, and its backfill of what stored hands add up to.
+const STANDINGS_KEPT: &str = r#"
+-- Who stands in a match: each seated player, and each registered partnership sitting as a side.
+CREATE VIEW participants AS
+    SELECT match_id, 'player' AS kind, player_id AS who, side, seat FROM match_seats
+    UNION ALL
+    SELECT match_id, 'partnership', partnership_id, side, NULL FROM match_sides
+     WHERE partnership_id IS NOT NULL;
+
+-- A participant's running totals in a league; `rating` and `uncertainty` (players only) are his
+-- Weng-Lin rating after his last finished match (NULL: none yet, a newcomer's).
+CREATE TABLE standing_totals (
+    league_id      INTEGER NOT NULL REFERENCES leagues(id),
+    kind           TEXT NOT NULL CHECK (kind IN ('player', 'partnership')),
+    who            INTEGER NOT NULL,
+    hands          INTEGER NOT NULL DEFAULT 0,
+    points_for     INTEGER NOT NULL DEFAULT 0,
+    points_against INTEGER NOT NULL DEFAULT 0,
+    irregularities INTEGER NOT NULL DEFAULT 0,
+    matches_played INTEGER NOT NULL DEFAULT 0,
+    won            INTEGER NOT NULL DEFAULT 0,
+    lost           INTEGER NOT NULL DEFAULT 0,
+    rating         REAL,
+    uncertainty    REAL,
+    PRIMARY KEY (league_id, kind, who)
+) WITHOUT ROWID;
+
+CREATE TABLE standing_places (
+    league_id INTEGER NOT NULL REFERENCES leagues(id),
+    kind      TEXT NOT NULL,
+    who       INTEGER NOT NULL,
+    place     INTEGER NOT NULL,
+    count     INTEGER NOT NULL,
+    PRIMARY KEY (league_id, kind, who, place)
+) WITHOUT ROWID;
+
+CREATE TABLE camp_totals (
+    league_id INTEGER NOT NULL REFERENCES leagues(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    role      TEXT NOT NULL,
+    hands     INTEGER NOT NULL DEFAULT 0,
+    points    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (league_id, player_id, role)
+) WITHOUT ROWID;
+
+-- Each side's finish in a finished match, on its last hand (`finished_by`, the order of finish).
+CREATE TABLE match_finishes (
+    match_id    INTEGER NOT NULL REFERENCES matches(id),
+    side        TEXT NOT NULL,
+    league_id   INTEGER NOT NULL REFERENCES leagues(id),
+    place       INTEGER NOT NULL,
+    won         INTEGER NOT NULL,
+    lost        INTEGER NOT NULL,
+    finished_by INTEGER NOT NULL,
+    PRIMARY KEY (match_id, side)
+) WITHOUT ROWID;
+CREATE INDEX match_finishes_in_order ON match_finishes (league_id, finished_by);
+
+-- Each player's rating after each finished match, to fold again from any match forward.
+CREATE TABLE match_ratings (
+    league_id   INTEGER NOT NULL REFERENCES leagues(id),
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    finished_by INTEGER NOT NULL,
+    rating      REAL NOT NULL,
+    uncertainty REAL NOT NULL,
+    PRIMARY KEY (league_id, player_id, finished_by)
+) WITHOUT ROWID;
+CREATE INDEX match_ratings_in_order ON match_ratings (league_id, finished_by);
+
+CREATE TRIGGER hands_insert_counts AFTER INSERT ON hands BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, hands)
+        SELECT NEW.league_id, kind, who, 1 FROM participants WHERE match_id = NEW.match_id AND true
+        ON CONFLICT DO UPDATE SET hands = hands + 1;
+END;
+CREATE TRIGGER hands_delete_counts AFTER DELETE ON hands BEGIN
+    UPDATE standing_totals SET hands = hands - 1
+     WHERE league_id = OLD.league_id
+       AND (kind, who) IN (SELECT kind, who FROM participants WHERE match_id = OLD.match_id);
+END;
+
+-- The triggers on a hand's ruling rows reach the hand's participants through `hands` and each
+-- of the view's two tables by its primary key: joined to the view, SQLite would read every match's
+-- seats for each row (the view's match is not a constant there).
+CREATE TRIGGER hand_scores_insert_counts AFTER INSERT ON hand_scores BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, points_for, points_against)
+        SELECT h.league_id, 'player', s.player_id,
+               iif(s.side = NEW.side, NEW.points, 0), iif(s.side = NEW.side, 0, NEW.points)
+          FROM hands h JOIN match_seats s ON s.match_id = h.match_id WHERE h.id = NEW.hand_id
+        UNION ALL
+        SELECT h.league_id, 'partnership', d.partnership_id,
+               iif(d.side = NEW.side, NEW.points, 0), iif(d.side = NEW.side, 0, NEW.points)
+          FROM hands h JOIN match_sides d ON d.match_id = h.match_id
+         WHERE h.id = NEW.hand_id AND d.partnership_id IS NOT NULL
+        ON CONFLICT DO UPDATE SET points_for = points_for + excluded.points_for,
+                                  points_against = points_against + excluded.points_against;
+    UPDATE camp_totals SET points = points + NEW.points
+     WHERE (league_id, player_id, role) IN (
+        SELECT h.league_id, s.player_id, c.role FROM hands h
+          JOIN match_seats s ON s.match_id = h.match_id AND s.side = NEW.side
+          JOIN hand_camps c ON c.hand_id = h.id AND c.seat = s.seat
+         WHERE h.id = NEW.hand_id);
+END;
+CREATE TRIGGER hand_scores_delete_counts AFTER DELETE ON hand_scores BEGIN
+    UPDATE standing_totals
+       SET points_for = points_for - iif(p.side = OLD.side, OLD.points, 0),
+           points_against = points_against - iif(p.side = OLD.side, 0, OLD.points)
+      FROM (SELECT h.league_id, 'player' AS kind, s.player_id AS who, s.side FROM hands h
+              JOIN match_seats s ON s.match_id = h.match_id WHERE h.id = OLD.hand_id
+            UNION ALL
+            SELECT h.league_id, 'partnership', d.partnership_id, d.side FROM hands h
+              JOIN match_sides d ON d.match_id = h.match_id
+             WHERE h.id = OLD.hand_id AND d.partnership_id IS NOT NULL) AS p
+     WHERE standing_totals.league_id = p.league_id AND standing_totals.kind = p.kind
+       AND standing_totals.who = p.who;
+    UPDATE camp_totals SET points = points - OLD.points
+     WHERE (league_id, player_id, role) IN (
+        SELECT h.league_id, s.player_id, c.role FROM hands h
+          JOIN match_seats s ON s.match_id = h.match_id AND s.side = OLD.side
+          JOIN hand_camps c ON c.hand_id = h.id AND c.seat = s.seat
+         WHERE h.id = OLD.hand_id);
+END;
+
+-- An irregularity counts against the player at its seat and the partnership on that seat's side.
+CREATE TRIGGER hand_irregularities_insert_counts AFTER INSERT ON hand_irregularities BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, irregularities)
+        SELECT h.league_id, 'player', o.player_id, 1 FROM hands h
+          JOIN match_seats o ON o.match_id = h.match_id AND o.seat = NEW.seat
+         WHERE h.id = NEW.hand_id
+        UNION ALL
+        SELECT h.league_id, 'partnership', d.partnership_id, 1 FROM hands h
+          JOIN match_seats o ON o.match_id = h.match_id AND o.seat = NEW.seat
+          JOIN match_sides d ON d.match_id = h.match_id AND d.side = o.side
+         WHERE h.id = NEW.hand_id AND d.partnership_id IS NOT NULL
+        ON CONFLICT DO UPDATE SET irregularities = irregularities + 1;
+END;
+CREATE TRIGGER hand_irregularities_delete_counts AFTER DELETE ON hand_irregularities BEGIN
+    UPDATE standing_totals SET irregularities = irregularities - 1
+      FROM (SELECT h.league_id, 'player' AS kind, o.player_id AS who FROM hands h
+              JOIN match_seats o ON o.match_id = h.match_id AND o.seat = OLD.seat
+             WHERE h.id = OLD.hand_id
+            UNION ALL
+            SELECT h.league_id, 'partnership', d.partnership_id FROM hands h
+              JOIN match_seats o ON o.match_id = h.match_id AND o.seat = OLD.seat
+              JOIN match_sides d ON d.match_id = h.match_id AND d.side = o.side
+             WHERE h.id = OLD.hand_id AND d.partnership_id IS NOT NULL) AS p
+     WHERE standing_totals.league_id = p.league_id AND standing_totals.kind = p.kind
+       AND standing_totals.who = p.who;
+END;
+
+CREATE TRIGGER hand_camps_insert_counts AFTER INSERT ON hand_camps BEGIN
+    INSERT INTO camp_totals (league_id, player_id, role, hands, points)
+        SELECT h.league_id, s.player_id, NEW.role, 1,
+               coalesce((SELECT points FROM hand_scores WHERE hand_id = h.id AND side = s.side), 0)
+          FROM hands h JOIN match_seats s ON s.match_id = h.match_id AND s.seat = NEW.seat
+         WHERE h.id = NEW.hand_id AND true
+        ON CONFLICT DO UPDATE SET hands = hands + 1, points = points + excluded.points;
+END;
+CREATE TRIGGER hand_camps_delete_counts AFTER DELETE ON hand_camps BEGIN
+    UPDATE camp_totals
+       SET hands = hands - 1,
+           points = points - coalesce((SELECT sc.points FROM hands h
+                 JOIN match_seats s ON s.match_id = h.match_id AND s.seat = OLD.seat
+                 JOIN hand_scores sc ON sc.hand_id = h.id AND sc.side = s.side
+                WHERE h.id = OLD.hand_id), 0)
+     WHERE (league_id, player_id, role) IN (
+        SELECT h.league_id, s.player_id, OLD.role FROM hands h
+          JOIN match_seats s ON s.match_id = h.match_id AND s.seat = OLD.seat
+         WHERE h.id = OLD.hand_id);
+END;
+
+CREATE TRIGGER match_finishes_insert_counts AFTER INSERT ON match_finishes BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, matches_played, won, lost)
+        SELECT NEW.league_id, kind, who, 1, NEW.won, NEW.lost FROM participants
+         WHERE match_id = NEW.match_id AND side = NEW.side AND true
+        ON CONFLICT DO UPDATE SET matches_played = matches_played + 1,
+                                  won = won + excluded.won, lost = lost + excluded.lost;
+    INSERT INTO standing_places (league_id, kind, who, place, count)
+        SELECT NEW.league_id, kind, who, NEW.place, 1 FROM participants
+         WHERE match_id = NEW.match_id AND side = NEW.side AND true
+        ON CONFLICT DO UPDATE SET count = count + 1;
+END;
+CREATE TRIGGER match_finishes_delete_counts AFTER DELETE ON match_finishes BEGIN
+    UPDATE standing_totals SET matches_played = matches_played - 1,
+                               won = won - OLD.won, lost = lost - OLD.lost
+     WHERE league_id = OLD.league_id AND (kind, who) IN (
+        SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+    UPDATE standing_places SET count = count - 1
+     WHERE league_id = OLD.league_id AND place = OLD.place AND (kind, who) IN (
+        SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+END;
+
+-- What the hands stored so far add up to (the triggers count the ones written from now on).
+INSERT INTO standing_totals (league_id, kind, who, hands)
+    SELECT h.league_id, p.kind, p.who, count(*) FROM hands h
+      JOIN participants p ON p.match_id = h.match_id GROUP BY h.league_id, p.kind, p.who;
+UPDATE standing_totals SET
+    points_for = coalesce((SELECT sum(s.points) FROM hands h
+        JOIN participants p ON p.match_id = h.match_id JOIN hand_scores s ON s.hand_id = h.id
+       WHERE h.league_id = standing_totals.league_id AND p.kind = standing_totals.kind
+         AND p.who = standing_totals.who AND s.side = p.side), 0),
+    points_against = coalesce((SELECT sum(s.points) FROM hands h
+        JOIN participants p ON p.match_id = h.match_id JOIN hand_scores s ON s.hand_id = h.id
+       WHERE h.league_id = standing_totals.league_id AND p.kind = standing_totals.kind
+         AND p.who = standing_totals.who AND s.side <> p.side), 0),
+    irregularities = (SELECT count(*) FROM hand_irregularities i JOIN hands h ON h.id = i.hand_id
+        JOIN match_seats o ON o.match_id = h.match_id AND o.seat = i.seat
+        JOIN participants p ON p.match_id = h.match_id AND p.side = o.side
+                           AND (p.seat IS NULL OR p.seat = o.seat)
+       WHERE h.league_id = standing_totals.league_id AND p.kind = standing_totals.kind
+         AND p.who = standing_totals.who);
+INSERT INTO camp_totals (league_id, player_id, role, hands, points)
+    SELECT h.league_id, p.player_id, c.role, count(*), coalesce(sum(s.points), 0)
+      FROM hand_camps c JOIN hands h ON h.id = c.hand_id
+      JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat
+      LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side
+     GROUP BY h.league_id, p.player_id, c.role;
+"#;
+
+/// Migration 14's hook: the finish of every finished match stored, and the ratings folded over
+/// them, league by league.
+fn keep_stored_standings(tx: &Transaction) -> HookResult {
+    let failed = |e: super::StoreError| rusqlite_migration::HookError::Hook(format!("{e:?}"));
+    let finished: Vec<i64> = tx
+        .prepare("SELECT id FROM matches WHERE game_over ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for m in finished {
+        super::aggregates::finish(tx, m).map_err(failed)?;
+    }
+    let leagues: Vec<i64> = tx
+        .prepare("SELECT id FROM leagues")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for league in leagues {
+        super::aggregates::rerate(tx, league, 0).map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// Each game's carried match-state fields at a match's start, as issue 20 B made them always
@@ -1029,6 +1275,58 @@ mod tests {
         let stored: serde_json::Value =
             serde_json::from_str(&column(&conn, "SELECT adjudication FROM hands")[0]).unwrap();
         assert_eq!(stored, today);
+    }
+
+    /// Migration 14 keeps the standings of leagues stored before it: what their hands add up to,
+    /// the finish of their finished matches and the ratings folded over them, as a full
+    /// recompute has them.
+    #[test]
+    fn migration_14_keeps_the_standings_of_stored_leagues() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 13).unwrap();
+        // Ana & Cai (NS) against Ben & Dee (EW). Match 1 is over, NS 30 to EW 10 and named the
+        // winner; match 2 goes on (EW 7). Ben revoked in hand 2.
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO players (id, club_id, name) VALUES (1, 1, 'Ana'), (2, 1, 'Ben'), (3, 1, 'Cai'), (4, 1, 'Dee');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'briscola', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state, hands, game_over) VALUES
+                 (1, 1, 1, '{"scores": {"NS": 30, "EW": 10}, "game_over": true, "winners": ["NS"]}', 2, 1),
+                 (2, 1, 1, '{"scores": {"NS": 0, "EW": 7}, "game_over": false, "winners": []}', 1, 0);
+             INSERT INTO match_seats (match_id, seat, side, player_id) VALUES
+                 (1, 'N', 'NS', 1), (1, 'E', 'EW', 2), (1, 'S', 'NS', 3), (1, 'W', 'EW', 4),
+                 (2, 'N', 'NS', 1), (2, 'E', 'EW', 2), (2, 'S', 'NS', 3), (2, 'W', 'EW', 4);
+             INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) VALUES
+                 (1, 1, 1, 1, 1, 'N', 'scored', '{}', '{}'), (2, 1, 1, 1, 2, 'E', 'scored', '{}', '{}'),
+                 (3, 2, 1, 1, 1, 'N', 'scored', '{}', '{}');
+             INSERT INTO hand_scores (hand_id, side, points) VALUES
+                 (1, 'NS', 20), (1, 'EW', 5), (2, 'NS', 10), (2, 'EW', 5), (3, 'NS', 0), (3, 'EW', 7);
+             INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (2, 0, 'revoke', 'E');"#,
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let tx = conn.transaction().unwrap();
+        let st = crate::league::standings::tests::kept(&tx, 1);
+        let row = |name: &str| st.players.iter().find(|p| p.player.name == name).unwrap();
+        let (ana, ben) = (row("Ana"), row("Ben"));
+        // Ana: 3 hands, 20 + 10 + 0 for, 5 + 5 + 7 against, match 1 won, first.
+        let r = &ana.record;
+        assert_eq!(
+            (r.hands, r.points_for, r.points_against, r.irregularities),
+            (3, 30, 17, 0)
+        );
+        assert_eq!(
+            (r.matches_played, r.won, r.lost, r.places.as_slice()),
+            (1, 1, 0, &[1][..])
+        );
+        let r = &ben.record;
+        assert_eq!((r.hands, r.points_for, r.irregularities), (3, 17, 1));
+        assert_eq!((r.won, r.lost, r.places.as_slice()), (0, 1, &[0, 1][..]));
+        // Two pairs at an equal start: c = √(2β² + 2·2σ²) = 17.678, each pair's Ω = ±138.89/c · ½
+        // = ±3.928, half of it each player's.
+        assert_eq!((ana.rating.rating, ben.rating.rating), (26.964, 23.036));
     }
 
     /// Migration 6 keeps each pair as a partnership of two members with its roster and its

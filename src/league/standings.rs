@@ -1,6 +1,7 @@
-//! Standings and ratings, computed from the stored hands and matches, so they can never drift from
-//! the hands (a readjudication shows at once). A server keeps them until the league's `generation`
-//! moves, which every write to what they read does. They hold for every table: each
+//! Standings and ratings, kept up to date with the stored hands and matches in the same
+//! transaction as every write to them (`aggregates.rs`), so they never drift from the hands (a
+//! readjudication shows at once) and reading them is a few indexed rows. A server keeps them until
+//! the league's `generation` moves, which every write to what they read does. They hold for every table: each
 //! player alone, fixed partnerships of any size, and games played in per-hand camps (where every
 //! seat is its own side, so each player's points are his own).
 //!
@@ -110,46 +111,6 @@ pub struct Standings {
     pub partnerships: Vec<PartnershipStanding>,
 }
 
-/// Who took part in each match and on which side: players (with their seat) or partnerships.
-const PLAYERS: &str = "SELECT match_id, player_id AS who, side, seat FROM match_seats";
-const PARTNERSHIPS: &str = "SELECT match_id, partnership_id AS who, side, NULL AS seat \
-     FROM match_sides WHERE partnership_id IS NOT NULL";
-
-/// Adds up hands, points and irregularities for the participants `part` of league `league`.
-fn records(tx: &Transaction, league: i64, part: &str) -> Result<BTreeMap<i64, Record>> {
-    let mut out: BTreeMap<i64, Record> = BTreeMap::new();
-    let queries = [
-        // hands
-        "SELECT p.who, count(*), 0, 0 FROM hands h JOIN p ON p.match_id = h.match_id \
-         WHERE h.league_id = ?1 GROUP BY p.who",
-        // points
-        "SELECT p.who, 0, \
-                coalesce(sum(CASE WHEN s.side = p.side THEN s.points END), 0), \
-                coalesce(sum(CASE WHEN s.side <> p.side THEN s.points END), 0) \
-         FROM hands h JOIN p ON p.match_id = h.match_id JOIN hand_scores s ON s.hand_id = h.id \
-         WHERE h.league_id = ?1 GROUP BY p.who",
-        // irregularities: the offending seat's player, or its side's partnership
-        "SELECT p.who, count(*), 0, 0 FROM hand_irregularities i JOIN hands h ON h.id = i.hand_id \
-         JOIN match_seats o ON o.match_id = h.match_id AND o.seat = i.seat \
-         JOIN p ON p.match_id = h.match_id AND p.side = o.side AND (p.seat IS NULL OR p.seat = o.seat) \
-         WHERE h.league_id = ?1 GROUP BY p.who",
-    ];
-    for (q, sql) in queries.iter().enumerate() {
-        let mut st = tx.prepare_cached(&format!("WITH p AS ({part}) {sql}"))?;
-        let mut rows = st.query(params![league])?;
-        while let Some(r) = rows.next()? {
-            let rec = out.entry(r.get(0)?).or_default();
-            let (a, b, c): (i64, i64, i64) = (r.get(1)?, r.get(2)?, r.get(3)?);
-            match q {
-                0 => rec.hands = a as u32,
-                1 => (rec.points_for, rec.points_against) = (b, c),
-                _ => rec.irregularities = a as u32,
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// One side of a finished match: its players, the registered partnership sitting as it (if any),
 /// its final score, and whether the game named it the winner.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -179,57 +140,6 @@ pub(super) fn order_of_finish(sides: &[FinishedSide], lowest_wins: bool) -> Vec<
         .collect()
 }
 
-/// The finished matches of `league` in the order they finished (by their last hand), each as its
-/// sides.
-fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSide>>> {
-    let mut st = tx.prepare_cached(
-        "SELECT m.id, m.state, s.side, s.player_id, t.partnership_id \
-         FROM matches m JOIN match_seats s ON s.match_id = m.id \
-         LEFT JOIN match_sides t ON t.match_id = m.id AND t.side = s.side \
-         WHERE m.league_id = ?1 AND m.game_over \
-         ORDER BY (SELECT max(h.id) FROM hands h WHERE h.match_id = m.id), m.id, s.side, s.player_id",
-    )?;
-    let mut rows = st.query(params![league])?;
-    let mut out: Vec<Vec<FinishedSide>> = Vec::new();
-    let (mut current, mut sides): (Option<i64>, Vec<(String, FinishedSide)>) = (None, Vec::new());
-    // The match state after its last hand: the final scores, and `winners`, the one field every
-    // game names who won in (records.md, "Presence").
-    let mut state = serde_json::Value::Null;
-    let mut flush = |sides: &mut Vec<(String, FinishedSide)>| {
-        if !sides.is_empty() {
-            out.push(sides.drain(..).map(|(_, s)| s).collect());
-        }
-    };
-    while let Some(r) = rows.next()? {
-        let id: i64 = r.get(0)?;
-        if current != Some(id) {
-            flush(&mut sides);
-            current = Some(id);
-            let stored: String = r.get(1)?;
-            state = serde_json::from_str::<serde_json::Value>(&stored)
-                .map_err(|e| super::StoreError::Database(format!("match {id}: {e}")))?;
-        }
-        let side: String = r.get(2)?;
-        let player: i64 = r.get(3)?;
-        match sides.last_mut() {
-            Some((s, f)) if *s == side => f.players.push(player),
-            _ => {
-                let score = state["scores"][&side].as_i64().unwrap_or(0);
-                let winners = state["winners"].as_array().map(Vec::as_slice);
-                let f = FinishedSide {
-                    players: vec![player],
-                    partnership: r.get(4)?,
-                    score,
-                    winner: winners.unwrap_or_default().iter().any(|w| *w == *side),
-                };
-                sides.push((side, f));
-            }
-        }
-    }
-    flush(&mut sides);
-    Ok(out)
-}
-
 /// Folds one finished match into the ratings: every side a team of its players, at its place.
 pub(super) fn rate(
     ratings: &mut BTreeMap<i64, WengLinRating>,
@@ -256,40 +166,6 @@ pub(super) fn rate(
             ratings.insert(*p, r);
         }
     }
-}
-
-/// Counts a finished match, at `place`, in a record.
-fn count_finish(rec: &mut Record, side: &FinishedSide, place: usize, any_winner: bool) {
-    rec.matches_played += 1;
-    rec.won += u32::from(side.winner);
-    rec.lost += u32::from(any_winner && !side.winner);
-    if rec.places.len() < place {
-        rec.places.resize(place, 0);
-    }
-    rec.places[place - 1] += 1;
-}
-
-/// Each player's hands and points by camp role.
-fn camps(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, BTreeMap<String, CampRecord>>> {
-    let mut st = tx.prepare_cached(
-        "SELECT p.player_id, c.role, count(*), coalesce(sum(s.points), 0) \
-         FROM hand_camps c JOIN hands h ON h.id = c.hand_id \
-         JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat \
-         LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side \
-         WHERE h.league_id = ?1 GROUP BY p.player_id, c.role",
-    )?;
-    let mut rows = st.query(params![league])?;
-    let mut out: BTreeMap<i64, BTreeMap<String, CampRecord>> = BTreeMap::new();
-    while let Some(r) = rows.next()? {
-        out.entry(r.get(0)?).or_default().insert(
-            r.get(1)?,
-            CampRecord {
-                hands: r.get(2)?,
-                points: r.get(3)?,
-            },
-        );
-    }
-    Ok(out)
 }
 
 /// Sorted by matches won, then point difference, then points for (the lower the better where
@@ -329,41 +205,103 @@ pub fn generation(tx: &Transaction, club: i64, league: i64) -> Result<i64> {
     g.ok_or_else(|| super::StoreError::NotFound(format!("no league {league} in club {club}")))
 }
 
+/// The standings of `league`, read from what every write keeps up to date (`aggregates.rs`).
 pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {
     let l = repo::get_league(tx, club, league)?;
     let lowest_wins = games::find(&l.game).is_some_and(|g| g.lowest_total_wins());
-    let mut players = records(tx, league, PLAYERS)?;
-    let mut partnerships = records(tx, league, PARTNERSHIPS)?;
-    let mut ratings = BTreeMap::new();
-    for sides in finished_matches(tx, league)? {
-        let places = order_of_finish(&sides, lowest_wins);
-        let any_winner = sides.iter().any(|s| s.winner);
-        for (side, &place) in sides.iter().zip(&places) {
-            for p in &side.players {
-                count_finish(players.entry(*p).or_default(), side, place, any_winner);
-            }
-            if let Some(t) = side.partnership {
-                count_finish(partnerships.entry(t).or_default(), side, place, any_winner);
-            }
+    let mut places: BTreeMap<(String, i64), Vec<u32>> = BTreeMap::new();
+    {
+        let mut st = tx.prepare_cached(
+            "SELECT kind, who, place, count FROM standing_places \
+             WHERE league_id = ?1 AND count > 0 ORDER BY kind, who, place",
+        )?;
+        let mut rows = st.query(params![league])?;
+        while let Some(r) = rows.next()? {
+            let (place, count): (u32, u32) = (r.get(2)?, r.get(3)?);
+            let place = place as usize;
+            let p = places.entry((r.get(0)?, r.get(1)?)).or_default();
+            p.resize(place, 0);
+            p[place - 1] = count;
         }
-        rate(&mut ratings, &sides, &places);
     }
-    let mut camps = camps(tx, league)?;
+    let mut camps: BTreeMap<i64, BTreeMap<String, CampRecord>> = BTreeMap::new();
+    {
+        let mut st = tx.prepare_cached(
+            "SELECT player_id, role, hands, points FROM camp_totals \
+             WHERE league_id = ?1 AND hands > 0",
+        )?;
+        let mut rows = st.query(params![league])?;
+        while let Some(r) = rows.next()? {
+            camps.entry(r.get(0)?).or_default().insert(
+                r.get(1)?,
+                CampRecord {
+                    hands: r.get(2)?,
+                    points: r.get(3)?,
+                },
+            );
+        }
+    }
     let mut player_rows = Vec::new();
-    for (id, rec) in players {
-        let name = repo::get_player(tx, club, id)?.name;
-        let rating = ratings.get(&id).copied().unwrap_or_default().into();
-        let camps = camps.remove(&id).unwrap_or_default();
-        player_rows.push((rec, name.clone(), (NameRef { id, name }, rating, camps)));
-    }
     let mut partnership_rows = Vec::new();
-    for (id, rec) in partnerships {
-        let name = repo::get_partnership(tx, club, id)?.name;
-        partnership_rows.push((rec, name.clone(), NameRef { id, name }));
+    let mut st = tx.prepare_cached(
+        "SELECT t.kind, t.who, coalesce(p.name, s.name), t.hands, t.points_for, t.points_against, \
+                t.irregularities, t.matches_played, t.won, t.lost, t.rating, t.uncertainty \
+         FROM standing_totals t \
+         LEFT JOIN players p ON t.kind = 'player' AND p.id = t.who \
+         LEFT JOIN partnerships s ON t.kind = 'partnership' AND s.id = t.who \
+         WHERE t.league_id = ?1 AND (t.hands > 0 OR t.matches_played > 0)",
+    )?;
+    let mut rows = st.query(params![league])?;
+    while let Some(r) = rows.next()? {
+        let (kind, id, name): (String, i64, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let record = Record {
+            hands: r.get(3)?,
+            points_for: r.get(4)?,
+            points_against: r.get(5)?,
+            irregularities: r.get(6)?,
+            matches_played: r.get(7)?,
+            won: r.get(8)?,
+            lost: r.get(9)?,
+            places: places.remove(&(kind.clone(), id)).unwrap_or_default(),
+        };
+        let who = NameRef {
+            id,
+            name: name.clone(),
+        };
+        if kind == "player" {
+            let rating = match (r.get(10)?, r.get(11)?) {
+                (Some(rating), Some(uncertainty)) => WengLinRating {
+                    rating,
+                    uncertainty,
+                },
+                _ => WengLinRating::default(),
+            };
+            let camps = camps.remove(&id).unwrap_or_default();
+            player_rows.push((record, name, (who, rating.into(), camps)));
+        } else {
+            partnership_rows.push((record, name, who));
+        }
     }
-    Ok(Standings {
+    Ok(table(
         league,
-        game: l.game,
+        l.game,
+        player_rows,
+        partnership_rows,
+        lowest_wins,
+    ))
+}
+
+/// A league's standings table from every player's and partnership's record, ranked.
+fn table(
+    league: i64,
+    game: String,
+    player_rows: Vec<PlayerRow>,
+    partnership_rows: Vec<(Record, String, NameRef)>,
+    lowest_wins: bool,
+) -> Standings {
+    Standings {
+        league,
+        game,
         players: ranked(player_rows, lowest_wins)
             .into_iter()
             .map(|(rank, record, (player, rating, camps))| PlayerStanding {
@@ -382,17 +320,26 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
                 record,
             })
             .collect(),
-    })
+    }
 }
 
+/// A player's row before ranking: his record, his name (the tie-break), who he is, his rating and
+/// his record in each camp.
+type PlayerRow = (
+    Record,
+    String,
+    (NameRef, Rating, BTreeMap<String, CampRecord>),
+);
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! Shapes no registered game has yet (teams of three, three pairs, a declarer against three),
     //! on synthetic results. Expected ratings are Weng & Lin's Bradley-Terry full-pairing update
     //! worked by hand with skillratings' defaults (μ 25, σ 25/3, β 25/6): for two sides at an equal
     //! start, c = √(2β² + σ²ᵢ + σ²ⱼ), p = ½, a side's Ω = Σ σ²ᵢ/c · (s − ½) (s = 1 for each side
     //! it finished ahead of, ½ for a tie, 0 behind) and a player moves by (σ²/σ²ᵢ) · Ω.
     use super::*;
+
     use crate::league::model::NewPartnership;
     use rusqlite::Connection;
 
@@ -518,7 +465,7 @@ mod tests {
     }
 
     /// A league database with four players (1 Ana, 2 Ben, 3 Cai, 4 Dee; 5 Eve, 6 Fay), one session.
-    fn league_db(game: &str) -> Connection {
+    pub(crate) fn league_db(game: &str) -> Connection {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
         super::super::schema::migrate(&mut conn).unwrap();
@@ -533,11 +480,24 @@ mod tests {
         conn
     }
 
-    /// A finished match with `seats` (seat, side, player) and its hands as per-side points.
+    /// The standings the store keeps, checked against the oracle's recomputation.
+    pub(crate) fn kept(tx: &Transaction, league: i64) -> Standings {
+        let kept = standings(tx, 1, league).unwrap();
+        let recomputed = recomputed(tx, 1, league).unwrap();
+        assert_eq!(
+            serde_json::to_value(&kept).unwrap(),
+            serde_json::to_value(&recomputed).unwrap()
+        );
+        kept
+    }
+
+    /// A finished match with `seats` (seat, side, player), the registered partnerships sitting as
+    /// `sides`, and its hands as per-side points, stored as the store writes them.
     fn finished_match(
         tx: &Transaction,
         state: &str,
         seats: &[(&str, &str, i64)],
+        sides: &[(&str, i64)],
         hands: &[(&[(&str, i64)], &str)],
     ) {
         tx.execute(
@@ -550,6 +510,13 @@ mod tests {
             tx.execute(
                 "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (1, ?1, ?2, ?3)",
                 params![seat, side, player],
+            )
+            .unwrap();
+        }
+        for (side, team) in sides {
+            tx.execute(
+                "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, ?1, ?2)",
+                params![side, team],
             )
             .unwrap();
         }
@@ -570,6 +537,7 @@ mod tests {
             let ruling: serde_json::Value = serde_json::from_str(ruling).unwrap();
             repo::write_camps(tx, i as i64 + 1, &ruling).unwrap();
         }
+        super::super::aggregates::settle(tx, 1).unwrap();
     }
 
     #[test]
@@ -589,6 +557,7 @@ mod tests {
             &tx,
             r#"{"scores": {"P1": 70, "P2": -50, "P3": -10, "P4": -10}, "game_over": true, "winners": ["P1"]}"#,
             &solo,
+            &[],
             &[
                 (
                     &[("P1", 60), ("P2", -20), ("P3", -20), ("P4", -20)],
@@ -602,7 +571,7 @@ mod tests {
                 ),
             ],
         );
-        let st = standings(&tx, 1, 1).unwrap();
+        let st = kept(&tx, 1);
         let row = |name: &str| st.players.iter().find(|p| p.player.name == name).unwrap();
         let camp = |hands, points| CampRecord { hands, points };
         // Ana: 60 + 10 for; the others' −60 and −10 against.
@@ -663,9 +632,10 @@ mod tests {
             &tx,
             r#"{"scores": {"P1": 38, "P2": 53, "P3": 38}, "game_over": true, "winners": ["P1", "P3"]}"#,
             &seats,
+            &[],
             &[(&[("P1", 38), ("P2", 53), ("P3", 38)], "{}")],
         );
-        let st = standings(&tx, 1, 1).unwrap();
+        let st = kept(&tx, 1);
         let record = |name: &str| {
             let r = &st
                 .players
@@ -684,7 +654,8 @@ mod tests {
             [],
         )
         .unwrap();
-        let st = standings(&tx, 1, 1).unwrap();
+        super::super::aggregates::settle(&tx, 1).unwrap();
+        let st = kept(&tx, 1);
         let won_lost: Vec<(u32, u32)> = st
             .players
             .iter()
@@ -740,16 +711,10 @@ mod tests {
             &tx,
             &format!(r#"{{"scores": {{"{a}": 200, "{b}": 150}}, "winners": ["{a}"]}}"#),
             &seats,
+            &[(a, odd.id), (b, even.id)],
             &[(&[(a, 200), (b, 150)], "{}")],
         );
-        for (side, team) in [(a, odd.id), (b, even.id)] {
-            tx.execute(
-                "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, ?1, ?2)",
-                params![side, team],
-            )
-            .unwrap();
-        }
-        let st = standings(&tx, 1, 1).unwrap();
+        let st = kept(&tx, 1);
         let p = &st.partnerships;
         assert_eq!(
             p.iter()
@@ -779,5 +744,175 @@ mod tests {
                 s.player.name
             );
         }
+    }
+
+    // ---- the oracle: standings recomputed from every stored hand, as they were before the
+    // store kept them (issue 26). Every kind of write must leave the kept ones equal to it.
+
+    /// Who took part in each match and on which side: players (with their seat) or partnerships.
+    const PLAYERS: &str = "SELECT match_id, player_id AS who, side, seat FROM match_seats";
+    const PARTNERSHIPS: &str = "SELECT match_id, partnership_id AS who, side, NULL AS seat \
+         FROM match_sides WHERE partnership_id IS NOT NULL";
+
+    /// Adds up hands, points and irregularities for the participants `part` of league `league`.
+    fn records(tx: &Transaction, league: i64, part: &str) -> Result<BTreeMap<i64, Record>> {
+        let mut out: BTreeMap<i64, Record> = BTreeMap::new();
+        let queries = [
+            // hands
+            "SELECT p.who, count(*), 0, 0 FROM hands h JOIN p ON p.match_id = h.match_id \
+             WHERE h.league_id = ?1 GROUP BY p.who",
+            // points
+            "SELECT p.who, 0, \
+                    coalesce(sum(CASE WHEN s.side = p.side THEN s.points END), 0), \
+                    coalesce(sum(CASE WHEN s.side <> p.side THEN s.points END), 0) \
+             FROM hands h JOIN p ON p.match_id = h.match_id JOIN hand_scores s ON s.hand_id = h.id \
+             WHERE h.league_id = ?1 GROUP BY p.who",
+            // irregularities: the offending seat's player, or its side's partnership
+            "SELECT p.who, count(*), 0, 0 FROM hand_irregularities i JOIN hands h ON h.id = i.hand_id \
+             JOIN match_seats o ON o.match_id = h.match_id AND o.seat = i.seat \
+             JOIN p ON p.match_id = h.match_id AND p.side = o.side AND (p.seat IS NULL OR p.seat = o.seat) \
+             WHERE h.league_id = ?1 GROUP BY p.who",
+        ];
+        for (q, sql) in queries.iter().enumerate() {
+            let mut st = tx.prepare_cached(&format!("WITH p AS ({part}) {sql}"))?;
+            let mut rows = st.query(params![league])?;
+            while let Some(r) = rows.next()? {
+                let rec = out.entry(r.get(0)?).or_default();
+                let (a, b, c): (i64, i64, i64) = (r.get(1)?, r.get(2)?, r.get(3)?);
+                match q {
+                    0 => rec.hands = a as u32,
+                    1 => (rec.points_for, rec.points_against) = (b, c),
+                    _ => rec.irregularities = a as u32,
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The finished matches of `league` in the order they finished (by their last hand), each as its
+    /// sides.
+    fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSide>>> {
+        let mut st = tx.prepare_cached(
+            "SELECT m.id, m.state, s.side, s.player_id, t.partnership_id \
+             FROM matches m JOIN match_seats s ON s.match_id = m.id \
+             LEFT JOIN match_sides t ON t.match_id = m.id AND t.side = s.side \
+             WHERE m.league_id = ?1 AND m.game_over \
+             ORDER BY (SELECT max(h.id) FROM hands h WHERE h.match_id = m.id), m.id, s.side, s.player_id",
+        )?;
+        let mut rows = st.query(params![league])?;
+        let mut out: Vec<Vec<FinishedSide>> = Vec::new();
+        let (mut current, mut sides): (Option<i64>, Vec<(String, FinishedSide)>) =
+            (None, Vec::new());
+        // The match state after its last hand: the final scores, and `winners`, the one field every
+        // game names who won in (records.md, "Presence").
+        let mut state = serde_json::Value::Null;
+        let mut flush = |sides: &mut Vec<(String, FinishedSide)>| {
+            if !sides.is_empty() {
+                out.push(sides.drain(..).map(|(_, s)| s).collect());
+            }
+        };
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            if current != Some(id) {
+                flush(&mut sides);
+                current = Some(id);
+                let stored: String = r.get(1)?;
+                state = serde_json::from_str::<serde_json::Value>(&stored)
+                    .map_err(|e| super::super::StoreError::Database(format!("match {id}: {e}")))?;
+            }
+            let side: String = r.get(2)?;
+            let player: i64 = r.get(3)?;
+            match sides.last_mut() {
+                Some((s, f)) if *s == side => f.players.push(player),
+                _ => {
+                    let score = state["scores"][&side].as_i64().unwrap_or(0);
+                    let winners = state["winners"].as_array().map(Vec::as_slice);
+                    let f = FinishedSide {
+                        players: vec![player],
+                        partnership: r.get(4)?,
+                        score,
+                        winner: winners.unwrap_or_default().iter().any(|w| *w == *side),
+                    };
+                    sides.push((side, f));
+                }
+            }
+        }
+        flush(&mut sides);
+        Ok(out)
+    }
+
+    /// Counts a finished match, at `place`, in a record.
+    fn count_finish(rec: &mut Record, side: &FinishedSide, place: usize, any_winner: bool) {
+        rec.matches_played += 1;
+        rec.won += u32::from(side.winner);
+        rec.lost += u32::from(any_winner && !side.winner);
+        if rec.places.len() < place {
+            rec.places.resize(place, 0);
+        }
+        rec.places[place - 1] += 1;
+    }
+
+    /// Each player's hands and points by camp role.
+    fn camps(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, BTreeMap<String, CampRecord>>> {
+        let mut st = tx.prepare_cached(
+            "SELECT p.player_id, c.role, count(*), coalesce(sum(s.points), 0) \
+             FROM hand_camps c JOIN hands h ON h.id = c.hand_id \
+             JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat \
+             LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side \
+             WHERE h.league_id = ?1 GROUP BY p.player_id, c.role",
+        )?;
+        let mut rows = st.query(params![league])?;
+        let mut out: BTreeMap<i64, BTreeMap<String, CampRecord>> = BTreeMap::new();
+        while let Some(r) = rows.next()? {
+            out.entry(r.get(0)?).or_default().insert(
+                r.get(1)?,
+                CampRecord {
+                    hands: r.get(2)?,
+                    points: r.get(3)?,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn recomputed(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {
+        let l = repo::get_league(tx, club, league)?;
+        let lowest_wins = games::find(&l.game).is_some_and(|g| g.lowest_total_wins());
+        let mut players = records(tx, league, PLAYERS)?;
+        let mut partnerships = records(tx, league, PARTNERSHIPS)?;
+        let mut ratings = BTreeMap::new();
+        for sides in finished_matches(tx, league)? {
+            let places = order_of_finish(&sides, lowest_wins);
+            let any_winner = sides.iter().any(|s| s.winner);
+            for (side, &place) in sides.iter().zip(&places) {
+                for p in &side.players {
+                    count_finish(players.entry(*p).or_default(), side, place, any_winner);
+                }
+                if let Some(t) = side.partnership {
+                    count_finish(partnerships.entry(t).or_default(), side, place, any_winner);
+                }
+            }
+            rate(&mut ratings, &sides, &places);
+        }
+        let mut camps = camps(tx, league)?;
+        let mut player_rows = Vec::new();
+        for (id, rec) in players {
+            let name = repo::get_player(tx, club, id)?.name;
+            let rating = ratings.get(&id).copied().unwrap_or_default().into();
+            let camps = camps.remove(&id).unwrap_or_default();
+            player_rows.push((rec, name.clone(), (NameRef { id, name }, rating, camps)));
+        }
+        let mut partnership_rows = Vec::new();
+        for (id, rec) in partnerships {
+            let name = repo::get_partnership(tx, club, id)?.name;
+            partnership_rows.push((rec, name.clone(), NameRef { id, name }));
+        }
+        Ok(table(
+            league,
+            l.game,
+            player_rows,
+            partnership_rows,
+            lowest_wins,
+        ))
     }
 }

@@ -1,0 +1,475 @@
+//! Standings kept up to date in the same transaction as every write (schema migration 14), so that
+//! reading them is a few indexed rows at any size of league.
+//!
+//! - What a hand adds (hands, points for and against, irregularities, camps) is kept by triggers
+//!   on the rows a ruling is written as (`hands`, `hand_scores`, `hand_irregularities`,
+//!   `hand_camps`): every write path (post, import, amendment, void, readjudication) writes and
+//!   deletes those rows, so none can forget one. A camp's points are a pair (the seat's camp, its
+//!   side's score): they count while both rows exist, whichever is written or deleted first.
+//! - What a finished match adds (matches played, won, lost, places) is kept as `match_finishes`,
+//!   one row per side, written here each time a match's state is stored; triggers add its rows up.
+//! - Ratings are order-dependent (Weng-Lin folded over matches in the order they finished, by
+//!   their last hand): each finished match keeps every player's rating after it
+//!   (`match_ratings`). When a match's finish changes (it finishes, an amendment or a void changes
+//!   its order of finish, or the hand it finished on), the ratings are folded again from that
+//!   match forward, starting from each player's rating after his last earlier match. A new hand
+//!   that finishes a match is the latest, so the common case folds one match.
+
+use super::Result;
+use super::StoreError;
+use super::standings::{FinishedSide, order_of_finish, rate};
+use crate::games;
+use rusqlite::{OptionalExtension, Transaction, params};
+use skillratings::weng_lin::WengLinRating;
+use std::collections::BTreeMap;
+
+/// One side's finish in a finished match, as `match_finishes` keeps it.
+#[derive(Debug, PartialEq)]
+struct Finish {
+    side: String,
+    place: i64,
+    won: bool,
+    lost: bool,
+    finished_by: i64,
+}
+
+/// Stores match `match_id`'s finish from its stored state. Returns the league and the point
+/// (`finished_by`, its last hand) from which ratings must be folded again, when its finish changed.
+pub(super) fn finish(tx: &Transaction, match_id: i64) -> Result<Option<(i64, i64)>> {
+    let (league, game_over, state): (i64, bool, String) = tx
+        .prepare_cached("SELECT league_id, game_over, state FROM matches WHERE id = ?1")?
+        .query_row(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    let before: Vec<Finish> = tx
+        .prepare_cached(
+            "SELECT side, place, won, lost, finished_by FROM match_finishes \
+             WHERE match_id = ?1 ORDER BY side",
+        )?
+        .query_map(params![match_id], |r| {
+            Ok(Finish {
+                side: r.get(0)?,
+                place: r.get(1)?,
+                won: r.get(2)?,
+                lost: r.get(3)?,
+                finished_by: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    if !game_over && before.is_empty() {
+        return Ok(None);
+    }
+    let after = if game_over {
+        finishes(tx, league, match_id, &state)?
+    } else {
+        Vec::new()
+    };
+    if after == before {
+        return Ok(None);
+    }
+    tx.prepare_cached("DELETE FROM match_finishes WHERE match_id = ?1")?
+        .execute(params![match_id])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO match_finishes (match_id, side, league_id, place, won, lost, finished_by) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for f in &after {
+        insert.execute(params![
+            match_id,
+            f.side,
+            league,
+            f.place,
+            f.won,
+            f.lost,
+            f.finished_by
+        ])?;
+    }
+    let from = before.iter().chain(&after).map(|f| f.finished_by).min();
+    Ok(from.map(|from| (league, from)))
+}
+
+/// The finish of a finished match: its sides in order of side name, placed by `order_of_finish`
+/// from the stored state's final `scores` and `winners` (the one field every game names who won
+/// in), on its last hand.
+fn finishes(tx: &Transaction, league: i64, match_id: i64, state: &str) -> Result<Vec<Finish>> {
+    let state: serde_json::Value = serde_json::from_str(state)
+        .map_err(|e| StoreError::Database(format!("match {match_id}: {e}")))?;
+    let game: String = tx
+        .prepare_cached("SELECT game FROM leagues WHERE id = ?1")?
+        .query_row(params![league], |r| r.get(0))?;
+    let lowest_wins = games::find(&game).is_some_and(|g| g.lowest_total_wins());
+    let finished_by: Option<i64> = tx
+        .prepare_cached("SELECT max(id) FROM hands WHERE match_id = ?1")?
+        .query_row(params![match_id], |r| r.get(0))?;
+    let names: Vec<String> = tx
+        .prepare_cached("SELECT DISTINCT side FROM match_seats WHERE match_id = ?1 ORDER BY side")?
+        .query_map(params![match_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let winners = state["winners"].as_array().map(Vec::as_slice);
+    let sides: Vec<FinishedSide> = names
+        .iter()
+        .map(|side| FinishedSide {
+            score: state["scores"][side].as_i64().unwrap_or(0),
+            winner: winners.unwrap_or_default().iter().any(|w| *w == **side),
+            ..FinishedSide::default()
+        })
+        .collect();
+    let any_winner = sides.iter().any(|s| s.winner);
+    let places = order_of_finish(&sides, lowest_wins);
+    Ok(names
+        .into_iter()
+        .zip(sides.iter().zip(places))
+        .map(|(side, (s, place))| Finish {
+            side,
+            place: place as i64,
+            won: s.winner,
+            lost: any_winner && !s.winner,
+            // A match over before any hand (none in any game) rates first.
+            finished_by: finished_by.unwrap_or(0),
+        })
+        .collect())
+}
+
+/// Folds the ratings of `league` again over every match finished on or after hand `from`, in the
+/// order they finished, each player starting from his rating after his last earlier match.
+pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
+    // Everyone whose current rating may change: who played the matches folded before or now.
+    let mut touched: Vec<i64> = tx
+        .prepare_cached(
+            "SELECT DISTINCT player_id FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2",
+        )?
+        .query_map(params![league, from], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    tx.prepare_cached("DELETE FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2")?
+        .execute(params![league, from])?;
+    let mut matches: Vec<(i64, Vec<FinishedSide>, Vec<usize>)> = Vec::new();
+    {
+        let mut st = tx.prepare_cached(
+            "SELECT f.finished_by, f.side, f.place, s.player_id FROM match_finishes f \
+             JOIN match_seats s ON s.match_id = f.match_id AND s.side = f.side \
+             WHERE f.league_id = ?1 AND f.finished_by >= ?2 \
+             ORDER BY f.finished_by, f.side, s.player_id",
+        )?;
+        let mut rows = st.query(params![league, from])?;
+        let mut last_side: Option<String> = None;
+        while let Some(r) = rows.next()? {
+            let (by, side, place, player): (i64, String, i64, i64) =
+                (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+            if matches.last().is_none_or(|m| m.0 != by) {
+                matches.push((by, Vec::new(), Vec::new()));
+                last_side = None;
+            }
+            let m = matches.last_mut().expect("pushed");
+            if last_side.as_deref() != Some(side.as_str()) {
+                m.1.push(FinishedSide::default());
+                m.2.push(place as usize);
+                last_side = Some(side);
+            }
+            m.1.last_mut().expect("pushed").players.push(player);
+            touched.push(player);
+        }
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    let mut ratings: BTreeMap<i64, WengLinRating> = BTreeMap::new();
+    {
+        let mut earlier = tx.prepare_cached(
+            "SELECT rating, uncertainty FROM match_ratings \
+             WHERE league_id = ?1 AND player_id = ?2 ORDER BY finished_by DESC LIMIT 1",
+        )?;
+        for &p in &touched {
+            let r = earlier
+                .query_row(params![league, p], |r| {
+                    Ok(WengLinRating {
+                        rating: r.get(0)?,
+                        uncertainty: r.get(1)?,
+                    })
+                })
+                .optional()?;
+            if let Some(r) = r {
+                ratings.insert(p, r);
+            }
+        }
+    }
+    let mut keep = tx.prepare_cached(
+        "INSERT OR REPLACE INTO match_ratings (league_id, player_id, finished_by, rating, uncertainty) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (by, sides, places) in &matches {
+        rate(&mut ratings, sides, places);
+        for p in sides.iter().flat_map(|s| &s.players) {
+            let r = ratings[p];
+            keep.execute(params![league, p, by, r.rating, r.uncertainty])?;
+        }
+    }
+    let mut current = tx.prepare_cached(
+        "UPDATE standing_totals SET rating = ?3, uncertainty = ?4 \
+         WHERE league_id = ?1 AND kind = 'player' AND who = ?2",
+    )?;
+    for p in touched {
+        let r = ratings.get(&p);
+        current.execute(params![
+            league,
+            p,
+            r.map(|r| r.rating),
+            r.map(|r| r.uncertainty)
+        ])?;
+    }
+    Ok(())
+}
+
+/// Keeps a match's finish and the ratings after its state was stored.
+pub(super) fn settle(tx: &Transaction, match_id: i64) -> Result<()> {
+    if let Some((league, from)) = finish(tx, match_id)? {
+        rerate(tx, league, from)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The kept standings against the oracle (`standings::tests::recomputed`, every stored hand
+    //! added up again) after every write of random sequences of posts, amendments, voids and
+    //! readjudications, written to the tables as the store writes them.
+    use super::super::repo;
+    use super::super::standings::tests::{kept, league_db};
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One write: `kind` picks post, amend, void or readjudicate; the others pick what it writes.
+    type Op = (u8, u8, i16, i16, u8, u8);
+
+    struct Table {
+        /// Stored matches: id, their sides.
+        matches: Vec<(i64, Vec<String>)>,
+        next_match: i64,
+    }
+
+    /// A new match of four of the six players: two pairs or four alone, where a pair is
+    /// registered (1 & 3, 2 & 4) it sits as its partnership.
+    fn new_match(tx: &Transaction, t: &mut Table, pick: u8) -> i64 {
+        let id = t.next_match;
+        t.next_match += 1;
+        tx.execute(
+            "INSERT INTO matches (id, league_id, session_id, state) VALUES (?1, 1, 1, '{}')",
+            params![id],
+        )
+        .unwrap();
+        let players: Vec<i64> = (0..4).map(|i| (i64::from(pick) + i) % 6 + 1).collect();
+        let pairs = pick.is_multiple_of(2);
+        let seats = ["P1", "P2", "P3", "P4"];
+        let side_of = |i: usize| {
+            if pairs {
+                ["P1+P3", "P2+P4"][i % 2].to_string()
+            } else {
+                seats[i].to_string()
+            }
+        };
+        for (i, p) in players.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
+                params![id, seats[i], side_of(i), p],
+            )
+            .unwrap();
+        }
+        let mut sides: Vec<String> = (0..4).map(side_of).collect();
+        sides.sort();
+        sides.dedup();
+        if pairs {
+            for (i, side) in sides.iter().enumerate() {
+                let mut pair = [players[i], players[i + 2]];
+                pair.sort();
+                let team = match pair {
+                    [1, 3] => Some(1),
+                    [2, 4] => Some(2),
+                    _ => None,
+                };
+                tx.execute(
+                    "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (?1, ?2, ?3)",
+                    params![id, side, team],
+                )
+                .unwrap();
+            }
+        }
+        t.matches.push((id, sides));
+        id
+    }
+
+    /// A hand's ruling rows as `write_ruling` writes them: a score per side, an irregularity at
+    /// a seat, a camp per seat where `camps`.
+    fn write_ruling(tx: &Transaction, hand: i64, sides: &[String], a: i16, b: i16, extra: u8) {
+        for table in repo::RULING_TABLES {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE hand_id = ?1"),
+                params![hand],
+            )
+            .unwrap();
+        }
+        for (i, side) in sides.iter().enumerate() {
+            let points = if i % 2 == 0 { a } else { b } as i64 + i as i64;
+            tx.execute(
+                "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",
+                params![hand, side, points],
+            )
+            .unwrap();
+        }
+        if extra.is_multiple_of(3) {
+            let seat = ["P1", "P2", "P3", "P4"][usize::from(extra) % 4];
+            tx.execute(
+                "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, 0, 'revoke', ?2)",
+                params![hand, seat],
+            )
+            .unwrap();
+        }
+        if extra.is_multiple_of(2) {
+            let declarer = ["P1", "P2", "P3", "P4"][usize::from(extra / 2) % 4];
+            let ruling = serde_json::json!({"camps": [
+                {"role": "declarer", "seats": [declarer]},
+                {"role": "defenders", "seats": ["P1", "P2", "P3", "P4"]},
+            ]});
+            repo::write_camps(tx, hand, &ruling).unwrap();
+        }
+    }
+
+    /// The match's state as the store writes it: its scores the sum of its hands, over when
+    /// `over`, its winner named (the first side's best score) when `named`.
+    fn store_state(tx: &Transaction, match_id: i64, over: bool, named: bool) {
+        let scores: BTreeMap<String, i64> = tx
+            .prepare(
+                "SELECT s.side, sum(s.points) FROM hand_scores s JOIN hands h ON h.id = s.hand_id \
+                 WHERE h.match_id = ?1 GROUP BY s.side",
+            )
+            .unwrap()
+            .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        // A match is over on a hand: never before its first.
+        let over = over && !scores.is_empty();
+        let best = scores
+            .iter()
+            .max_by_key(|(_, p)| **p)
+            .map(|(s, _)| s.clone());
+        let winners: Vec<String> = best.into_iter().filter(|_| over && named).collect();
+        let state = serde_json::json!({"scores": scores, "game_over": over, "winners": winners});
+        tx.execute(
+            "UPDATE matches SET state = ?2, game_over = ?3 WHERE id = ?1",
+            params![match_id, state.to_string(), over],
+        )
+        .unwrap();
+    }
+
+    fn hands_of(tx: &Transaction, match_id: i64) -> Vec<i64> {
+        tx.prepare("SELECT id FROM hands WHERE match_id = ?1 ORDER BY number")
+            .unwrap()
+            .query_map(params![match_id], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    fn write(tx: &Transaction, t: &mut Table, (kind, pick, a, b, extra, flags): Op) {
+        let over = flags % 3 == 0;
+        let named = flags % 2 == 0;
+        let open: Vec<usize> = (0..t.matches.len()).collect();
+        let chosen = (!open.is_empty()).then(|| usize::from(pick) % open.len());
+        match (kind % 4, chosen) {
+            // post a hand to a match (a new one now and then), as `insert_hand` does
+            (0, _) | (_, None) => {
+                let i = match chosen {
+                    Some(i) if pick % 4 != 0 => i,
+                    _ => {
+                        new_match(tx, t, pick);
+                        t.matches.len() - 1
+                    }
+                };
+                let (match_id, sides) = t.matches[i].clone();
+                let number: i64 = tx
+                    .query_row(
+                        "SELECT coalesce(max(number), 0) + 1 FROM hands WHERE match_id = ?1",
+                        params![match_id],
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                tx.execute(
+                    "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+                     VALUES (?1, 1, 1, ?2, 'P1', 'scored', '{}', '{}')",
+                    params![match_id, number],
+                )
+                .unwrap();
+                let hand = tx.last_insert_rowid();
+                write_ruling(tx, hand, &sides, a, b, extra);
+                store_state(tx, match_id, over, named);
+                settle(tx, match_id).unwrap();
+            }
+            // amend a hand (any, an old one too), as `correct` does
+            (1, Some(i)) => {
+                let (match_id, sides) = t.matches[i].clone();
+                let hands = hands_of(tx, match_id);
+                if let Some(&hand) = hands.get(usize::from(extra) % hands.len().max(1)) {
+                    write_ruling(tx, hand, &sides, a, b, extra / 3);
+                    store_state(tx, match_id, over, named);
+                    settle(tx, match_id).unwrap();
+                }
+            }
+            // void a hand, as `correct` does
+            (2, Some(i)) => {
+                let (match_id, _) = t.matches[i].clone();
+                let hands = hands_of(tx, match_id);
+                if let Some(&hand) = hands.get(usize::from(extra) % hands.len().max(1)) {
+                    for table in repo::RULING_TABLES {
+                        tx.execute(
+                            &format!("DELETE FROM {table} WHERE hand_id = ?1"),
+                            params![hand],
+                        )
+                        .unwrap();
+                    }
+                    tx.execute("DELETE FROM hands WHERE id = ?1", params![hand])
+                        .unwrap();
+                    store_state(tx, match_id, over && hands.len() > 1, named);
+                    settle(tx, match_id).unwrap();
+                }
+            }
+            // readjudicate: every match's ruling and state again, ratings folded once, as
+            // `readjudicate` does
+            (_, Some(_)) => {
+                let mut from: Option<i64> = None;
+                for (j, (match_id, sides)) in t.matches.clone().into_iter().enumerate() {
+                    let changes = j % 2 == usize::from(pick % 2);
+                    if changes {
+                        for hand in hands_of(tx, match_id) {
+                            write_ruling(tx, hand, &sides, b, a, extra);
+                        }
+                        store_state(tx, match_id, over, named);
+                    }
+                    if let Some((_, f)) = finish(tx, match_id).unwrap() {
+                        from = Some(from.map_or(f, |x: i64| x.min(f)));
+                    }
+                }
+                if let Some(from) = from {
+                    rerate(tx, 1, from).unwrap();
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn kept_standings_equal_a_full_recompute_after_every_write(
+            ops in proptest::collection::vec(any::<Op>(), 1..40),
+            lowest_wins in any::<bool>(),
+        ) {
+            let mut conn = league_db(if lowest_wins { "big-two" } else { "briscola" });
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(
+                "INSERT INTO partnerships (id, club_id, name, roster) VALUES (1, 1, 'odd', '1,3'), (2, 1, 'even', '2,4');
+                 INSERT INTO partnership_members VALUES (1, 1), (1, 3), (2, 2), (2, 4);",
+            )
+            .unwrap();
+            let mut t = Table { matches: Vec::new(), next_match: 1 };
+            for op in ops {
+                write(&tx, &mut t, op);
+                kept(&tx, 1);
+            }
+        }
+    }
+}

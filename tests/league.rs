@@ -9,6 +9,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test as http;
 use arbiter::api::league::LeagueState;
+use arbiter::league::Packed;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -916,9 +917,15 @@ async fn readjudication_finds_and_fixes_a_changed_ruling() {
     // Pretend hand 1 was stored under an older rule that gave it to EW.
     store
         .write(|tx| {
+            let Packed(ruling) =
+                tx.query_row("SELECT adjudication FROM hands WHERE number = 1", [], |r| {
+                    r.get(0)
+                })?;
+            let mut ruling: serde_json::Value = serde_json::from_str(&ruling).unwrap();
+            ruling["hand_score"] = json!({"NS": 0, "EW": 9});
             tx.execute(
-                "UPDATE hands SET adjudication = json_set(adjudication, '$.hand_score', json('{\"NS\":0,\"EW\":9}')) WHERE number = 1",
-                [],
+                "UPDATE hands SET adjudication = ?1 WHERE number = 1",
+                [Packed::json(&ruling)],
             )?;
             Ok(())
         })

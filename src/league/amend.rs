@@ -4,6 +4,7 @@
 //! correction is kept in the club's audit trail with what it replaced.
 
 use super::model::*;
+use super::packed::Packed;
 use super::repo::{self, adjudicate, get_match, league_rules, set_match_state};
 use super::{Result, StoreError};
 use crate::engine::{FieldError, MatchState};
@@ -25,14 +26,14 @@ fn unreadable(hand: i64) -> impl Fn(serde_json::Error) -> StoreError {
 
 /// The match's hands in order.
 fn match_hands(tx: &Transaction, match_id: i64) -> Result<Vec<StoredRow>> {
-    let rows: Vec<(i64, String, String)> = tx
+    let rows: Vec<(i64, Packed, Packed)> = tx
         .prepare_cached(
             "SELECT id, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number",
         )?
         .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
     rows.into_iter()
-        .map(|(id, record, adjudication)| {
+        .map(|(id, Packed(record), Packed(adjudication))| {
             Ok(StoredRow {
                 id,
                 record: serde_json::from_str(&record).map_err(unreadable(id))?,

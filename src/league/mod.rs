@@ -13,6 +13,7 @@ mod amend;
 mod csv;
 mod keys;
 mod model;
+mod packed;
 mod repo;
 mod schema;
 mod standings;
@@ -24,6 +25,7 @@ pub use csv::{
 };
 pub use keys::{ApiKey, KeyInfo};
 pub use model::*;
+pub use packed::Packed;
 pub use repo::*;
 pub use standings::{
     CampRecord, PartnershipStanding, PlayerStanding, Rating, Record, Standings, generation,

@@ -4,6 +4,7 @@
 use super::aggregates;
 use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
+use super::packed::Packed;
 use super::{Result, StoreError};
 use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat};
 use crate::games;
@@ -812,8 +813,8 @@ fn insert_hand(
                 number,
                 record.dealer.to_string(),
                 outcome_name(a.outcome),
-                serde_json::to_string(record).expect("JSON"),
-                serde_json::to_string(a).expect("JSON"),
+                Packed::json(record),
+                Packed::json(a),
                 play_digest(record)
             ],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -856,8 +857,8 @@ pub(super) fn store_ruling(
             number,
             record.dealer.to_string(),
             outcome_name(a.outcome),
-            serde_json::to_string(record).expect("JSON"),
-            serde_json::to_string(a).expect("JSON"),
+            Packed::json(record),
+            Packed::json(a),
             play_digest(record)
         ],
     )?;
@@ -957,7 +958,7 @@ fn write_match_state(
 const HAND_COLUMNS: &str = "SELECT id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at, record FROM hands";
 
 fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
-    let adjudication: String = r.get(7)?;
+    let Packed(adjudication) = r.get(7)?;
     let ruling: Ruling = serde_json::from_str(&adjudication)
         .map_err(|e| StoreError::Database(format!("unreadable stored adjudication: {e}")))?;
     Ok((
@@ -974,7 +975,7 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
             match_after: ruling.match_after,
             created_at: r.get(8)?,
         },
-        r.get(9)?,
+        r.get::<_, Packed>(9)?.0,
         adjudication,
     ))
 }
@@ -1037,13 +1038,13 @@ pub fn list_hands(
 
 /// The records of a match's stored hands, by number (for the sheet export).
 pub fn match_records(tx: &Transaction, match_id: i64) -> Result<Vec<HandRecord>> {
-    let records: Vec<String> = tx
+    let records: Vec<Packed> = tx
         .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
         .query_map(params![match_id], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     records
         .iter()
-        .map(|s| {
+        .map(|Packed(s)| {
             serde_json::from_str(s)
                 .map_err(|e| StoreError::Database(format!("unreadable stored record: {e}")))
         })
@@ -1075,13 +1076,13 @@ pub fn readjudicate(
     let mut failures = Vec::new();
     let mut refold_from: Option<i64> = None;
     for match_id in matches {
-        let rows: Vec<(i64, u32, String, String)> = tx
+        let rows: Vec<(i64, u32, Packed, Packed)> = tx
             .prepare_cached("SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number")?
             .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
         let hands = rows.len() as u32;
         let mut state = MatchState::default();
-        for (hand, number, record, stored) in rows {
+        for (hand, number, Packed(record), Packed(stored)) in rows {
             report.hands_replayed += 1;
             let unreadable =
                 |e: serde_json::Error| StoreError::Database(format!("hand {hand}: {e}"));

@@ -354,7 +354,23 @@ UPDATE hands SET adjudication = json_set(adjudication, '$.tricks', (
         // for stored leagues by the hook. A migration that rebuilds one of the tables these
         // triggers sit on must create them again.
         M::up_with_hook(STANDINGS_KEPT, keep_stored_standings),
+        // 15: a hand's record and ruling stored compressed (`packed.rs`): the columns keep their
+        // declared TEXT type (SQLite cannot alter it) and now hold BLOBs.
+        M::up_with_hook("", pack_stored_hands),
     ]
+}
+
+/// Migration 15's hook: every stored hand's record and ruling, compressed.
+fn pack_stored_hands(tx: &Transaction) -> HookResult {
+    use super::packed::Packed;
+    let mut read = tx.prepare("SELECT id, record, adjudication FROM hands")?;
+    let mut write = tx.prepare("UPDATE hands SET record = ?2, adjudication = ?3 WHERE id = ?1")?;
+    let mut rows = read.query([])?;
+    while let Some(r) = rows.next()? {
+        let (id, record, ruling): (i64, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        write.execute(params![id, Packed(record), Packed(ruling)])?;
+    }
+    Ok(())
 }
 
 /// Migration 14's tables and triggers, and its backfill of what stored hands add up to.
@@ -833,11 +849,17 @@ pub fn migrate(conn: &mut Connection) -> rusqlite_migration::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// The text values of the first column `sql` selects, in order.
+    /// The text values of the first column `sql` selects, in order (a hand's record and ruling
+    /// unpacked, as migration 15 stores them).
     fn column(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
         conn.prepare(sql)
             .unwrap()
-            .query_map([], |r| r.get(0))
+            .query_map([], |r| match r.get_ref(0)? {
+                rusqlite::types::ValueRef::Blob(_) => {
+                    Ok(r.get::<_, super::super::packed::Packed>(0)?.0)
+                }
+                _ => r.get(0),
+            })
             .unwrap()
             .collect::<rusqlite::Result<_>>()
             .unwrap()
@@ -928,9 +950,9 @@ mod tests {
                 r#"{"revoke_penalty": "none"}"#,
             ]
         );
-        let record: String = conn
-            .query_row("SELECT record FROM hands", [], |r| r.get(0))
-            .unwrap();
+        let [record] = &column(&conn, "SELECT record FROM hands")[..] else {
+            panic!("one hand")
+        };
         assert_eq!(
             record,
             r#"{"dealer":"E","options":{"face_down_penalty":"default"}}"#
@@ -1275,6 +1297,47 @@ mod tests {
         let stored: serde_json::Value =
             serde_json::from_str(&column(&conn, "SELECT adjudication FROM hands")[0]).unwrap();
         assert_eq!(stored, today);
+    }
+
+    /// Migration 15 packs each stored hand's record and ruling, which read back as they were.
+    #[test]
+    fn migration_15_packs_stored_hands_which_read_back_exactly() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        let m = rusqlite_migration::Migrations::new(super::migrations());
+        m.to_version(&mut conn, 14).unwrap();
+        let record = r#"{"game":null,"options":{},"players":{},"dealer":"N","deal":{"N":["AC","7H","2S","4H","4S","5D","7S","JD","QC","QD"],"E":["7D","JC","2H","6S","5S","JS","KD","3C","AD","6H"],"S":["QH","QS","3S","6D","2D","5H","2C","AH","4D","6C"],"W":["KH","AS","JH","KS","7C","4C","3H","KC","3D","5C"]},"face_up":["QD"],"actions":[{"seat":"E","play":"2H"},{"seat":"S","play":"QH"},{"seat":"W","play":"KH"},{"seat":"N","play":"7H"}],"match_state":null}"#;
+        conn.execute_batch(
+            r#"INSERT INTO clubs (id, name) VALUES (1, 'c');
+             INSERT INTO leagues (id, club_id, name, season, game, options) VALUES (1, 1, 'l', 's', 'malilla', '{}');
+             INSERT INTO sessions (id, league_id, name) VALUES (1, 1, 'e');
+             INSERT INTO matches (id, league_id, session_id, state) VALUES (1, 1, 1, '{}');"#,
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+             VALUES (1, 1, 1, 1, 'N', 'scored', ?1, '{\"outcome\": \"scored\"}')",
+            [record],
+        )
+        .unwrap();
+        m.to_latest(&mut conn).unwrap();
+        let (kind, size): (String, i64) = conn
+            .query_row(
+                "SELECT typeof(record), length(record) FROM hands",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(kind, "blob");
+        assert!(
+            size * 3 < record.len() as i64,
+            "{size} bytes from {}",
+            record.len()
+        );
+        assert_eq!(column(&conn, "SELECT record FROM hands"), [record]);
+        assert_eq!(
+            column(&conn, "SELECT adjudication FROM hands"),
+            [r#"{"outcome": "scored"}"#]
+        );
     }
 
     /// Migration 14 keeps the standings of leagues stored before it: what their hands add up to,

@@ -612,10 +612,8 @@ pub fn export(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<S
         .expect("writing to memory");
     let mut page = header.into_inner().expect("writing to memory");
     let (mut rows, mut last, mut next_cursor) = (0, None, None);
-    for m in repo::list_matches(tx, club, session)? {
-        if m.id <= after {
-            continue;
-        }
+    for id in repo::match_ids(tx, club, session, after)? {
+        let m = repo::get_match(tx, club, id)?;
         let (sheet, n) = match_sheet(&m, &repo::match_records(tx, m.id)?);
         if last.is_some() && (rows + n > MAX_ROWS || page.len() + sheet.len() > MAX_SHEET) {
             next_cursor = last;

@@ -618,12 +618,20 @@ pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
 }
 
 pub fn list_matches(tx: &Transaction, club: i64, session: i64) -> Result<Vec<Match>> {
+    match_ids(tx, club, session, 0)?
+        .into_iter()
+        .map(|id| get_match(tx, club, id))
+        .collect()
+}
+
+/// The ids of `club`'s session's matches above `after`, in order: a sheet's page reads only the
+/// matches it writes.
+pub(super) fn match_ids(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<Vec<i64>> {
     get_session(tx, club, session)?;
-    let ids: Vec<i64> = tx
-        .prepare_cached("SELECT id FROM matches WHERE session_id = ?1 ORDER BY id")?
-        .query_map(params![session], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    ids.into_iter().map(|id| get_match(tx, club, id)).collect()
+    Ok(tx
+        .prepare_cached("SELECT id FROM matches WHERE session_id = ?1 AND id > ?2 ORDER BY id")?
+        .query_map(params![session, after], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
 }
 
 /// A seat or side name written by this store.

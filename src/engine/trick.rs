@@ -442,24 +442,17 @@ mod tests {
     }
 
     /// The beaters found by masks are exactly the cards `trump_or_led` ranks higher, for every
-    /// card on top, every lead and every trump (none included), in two orders.
+    /// card on top, every lead and every trump (none included), in two orders (the second ranks
+    /// only some ranks, not in the order of their encoding).
     #[test]
     fn beaters_are_the_cards_ranked_higher() {
-        let malilla = RankOrder::new(&[
-            Rank::Seven,
-            Rank::Ace,
-            Rank::King,
-            Rank::Queen,
-            Rank::Jack,
-            Rank::Six,
-            Rank::Five,
-        ]);
+        let partial = RankOrder::new(&[Rank::Three, Rank::Two, Rank::Ace, Rank::Seven]);
         let every: Vec<Card> = (0..90)
             .map(Card::from_index)
             .filter(|c| c.rank().is_some() || c.index() > 64)
             .collect();
         let cards = CardSet::of(&every);
-        for order in [RankOrder::ACE_HIGH, malilla] {
+        for order in [RankOrder::ACE_HIGH, partial] {
             for led in Suit::ALL {
                 for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
                     for &top in &every {

@@ -333,20 +333,26 @@ fn prepare<'a, R: Rules>(
     };
     // The seats still in: a seat that has left the table is dealt nothing and acts no more.
     let table = table.map(|t| t.without(before.out.keys().copied()));
-    if let Some(table) = table
-        && let Some(a) = record
-            .actions
-            .iter()
-            .position(|a| table.resolve(a.seat).is_none())
-    {
-        errors.push(FieldError::new(
-            format!("/actions/{a}/seat"),
-            format!(
-                "no seat {} at this table: expected {}",
-                record.actions[a].seat,
-                table.names()
-            ),
-        ));
+    // One pass over the actions: a seat not at the table is refused, and a seat the table names
+    // otherwise (`P1` for `N`) means the record is read renamed.
+    let mut renamed_actions = false;
+    if let Some(table) = table {
+        for (a, action) in record.actions.iter().enumerate() {
+            match table.resolve(action.seat) {
+                Some(seat) => renamed_actions |= seat != action.seat,
+                None => {
+                    errors.push(FieldError::new(
+                        format!("/actions/{a}/seat"),
+                        format!(
+                            "no seat {} at this table: expected {}",
+                            action.seat,
+                            table.names()
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
     }
     let (options, table) = match (options, table) {
         (Some(o), Some(t)) if errors.is_empty() => (o, t),
@@ -364,9 +370,7 @@ fn prepare<'a, R: Rules>(
     // Games see the dealer and the acting seats as their table names them (`P1` is `N` at a
     // four-seat table). The deal keeps its keys: `deal::check_cards` refuses a seat given twice.
     let named = |s: Seat| table.resolve(s).unwrap_or(s);
-    let renamed = (named(record.dealer) != record.dealer
-        || record.actions.iter().any(|a| named(a.seat) != a.seat))
-    .then(|| {
+    let renamed = (named(record.dealer) != record.dealer || renamed_actions).then(|| {
         let mut r = record.clone();
         r.dealer = named(r.dealer);
         for a in &mut r.actions {

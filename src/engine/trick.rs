@@ -159,15 +159,15 @@ impl Trick {
         &self,
         strength: impl Fn(usize, &PlayedCard) -> Option<u16>,
     ) -> Option<usize> {
-        let mut best: Option<(usize, u16)> = None;
+        // Without branches on the cards (a card that cannot win counts 0, the others one more
+        // than their strength): which card wins a trick is what a predictor cannot guess.
+        let (mut best, mut top) = (0, 0u32);
         for (i, p) in self.plays().iter().enumerate() {
-            if let Some(s) = strength(i, p)
-                && best.is_none_or(|(_, b)| s > b)
-            {
-                best = Some((i, s));
-            }
+            let s = strength(i, p).map_or(0, |s| s as u32 + 1);
+            best = if s > top { i } else { best };
+            top = top.max(s);
         }
-        best.map(|(i, _)| i)
+        (top > 0).then_some(best)
     }
 
     /// Positions of every card sharing the highest `strength`, in play order (for games where a tie
@@ -252,13 +252,14 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
         return None;
     };
     let rank = order.strength(rank) as u16;
-    if Some(suit) == trump {
-        Some(0x200 | rank)
+    let tier = if Some(suit) == trump {
+        0x200
     } else if suit == led {
-        Some(0x100 | rank)
+        0x100
     } else {
-        None
-    }
+        0
+    };
+    (tier != 0).then_some(tier | rank)
 }
 
 /// Every card that beats `top` in a trick led in `led` under the usual rule (`trump_or_led`): the

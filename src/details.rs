@@ -74,6 +74,11 @@ impl Details {
 
     /// The game's details `value` (a struct): its fields are the details' fields.
     pub fn of<T: Serialize + Send + Sync + 'static>(value: T) -> Details {
+        if size_of::<T>() == 0 {
+            // A struct of no size has no fields (`NoDetails`): held as none, as every hand of
+            // most games reads its match state's details, and a shared value is an allocation.
+            return Details(None);
+        }
         Details(Some(Arc::new(Held::Typed(Box::new(Value {
             value,
             fields: OnceLock::new(),

@@ -54,11 +54,12 @@ impl fmt::Debug for Seat {
 impl FromStr for Seat {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "N" => Ok(Seat::N),
-            "E" => Ok(Seat::E),
-            "S" => Ok(Seat::S),
-            "W" => Ok(Seat::W),
+        // A compass seat by its one byte: every action of a record names one.
+        match s.as_bytes() {
+            b"N" => Ok(Seat::N),
+            b"E" => Ok(Seat::E),
+            b"S" => Ok(Seat::S),
+            b"W" => Ok(Seat::W),
             _ => s
                 .strip_prefix('P')
                 .and_then(|n| n.parse::<usize>().ok())
@@ -413,22 +414,22 @@ impl Side {
     }
 }
 
+impl Side {
+    /// The side's name on the wire: `NS`, `EW`; `P1`..`P7` or `N E S W` for a player alone;
+    /// `P1+P4`, `P2+P5`, `P3+P6` for pairs; `P1+P3+P5`, `P2+P4+P6` for teams of three. Static
+    /// strings: every ruling writes sides as keys many times.
+    pub fn code(self) -> &'static str {
+        const CODES: [&str; SIDES] = [
+            "NS", "EW", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P1+P4", "P2+P5", "P3+P6",
+            "P1+P3+P5", "P2+P4+P6", "N", "E", "S", "W",
+        ];
+        CODES[self.0 as usize]
+    }
+}
+
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            0 => f.write_str("NS"),
-            1 => f.write_str("EW"),
-            n if n >= FIRST_COMPASS => Seat::COMPASS[(n - FIRST_COMPASS) as usize].fmt(f),
-            n if n >= FIRST_TRIO => {
-                let first = n - FIRST_TRIO + 1;
-                write!(f, "P{first}+P{}+P{}", first + 2, first + 4)
-            }
-            n if n >= FIRST_PAIR => {
-                let first = n - FIRST_PAIR + 1;
-                write!(f, "P{first}+P{}", first + PAIRS as u8)
-            }
-            n => write!(f, "P{}", n - 1),
-        }
+        f.write_str(self.code())
     }
 }
 
@@ -458,7 +459,7 @@ impl FromStr for Side {
     }
 }
 
-crate::cards::serde_as_string!(Side);
+crate::cards::serde_as_string!(Side, "a string", code);
 
 impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -600,6 +601,16 @@ impl<T: utoipa::ToSchema> utoipa::__dev::ComposeSchema for PerSide<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every side's name reads back as that side, and names no other.
+    #[test]
+    fn every_side_code_reads_back() {
+        for i in 0..SIDES as u8 {
+            assert_eq!(Side(i).code().parse::<Side>(), Ok(Side(i)));
+        }
+        assert_eq!(Side::pair(1).to_string(), "P2+P5");
+        assert_eq!(Side::trio(1).to_string(), "P2+P4+P6");
+    }
 
     #[test]
     fn turn_order_and_sides() {

@@ -75,6 +75,11 @@ impl Suit {
         ['S', 'H', 'D', 'C'][self as usize]
     }
 
+    /// The suit's letter as the wire writes it.
+    pub fn code(self) -> &'static str {
+        ["S", "H", "D", "C"][self as usize]
+    }
+
     pub fn is_red(self) -> bool {
         matches!(self, Suit::Hearts | Suit::Diamonds)
     }
@@ -94,17 +99,6 @@ impl Suit {
         Suit::ALL[i as usize & 3]
     }
 
-    /// The suit of a canonical code's suit letter (`S H D C`, upper case only).
-    fn from_letter(b: u8) -> Option<Suit> {
-        match b {
-            b'S' => Some(Suit::Spades),
-            b'H' => Some(Suit::Hearts),
-            b'D' => Some(Suit::Diamonds),
-            b'C' => Some(Suit::Clubs),
-            _ => None,
-        }
-    }
-
     fn parse(c: char) -> Option<Suit> {
         match c {
             'S' | 's' | '♠' | '♤' => Some(Suit::Spades),
@@ -118,7 +112,7 @@ impl Suit {
 
 impl fmt::Display for Suit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
+        f.write_str(self.code())
     }
 }
 
@@ -185,20 +179,6 @@ impl Rank {
             15 => Cavalier,
             _ => return None,
         })
-    }
-
-    /// The rank of a canonical code's rank letter (`2`..`9`, `T J Q K A C`, upper case only).
-    fn from_letter(b: u8) -> Option<Rank> {
-        match b {
-            b'2'..=b'9' => Rank::from_u8(b - b'0'),
-            b'T' => Some(Rank::Ten),
-            b'J' => Some(Rank::Jack),
-            b'Q' => Some(Rank::Queen),
-            b'K' => Some(Rank::King),
-            b'A' => Some(Rank::Ace),
-            b'C' => Some(Rank::Cavalier),
-            _ => None,
-        }
     }
 
     /// The rank a card code writes as `s` (`A`, `T` or `10`, `7`; either case).
@@ -378,6 +358,36 @@ impl fmt::Display for CardError {
 
 impl std::error::Error for CardError {}
 
+/// The rank each byte names as the first letter of a canonical code (`2`..`9`, `T J Q K A C`, upper
+/// case only), 0 for none. Read from a table, not by branches: a record's cards come in an order
+/// no branch predictor learns.
+const CODE_RANK: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut digit = b'2';
+    while digit <= b'9' {
+        table[digit as usize] = digit - b'0';
+        digit += 1;
+    }
+    table[b'T' as usize] = Rank::Ten as u8;
+    table[b'J' as usize] = Rank::Jack as u8;
+    table[b'Q' as usize] = Rank::Queen as u8;
+    table[b'K' as usize] = Rank::King as u8;
+    table[b'A' as usize] = Rank::Ace as u8;
+    table[b'C' as usize] = Rank::Cavalier as u8;
+    table
+};
+
+/// One more than the suit each byte names as the last letter of a canonical code (`S H D C`, upper
+/// case only), 0 for none.
+const CODE_SUIT: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b'S' as usize] = Suit::Spades as u8 + 1;
+    table[b'H' as usize] = Suit::Hearts as u8 + 1;
+    table[b'D' as usize] = Suit::Diamonds as u8 + 1;
+    table[b'C' as usize] = Suit::Clubs as u8 + 1;
+    table
+};
+
 impl FromStr for Card {
     type Err = CardError;
 
@@ -387,11 +397,11 @@ impl FromStr for Card {
             reason,
         };
         // The canonical code of a suited card, as nearly every record writes it, read directly.
-        if let &[r, u] = s.as_bytes()
-            && let Some(rank) = Rank::from_letter(r)
-            && let Some(suit) = Suit::from_letter(u)
-        {
-            return Ok(Card::new(rank, suit));
+        if let &[r, u] = s.as_bytes() {
+            let (rank, suit) = (CODE_RANK[r as usize], CODE_SUIT[u as usize]);
+            if rank != 0 && suit != 0 {
+                return Ok(Card((suit - 1) * 16 + rank));
+            }
         }
         let t = s.trim();
         // Compared in place: a record has dozens of cards, and an upper-cased copy of each showed.
@@ -448,7 +458,7 @@ impl utoipa::PartialSchema for Card {
 
 impl utoipa::ToSchema for Card {}
 
-crate::cards::serde_as_string!(Suit);
+crate::cards::serde_as_string!(Suit, "a string", code);
 
 impl utoipa::PartialSchema for Suit {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

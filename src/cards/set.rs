@@ -21,6 +21,11 @@ impl CardSet {
         CardSet(0xFFFFu128 << (suit as u32 * 16))
     }
 
+    /// The cards of `suit` whose ranks `ranks` names (bit `r` for rank `r`: `RankOrder::above`).
+    pub const fn ranks(suit: Suit, ranks: u16) -> CardSet {
+        CardSet((ranks as u128) << (suit as u32 * 16))
+    }
+
     pub fn contains(self, c: Card) -> bool {
         self.0 >> c.index() & 1 == 1
     }
@@ -49,6 +54,10 @@ impl CardSet {
 
     pub fn intersect(self, other: CardSet) -> CardSet {
         CardSet(self.0 & other.0)
+    }
+
+    pub fn union(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
     }
 
     pub fn minus(self, other: CardSet) -> CardSet {

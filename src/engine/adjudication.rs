@@ -370,6 +370,9 @@ impl Adjudication {
     /// `last`, the trick in progress when the record ends, whose first card was action
     /// `last_led_at`: it places the events of a trick 1 the record stopped in).
     pub fn locate_events(&mut self, table: Table, last: Option<u8>, last_led_at: Option<usize>) {
+        if self.events.is_empty() {
+            return; // most hands: no list of the tricks' ends to build
+        }
         let ends: Vec<(u8, usize, usize)> = self
             .tricks
             .iter()

@@ -5,7 +5,9 @@
 
 use super::deal::Setup;
 use super::replay::{self, Recorded};
-use super::{Adjudication, FieldError, MatchState, OptionSpec, Options, RecordError, TableView};
+use super::{
+    Adjudication, FieldError, Locus, MatchState, OptionSpec, Options, RecordError, TableView,
+};
 use crate::details::Details;
 use crate::record::{Action, HandRecord, Verbs};
 use crate::seat::{PerSide, Seat, Side, Table, TableShape};
@@ -310,6 +312,12 @@ pub trait HandState<V>: Fork<V> {
 
     /// The table as the next player to act sees it (the engine adds the legal actions).
     fn view(&self) -> TableView;
+
+    /// Where the hand stands, as its `view` shows it: a game whose view is costly to build says it
+    /// more cheaply (the replay driver asks it of every hand; debug builds check it against the view).
+    fn locus(&self) -> Locus {
+        Locus::of(&self.view())
+    }
 
     /// Every action worth trying now, legal or not: the cards of the seat to play, every call of
     /// an auction, every choice of a decision. Empty when the hand is over.

@@ -29,7 +29,7 @@ pub use game::{
 pub use replay::{
     MatchReport, Recorded, Replay, adjudicate, adjudicate_match, adjudicate_next, legal_actions,
 };
-pub use view::TableView;
+pub use view::{Locus, TableView};
 
 pub use log::{
     CorrectedRevoke, Decides, Effect, Fault, FirstDecides, IgnoredAction, Irregularity, RecordError,
@@ -45,4 +45,5 @@ pub use crate::seat::{PerSide, Seat, Side, Table, TableShape};
 pub use stock::Stock;
 pub use trick::{
     MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, must_follow_suit, trump_or_led,
+    trump_or_led_beaters,
 };

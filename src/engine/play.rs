@@ -29,6 +29,8 @@ pub struct TrickPlay<H: Holding = CardSet> {
     correction_window: Option<usize>,
     /// Seats sitting this hand out (Bacon's loner's partner): skipped in turn, no card to a trick.
     out: [bool; MAX_PLAYS],
+    /// Seats that play to each trick: the table's, less those out (asked at every card).
+    players: u8,
     pub corrected: Vec<CorrectedRevoke>,
 }
 
@@ -70,6 +72,7 @@ impl<H: Holding> TrickPlay<H> {
             pending: Default::default(),
             correction_window: None,
             out: [false; MAX_PLAYS],
+            players: table.players() as u8,
             corrected: Vec::new(),
         }
     }
@@ -95,7 +98,9 @@ impl<H: Holding> TrickPlay<H> {
 
     /// `seat` sits the hand out: tricks are complete without its card. Call before the first play.
     pub fn sit_out(&mut self, seat: Seat) {
-        self.out[seat.pos()] = true;
+        if !std::mem::replace(&mut self.out[seat.pos()], true) {
+            self.players -= 1;
+        }
         if self.next == Some(seat) {
             self.next = Some(self.after(seat));
         }
@@ -108,7 +113,7 @@ impl<H: Holding> TrickPlay<H> {
 
     /// Seats that play to each trick.
     pub fn players(&self) -> usize {
-        self.table.players() - self.out.iter().filter(|&&o| o).count()
+        self.players as usize
     }
 
     /// The next seat in the direction of play that takes part in the hand.

@@ -2,8 +2,8 @@
 //! match state) and feeds it the actions, whole or step by step, hand by hand through a match.
 
 use super::{
-    Adjudication, FieldError, Game, HandState, MatchState, Options, PerSide, RecordError, Rules,
-    Seat, Table, TableView, deal,
+    Adjudication, FieldError, Game, HandState, Locus, MatchState, Options, PerSide, RecordError,
+    Rules, Seat, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, MatchRecord, Verbs};
 use serde::Serialize;
@@ -47,42 +47,47 @@ impl<V: Verbs> Prepared<'_, V> {
         if let Some(refusal) = self.state.refusal() {
             return Err(refusal);
         }
-        let view = self.state.view();
+        let locus = self.state.locus();
+        debug_assert_eq!(
+            locus,
+            Locus::of(&self.state.view()),
+            "the locus the view shows"
+        );
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.table, self.actions.len(), &view);
+        locate(&mut adjudication, self.table, self.actions.len(), &locus);
         Ok(adjudication)
     }
 }
 
-/// Completes the ruling on a hand whose record held `actions` actions, the table as `view` shows
-/// it where the record stopped (README C5 / the contract: an incomplete hand names where the next
+/// Completes the ruling on a hand whose record held `actions` actions, the table standing at
+/// `locus` where the record stopped (README C5 / the contract: an incomplete hand names where the next
 /// action was due; C13: every record error states its trick; the trick on the table when a
 /// record error or a deciding foul stopped the hand is listed, incomplete).
-fn locate(adjudication: &mut Adjudication, table: Table, actions: usize, view: &TableView) {
-    let trick = in_progress(view);
+fn locate(adjudication: &mut Adjudication, table: Table, actions: usize, locus: &Locus) {
+    let trick = in_progress(locus);
     if let Some(e) = &mut adjudication.record_error {
         e.trick = trick;
         if e.code == "incomplete_hand" {
             e.action_index = Some(actions);
         }
     }
-    adjudication.locate_events(table, trick, view.trick_led_at);
+    adjudication.locate_events(table, trick, locus.trick_led_at);
     let stopped = adjudication.record_error.is_some()
         || adjudication
             .irregularities
             .iter()
             .any(|i| i.effect.decides.is_some());
-    if let (true, Some(n)) = (stopped, view.trick_number) {
-        adjudication.list_unfinished(n, &view.trick);
+    if let (true, Some(n)) = (stopped, locus.trick_number) {
+        adjudication.list_unfinished(n, locus.trick.plays());
     }
 }
 
 /// The trick in progress as the table shows it: none before the first card of trick 1 (README
 /// C13), nor in a game whose unit is a turn; once the hand is over, its last trick.
-fn in_progress(view: &TableView) -> Option<u8> {
-    let n = view.trick_number?;
-    let over = view.to_act.is_empty();
-    match (view.trick.is_empty(), n) {
+fn in_progress(locus: &Locus) -> Option<u8> {
+    let n = locus.trick_number?;
+    let over = locus.over;
+    match (locus.trick.is_empty(), n) {
         (false, _) => Some(n),
         (true, 1) => None,
         (true, _) if over => Some(n - 1),
@@ -254,9 +259,9 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
-        let view = self.state.table();
+        let locus = Locus::of(&self.state.table());
         let mut adjudication = self.state.finish(error);
-        locate(&mut adjudication, self.table, self.applied, &view);
+        locate(&mut adjudication, self.table, self.applied, &locus);
         adjudication
     }
 }
@@ -328,20 +333,26 @@ fn prepare<'a, R: Rules>(
     };
     // The seats still in: a seat that has left the table is dealt nothing and acts no more.
     let table = table.map(|t| t.without(before.out.keys().copied()));
-    if let Some(table) = table
-        && let Some(a) = record
-            .actions
-            .iter()
-            .position(|a| table.resolve(a.seat).is_none())
-    {
-        errors.push(FieldError::new(
-            format!("/actions/{a}/seat"),
-            format!(
-                "no seat {} at this table: expected {}",
-                record.actions[a].seat,
-                table.names()
-            ),
-        ));
+    // One pass over the actions: a seat not at the table is refused, and a seat the table names
+    // otherwise (`P1` for `N`) means the record is read renamed.
+    let mut renamed_actions = false;
+    if let Some(table) = table {
+        for (a, action) in record.actions.iter().enumerate() {
+            match table.resolve(action.seat) {
+                Some(seat) => renamed_actions |= seat != action.seat,
+                None => {
+                    errors.push(FieldError::new(
+                        format!("/actions/{a}/seat"),
+                        format!(
+                            "no seat {} at this table: expected {}",
+                            action.seat,
+                            table.names()
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
     }
     let (options, table) = match (options, table) {
         (Some(o), Some(t)) if errors.is_empty() => (o, t),
@@ -359,9 +370,7 @@ fn prepare<'a, R: Rules>(
     // Games see the dealer and the acting seats as their table names them (`P1` is `N` at a
     // four-seat table). The deal keeps its keys: `deal::check_cards` refuses a seat given twice.
     let named = |s: Seat| table.resolve(s).unwrap_or(s);
-    let renamed = (named(record.dealer) != record.dealer
-        || record.actions.iter().any(|a| named(a.seat) != a.seat))
-    .then(|| {
+    let renamed = (named(record.dealer) != record.dealer || renamed_actions).then(|| {
         let mut r = record.clone();
         r.dealer = named(r.dealer);
         for a in &mut r.actions {

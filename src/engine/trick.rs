@@ -1,7 +1,7 @@
 //! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
 
 use super::log::Fault;
-use crate::cards::{Card, CardClass, Holding, Rank, Suit};
+use crate::cards::{Card, CardClass, CardSet, Holding, Rank, Suit};
 use crate::seat::{Seat, Table};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -159,15 +159,15 @@ impl Trick {
         &self,
         strength: impl Fn(usize, &PlayedCard) -> Option<u16>,
     ) -> Option<usize> {
-        let mut best: Option<(usize, u16)> = None;
+        // Without branches on the cards (a card that cannot win counts 0, the others one more
+        // than their strength): which card wins a trick is what a predictor cannot guess.
+        let (mut best, mut top) = (0, 0u32);
         for (i, p) in self.plays().iter().enumerate() {
-            if let Some(s) = strength(i, p)
-                && best.is_none_or(|(_, b)| s > b)
-            {
-                best = Some((i, s));
-            }
+            let s = strength(i, p).map_or(0, |s| s as u32 + 1);
+            best = if s > top { i } else { best };
+            top = top.max(s);
         }
-        best.map(|(i, _)| i)
+        (top > 0).then_some(best)
     }
 
     /// Positions of every card sharing the highest `strength`, in play order (for games where a tie
@@ -183,9 +183,14 @@ impl Trick {
     }
 }
 
-/// A suit's card order, highest first, as a strength per rank (higher wins; 0 = not ranked).
+/// A suit's card order, highest first, as a strength per rank (higher wins; 0 = not ranked), and
+/// for each rank the ranks above it as a mask (bit `r` for rank `r`, as `CardSet` lays out a suit),
+/// so that a legality check finds the cards that beat one in a few instructions.
 #[derive(Clone, Copy, Debug)]
-pub struct RankOrder([u8; 16]);
+pub struct RankOrder {
+    strength: [u8; 16],
+    above: [u16; 16],
+}
 
 impl RankOrder {
     /// A K Q J T 9 8 7 6 5 4 3 2: the usual order, ace high.
@@ -206,18 +211,35 @@ impl RankOrder {
     ]);
 
     pub const fn new(highest_first: &[Rank]) -> RankOrder {
-        let mut s = [0u8; 16];
+        let mut strength = [0u8; 16];
         let n = highest_first.len();
         let mut i = 0;
         while i < n {
-            s[highest_first[i] as usize] = (n - i) as u8;
+            strength[highest_first[i] as usize] = (n - i) as u8;
             i += 1;
         }
-        RankOrder(s)
+        let mut above = [0u16; 16];
+        let mut r = 0;
+        while r < 16 {
+            let mut q = 0;
+            while q < 16 {
+                if strength[q] > strength[r] {
+                    above[r] |= 1 << q;
+                }
+                q += 1;
+            }
+            r += 1;
+        }
+        RankOrder { strength, above }
     }
 
     pub fn strength(&self, rank: Rank) -> u8 {
-        self.0[rank as usize]
+        self.strength[rank as usize]
+    }
+
+    /// The ranks stronger than `rank`, as a mask by rank (`CardSet::ranks`).
+    pub fn above(&self, rank: Rank) -> u16 {
+        self.above[rank as usize]
     }
 }
 
@@ -230,12 +252,35 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
         return None;
     };
     let rank = order.strength(rank) as u16;
-    if Some(suit) == trump {
-        Some(0x200 | rank)
+    let tier = if Some(suit) == trump {
+        0x200
     } else if suit == led {
-        Some(0x100 | rank)
+        0x100
     } else {
-        None
+        0
+    };
+    (tier != 0).then_some(tier | rank)
+}
+
+/// Every card that beats `top` in a trick led in `led` under the usual rule (`trump_or_led`): the
+/// cards whose strength there is higher than `top`'s. A trump is beaten by the higher trumps only;
+/// a card of the led suit by its higher cards and by every trump; a card that cannot win by every
+/// card of the led suit and every trump.
+pub fn trump_or_led_beaters(
+    top: Card,
+    led: Suit,
+    trump: Option<Suit>,
+    order: &RankOrder,
+) -> CardSet {
+    let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit);
+    match top.class() {
+        CardClass::Suited(suit, rank) if Some(suit) == trump => {
+            CardSet::ranks(suit, order.above(rank))
+        }
+        CardClass::Suited(suit, rank) if suit == led => {
+            CardSet::ranks(suit, order.above(rank)).union(trumps)
+        }
+        _ => CardSet::suit(led).union(trumps),
     }
 }
 
@@ -395,6 +440,38 @@ mod tests {
             must_follow_suit(table, "x", &t, hand, c("T7")).is_some(),
             "a trump is no spade"
         );
+    }
+
+    /// The beaters found by masks are exactly the cards `trump_or_led` ranks higher, for every
+    /// card on top, every lead and every trump (none included), in two orders (the second ranks
+    /// only some ranks, not in the order of their encoding).
+    #[test]
+    fn beaters_are_the_cards_ranked_higher() {
+        let partial = RankOrder::new(&[Rank::Three, Rank::Two, Rank::Ace, Rank::Seven]);
+        let every: Vec<Card> = (0..90)
+            .map(Card::from_index)
+            .filter(|c| c.rank().is_some() || c.index() > 64)
+            .collect();
+        let cards = CardSet::of(&every);
+        for order in [RankOrder::ACE_HIGH, partial] {
+            for led in Suit::ALL {
+                for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
+                    for &top in &every {
+                        let strength = |c| trump_or_led(c, led, trump, &order);
+                        let higher: CardSet = every
+                            .iter()
+                            .copied()
+                            .filter(|&c| strength(c) > strength(top))
+                            .collect();
+                        assert_eq!(
+                            trump_or_led_beaters(top, led, trump, &order).intersect(cards),
+                            higher,
+                            "{top} led {led:?} trump {trump:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

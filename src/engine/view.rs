@@ -1,6 +1,6 @@
 //! What a player at the table sees before the next action, with every legal action.
 
-use super::{Irregularity, MatchState, PerSide, PlayedCard, Seat, Tally, TrickPlay};
+use super::{Irregularity, MatchState, PerSide, PlayedCard, Seat, Tally, Trick, TrickPlay};
 use crate::cards::{Card, Holding, Suit};
 use crate::details::Details;
 use crate::record::Action;
@@ -62,9 +62,10 @@ impl TableView {
             play.table.seats().map(|s| (s, play.hand(s).to_vec())),
             match_state,
         );
-        view.trick_number = Some(play.trick.number);
+        let locus = Locus::of_play(play, false);
+        view.trick_number = locus.trick_number;
         view.trick = play.trick.plays().to_vec();
-        view.trick_led_at = (!play.trick.is_empty()).then(|| play.trick.action_index(0));
+        view.trick_led_at = locus.trick_led_at;
         view
     }
 
@@ -111,5 +112,53 @@ impl TableView {
             .and_then(|s| self.hands.get(s))
             .cloned()
             .unwrap_or_default();
+    }
+}
+
+/// Where a hand stands, as the replay driver needs it to complete a ruling (`replay::locate`): the
+/// parts of the `TableView` that place a record error, the events and an unfinished trick, without
+/// the hands and the copies a whole view makes.
+#[derive(Clone, Copy, Debug)]
+pub struct Locus {
+    /// The view's `trick_number`.
+    pub trick_number: Option<u8>,
+    /// The view's `trick`: the cards of the trick in progress.
+    pub trick: Trick,
+    /// The view's `trick_led_at`.
+    pub trick_led_at: Option<usize>,
+    /// No seat is to act (the view's `to_act` is empty).
+    pub over: bool,
+}
+
+impl Locus {
+    /// Where the hand stands as its `view` shows it.
+    pub fn of(view: &TableView) -> Locus {
+        Locus {
+            trick_number: view.trick_number,
+            trick: Trick::on_table(view.trick_number.unwrap_or(0), &view.trick),
+            trick_led_at: view.trick_led_at,
+            over: view.to_act.is_empty(),
+        }
+    }
+
+    /// Where a trick game stands, as `TableView::new` shows `play`: `over` when no seat is to act.
+    pub fn of_play<H: Holding>(play: &TrickPlay<H>, over: bool) -> Locus {
+        Locus {
+            trick_number: Some(play.trick.number),
+            trick: play.trick,
+            trick_led_at: (!play.trick.is_empty()).then(|| play.trick.action_index(0)),
+            over,
+        }
+    }
+}
+
+/// Loci are equal when they say the same: the cards on the table, not the actions that put them
+/// there (a view does not show those).
+impl PartialEq for Locus {
+    fn eq(&self, other: &Locus) -> bool {
+        self.trick_number == other.trick_number
+            && self.trick.plays() == other.trick.plays()
+            && self.trick_led_at == other.trick_led_at
+            && self.over == other.over
     }
 }

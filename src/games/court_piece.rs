@@ -10,7 +10,7 @@ use crate::engine;
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError,
-    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
+    GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, RankOrder, RecordError, Rules, Seat, Side, Table, TableView, Trick,
     TrickPlay, TrickReport, deal, must_follow_suit,
 };
@@ -766,6 +766,15 @@ impl HandState<Verb> for Hand {
             );
         }
         view
+    }
+
+    fn locus(&self) -> Locus {
+        let over = match self.phase {
+            Phase::Trump | Phase::PlayOn(_) => false,
+            Phase::Play => self.play.to_play().is_none(),
+            Phase::Over(_) => true,
+        };
+        Locus::of_play(&self.play, over)
     }
 
     /// The phase's choices (trump, cards, play on) and, until a forfeit, a revoke claim by any seat

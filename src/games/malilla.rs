@@ -7,9 +7,9 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
-    GameInfo, HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind,
+    GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, Outcome, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led,
+    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led, trump_or_led_beaters,
 };
 use crate::record::{Action, HandRecord};
 
@@ -95,15 +95,28 @@ fn card_points(card: Card) -> i32 {
     }
 }
 
-fn suit_bit(suit: Suit) -> u8 {
-    1 << suit as u8
+/// MA-3: the sevens a hand may not discard at the start of the hand: every seven but the trump's
+/// (each suit's seven joins the others once the suit is led, `MalillaHand::close_trick`).
+fn sevens_not_led(trump: Suit) -> CardSet {
+    Suit::ALL
+        .into_iter()
+        .filter(|&s| s != trump)
+        .map(|s| Card::new(Rank::Seven, s))
+        .collect()
 }
 
 /// §3: the legality of `card` played from `hand` to `trick`, checked in the order of MA-10.
-/// `led_before` holds the suits led in earlier tricks. `None` = legal.
-fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) -> Option<Fault> {
+/// `forbidden_sevens` holds the non-trump sevens of the suits not led in earlier tricks. `None` =
+/// legal.
+fn judge(
+    trump: Suit,
+    forbidden_sevens: CardSet,
+    trick: &Trick,
+    hand: CardSet,
+    card: Card,
+) -> Option<Fault> {
     let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
-    let seat = trick.next_seat(Table::FOUR);
+    let seat = || trick.next_seat(Table::FOUR);
     let of_led = hand.of_suit(led);
     // Rule 1: follow suit.
     if !of_led.is_empty() && card.suit_unchecked() != led {
@@ -111,22 +124,18 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
             "revoke",
             "malilla.md §3.1",
             format!(
-                "{seat} played {card} on a {} lead while holding {}",
+                "{} played {card} on a {} lead while holding {}",
+                seat(),
                 led.letter(),
                 of_led
             ),
         ));
     }
     // Rule 2: the forbidden seven (MA-3): a non-trump 7 of a suit not yet led, when not following.
-    let forbidden = |c: Card| {
-        c.rank_unchecked() == Rank::Seven
-            && c.suit_unchecked() != trump
-            && led_before & suit_bit(c.suit_unchecked()) == 0
-    };
     let allowed = if !of_led.is_empty() {
         of_led
     } else {
-        let sevens: CardSet = hand.iter().filter(|&c| forbidden(c)).collect();
+        let sevens = hand.intersect(forbidden_sevens);
         if sevens == hand {
             hand
         } else {
@@ -138,25 +147,27 @@ fn judge(trump: Suit, led_before: u8, trick: &Trick, hand: CardSet, card: Card) 
             "illegal_seven",
             "malilla.md §3.2",
             format!(
-                "{seat} discarded {card}, the 7 of a suit not yet led, while holding other cards"
+                "{} discarded {card}, the 7 of a suit not yet led, while holding other cards",
+                seat()
             ),
         ));
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
-    let strength = |c: Card| trump_or_led(c, led, Some(trump), &ORDER);
-    let w = trick.plays()[trick.winner_by(strength)?];
-    if Table::FOUR.side(w.seat) == Table::FOUR.side(seat) {
+    let w = trick.plays()[trick.winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))?];
+    if Table::FOUR.side(w.seat) == Table::FOUR.side(seat()) {
         return None; // partner's card: no obligation (MA-5)
     }
-    let top = strength(w.card);
-    let beaters: CardSet = allowed.iter().filter(|&c| strength(c) > top).collect();
+    let beaters = allowed.intersect(trump_or_led_beaters(w.card, led, Some(trump), &ORDER));
     if !beaters.is_empty() && !beaters.contains(card) {
         return Some(Fault::new(
             "failed_to_overtake",
             "malilla.md §3.3",
             format!(
-                "{seat} played {card} under {}'s winning {} while able to beat it with {}",
-                w.seat, w.card, beaters
+                "{} played {card} under {}'s winning {} while able to beat it with {}",
+                seat(),
+                w.seat,
+                w.card,
+                beaters
             ),
         ));
     }
@@ -212,7 +223,7 @@ impl Rules for Malilla {
         let mut hand = MalillaHand {
             trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
-            led_before: 0,
+            forbidden_sevens: CardSet::EMPTY,
             allow_correction: options.flag("allow_correction_before_trick_end"),
             foul: None,
             stopped_at: None,
@@ -227,6 +238,7 @@ impl Rules for Malilla {
         }
         let trump_card = trump_card.expect("checked above");
         hand.adj.trump = Some(hand.trump);
+        hand.forbidden_sevens = sevens_not_led(hand.trump);
         // §4 trump-card bonus: credited at once (part of this hand's score whatever follows, MA-9),
         // unless it would bring the dealer's side to 35: then held until the hand result is known.
         let points = card_points(trump_card);
@@ -256,8 +268,9 @@ impl Rules for Malilla {
 struct MalillaHand {
     trump: Suit,
     play: TrickPlay,
-    /// Suits led in completed tricks (MA-3).
-    led_before: u8,
+    /// The sevens that may not be discarded: not trumps, of a suit not led in a completed trick
+    /// (MA-3).
+    forbidden_sevens: CardSet,
     allow_correction: bool,
     /// The first established incorrect play: the offenders' side and its action.
     foul: Option<(Side, usize)>,
@@ -271,8 +284,8 @@ struct MalillaHand {
 
 impl MalillaHand {
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
-        let (trump, led_before) = (self.trump, self.led_before);
-        move |trick, hand, card| judge(trump, led_before, trick, hand, card)
+        let (trump, forbidden_sevens) = (self.trump, self.forbidden_sevens);
+        move |trick, hand, card| judge(trump, forbidden_sevens, trick, hand, card)
     }
 
     fn is_over(&self) -> bool {
@@ -282,6 +295,15 @@ impl MalillaHand {
     /// No more play: a misdeal, a foul that lost the game, or the tenth trick.
     fn decided(&self) -> bool {
         self.misdeal || self.foul.is_some() || self.is_over()
+    }
+
+    /// The seat to play, none once the hand is decided.
+    fn due(&self) -> Option<Seat> {
+        if self.decided() {
+            None
+        } else {
+            self.play.to_play()
+        }
     }
 
     /// §5: the offenders' side loses the game; a later foul changes nothing (MA-15).
@@ -340,7 +362,7 @@ impl MalillaHand {
         report.points = Some(points);
         report.counts = counts;
         self.adj.tricks.push(report);
-        self.led_before |= suit_bit(led);
+        self.forbidden_sevens.remove(Card::new(Rank::Seven, led));
         if self.is_over() {
             self.play.stop();
         }
@@ -448,15 +470,9 @@ impl HandState<Verb> for MalillaHand {
     }
 
     fn view(&self) -> TableView {
-        let over = self.decided();
-        let to_act: Vec<Seat> = if over {
-            vec![]
-        } else {
-            self.play.to_play().into_iter().collect()
-        };
         let mut view = TableView::new(
-            if over { "over" } else { "play" },
-            to_act,
+            if self.decided() { "over" } else { "play" },
+            self.due().into_iter().collect(),
             &self.play,
             &self.adj.match_after,
         );
@@ -464,6 +480,10 @@ impl HandState<Verb> for MalillaHand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

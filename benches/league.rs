@@ -74,7 +74,15 @@ fn main() {
     );
     let t = Instant::now();
     let page = store
-        .read(|tx| league::list_hands(tx, club, league::HandScope::League(league_id), (hands / 2) as i64, 100))
+        .read(|tx| {
+            league::list_hands(
+                tx,
+                club,
+                league::HandScope::League(league_id),
+                (hands / 2) as i64,
+                100,
+            )
+        })
         .unwrap();
     println!(
         "a page of {} hands from the middle of the league: {:.2} ms",

@@ -963,9 +963,13 @@ fn write_match_state(
     Ok(())
 }
 
-const HAND_COLUMNS: &str = "SELECT id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at, record FROM hands";
+/// What a hand's summary is read from (its ruling, not its record: a list has no use for the
+/// record, which would be decompressed for nothing).
+const HAND_COLUMNS: &str =
+    "id, match_id, session_id, league_id, number, dealer, outcome, adjudication, created_at";
 
-fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
+/// A hand's summary and its ruling's text, from a row of `HAND_COLUMNS`.
+fn hand_row(r: &Row) -> Result<(HandSummary, String)> {
     let Packed(adjudication) = r.get(7)?;
     let ruling: Ruling = serde_json::from_str(&adjudication)
         .map_err(|e| StoreError::Database(format!("unreadable stored adjudication: {e}")))?;
@@ -983,7 +987,6 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
             match_after: ruling.match_after,
             created_at: r.get(8)?,
         },
-        r.get::<_, Packed>(9)?.0,
         adjudication,
     ))
 }
@@ -991,13 +994,15 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String, String)> {
 /// One stored hand of `club`, with its record and adjudication.
 pub fn get_hand(tx: &Transaction, club: i64, id: i64) -> Result<StoredHand> {
     let mut st = tx.prepare_cached(&format!(
-        "{HAND_COLUMNS} WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)"
+        "SELECT {HAND_COLUMNS}, record FROM hands \
+         WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)"
     ))?;
     let mut rows = st.query(params![id, club])?;
     let r = rows
         .next()?
         .ok_or_else(|| StoreError::NotFound(format!("no hand {id} in club {club}")))?;
-    let (summary, record, adjudication) = hand_row(r)?;
+    let (summary, adjudication) = hand_row(r)?;
+    let Packed(record) = r.get(9)?;
     let json = |s: &str| serde_json::from_str(s).map_err(|e| StoreError::Database(e.to_string()));
     Ok(StoredHand {
         summary,
@@ -1028,7 +1033,7 @@ pub fn list_hands(
         HandScope::League(id) => ("league_id", get_league(tx, club, id)?.id),
     };
     let mut st = tx.prepare_cached(&format!(
-        "{HAND_COLUMNS} WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+        "SELECT {HAND_COLUMNS} FROM hands WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
     ))?;
     let mut rows = st.query(params![id, after, limit + 1])?;
     let mut items = Vec::new();
@@ -1207,7 +1212,7 @@ impl Kept for ImportReport {
                 .map_err(|e| StoreError::Database(format!("unreadable kept answer: {e}")))?
         {
             let mut st = tx.prepare_cached(&format!(
-                "{HAND_COLUMNS} WHERE id BETWEEN ?1 AND ?2 ORDER BY id"
+                "SELECT {HAND_COLUMNS} FROM hands WHERE id BETWEEN ?1 AND ?2 ORDER BY id"
             ))?;
             let mut rows = st.query(params![first, last])?;
             while let Some(r) = rows.next()? {

@@ -17,27 +17,8 @@ PORT=${PORT:-18181}
 GAME=${GAME:-malilla}
 FIXTURE=${FIXTURE:-01}
 
-if ! command -v wrk >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq wrk >/dev/null
-fi
-cargo build --release --quiet
-
-DIR=$(mktemp -d)
-SERVER=
-cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
-target/release/arbiter serve --port "$PORT" --db "$DIR/bench.db" >"$DIR/server.log" 2>&1 &
-SERVER=$!
-URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 100); do
-  curl -fsS "$URL/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+source benches/serve.sh
+serve "$DIR/bench.db"
 
 # The hand posted: a fixture's record, the same body on every request.
 python3 - "$GAME" "$FIXTURE" "$DIR/body.json" <<'PY'

@@ -17,21 +17,7 @@ LEAGUE_HANDS=${LEAGUE_HANDS:-1000000}
 DURATION=${DURATION:-60}
 PORT=${PORT:-18182}
 
-if ! command -v wrk >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq wrk >/dev/null
-fi
-cargo build --release --quiet
-
-DIR=$(mktemp -d)
-SERVER=
-cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
-  jobs -p | xargs -r kill 2>/dev/null || true
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
+source benches/serve.sh
 if [ -n "${LEAGUE_DB:-}" ]; then
   cp "$LEAGUE_DB" "$DIR/league.db"
   KEY=${LEAGUE_KEY:?LEAGUE_KEY: the club key of LEAGUE_DB}
@@ -40,13 +26,7 @@ else
   KEY=$(cat "$DIR/key")
 fi
 
-target/release/arbiter serve --port "$PORT" --db "$DIR/league.db" >"$DIR/server.log" 2>&1 &
-SERVER=$!
-URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 300); do
-  curl -fsS "$URL/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+serve "$DIR/league.db"
 rss() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER/status"; }
 START=$(rss)
 

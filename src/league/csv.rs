@@ -445,7 +445,21 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
     let drafts = read(game, game.table(&options), bytes).map_err(StoreError::Invalid)?;
-    let repeats = repeated_hands(tx, session, &drafts)?;
+    // Each hand's record and digest, made once for the repeat check and the store.
+    let played: Vec<Vec<(HandRecord, Vec<u8>)>> = drafts
+        .iter()
+        .map(|m| {
+            m.hands
+                .iter()
+                .map(|h| {
+                    let record = h.record();
+                    let digest = repo::play_digest(&record);
+                    (record, digest)
+                })
+                .collect()
+        })
+        .collect();
+    let repeats = repeated_hands(tx, session, &drafts, &played)?;
     if !repeats.is_empty() {
         return Err(StoreError::Repeated(repeats));
     }
@@ -454,7 +468,7 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
         matches_created: BTreeMap::new(),
         hands: Vec::new(),
     };
-    for m in &drafts {
+    for (m, played) in drafts.iter().zip(played) {
         let Some(mut opened) = open_match(tx, club, session, m, &mut errors)? else {
             continue;
         };
@@ -462,7 +476,7 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
         if !m.seats.is_empty() {
             report.matches_created.insert(m.label.clone(), match_id);
         }
-        for h in &m.hands {
+        for (h, (record, digest)) in m.hands.iter().zip(played) {
             if h.number != stored + 1 {
                 errors.push(h.first.at(HAND).problem(format!(
                     "match {match_id} has {stored} hand(s) stored: the next is hand {}",
@@ -470,12 +484,11 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 )));
                 break;
             }
-            let record = h.record();
             if let Err(e) = record.validate() {
                 errors.push(h.first.at(HAND).problem(e.to_string()));
                 break;
             }
-            match repo::post_next(tx, &mut opened, game, &options, &record) {
+            match repo::post_next(tx, &mut opened, game, &options, &record, digest) {
                 Ok(summary) => {
                     stored = summary.number;
                     report.hands.push(summary);
@@ -501,11 +514,12 @@ fn repeated_hands(
     tx: &Transaction,
     session: i64,
     drafts: &[MatchDraft],
+    played: &[Vec<(HandRecord, Vec<u8>)>],
 ) -> Result<Vec<FieldError>> {
     let mut repeats = Vec::new();
-    for m in drafts {
-        for h in &m.hands {
-            if let Some(stored) = repo::stored_play(tx, session, &repo::play_digest(&h.record()))? {
+    for (m, played) in drafts.iter().zip(played) {
+        for (h, (_, digest)) in m.hands.iter().zip(played) {
+            if let Some(stored) = repo::stored_play(tx, session, digest)? {
                 repeats.push(h.first.at(HAND).problem(format!(
                     "match '{}' hand {} repeats {stored}, stored in session {session}: it would \
                      count twice (an export imports into another session; to correct a stored \

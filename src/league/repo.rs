@@ -71,11 +71,8 @@ pub fn list_clubs(tx: &Transaction, reader: Reader) -> Result<Vec<Club>> {
 
 pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
     let club = tx
-        .query_row(
-            &format!("{CLUB_COLUMNS} WHERE id = ?1"),
-            params![id],
-            club_row,
-        )
+        .prepare_cached(&format!("{CLUB_COLUMNS} WHERE id = ?1"))?
+        .query_row(params![id], club_row)
         .optional()?;
     not_found(club, || format!("no club {id}"))
 }
@@ -230,11 +227,10 @@ pub fn list_players(tx: &Transaction, club: i64) -> Result<Vec<Player>> {
 
 pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
     let p = tx
-        .query_row(
+        .prepare_cached(
             "SELECT id, club_id, name, created_at FROM players WHERE id = ?1 AND club_id = ?2",
-            params![id, club],
-            player_row,
-        )
+        )?
+        .query_row(params![id, club], player_row)
         .optional()?;
     not_found(p, || format!("no player {id} in club {club}"))
 }
@@ -244,6 +240,15 @@ pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
 /// creation and on renaming.
 pub fn player_named(tx: &Transaction, club: i64, name: &str) -> Result<Option<i64>> {
     let name = normal_name(name);
+    // Names are kept normal now, so the index finds nearly every name; only a name that is not
+    // there is looked for among the club's names as stored before.
+    let kept = tx
+        .prepare_cached("SELECT id FROM players WHERE club_id = ?1 AND name = ?2")?
+        .query_row(params![club, name], |r| r.get(0))
+        .optional()?;
+    if kept.is_some() {
+        return Ok(kept);
+    }
     let mut st = tx.prepare_cached("SELECT id, name FROM players WHERE club_id = ?1")?;
     let mut rows = st.query(params![club])?;
     while let Some(r) = rows.next()? {
@@ -422,11 +427,8 @@ pub fn list_leagues(tx: &Transaction, club: i64) -> Result<Vec<League>> {
 
 pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
     let l = tx
-        .query_row(
-            &format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"),
-            params![id, club],
-            league_row,
-        )
+        .prepare_cached(&format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"))?
+        .query_row(params![id, club], league_row)
         .optional()?;
     not_found(l, || format!("no league {id} in club {club}"))
 }
@@ -469,11 +471,10 @@ pub fn list_sessions(tx: &Transaction, club: i64, league: i64) -> Result<Vec<Ses
 
 pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
     let s = tx
-        .query_row(
-            &format!("{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"),
-            params![id, club],
-            session_row,
-        )
+        .prepare_cached(&format!(
+            "{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"
+        ))?
+        .query_row(params![id, club], session_row)
         .optional()?;
     not_found(s, || format!("no session {id} in club {club}"))
 }
@@ -534,9 +535,8 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
-    tx.execute(
-        "INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)",
-        params![
+    tx.prepare_cached("INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)")?
+        .execute(params![
             league.id,
             session.id,
             // Every side of the table at 0, named as the table names them.
@@ -545,14 +545,18 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
                 ..MatchState::default()
             })
             .expect("JSON")
-        ],
-    )?;
+        ])?;
     let id = tx.last_insert_rowid();
     for (seat, player) in &seats {
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
-            params![id, seat.to_string(), table.side(*seat).to_string(), player],
-        )?;
+        )?
+        .execute(params![
+            id,
+            seat.to_string(),
+            table.side(*seat).to_string(),
+            player
+        ])?;
     }
     // A side of two or more players that is a registered partnership counts for it.
     for side in table.sides() {
@@ -561,11 +565,11 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
             .filter_map(|seat| seats.get(&seat).copied())
             .collect();
         if team.len() >= 2 {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO match_sides (match_id, side, partnership_id) \
                  SELECT ?1, ?2, id FROM partnerships WHERE club_id = ?3 AND roster = ?4",
-                params![id, side.to_string(), club, roster(&team)],
-            )?;
+            )?
+            .execute(params![id, side.to_string(), club, roster(&team)])?;
         }
     }
     get_match(tx, club, id)
@@ -573,11 +577,11 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
 
 pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
     let m = tx
-        .query_row(
+        .prepare_cached(
             "SELECT m.id, m.league_id, m.session_id, m.hands, m.state, m.created_at \
              FROM matches m JOIN leagues l ON l.id = m.league_id WHERE m.id = ?1 AND l.club_id = ?2",
-            params![id, club],
-            |r| {
+        )?
+        .query_row(params![id, club], |r| {
                 Ok(Match {
                     id: r.get(0)?,
                     league: r.get(1)?,
@@ -588,8 +592,7 @@ pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
                     seats: BTreeMap::new(),
                     partnerships: BTreeMap::new(),
                 })
-            },
-        )
+        })
         .optional()?;
     let mut m = not_found(m, || format!("no match {id} in club {club}"))?;
     let mut st = tx.prepare_cached(
@@ -676,7 +679,7 @@ pub fn post_hand(
 ) -> Result<HandSummary> {
     let mut m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
-    post_next(tx, &mut m, game, &options, record)
+    post_next(tx, &mut m, game, &options, record, play_digest(record))
 }
 
 /// `post_hand` on match `m` as read, which it keeps up to date with the hand stored: an import
@@ -687,13 +690,14 @@ pub(super) fn post_next(
     game: &dyn engine::Game,
     options: &Options,
     record: &HandRecord,
+    digest: Vec<u8>,
 ) -> Result<HandSummary> {
     let errors = check_players(m, record);
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
     let adjudication = adjudicate(game, options, &m.state, record, m.hands)?;
-    let summary = insert_hand(tx, m, record, &adjudication)?;
+    let summary = insert_hand(tx, m, record, digest, &adjudication)?;
     m.hands = summary.number;
     m.state = adjudication.match_after;
     Ok(summary)
@@ -754,18 +758,17 @@ pub fn play_digest(record: &HandRecord) -> Vec<u8> {
 /// The hand of `session` that played exactly this (by `play_digest`), named for a problem.
 pub fn stored_play(tx: &Transaction, session: i64, digest: &[u8]) -> Result<Option<String>> {
     Ok(tx
-        .query_row(
+        .prepare_cached(
             "SELECT id, match_id, number FROM hands WHERE session_id = ?1 AND play_digest = ?2",
-            params![session, digest],
-            |r| {
-                Ok(format!(
-                    "hand {} (match {}, hand {})",
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?
-                ))
-            },
-        )
+        )?
+        .query_row(params![session, digest], |r| {
+            Ok(format!(
+                "hand {} (match {}, hand {})",
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?
+            ))
+        })
         .optional()?)
 }
 
@@ -798,12 +801,13 @@ fn outcome_name(o: Outcome) -> String {
         .unwrap_or_default()
 }
 
-/// Stores `record` as the next hand of `m` with its ruling `a`, and the match's new state. The
-/// summary is made from what was written, not read back.
+/// Stores `record` (whose `play_digest` is `digest`) as the next hand of `m` with its ruling `a`,
+/// and the match's new state. The summary is made from what was written, not read back.
 fn insert_hand(
     tx: &Transaction,
     m: &Match,
     record: &HandRecord,
+    digest: Vec<u8>,
     a: &Adjudication,
 ) -> Result<HandSummary> {
     let number = m.hands + 1;
@@ -823,12 +827,17 @@ fn insert_hand(
                 outcome_name(a.outcome),
                 Packed::json(record),
                 Packed::json(a),
-                play_digest(record)
+                digest
             ],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
     write_ruling(tx, hand, a)?;
-    set_match_state(tx, m.id, number, &a.match_after)?;
+    write_match_state(tx, m.id, number, &a.match_after)?;
+    // A match's finish is kept while its state is over (`aggregates::finish`): a hand that neither
+    // follows nor brings the end of the match changes none.
+    if m.state.game_over || a.match_after.game_over {
+        aggregates::settle(tx, m.id)?;
+    }
     Ok(HandSummary {
         id: hand,
         match_id: m.id,

@@ -235,6 +235,7 @@ fn write<T>(
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
+    return_freed_buffers();
     let Some(store) = open(&args.db.path) else {
         return ExitCode::FAILURE;
     };
@@ -256,6 +257,19 @@ fn serve(args: ServeArgs) -> ExitCode {
             eprintln!("arbiter: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Has glibc's allocator give a freed buffer of 128 KiB or more back to the system at once. By
+/// default it raises that threshold to the largest buffer freed so far (up to 32 MiB), after which
+/// such buffers (sheet pages, hand pages, decompressed rulings) stay in its arenas, one set per
+/// thread that freed them: under `benches/memory.sh`'s mixed load on a league of 1,000,000 hands
+/// the server's peak resident memory was 66.9 MB, and with the threshold fixed 32.1 MB.
+fn return_freed_buffers() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator, under the allocator's own lock.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
 }
 

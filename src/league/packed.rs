@@ -9,7 +9,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use std::cell::RefCell;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 use zstd::bulk::{Compressor, Decompressor};
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
 
@@ -27,11 +27,15 @@ static ENCODER: LazyLock<EncoderDictionary<'static>> =
 static DECODER: LazyLock<DecoderDictionary<'static>> =
     LazyLock::new(|| DecoderDictionary::copy(DICTIONARY));
 
+/// One compression context, made once (making one costs more than compressing a hand). Hands are
+/// compressed as they are written, one writer at a time, so one is enough; a context per thread
+/// held a megabyte in each of the server's blocking threads.
+static COMPRESSOR: LazyLock<Mutex<Compressor<'static>>> = LazyLock::new(|| {
+    Mutex::new(Compressor::with_prepared_dictionary(&ENCODER).expect("zstd compression context"))
+});
+
 thread_local! {
-    // A context per thread, made once: making one costs more than compressing a hand.
-    static COMPRESSOR: RefCell<Compressor<'static>> = RefCell::new(
-        Compressor::with_prepared_dictionary(&ENCODER).expect("zstd compression context"),
-    );
+    // A decompression context per thread, made once: reads run side by side, and one is small.
     static DECOMPRESSOR: RefCell<Decompressor<'static>> = RefCell::new(
         Decompressor::with_prepared_dictionary(&DECODER).expect("zstd decompression context"),
     );
@@ -49,12 +53,14 @@ impl Packed {
 
     fn pack(&self) -> Vec<u8> {
         let mut out = vec![DICTIONARY_NUMBER];
-        COMPRESSOR.with_borrow_mut(|c| {
-            out.extend(
-                c.compress(self.0.as_bytes())
-                    .expect("zstd compresses any input"),
-            )
-        });
+        // A panic while compressing leaves nothing half-done in the context: a poisoned lock is
+        // still a usable one.
+        let mut compressor = COMPRESSOR.lock().unwrap_or_else(|p| p.into_inner());
+        out.extend(
+            compressor
+                .compress(self.0.as_bytes())
+                .expect("zstd compresses any input"),
+        );
         out
     }
 

@@ -216,7 +216,7 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
         "",
         &Value::Null,
     );
-    let import_matches = more.as_array().unwrap().len();
+    let import_matches = more["items"].as_array().unwrap().len();
     if imported == 1000 {
         imported = import_matches; // one hand a match
     }

@@ -398,7 +398,7 @@ async fn a_sheet_over_the_row_limit_is_refused_naming_the_limit() {
     )
     .await;
     assert_eq!(
-        r.json.as_array().unwrap().len(),
+        r.json["items"].as_array().unwrap().len(),
         1,
         "nothing stored: {}",
         r.text
@@ -1321,7 +1321,12 @@ async fn a_replayed_key_creation_never_shows_the_secret_and_replays_are_the_send
             .insert_header(bearer(&key_a)),
     )
     .await;
-    assert_eq!(keys.json.as_array().unwrap().len(), 2, "{}", keys.text);
+    assert_eq!(
+        keys.json["items"].as_array().unwrap().len(),
+        2,
+        "{}",
+        keys.text
+    );
     // Another key's request is not replayed to it either when it is not a key creation.
     let player = |key: &str| {
         post_json("/v1/clubs/1/players", key, r#"{"name": "Ana"}"#)
@@ -1520,7 +1525,7 @@ async fn a_members_only_club_does_not_exist_to_strangers() {
     }
     // The list of clubs leaves out the members-only clubs a reader is not a member of.
     let names = |r: Reply| -> Vec<String> {
-        r.json
+        r.json["items"]
             .as_array()
             .unwrap()
             .iter()

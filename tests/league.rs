@@ -104,6 +104,57 @@ where
         r.json["id"].as_i64().unwrap()
     }
 
+    /// A POST by `key` that must create something; returns its `id` (a number, or a key's id).
+    async fn create_as(&self, key: &str, uri: &str, body: Value) -> Value {
+        let r = self
+            .send(
+                http::TestRequest::post()
+                    .uri(uri)
+                    .insert_header(("authorization", format!("Bearer {key}")))
+                    .set_json(body),
+            )
+            .await;
+        assert_eq!(r.status, 201, "POST {uri}: {}", r.text);
+        r.json["id"].clone()
+    }
+
+    /// A GET of `uri` by `key` (none when empty).
+    async fn get_as(&self, key: &str, uri: &str) -> Reply {
+        let mut req = http::TestRequest::get().uri(uri);
+        if !key.is_empty() {
+            req = req.insert_header(("authorization", format!("Bearer {key}")));
+        }
+        self.send(req).await
+    }
+
+    /// Every item's `id` of the list at `path`, read by `key` `limit` at a time from the first page
+    /// to the last. Each page but the last is full and names the next, by its last item's id, in
+    /// `next_cursor` and in the `Link` header; the last has neither, and none is empty unless the
+    /// list is.
+    async fn walk(&self, key: &str, path: &str, limit: usize) -> Vec<Value> {
+        let mut ids = Vec::new();
+        let mut uri = format!("{path}?limit={limit}");
+        for _ in 0..100 {
+            let r = self.get_as(key, &uri).await;
+            assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
+            let items = r.json["items"].as_array().unwrap();
+            // A page that a cursor named is never empty: the page before it was the last.
+            assert!(!items.is_empty() || ids.is_empty(), "{uri}: empty");
+            ids.extend(items.iter().map(|x| x["id"].clone()));
+            let Some(next) = r.json["next_cursor"].as_str() else {
+                assert_eq!(r.json["next_cursor"], Value::Null, "{uri}: {}", r.text);
+                assert_eq!(r.link, "", "no next page: {uri}");
+                return ids;
+            };
+            assert_eq!(items.len(), limit, "{uri}: {}", r.text);
+            let last = &items[limit - 1]["id"];
+            assert_eq!(last.as_str().map_or(last.to_string(), str::to_string), next);
+            uri = format!("{path}?cursor={next}&limit={limit}");
+            assert_eq!(r.link, format!("<{uri}>; rel=\"next\""));
+        }
+        panic!("{path}: no last page in 100")
+    }
+
     /// A match of `session` with set_up's Ana, Ben, Cai and Dee at N, E, S and W: its id.
     async fn match_of_four(&self, session: i64, p: &std::collections::BTreeMap<&str, i64>) -> i64 {
         self.create(
@@ -563,7 +614,7 @@ async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
     assert_eq!(e["pointer"], format!("/rows/{}/value", i + 1));
     assert_eq!(
         c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening1))
-            .await,
+            .await["items"],
         json!([])
     );
     assert_eq!(
@@ -821,7 +872,7 @@ async fn keys_cannot_cross_clubs() {
         .await;
     assert_eq!(r.status, 401);
     assert_eq!(
-        as_b.get(&format!("/v1/clubs/{a}/players")).await,
+        as_b.get(&format!("/v1/clubs/{a}/players")).await["items"],
         json!([]),
         "nothing was written to A"
     );
@@ -862,7 +913,7 @@ async fn keys_cannot_cross_clubs() {
                 .insert_header(("authorization", format!("Bearer {}", as_a.key))),
         )
         .await
-        .json[0]["id"]
+        .json["items"][0]["id"]
         .as_str()
         .unwrap()
         .to_string();
@@ -984,7 +1035,10 @@ async fn a_restarted_app_keeps_everything() {
         [1, 1, 0, 36, 0, 2, 0],
     );
     assert_eq!(
-        c.get("/v1/clubs/1/players").await.as_array().unwrap().len(),
+        c.get("/v1/clubs/1/players").await["items"]
+            .as_array()
+            .unwrap()
+            .len(),
         6
     );
     // The key still works after the restart.
@@ -1186,7 +1240,7 @@ async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
     assert_eq!(c.get(&standings).await, before, "nothing doubled");
     assert_eq!(
         c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening1))
-            .await
+            .await["items"]
             .as_array()
             .unwrap()
             .len(),
@@ -1252,7 +1306,7 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
     };
     let r = c.send(list(&key_a)).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let keys = r.json.as_array().unwrap();
+    let keys = r.json["items"].as_array().unwrap();
     assert_eq!(keys.len(), 1);
     let first = keys[0]["id"].as_str().unwrap().to_string();
     assert!(is_key_id(&first), "{first}");
@@ -1283,7 +1337,7 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
                 .insert_header(("authorization", format!("Bearer {key_b}"))),
         )
         .await;
-    let id_b = r.json[0]["id"].as_str().unwrap();
+    let id_b = r.json["items"][0]["id"].as_str().unwrap();
     assert!(is_key_id(id_b) && id_b != first, "{id_b}");
 
     // Club A lost its key: the operator issues one over HTTP...
@@ -1339,7 +1393,10 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
     // The CLI takes the names the API takes: a club name or a key label that is empty, blank,
     // too long or carries a control or bidirectional formatting character is refused, and
     // nothing is written.
-    let keys_before = c.send(list(&c.key)).await.json.as_array().unwrap().len();
+    let keys_before = c.send(list(&c.key)).await.json["items"]
+        .as_array()
+        .unwrap()
+        .len();
     let long = "x".repeat(101);
     for bad in [
         "",
@@ -1382,7 +1439,10 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
     let r = c.send(http::TestRequest::get().uri("/v1/clubs/5")).await;
     assert_eq!(r.status, 404, "{}", r.text);
     assert_eq!(
-        c.send(list(&c.key)).await.json.as_array().unwrap().len(),
+        c.send(list(&c.key)).await.json["items"]
+            .as_array()
+            .unwrap()
+            .len(),
         keys_before
     );
 
@@ -1395,8 +1455,7 @@ async fn keys_are_listed_and_a_lost_key_is_replaced_by_the_operator() {
         .await;
     assert_eq!(r.status, 204, "{}", r.text);
     let r = c.send(list(&c.key)).await;
-    let listed: Vec<(&str, bool)> = r
-        .json
+    let listed: Vec<(&str, bool)> = r.json["items"]
         .as_array()
         .unwrap()
         .iter()
@@ -1444,7 +1503,7 @@ async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
                 .insert_header(("authorization", format!("Bearer {}", c.key))),
         )
         .await
-        .json[0]["id"]
+        .json["items"][0]["id"]
         .clone();
     // Stubs & Spoils: hand 1 fixture 02 (E deals; EW 6), hand 2 fixture 01 (S deals; NS 6).
     let seating = json!({"N": p["Dee"], "E": p["Eve"], "S": p["Fay"], "W": p["Ana"]});
@@ -1779,14 +1838,8 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
         next = r.link;
     }
     assert_eq!(all, without_labels(&pages));
-    assert_eq!(
-        c.get(&format!("/v1/clubs/1/sessions/{}/matches", s.evening2))
-            .await
-            .as_array()
-            .unwrap()
-            .len(),
-        MATCHES
-    );
+    let matches = format!("/v1/clubs/1/sessions/{}/matches", s.evening2);
+    assert_eq!(c.walk(&c.key, &matches, 1000).await.len(), MATCHES);
 }
 
 /// A record with every seat moved `turns` places on (P1→P2→P3→P1 at three seats, N→E→S→W→N at
@@ -2009,7 +2062,7 @@ async fn a_league_stored_by_the_previous_schema_reads_and_plays() {
             .map(|x| x["name"].as_str().unwrap().to_string())
             .collect()
     };
-    let ps = c.get("/v1/clubs/1/partnerships").await;
+    let ps = c.get("/v1/clubs/1/partnerships").await["items"].clone();
     assert_eq!(names(&ps), ["Ana & Cai", "Ben & Dee"]);
     assert_eq!(names(&ps[0]["players"]), ["Ana", "Cai"]);
     assert_eq!(names(&ps[1]["players"]), ["Ben", "Dee"]);
@@ -3104,4 +3157,259 @@ async fn royal_porcio_game_to_250_and_50_ahead_is_placed_and_rated() {
     );
     let ben = find(&st["players"], "player", "Ben");
     assert_eq!(ben["won"].as_i64(), Some(2), "{ben}");
+}
+
+/// Issue 26: every list is paged. Two clubs' keys, players, partnerships, leagues, sessions and
+/// matches are created interleaved; walked two at a time, each list of club A gives each of A's
+/// items once, oldest first, and no other (a page that ends the list exactly has no next), and so
+/// does the list of clubs for each reader (a members-only club only to its members, also when it
+/// falls between two pages). A cursor of club A's list read on club B's shows only B's items
+/// after it; a key's id is the keys' cursor, and another club's is refused.
+#[actix_web::test]
+async fn every_list_is_paged_each_item_once_in_id_order() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (a, key_a) = new_club(&app, "Club A").await;
+    let (b, key_b) = new_club(&app, "Club B").await;
+    let c = Client {
+        app,
+        key: key_a.clone(),
+    };
+    let id_of_first_key = |r: Reply| r.json["items"][0]["id"].clone();
+    let mut keys_a = vec![id_of_first_key(
+        c.get_as(&key_a, &format!("/v1/clubs/{a}/keys")).await,
+    )];
+    let mut keys_b = vec![id_of_first_key(
+        c.get_as(&key_b, &format!("/v1/clubs/{b}/keys")).await,
+    )];
+    let (mut players_a, mut players_b) = (vec![], vec![]);
+    for i in 0..5 {
+        let name = json!({"name": format!("A{i}")});
+        players_a.push(
+            c.create_as(&key_a, &format!("/v1/clubs/{a}/players"), name)
+                .await,
+        );
+        if i < 4 {
+            let name = json!({"name": format!("B{i}")});
+            players_b.push(
+                c.create_as(&key_b, &format!("/v1/clubs/{b}/players"), name)
+                    .await,
+            );
+        }
+        if i < 3 {
+            let label = json!({"label": format!("k{i}")});
+            keys_a.push(
+                c.create_as(&key_a, &format!("/v1/clubs/{a}/keys"), label)
+                    .await,
+            );
+        }
+        if i < 2 {
+            let label = json!({"label": format!("k{i}")});
+            keys_b.push(
+                c.create_as(&key_b, &format!("/v1/clubs/{b}/keys"), label)
+                    .await,
+            );
+        }
+    }
+    let (mut partnerships_a, mut partnerships_b) = (vec![], vec![]);
+    for pair in [[0, 1], [2, 3], [0, 2]] {
+        let players = json!({"players": [players_a[pair[0]], players_a[pair[1]]]});
+        let uri = format!("/v1/clubs/{a}/partnerships");
+        partnerships_a.push(c.create_as(&key_a, &uri, players).await);
+        if pair[0] == 0 {
+            let players = json!({"players": [players_b[pair[0]], players_b[pair[1]]]});
+            let uri = format!("/v1/clubs/{b}/partnerships");
+            partnerships_b.push(c.create_as(&key_b, &uri, players).await);
+        }
+    }
+    let league = |name: &str| json!({"name": name, "season": "2026", "game": "malilla"});
+    let (mut leagues_a, mut leagues_b) = (vec![], vec![]);
+    for i in 0..3 {
+        let uri = format!("/v1/clubs/{a}/leagues");
+        leagues_a.push(c.create_as(&key_a, &uri, league(&format!("L{i}"))).await);
+        let uri = format!("/v1/clubs/{b}/leagues");
+        leagues_b.push(c.create_as(&key_b, &uri, league(&format!("L{i}"))).await);
+    }
+    // Sessions of A's first league, between those of its second league and of B's first.
+    let sessions =
+        |club: i64, league: &Value| format!("/v1/clubs/{club}/leagues/{league}/sessions");
+    let (mut sessions_a, mut sessions_b) = (vec![], vec![]);
+    for i in 0..3 {
+        let name = json!({"name": format!("Evening {i}")});
+        sessions_a.push(
+            c.create_as(&key_a, &sessions(a, &leagues_a[0]), name.clone())
+                .await,
+        );
+        c.create_as(&key_a, &sessions(a, &leagues_a[1]), name.clone())
+            .await;
+        sessions_b.push(c.create_as(&key_b, &sessions(b, &leagues_b[0]), name).await);
+    }
+    // Matches of A's first session, between those of its second session and of B's first.
+    let seats = |p: &[Value]| json!({"N": p[0], "E": p[1], "S": p[2], "W": p[3]});
+    let (mut matches_a, mut matches_b) = (vec![], vec![]);
+    for _ in 0..3 {
+        let new = |session: &Value, p: &[Value]| json!({"session": session, "seats": seats(p)});
+        let uri = format!("/v1/clubs/{a}/matches");
+        matches_a.push(
+            c.create_as(&key_a, &uri, new(&sessions_a[0], &players_a))
+                .await,
+        );
+        c.create_as(&key_a, &uri, new(&sessions_a[1], &players_a))
+            .await;
+        let uri = format!("/v1/clubs/{b}/matches");
+        matches_b.push(
+            c.create_as(&key_b, &uri, new(&sessions_b[0], &players_b))
+                .await,
+        );
+    }
+    let matches =
+        |club: i64, session: &Value| format!("/v1/clubs/{club}/sessions/{session}/matches");
+
+    let lists_a = [
+        (format!("/v1/clubs/{a}/keys"), &keys_a),
+        (format!("/v1/clubs/{a}/players"), &players_a),
+        (format!("/v1/clubs/{a}/partnerships"), &partnerships_a),
+        (format!("/v1/clubs/{a}/leagues"), &leagues_a),
+        (sessions(a, &leagues_a[0]), &sessions_a),
+        (matches(a, &sessions_a[0]), &matches_a),
+    ];
+    for (path, items) in &lists_a {
+        assert_eq!(&c.walk(&key_a, path, 2).await, *items, "{path}");
+        assert_eq!(&c.walk(&key_a, path, 1000).await, *items, "{path}");
+    }
+    let lists_b = [
+        (format!("/v1/clubs/{b}/players"), &players_b),
+        (format!("/v1/clubs/{b}/partnerships"), &partnerships_b),
+        (format!("/v1/clubs/{b}/leagues"), &leagues_b),
+        (sessions(b, &leagues_b[0]), &sessions_b),
+        (matches(b, &sessions_b[0]), &matches_b),
+    ];
+    for ((path_a, items_a), (path_b, items_b)) in lists_a[1..].iter().zip(&lists_b) {
+        assert_eq!(&c.walk(&key_b, path_b, 2).await, *items_b, "{path_b}");
+        // Club A's first cursor, on club B's list (read by anyone: B's results are public).
+        let cursor = c.get_as(&key_a, &format!("{path_a}?limit=1")).await.json["next_cursor"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(cursor, items_a[0].to_string());
+        let after: Vec<&Value> = (items_b.iter())
+            .filter(|id| id.as_i64().unwrap() > items_a[0].as_i64().unwrap())
+            .collect();
+        assert!(!after.is_empty());
+        let r = c.get_as("", &format!("{path_b}?cursor={cursor}")).await;
+        let ids: Vec<&Value> = (r.json["items"].as_array().unwrap().iter())
+            .map(|x| &x["id"])
+            .collect();
+        assert_eq!(ids, after, "{path_b}?cursor={cursor}: {}", r.text);
+    }
+    assert_eq!(
+        c.walk(&key_b, &format!("/v1/clubs/{b}/keys"), 2).await,
+        keys_b
+    );
+    // The keys' cursor is a key's id; another club's is not one of this list's.
+    let r = c
+        .get_as(&key_a, &format!("/v1/clubs/{a}/keys?limit=1"))
+        .await;
+    assert_eq!(r.json["next_cursor"], keys_a[0]);
+    let r = c
+        .get_as(
+            &key_b,
+            &format!("/v1/clubs/{b}/keys?cursor={}", keys_a[0].as_str().unwrap()),
+        )
+        .await;
+    assert_eq!(
+        (r.status, &r.json["errors"][0]["pointer"]),
+        (400, &json!("/query/cursor")),
+        "{}",
+        r.text
+    );
+
+    // Clubs: C is members-only, between B and D.
+    let r = c
+        .send(
+            http::TestRequest::post()
+                .uri("/v1/clubs")
+                .insert_header(("authorization", "Bearer operator-token"))
+                .set_json(json!({"name": "Club C", "visibility": "members_only"})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let c_club = r.json["club"]["id"].clone();
+    let key_c = r.json["key"]["secret"].as_str().unwrap().to_string();
+    let d = new_club(&c.app, "Club D").await.0;
+    let public = json!([a, b, d]);
+    let every = json!([a, b, c_club, d]);
+    for (reader, clubs) in [
+        ("", &public),
+        (key_a.as_str(), &public),
+        (key_c.as_str(), &every),
+        ("operator-token", &every),
+    ] {
+        for limit in [1, 2, 3] {
+            assert_eq!(
+                &Value::from(c.walk(reader, "/v1/clubs", limit).await),
+                clubs,
+                "{reader:?}, {limit} a page"
+            );
+        }
+    }
+}
+
+/// Issue 26: a bad `cursor` or `limit` of any list is the same 400 as a hand list's, naming the
+/// parameter, and an unknown parameter is refused; an empty cursor is the first page.
+#[actix_web::test]
+async fn every_list_refuses_a_bad_cursor_or_limit_as_the_hand_lists_do() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    c.match_of_four(s.evening1, &s.players).await;
+    let hands = format!("/v1/clubs/1/leagues/{}/hands", s.malilla);
+    let lists = [
+        "/v1/clubs".to_string(),
+        "/v1/clubs/1/keys".into(),
+        "/v1/clubs/1/players".into(),
+        "/v1/clubs/1/partnerships".into(),
+        "/v1/clubs/1/leagues".into(),
+        format!("/v1/clubs/1/leagues/{}/sessions", s.malilla),
+        format!("/v1/clubs/1/sessions/{}/matches", s.evening1),
+        "/v1/clubs/1/amendments".into(),
+    ];
+    let bad = [
+        ("cursor=abc", "/query/cursor"),
+        ("cursor=-1", "/query/cursor"),
+        ("cursor=1.5", "/query/cursor"),
+        ("limit=0", "/query/limit"),
+        ("limit=1001", "/query/limit"),
+        ("limit=ten", "/query/limit"),
+        ("limit=2&limit=3", "/query/limit"),
+        ("page=2", "/query/page"),
+    ];
+    for (query, pointer) in bad {
+        let reference = c.send(c.get_req(&format!("{hands}?{query}"))).await;
+        assert_eq!(
+            (reference.status, reference.content_type.as_str()),
+            (400, "application/problem+json"),
+            "{hands}?{query}: {}",
+            reference.text
+        );
+        assert_eq!(reference.json["errors"][0]["pointer"], pointer);
+        for path in &lists {
+            let r = c.send(c.get_req(&format!("{path}?{query}"))).await;
+            assert_eq!(
+                (r.status, r.content_type.as_str(), &r.json),
+                (400, "application/problem+json", &reference.json),
+                "{path}?{query}"
+            );
+        }
+    }
+    for path in &lists {
+        let first = c.get(&format!("{path}?cursor=&limit=1000")).await;
+        assert_eq!(c.get(path).await, first, "{path}");
+        assert!(
+            first["items"].as_array().is_some_and(|i| !i.is_empty())
+                || path.ends_with("amendments")
+        );
+    }
 }

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use utoipa::{IntoResponses, ToSchema};
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 use validator::Validate;
 
 /// What every league handler shares: the store, the operator's token for creating clubs, the
@@ -683,33 +683,105 @@ fn query(req: &HttpRequest, known: &[&str]) -> Result<BTreeMap<String, String>, 
     Ok(out)
 }
 
-/// The `cursor` of a list: 0 for the first page.
-fn cursor(q: &BTreeMap<String, String>) -> Result<i64, Problem> {
-    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
-    match q.get("cursor").filter(|c| !c.is_empty()) {
-        None => Ok(0),
-        Some(c) => {
-            c.parse::<i64>().ok().filter(|c| *c >= 0).ok_or_else(|| {
-                bad_query("cursor", "expected a cursor returned as next_cursor".into())
-            })
-        }
-    }
+/// The query parameters of a paged list, in the OpenAPI document (`paging` reads them).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the parameters
+struct Paging {
+    /// A next_cursor from an earlier page; empty or absent for the first
+    #[param(pattern = "^[0-9]{0,18}$")]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
 }
 
-/// `cursor` and `limit` of a list.
-fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
+/// `Paging` for the club's keys, whose cursor is a key's public id.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the parameters
+struct KeyPaging {
+    /// A next_cursor from an earlier page (a key's id); empty or absent for the first
+    #[param(pattern = "^(key_[0-9a-f]{16})?$")]
+    cursor: Option<String>,
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<u32>,
+}
+
+/// A page's `limit` when none is asked for.
+const PAGE_LIMIT: u32 = 100;
+
+fn bad_cursor() -> Problem {
+    bad_query("cursor", "expected a cursor returned as next_cursor".into())
+}
+
+/// The `cursor` of a list, read by `parse`: `None` for the first page.
+fn cursor_by<C>(
+    q: &BTreeMap<String, String>,
+    parse: impl FnOnce(&str) -> Option<C>,
+) -> Result<Option<C>, Problem> {
+    // An empty cursor (`?cursor=`, as a client fills in an absent next_cursor) is the first page.
+    q.get("cursor")
+        .filter(|c| !c.is_empty())
+        .map(|c| parse(c).ok_or_else(bad_cursor))
+        .transpose()
+}
+
+/// A cursor that is an id.
+fn id_cursor(c: &str) -> Option<i64> {
+    c.parse::<i64>().ok().filter(|c| *c >= 0)
+}
+
+/// The `cursor` of a list by id: 0 for the first page.
+fn cursor(q: &BTreeMap<String, String>) -> Result<i64, Problem> {
+    Ok(cursor_by(q, id_cursor)?.unwrap_or(0))
+}
+
+/// `cursor` (read by `parse`) and `limit` of a list.
+fn paging_by<C>(
+    req: &HttpRequest,
+    parse: impl FnOnce(&str) -> Option<C>,
+) -> Result<(Option<C>, u32), Problem> {
     let q = query(req, &["cursor", "limit"])?;
-    let bad = |name: &str, detail: &str| bad_query(name, detail.to_string());
-    let cursor = cursor(&q)?;
+    let cursor = cursor_by(&q, parse)?;
     let limit = match q.get("limit") {
-        None => 100,
+        None => PAGE_LIMIT,
         Some(l) => l
             .parse::<u32>()
             .ok()
             .filter(|l| (1..=1000).contains(l))
-            .ok_or_else(|| bad("limit", "expected a number from 1 to 1000"))?,
+            .ok_or_else(|| bad_query("limit", "expected a number from 1 to 1000".into()))?,
     };
     Ok((cursor, limit))
+}
+
+/// `cursor` and `limit` of a list by id.
+fn paging(req: &HttpRequest) -> Result<(i64, u32), Problem> {
+    let (cursor, limit) = paging_by(req, id_cursor)?;
+    Ok((cursor.unwrap_or(0), limit))
+}
+
+/// `resp` with the `Link` to the next page (RFC 8288), if there is one: this path with `next` as
+/// its cursor, and the same `limit`.
+fn with_next(
+    mut resp: HttpResponse,
+    req: &HttpRequest,
+    next: Option<&str>,
+    limit: Option<u32>,
+) -> HttpResponse {
+    if let Some(next) = next {
+        let limit = limit.map(|l| format!("&limit={l}")).unwrap_or_default();
+        let link = format!("<{}?cursor={next}{limit}>; rel=\"next\"", req.path());
+        if let Ok(v) = HeaderValue::from_str(&link) {
+            resp.headers_mut().insert(header::LINK, v);
+        }
+    }
+    resp
+}
+
+/// A page of a list as JSON, the next page also in the `Link` header.
+fn page_response<T: Serialize>(req: &HttpRequest, page: &Page<T>, limit: u32) -> HttpResponse {
+    let resp = HttpResponse::Ok().json(page);
+    with_next(resp, req, page.next_cursor.as_deref(), Some(limit))
 }
 
 /// Mounts the league routes.
@@ -811,20 +883,22 @@ pub struct ClubCreated {
 /// Every club with public results; with a key, also its own club if that is members-only (every
 /// club for the operator's token). An unknown or revoked key is 401.
 #[utoipa::path(
-    get, path = "/v1/clubs", tag = "league",
-    responses((status = 200, description = "The list", body = Vec<Club>), ReadProblems),
+    get, path = "/v1/clubs", tag = "league", params(Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Club>), ReadProblems),
     security((), ("bearer" = []))
 )]
 async fn list_clubs(
     req: HttpRequest,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<Club>>, Problem> {
+) -> Result<HttpResponse, Problem> {
+    let (cursor, limit) = paging(&req)?;
     let (secret, operator) = reader_token(&req, &state);
-    read(&state, move |tx| {
-        league::list_clubs(tx, Reader::named(tx, secret.as_deref(), operator)?)
+    let page = read(&state, move |tx| {
+        let reader = Reader::named(tx, secret.as_deref(), operator)?;
+        league::list_clubs(tx, reader, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Creates a club and its first key (shown once). Needs the operator's token
@@ -929,26 +1003,28 @@ async fn create_key(
 /// The club's keys, oldest first: id, label, when created, last used and revoked; never a secret.
 /// Needs one of the club's keys, or the operator's token.
 #[utoipa::path(
-    get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path)),
-    responses((status = 200, description = "The list", body = Vec<KeyInfo>), WriteProblems), security(("bearer" = []))
+    get, path = "/v1/clubs/{club}/keys", tag = "league", params(("club" = i64, Path), KeyPaging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<KeyInfo>), WriteProblems), security(("bearer" = []))
 )]
 async fn list_keys(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<KeyInfo>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
+    let (after, limit) = paging_by(&req, |c| Some(c.to_string()))?;
     let secret = bearer(&req)?;
     let operator = is_operator(&state, &secret);
     // On the writer: authenticating marks the key used.
-    blocking(&state, move |s| {
+    let page = blocking(&state, move |s| {
         s.write(|tx| {
             actor(tx, club, &secret, operator)?;
-            league::list_keys(tx, club)
+            league::list_keys(tx, club, after.as_deref(), limit)
         })
     })
-    .await
-    .map(web::Json)
+    .await?
+    .ok_or_else(bad_cursor)?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Revokes a key by its id; the club's last live key cannot be revoked.
@@ -973,18 +1049,22 @@ async fn revoke_key(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Player>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/players", tag = "league", params(("club" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Player>), ReadProblems), security((), ("bearer" = []))
+)]
 async fn list_players(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<Player>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_players(tx, club)
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_players(tx, club, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 #[utoipa::path(
@@ -1022,18 +1102,22 @@ async fn get_player(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Partnership>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/partnerships", tag = "league", params(("club" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Partnership>), ReadProblems), security((), ("bearer" = []))
+)]
 async fn list_partnerships(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<Partnership>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_partnerships(tx, club)
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_partnerships(tx, club, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Registers a fixed team of two or more players (a pair, one of three pairs at six seats, a team
@@ -1075,18 +1159,22 @@ async fn get_partnership(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path)), responses((status = 200, description = "The list", body = Vec<League>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/leagues", tag = "league", params(("club" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<League>), ReadProblems), security((), ("bearer" = []))
+)]
 async fn list_leagues(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<League>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_leagues(tx, club)
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_leagues(tx, club, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Creates a league: one game with fixed options, for one season.
@@ -1125,18 +1213,22 @@ async fn get_league(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Session>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/leagues/{league}/sessions", tag = "league", params(("club" = i64, Path), ("league" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Session>), ReadProblems), security((), ("bearer" = []))
+)]
 async fn list_sessions(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<Session>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_sessions(tx, club, l)
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_sessions(tx, club, l, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Opens a session (an evening of play) in a league.
@@ -1248,18 +1340,22 @@ async fn get_session(
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
 /// one, 404).
-#[utoipa::path(get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path)), responses((status = 200, description = "The list", body = Vec<Match>), ReadProblems), security((), ("bearer" = [])))]
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/sessions/{session}/matches", tag = "league", params(("club" = i64, Path), ("session" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Match>), ReadProblems), security((), ("bearer" = []))
+)]
 async fn list_matches(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Vec<Match>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_matches(tx, club, s)
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
+        league::list_matches(tx, club, s, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 /// Starts a match in a session with a player at each seat.
@@ -1378,16 +1474,15 @@ async fn hand_list(
     })
     .await?;
     if wants_csv(&req) {
-        let mut resp = csv_response(league::hands_table(&page.items));
-        if let Some(next) = &page.next_cursor {
-            let link = format!("<{}?cursor={next}&limit={limit}>; rel=\"next\"", req.path());
-            if let Ok(v) = HeaderValue::from_str(&link) {
-                resp.headers_mut().insert(header::LINK, v);
-            }
-        }
-        Ok(resp)
+        let resp = csv_response(league::hands_table(&page.items));
+        Ok(with_next(
+            resp,
+            &req,
+            page.next_cursor.as_deref(),
+            Some(limit),
+        ))
     } else {
-        Ok(HttpResponse::Ok().json(page))
+        Ok(page_response(&req, &page, limit))
     }
 }
 
@@ -1397,7 +1492,7 @@ async fn hand_list(
 /// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/matches/{match}/hands", tag = "league",
-    params(("club" = i64, Path), ("match" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("match" = i64, Path), Paging),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn match_hands(
@@ -1414,7 +1509,7 @@ async fn match_hands(
 /// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/hands", tag = "league",
-    params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("session" = i64, Path), Paging),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn session_hands(
@@ -1431,7 +1526,7 @@ async fn session_hands(
 /// one, 404).
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/leagues/{league}/hands", tag = "league",
-    params(("club" = i64, Path), ("league" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
+    params(("club" = i64, Path), ("league" = i64, Path), Paging),
     responses((status = 200, description = "A page of hands as JSON, or as CSV for Accept: text/csv", content((Page<HandSummary> = "application/json"), (String = "text/csv"))), ReadProblems), security((), ("bearer" = []))
 )]
 async fn league_hands(
@@ -1573,21 +1668,21 @@ async fn rename_session(
 /// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/amendments", tag = "league",
-    params(("club" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "A next_cursor from an earlier page; empty or absent for the first"), ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000)),
-    responses((status = 200, description = "The list", body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
+    params(("club" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
 )]
 async fn list_amendments(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Page<Amendment>>, Problem> {
+) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
     let (cursor, limit) = paging(&req)?;
-    read_as(&req, &state, club, Shows::Records, move |tx| {
+    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
         league::list_amendments(tx, club, cursor, limit)
     })
-    .await
-    .map(web::Json)
+    .await?;
+    Ok(page_response(&req, &page, limit))
 }
 
 // ---- sheets ---------------------------------------------------------------------------------
@@ -1616,14 +1711,13 @@ async fn export_sheet(
         .expensive
         .run(move || Ok(store.read_expensive(|tx| league::export(tx, club, s, after))?))
         .await?;
-    let mut resp = csv_response(page.csv);
-    if let Some(next) = page.next_cursor {
-        let link = format!("<{}?cursor={next}>; rel=\"next\"", req.path());
-        if let Ok(v) = HeaderValue::from_str(&link) {
-            resp.headers_mut().insert(header::LINK, v);
-        }
-    }
-    Ok(resp)
+    let next = page.next_cursor.map(|n| n.to_string());
+    Ok(with_next(
+        csv_response(page.csv),
+        &req,
+        next.as_deref(),
+        None,
+    ))
 }
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or

@@ -9,7 +9,7 @@ use super::repo::{self, adjudicate, get_match, league_rules, set_match_state};
 use super::{Result, StoreError};
 use crate::engine::{FieldError, MatchState};
 use crate::record::HandRecord;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde_json::{Value, json};
 
 /// A stored hand of a match, as read for a correction.
@@ -293,31 +293,22 @@ pub fn list_amendments(
     limit: u32,
 ) -> Result<Page<Amendment>> {
     repo::get_club(tx, club)?;
-    let mut st = tx.prepare_cached(
-        "SELECT id, at, by, action, subject, subject_id, before, after, note FROM amendments \
-         WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
-    )?;
+    let sql = "SELECT id, at, by, action, subject, subject_id, before, after, note FROM amendments \
+               WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
     let json = |s: String| serde_json::from_str(&s).unwrap_or(Value::Null);
-    let mut items: Vec<Amendment> = st
-        .query_map(params![club, after, limit + 1], |r| {
-            Ok(Amendment {
-                id: r.get(0)?,
-                at: r.get(1)?,
-                by: r.get(2)?,
-                action: r.get(3)?,
-                subject: r.get(4)?,
-                subject_id: r.get(5)?,
-                before: json(r.get(6)?),
-                after: json(r.get(7)?),
-                note: r.get(8)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    let next_cursor = if items.len() > limit as usize {
-        items.truncate(limit as usize);
-        items.last().map(|a| a.id.to_string())
-    } else {
-        None
+    let row = |r: &Row| {
+        Ok(Amendment {
+            id: r.get(0)?,
+            at: r.get(1)?,
+            by: r.get(2)?,
+            action: r.get(3)?,
+            subject: r.get(4)?,
+            subject_id: r.get(5)?,
+            before: json(r.get(6)?),
+            after: json(r.get(7)?),
+            note: r.get(8)?,
+        })
     };
-    Ok(Page { items, next_cursor })
+    let args: [&dyn ToSql; 2] = [&club, &after];
+    repo::page(tx, sql, &args, limit, row, |a| a.id.to_string())
 }

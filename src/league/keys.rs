@@ -3,9 +3,10 @@
 //! enough (no password stretching needed). A key is named by a random public id (`key_` and 16
 //! hex digits), so key ids say nothing about how many keys other clubs hold.
 
-use super::model::normal_name;
+use super::model::{Page, normal_name};
+use super::repo;
 use super::{Result, StoreError};
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -120,13 +121,32 @@ pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
     Ok(found)
 }
 
-/// The club's keys, oldest first.
-pub fn list(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
-    let mut st = tx.prepare_cached(
-        "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
-         WHERE club_id = ?1 ORDER BY id",
-    )?;
-    let rows = st.query_map(params![club], |r| {
+/// A page of the club's keys, oldest first, after the key `after` names. The cursor is a key's
+/// public id, not its row (which would say how many keys other clubs hold); `None` when `after`
+/// names no key of the club.
+pub fn list(
+    tx: &Transaction,
+    club: i64,
+    after: Option<&str>,
+    limit: u32,
+) -> Result<Option<Page<KeyInfo>>> {
+    let after = match after {
+        None => 0,
+        Some(id) => match tx
+            .query_row(
+                "SELECT id FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
+                params![id, club],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+        {
+            Some(row) => row,
+            None => return Ok(None),
+        },
+    };
+    let sql = "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
+               WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
+    let row = |r: &Row| {
         Ok(KeyInfo {
             id: r.get(0)?,
             label: r.get(1)?,
@@ -134,8 +154,9 @@ pub fn list(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
             last_used_at: r.get(3)?,
             revoked_at: r.get(4)?,
         })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    };
+    let args: [&dyn ToSql; 2] = [&club, &after];
+    repo::page(tx, sql, &args, limit, row, |k| k.id.clone()).map(Some)
 }
 
 /// Revokes key `id` of `club`; a club cannot revoke its last live key (it would lock itself out).

@@ -368,8 +368,24 @@ pub struct StoredHand {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Page<T> {
     pub items: Vec<T>,
-    /// Absent on the last page.
+    /// `null` on the last page.
     pub next_cursor: Option<String>,
+}
+
+impl<T> Page<T> {
+    /// The page of `rows`, read with `LIMIT limit + 1`: a row past `limit` says that a next page
+    /// exists, which starts after the page's last row (`cursor` names it).
+    pub(super) fn of(mut rows: Vec<T>, limit: u32, cursor: impl FnOnce(&T) -> String) -> Page<T> {
+        let mut next_cursor = None;
+        if rows.len() > limit as usize {
+            rows.truncate(limit as usize);
+            next_cursor = rows.last().map(cursor);
+        }
+        Page {
+            items: rows,
+            next_cursor,
+        }
+    }
 }
 
 /// What a sheet import stored.

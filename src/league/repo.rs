@@ -10,7 +10,7 @@ use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome
 use crate::games;
 use crate::input::escape;
 use crate::record::HandRecord;
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::Digest;
@@ -29,6 +29,30 @@ pub(super) fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError
 
 fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     found.ok_or_else(|| StoreError::NotFound(what()))
+}
+
+/// A page of a list, read by keyset: `sql` selects the rows after `args`' cursor (`id > ?`) in
+/// `ORDER BY id` with `LIMIT` as its last parameter, which is given here as one row more than
+/// `limit` (that row says that a next page exists). Each row is read by `row`; `cursor` names the
+/// page's last for the next page.
+pub(super) fn page<T>(
+    tx: &Transaction,
+    sql: &str,
+    args: &[&dyn ToSql],
+    limit: u32,
+    mut row: impl FnMut(&Row) -> Result<T>,
+    cursor: impl FnOnce(&T) -> String,
+) -> Result<Page<T>> {
+    let over = limit + 1;
+    let mut all = args.to_vec();
+    all.push(&over);
+    let mut st = tx.prepare_cached(sql)?;
+    let mut rows = st.query(&*all)?;
+    let mut items = Vec::new();
+    while let Some(r) = rows.next()? {
+        items.push(row(r)?);
+    }
+    Ok(Page::of(items, limit, cursor))
 }
 
 // ---- clubs and keys -------------------------------------------------------------------------
@@ -57,16 +81,28 @@ pub fn create_club(tx: &Transaction, name: &str, visibility: Visibility) -> Resu
     Ok((club, key))
 }
 
-/// The clubs `reader` may see: every public-results club, and the members-only clubs it is a
-/// member of.
-pub fn list_clubs(tx: &Transaction, reader: Reader) -> Result<Vec<Club>> {
-    let mut st = tx.prepare_cached(&format!("{CLUB_COLUMNS} ORDER BY id"))?;
-    let rows = st.query_map([], club_row)?;
-    let clubs: Vec<Club> = rows.collect::<rusqlite::Result<_>>()?;
-    Ok(clubs
-        .into_iter()
-        .filter(|c| c.visibility == Visibility::PublicResults || reader.is_member_of(c.id))
-        .collect())
+/// The clubs `reader` may see, by id after `after`: every public-results club, and the
+/// members-only clubs it is a member of.
+pub fn list_clubs(tx: &Transaction, reader: Reader, after: i64, limit: u32) -> Result<Page<Club>> {
+    // `Reader::is_member_of` in SQL, so that a page holds `limit` clubs the reader may see.
+    let (every, own) = match reader {
+        Reader::Operator => (true, None),
+        Reader::KeyOf(club) => (false, Some(club)),
+        Reader::Anyone => (false, None),
+    };
+    let public = Visibility::PublicResults.as_str();
+    let sql = format!(
+        "{CLUB_COLUMNS} WHERE id > ?1 AND (visibility = ?2 OR ?3 OR id = ?4) ORDER BY id LIMIT ?5"
+    );
+    let args: [&dyn ToSql; 4] = [&after, &public, &every, &own];
+    page(
+        tx,
+        &sql,
+        &args,
+        limit,
+        |r| Ok(club_row(r)?),
+        |c| c.id.to_string(),
+    )
 }
 
 pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
@@ -181,9 +217,15 @@ pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
     keys::create(tx, club, label)
 }
 
-pub fn list_keys(tx: &Transaction, club: i64) -> Result<Vec<KeyInfo>> {
+/// A page of the club's keys after the key `after` names; `None` when it names none of the club's.
+pub fn list_keys(
+    tx: &Transaction,
+    club: i64,
+    after: Option<&str>,
+    limit: u32,
+) -> Result<Option<Page<KeyInfo>>> {
     get_club(tx, club)?;
-    keys::list(tx, club)
+    keys::list(tx, club, after, limit)
 }
 
 pub fn revoke_key(tx: &Transaction, club: i64, id: &str) -> Result<()> {
@@ -216,13 +258,19 @@ pub fn create_player(tx: &Transaction, club: i64, name: &str) -> Result<Player> 
     get_player(tx, club, tx.last_insert_rowid())
 }
 
-pub fn list_players(tx: &Transaction, club: i64) -> Result<Vec<Player>> {
+pub fn list_players(tx: &Transaction, club: i64, after: i64, limit: u32) -> Result<Page<Player>> {
     get_club(tx, club)?;
-    let mut st = tx.prepare_cached(
-        "SELECT id, club_id, name, created_at FROM players WHERE club_id = ?1 ORDER BY id",
-    )?;
-    let rows = st.query_map(params![club], player_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let sql = "SELECT id, club_id, name, created_at FROM players \
+               WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
+    let args: [&dyn ToSql; 2] = [&club, &after];
+    page(
+        tx,
+        sql,
+        &args,
+        limit,
+        |r| Ok(player_row(r)?),
+        |p| p.id.to_string(),
+    )
 }
 
 pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
@@ -338,17 +386,17 @@ pub fn create_partnership(
     get_partnership(tx, club, id)
 }
 
-pub fn list_partnerships(tx: &Transaction, club: i64) -> Result<Vec<Partnership>> {
+pub fn list_partnerships(
+    tx: &Transaction,
+    club: i64,
+    after: i64,
+    limit: u32,
+) -> Result<Page<Partnership>> {
     get_club(tx, club)?;
-    let mut st = tx.prepare_cached(&format!(
-        "{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 ORDER BY id"
-    ))?;
-    let mut rows = st.query(params![club])?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(partnership_row(tx, r)?);
-    }
-    Ok(out)
+    let sql = format!("{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
+    let args: [&dyn ToSql; 2] = [&club, &after];
+    let row = |r: &Row| partnership_row(tx, r);
+    page(tx, &sql, &args, limit, row, |p| p.id.to_string())
 }
 
 pub fn get_partnership(tx: &Transaction, club: i64, id: i64) -> Result<Partnership> {
@@ -418,11 +466,18 @@ pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<Lea
 const LEAGUE_COLUMNS: &str =
     "SELECT id, club_id, name, season, game, options, created_at FROM leagues";
 
-pub fn list_leagues(tx: &Transaction, club: i64) -> Result<Vec<League>> {
+pub fn list_leagues(tx: &Transaction, club: i64, after: i64, limit: u32) -> Result<Page<League>> {
     get_club(tx, club)?;
-    let mut st = tx.prepare_cached(&format!("{LEAGUE_COLUMNS} WHERE club_id = ?1 ORDER BY id"))?;
-    let rows = st.query_map(params![club], league_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let sql = format!("{LEAGUE_COLUMNS} WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
+    let args: [&dyn ToSql; 2] = [&club, &after];
+    page(
+        tx,
+        &sql,
+        &args,
+        limit,
+        |r| Ok(league_row(r)?),
+        |l| l.id.to_string(),
+    )
 }
 
 pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
@@ -460,13 +515,25 @@ pub fn create_session(
 const SESSION_COLUMNS: &str = "SELECT s.id, s.league_id, s.name, s.played_on, s.created_at \
      FROM sessions s JOIN leagues l ON l.id = s.league_id";
 
-pub fn list_sessions(tx: &Transaction, club: i64, league: i64) -> Result<Vec<Session>> {
+pub fn list_sessions(
+    tx: &Transaction,
+    club: i64,
+    league: i64,
+    after: i64,
+    limit: u32,
+) -> Result<Page<Session>> {
     get_league(tx, club, league)?;
-    let mut st = tx.prepare_cached(&format!(
-        "{SESSION_COLUMNS} WHERE s.league_id = ?1 ORDER BY s.id"
-    ))?;
-    let rows = st.query_map(params![league], session_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let sql =
+        format!("{SESSION_COLUMNS} WHERE s.league_id = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3");
+    let args: [&dyn ToSql; 2] = [&league, &after];
+    page(
+        tx,
+        &sql,
+        &args,
+        limit,
+        |r| Ok(session_row(r)?),
+        |s| s.id.to_string(),
+    )
 }
 
 pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
@@ -620,11 +687,33 @@ pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
     Ok(m)
 }
 
-pub fn list_matches(tx: &Transaction, club: i64, session: i64) -> Result<Vec<Match>> {
-    match_ids(tx, club, session, 0)?
-        .into_iter()
-        .map(|id| get_match(tx, club, id))
-        .collect()
+/// A session's matches above an id (`?2`), in order, at most `?3` (-1: all of them).
+const SESSION_MATCHES: &str =
+    "SELECT id FROM matches WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
+
+pub fn list_matches(
+    tx: &Transaction,
+    club: i64,
+    session: i64,
+    after: i64,
+    limit: u32,
+) -> Result<Page<Match>> {
+    get_session(tx, club, session)?;
+    let args: [&dyn ToSql; 2] = [&session, &after];
+    let ids = page(
+        tx,
+        SESSION_MATCHES,
+        &args,
+        limit,
+        |r| Ok(r.get(0)?),
+        i64::to_string,
+    )?;
+    Ok(Page {
+        items: (ids.items.into_iter())
+            .map(|id| get_match(tx, club, id))
+            .collect::<Result<_>>()?,
+        next_cursor: ids.next_cursor,
+    })
 }
 
 /// The ids of `club`'s session's matches above `after`, in order: a sheet's page reads only the
@@ -632,8 +721,8 @@ pub fn list_matches(tx: &Transaction, club: i64, session: i64) -> Result<Vec<Mat
 pub(super) fn match_ids(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<Vec<i64>> {
     get_session(tx, club, session)?;
     Ok(tx
-        .prepare_cached("SELECT id FROM matches WHERE session_id = ?1 AND id > ?2 ORDER BY id")?
-        .query_map(params![session, after], |r| r.get(0))?
+        .prepare_cached(SESSION_MATCHES)?
+        .query_map(params![session, after, -1], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?)
 }
 
@@ -1041,21 +1130,18 @@ pub fn list_hands(
         HandScope::Session(id) => ("session_id", get_session(tx, club, id)?.id),
         HandScope::League(id) => ("league_id", get_league(tx, club, id)?.id),
     };
-    let mut st = tx.prepare_cached(&format!(
+    let sql = format!(
         "SELECT {HAND_COLUMNS} FROM hands WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
-    ))?;
-    let mut rows = st.query(params![id, after, limit + 1])?;
-    let mut items = Vec::new();
-    while let Some(r) = rows.next()? {
-        items.push(hand_row(r)?.0);
-    }
-    let next_cursor = if items.len() > limit as usize {
-        items.truncate(limit as usize);
-        items.last().map(|h| h.id.to_string())
-    } else {
-        None
-    };
-    Ok(Page { items, next_cursor })
+    );
+    let args: [&dyn ToSql; 2] = [&id, &after];
+    page(
+        tx,
+        &sql,
+        &args,
+        limit,
+        |r| Ok(hand_row(r)?.0),
+        |h| h.id.to_string(),
+    )
 }
 
 /// The records of a match's stored hands, by number (for the sheet export).

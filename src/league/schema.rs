@@ -357,6 +357,17 @@ UPDATE hands SET adjudication = json_set(adjudication, '$.tricks', (
         // 15: a hand's record and ruling stored compressed (`packed.rs`): the columns keep their
         // declared TEXT type (SQLite cannot alter it) and now hold BLOBs.
         M::up_with_hook("", pack_stored_hands),
+        // 16: every list is paged by id (issue 26): a page of a club's keys, players,
+        // partnerships or leagues reads the club's rows from the cursor on, in id order, instead
+        // of all of them sorted.
+        M::up(
+            r#"
+CREATE INDEX api_keys_by_club ON api_keys (club_id, id);
+CREATE INDEX players_by_club ON players (club_id, id);
+CREATE INDEX partnerships_by_club ON partnerships (club_id, id);
+CREATE INDEX leagues_by_club ON leagues (club_id, id);
+"#,
+        ),
     ]
 }
 
@@ -1247,6 +1258,39 @@ mod tests {
         );
         let fk = column(&conn, "SELECT \"table\" FROM pragma_foreign_key_check");
         assert!(fk.is_empty(), "{fk:?}");
+    }
+
+    /// Migration 16: a page of each of a club's lists is read from the cursor on through an index
+    /// in id order (the lists that had one already: sessions, matches, hands, amendments).
+    #[test]
+    fn migration_16_pages_each_list_of_a_club_by_an_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrate(&mut conn).unwrap();
+        let lists = [
+            ("api_keys", "api_keys_by_club"),
+            ("players", "players_by_club"),
+            ("partnerships", "partnerships_by_club"),
+            ("leagues", "leagues_by_club"),
+        ];
+        for (table, index) in lists {
+            let plan: Vec<String> = conn
+                .prepare(&format!(
+                    "EXPLAIN QUERY PLAN SELECT * FROM {table} \
+                     WHERE club_id = 1 AND id > 5 ORDER BY id LIMIT 11"
+                ))
+                .unwrap()
+                .query_map([], |r| r.get(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            assert_eq!(
+                plan,
+                [format!(
+                    "SEARCH {table} USING INDEX {index} (club_id=? AND id>?)"
+                )],
+                "{table}"
+            );
+        }
     }
 
     /// Migration 13: a stored trick without `counts` counts (the tally stored with it counted it);

@@ -19,6 +19,18 @@ async function getOf(club, path) {
   return res.body;
 }
 
+/** Every item of a paged list of the club's results, following `next_cursor` to the last page. */
+async function allOf(club, path) {
+  const items = [];
+  let cursor = "";
+  do {
+    const page = await getOf(club, `${path}?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
 /** A refused read, said as the status line should say it. */
 class KeyNeeded extends Error {}
 
@@ -41,7 +53,7 @@ async function show(club, league, session, status) {
   if (league) {
     const l = encodeURIComponent(league);
     const [info, table, sessions] = await Promise.all([
-      get(`/v1/clubs/${c}/leagues/${l}`), get(`/v1/clubs/${c}/leagues/${l}/standings`), get(`/v1/clubs/${c}/leagues/${l}/sessions`)]);
+      get(`/v1/clubs/${c}/leagues/${l}`), get(`/v1/clubs/${c}/leagues/${l}/standings`), allOf(club, `/v1/clubs/${c}/leagues/${l}/sessions`)]);
     document.getElementById("league").hidden = false;
     document.getElementById("load").open = false;
     const row = (who, x) => ({
@@ -67,13 +79,7 @@ async function show(club, league, session, status) {
 
 async function sessionChart(club, sid) {
   const c = encodeURIComponent(club);
-  const hands = [];
-  let cursor = "";
-  do {
-    const page = await getOf(club, `/v1/clubs/${c}/sessions/${sid}/hands?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-    hands.push(...page.items);
-    cursor = page.next_cursor;
-  } while (cursor);
+  const hands = await allOf(club, `/v1/clubs/${c}/sessions/${sid}/hands`);
   const matches = new Map();
   for (const hand of hands) {
     if (!matches.has(hand.match)) matches.set(hand.match, []);

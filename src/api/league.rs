@@ -1012,7 +1012,7 @@ async fn list_keys(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (after, limit) = paging_by(&req, |c| Some(c.to_string()))?;
+    let (after, limit) = paging_by(&req, |c| league::is_key_id(c).then(|| c.to_string()))?;
     let secret = bearer(&req)?;
     let operator = is_operator(&state, &secret);
     // On the writer: authenticating marks the key used.
@@ -1022,8 +1022,7 @@ async fn list_keys(
             league::list_keys(tx, club, after.as_deref(), limit)
         })
     })
-    .await?
-    .ok_or_else(bad_cursor)?;
+    .await?;
     Ok(page_response(&req, &page, limit))
 }
 

@@ -49,6 +49,14 @@ pub struct KeyInfo {
 const PREFIX: &str = "arb_";
 const ID_PREFIX: &str = "key_";
 
+/// Whether `id` has the form of a key's public id (`key_` and 16 lowercase hex digits), as the
+/// OpenAPI document's pattern for it says.
+pub fn is_key_id(id: &str) -> bool {
+    id.strip_prefix(ID_PREFIX).is_some_and(|hex| {
+        hex.len() == 16 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
+
 fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
@@ -124,25 +132,24 @@ pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
 /// A page of the club's keys, oldest first, after the key `after` names. The cursor is a key's
 /// public id, not its row (which would say how many keys other clubs hold); `None` when `after`
 /// names no key of the club.
-pub fn list(
-    tx: &Transaction,
-    club: i64,
-    after: Option<&str>,
-    limit: u32,
-) -> Result<Option<Page<KeyInfo>>> {
+pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Result<Page<KeyInfo>> {
     let after = match after {
         None => 0,
-        Some(id) => match tx
+        // A cursor is the last key of an earlier page; keys are revoked, never deleted, so a
+        // cursor that names none of the club's keys was never one of its pages' (404, as a key
+        // id in the path that names none).
+        Some(id) => tx
             .query_row(
                 "SELECT id FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
                 params![id, club],
                 |r| r.get::<_, i64>(0),
             )
             .optional()?
-        {
-            Some(row) => row,
-            None => return Ok(None),
-        },
+            .ok_or_else(|| {
+                StoreError::NotFound(format!(
+                    "the cursor names no key of club {club}: pass a next_cursor of this list"
+                ))
+            })?,
     };
     let sql = "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
@@ -156,7 +163,7 @@ pub fn list(
         })
     };
     let args: [&dyn ToSql; 2] = [&club, &after];
-    repo::page(tx, sql, &args, limit, row, |k| k.id.clone()).map(Some)
+    repo::page(tx, sql, &args, limit, row, |k| k.id.clone())
 }
 
 /// Revokes key `id` of `club`; a club cannot revoke its last live key (it would lock itself out).

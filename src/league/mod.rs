@@ -23,7 +23,7 @@ pub use csv::{
     MAX_ROWS, MAX_SHEET, SHEET_COLUMNS, SheetPage, export, hands_table, import, sheet_template,
     standings_table,
 };
-pub use keys::{ApiKey, KeyInfo};
+pub use keys::{ApiKey, KeyInfo, is_key_id};
 pub use model::*;
 pub use packed::Packed;
 pub use repo::*;

@@ -217,13 +217,14 @@ pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
     keys::create(tx, club, label)
 }
 
-/// A page of the club's keys after the key `after` names; `None` when it names none of the club's.
+/// A page of the club's keys after the key `after` names (not found when it names none of the
+/// club's).
 pub fn list_keys(
     tx: &Transaction,
     club: i64,
     after: Option<&str>,
     limit: u32,
-) -> Result<Option<Page<KeyInfo>>> {
+) -> Result<Page<KeyInfo>> {
     get_club(tx, club)?;
     keys::list(tx, club, after, limit)
 }

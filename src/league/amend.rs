@@ -175,7 +175,7 @@ fn correct(
         }
         state = a.match_after;
     }
-    set_match_state(tx, m.id, rows.len() as u32, &state)?;
+    set_match_state(tx, m.id, rows.len() as u32, &m.state, &state)?;
     let after = match edit {
         Edit::Replace(record) => {
             json!({"record": record, "changed": changed, "match_after": state})

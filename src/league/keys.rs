@@ -130,8 +130,8 @@ pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
 }
 
 /// A page of the club's keys, oldest first, after the key `after` names. The cursor is a key's
-/// public id, not its row (which would say how many keys other clubs hold); `None` when `after`
-/// names no key of the club.
+/// public id, not its row (which would say how many keys other clubs hold); not found when
+/// `after` names no key of the club.
 pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Result<Page<KeyInfo>> {
     let after = match after {
         None => 0,

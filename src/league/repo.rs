@@ -922,12 +922,7 @@ fn insert_hand(
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
     write_ruling(tx, hand, a)?;
-    write_match_state(tx, m.id, number, &a.match_after)?;
-    // A match's finish is kept while its state is over (`aggregates::finish`): a hand that neither
-    // follows nor brings the end of the match changes none.
-    if m.state.game_over || a.match_after.game_over {
-        aggregates::settle(tx, m.id)?;
-    }
+    set_match_state(tx, m.id, number, &m.state, &a.match_after)?;
     Ok(HandSummary {
         id: hand,
         match_id: m.id,
@@ -1034,16 +1029,22 @@ fn write_camp(tx: &Transaction, hand: i64, role: &str, seats: &[Seat]) -> Result
     Ok(())
 }
 
-/// Stores match `match_id`'s state after `hands` hands, and what its finish brings to the
-/// standings (the ratings folded again from it where its finish changed).
+/// Stores match `match_id`'s state after `hands` hands (its stored state was `before`), and what
+/// its finish brings to the standings (the ratings folded again from it where its finish changed).
 pub(super) fn set_match_state(
     tx: &Transaction,
     match_id: i64,
     hands: u32,
+    before: &MatchState,
     state: &MatchState,
 ) -> Result<()> {
     write_match_state(tx, match_id, hands, state)?;
-    aggregates::settle(tx, match_id)
+    // A match's finish is kept while its stored state is over (`aggregates::finish`): a write
+    // that leaves it unfinished, as it was, changes none.
+    if before.game_over || state.game_over {
+        aggregates::settle(tx, match_id)?;
+    }
+    Ok(())
 }
 
 fn write_match_state(

@@ -1,6 +1,7 @@
 //! League store throughput: bulk-imports 100,000 Malilla hands (random legal hands, whole games
 //! to 35) as sheets into a fresh SQLite file, through the same import the HTTP handler calls, then
-//! times standings over them. Prints hands per second and the standings latency.
+//! times standings, a page of hands and a session's sheet over them. Prints hands per second and
+//! the latencies.
 //!
 //! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; set `LEAGUE_KEEP` to a
 //! directory to keep the database there as `league.db`, with the club's key in `key`, for a load
@@ -87,6 +88,27 @@ fn main() {
     println!(
         "a page of {} hands from the middle of the league: {:.2} ms",
         page.items.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    // A session's sheet as the export sends it: planned (every match read to size the page), then
+    // written in batches (every match read again).
+    let t = Instant::now();
+    let sheet = store
+        .read(|tx| league::plan_sheet(tx, club, sessions[0], 0))
+        .unwrap();
+    let planned = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let mut size = league::sheet_header().len();
+    for batch in sheet.batches(256 * 1024) {
+        size += store
+            .read(|tx| league::sheet_rows(tx, club, &batch))
+            .unwrap()
+            .len();
+    }
+    println!(
+        "a session's sheet ({} matches, {:.1} MB): planned in {planned:.1} ms, written in {:.1} ms",
+        sheet.matches.len(),
+        size as f64 / 1e6,
         t.elapsed().as_secs_f64() * 1e3
     );
     // Closed first, so that the file holds every write (the last connection checkpoints the WAL).

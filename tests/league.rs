@@ -5,13 +5,15 @@
 mod common;
 
 use actix_http::Request;
-use actix_web::body::MessageBody;
+use actix_web::body::{BodySize, MessageBody};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test as http;
 use arbiter::api::league::LeagueState;
 use arbiter::league::Packed;
 use serde_json::{Value, json};
+use std::future::poll_fn;
 use std::path::Path;
+use std::pin::pin;
 
 /// What a call returned: status, headers we look at, and the body (JSON when it parses).
 struct Reply {
@@ -19,6 +21,8 @@ struct Reply {
     content_type: String,
     link: String,
     replayed: bool,
+    /// The body came as a stream (chunked), in this many chunks; 0 when it came whole.
+    chunks: usize,
     text: String,
     json: Value,
 }
@@ -47,13 +51,21 @@ where
             header("link"),
             header("idempotent-replayed") == "true",
         );
-        let text = String::from_utf8(http::read_body(resp).await.to_vec()).unwrap();
+        let mut body = pin!(resp.into_body());
+        let streamed = matches!(body.size(), BodySize::Stream);
+        let (mut bytes, mut chunks) = (Vec::new(), 0);
+        while let Some(chunk) = poll_fn(|cx| body.as_mut().poll_next(cx)).await {
+            bytes.extend_from_slice(&chunk.unwrap_or_else(|_| panic!("the body broke off")));
+            chunks += 1;
+        }
+        let text = String::from_utf8(bytes).unwrap();
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply {
             status,
             content_type,
             link,
             replayed,
+            chunks: if streamed { chunks } else { 0 },
             text,
             json,
         }
@@ -1799,6 +1811,9 @@ async fn a_session_larger_than_one_sheet_exports_in_pages_that_import() {
     loop {
         let r = c.send(c.get_req(&uri)).await;
         assert_eq!(r.status, 200);
+        // Streamed in batches of matches, the page never held whole: no chunk over a MiB (the
+        // first page is about 4 MB).
+        assert!(r.chunks > r.text.len() >> 20, "{} chunks", r.chunks);
         assert!(r.text.lines().count() - 1 <= arbiter::league::MAX_ROWS);
         assert!(r.text.len() <= arbiter::league::MAX_SHEET);
         pages.push(r.text);
@@ -3417,4 +3432,69 @@ async fn every_list_refuses_a_bad_cursor_or_limit_as_the_hand_lists_do() {
                 || path.ends_with("amendments")
         );
     }
+}
+
+/// A sheet page is planned (its matches sized) before it is sent; a hand posted to one of its
+/// matches in between waits for the next export, so the page sent is the page planned.
+#[test]
+fn a_sheet_page_holds_the_hands_its_plan_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = arbiter::league::Store::open(&dir.path().join("league.db")).unwrap();
+    let (sheets, _) = common::malilla_sheets(1, 1);
+    let (club, _, sessions, _) = common::malilla_league(&store, 1);
+    store
+        .write(|tx| arbiter::league::import(tx, club, sessions[0], sheets[0].as_bytes()))
+        .unwrap();
+    let page = store
+        .read(|tx| arbiter::league::plan_sheet(tx, club, sessions[0], 0))
+        .unwrap();
+    assert_eq!(page.matches.len(), 1);
+    let written = |page: &arbiter::league::SheetPage| -> String {
+        let mut sheet = arbiter::league::sheet_header();
+        for batch in page.batches(1) {
+            sheet.extend(
+                store
+                    .read(|tx| arbiter::league::sheet_rows(tx, club, &batch))
+                    .unwrap(),
+            );
+        }
+        String::from_utf8(sheet).unwrap()
+    };
+    let before = written(&page);
+    // The imported sheet's rows, now labelled with the match's id.
+    let id = page.matches[0].id;
+    assert_eq!(before.lines().count(), sheets[0].lines().count());
+    assert!(
+        before
+            .lines()
+            .skip(1)
+            .all(|l| l.starts_with(&format!("{id},")))
+    );
+
+    // The match's second hand: a random legal hand dealt by the seat that deals next.
+    let m = store
+        .read(|tx| arbiter::league::get_match(tx, club, id))
+        .unwrap();
+    assert!(!m.state.game_over, "one hand does not reach 35");
+    let dealer = m.state.next_dealer.unwrap();
+    let second = (1..)
+        .map(|seed| common::random::random_legal_hand("malilla", seed))
+        .find(|h| h.dealer == dealer)
+        .unwrap();
+    store
+        .write(|tx| arbiter::league::post_hand(tx, club, id, &second))
+        .unwrap();
+    assert_eq!(written(&page), before);
+    // Planned again, the page holds it.
+    let again = store
+        .read(|tx| arbiter::league::plan_sheet(tx, club, sessions[0], 0))
+        .unwrap();
+    let after = written(&again);
+    assert!(after.starts_with(&before) && after.len() > before.len());
+    assert!(
+        after
+            .lines()
+            .skip(before.lines().count())
+            .all(|l| l.starts_with(&format!("{id},2,")))
+    );
 }

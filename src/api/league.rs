@@ -16,11 +16,13 @@ use crate::record::HandRecord;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::{StreamExt, stream};
 use rusqlite::Transaction;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::future::ready;
 use std::sync::Arc;
 use utoipa::{IntoParams, IntoResponses, ToSchema};
 use validator::Validate;
@@ -639,12 +641,14 @@ fn wants_csv(req: &HttpRequest) -> bool {
     quality("text/csv").max(quality("application/csv")) > quality("application/json")
 }
 
+const CSV: &str = "text/csv; charset=utf-8";
+
+/// Bytes of a sheet's rows read and sent at a time.
+const SHEET_BATCH: usize = 256 * 1024;
+
 fn csv_response(body: String) -> HttpResponse {
     HttpResponse::Ok()
-        .insert_header((
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/csv; charset=utf-8"),
-        ))
+        .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(CSV)))
         .body(body)
 }
 
@@ -1688,9 +1692,10 @@ async fn list_amendments(
 
 /// The session as a sheet (one row per action, the import format): it imports into another
 /// session as the same hands. Paged by whole matches within the import's limits (rows and bytes):
-/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn.
-/// Needs one of the club's keys (or the operator's token), whatever the club's visibility. Runs on
-/// the pool for expensive work (503 with `Retry-After` when too much waits).
+/// the next page is in the `Link` header (`rel="next"`), and each page imports in turn. The page
+/// is planned on the pool for expensive work (503 with `Retry-After` when too much waits), then
+/// streamed (chunked) a batch of matches at a time.
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
 #[utoipa::path(
     get, path = "/v1/clubs/{club}/sessions/{session}/sheet", tag = "league",
     params(("club" = i64, Path), ("session" = i64, Path), ("cursor" = Option<String>, Query, pattern = "^[0-9]{0,18}$", description = "From the previous page's Link header; empty or absent for the first")),
@@ -1708,15 +1713,31 @@ async fn export_sheet(
     let store = state.store.clone();
     let page = state
         .expensive
-        .run(move || Ok(store.read_expensive(|tx| league::export(tx, club, s, after))?))
+        .run(move || Ok(store.read_expensive(|tx| league::plan_sheet(tx, club, s, after))?))
         .await?;
     let next = page.next_cursor.map(|n| n.to_string());
-    Ok(with_next(
-        csv_response(page.csv),
-        &req,
-        next.as_deref(),
-        None,
-    ))
+    // Each batch is a cheap read of its own: a slow client holds no connection and no turn.
+    let store = state.store.clone();
+    let rows = stream::iter(page.batches(SHEET_BATCH)).then(move |batch| {
+        let store = store.clone();
+        async move {
+            let rows = web::block(move || store.read(|tx| league::sheet_rows(tx, club, &batch)))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|rows| rows.map_err(|e| format!("{e:?}")));
+            // Past the header the status is sent: a failure can only end the transfer early
+            // (the chunked body then has no last chunk, so no client takes it for whole).
+            rows.map(web::Bytes::from).map_err(|e| {
+                eprintln!("arbiter: the sheet of session {s} ended early: {e}");
+                std::io::Error::other(e)
+            })
+        }
+    });
+    let header = stream::once(ready(Ok(web::Bytes::from(league::sheet_header()))));
+    let resp = HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(CSV)))
+        .streaming(header.chain(rows));
+    Ok(with_next(resp, &req, next.as_deref(), None))
 }
 
 /// Imports a sheet of hands into the session (`text/csv`, columns in the README): all of it, or

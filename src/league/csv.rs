@@ -607,39 +607,95 @@ fn joined(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// A page of a session's sheet: whole matches after the cursor, as many as fit in one import.
+/// A page of a session's sheet, planned: whole matches after the cursor, as many as fit in one
+/// import. The page is planned before any of it is sent, so that its next cursor can go in the
+/// response's header; its rows are then written a batch at a time (`sheet_header`, `sheet_rows`),
+/// so that a page is never held whole in memory.
 #[derive(Debug)]
 pub struct SheetPage {
-    pub csv: String,
+    /// The page's matches, in order.
+    pub matches: Vec<PlannedMatch>,
     /// The last match on this page, when more follow: pass it as `cursor` for the next page.
     pub next_cursor: Option<i64>,
 }
 
-/// The session's matches with an id above `after`, with their hands, as a sheet that imports into
-/// another session as the same hands. A page holds whole matches and at most `MAX_ROWS` rows and
-/// `MAX_SHEET` bytes, the import's limits, so each page of a large session imports in turn; only
-/// a single match larger than that (thousands of hands) is alone on its page and over them.
-pub fn export(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<SheetPage> {
+/// A match of a planned page: its hands as they were when the page was planned (a hand posted
+/// since waits for the next export) and the bytes its rows took.
+#[derive(Clone, Copy, Debug)]
+pub struct PlannedMatch {
+    pub id: i64,
+    hands: u32,
+    bytes: usize,
+}
+
+impl SheetPage {
+    /// The page's matches in batches of about `bytes` of rows each (a larger match alone), to be
+    /// read and sent one after the other.
+    pub fn batches(&self, bytes: usize) -> Vec<Vec<PlannedMatch>> {
+        let mut batches: Vec<Vec<PlannedMatch>> = Vec::new();
+        let mut size = 0;
+        for m in &self.matches {
+            match batches.last_mut() {
+                Some(batch) if size + m.bytes <= bytes => batch.push(*m),
+                _ => {
+                    batches.push(vec![*m]);
+                    size = 0;
+                }
+            }
+            size += m.bytes;
+        }
+        batches
+    }
+}
+
+/// The sheet's header row.
+pub fn sheet_header() -> Vec<u8> {
     let mut header = writer();
     header
         .write_record(SHEET_COLUMNS)
         .expect("writing to memory");
-    let mut page = header.into_inner().expect("writing to memory");
-    let (mut rows, mut last, mut next_cursor) = (0, None, None);
+    header.into_inner().expect("writing to memory")
+}
+
+/// Plans the page of the session's matches with an id above `after`, with their hands, as a sheet
+/// that imports into another session as the same hands. A page holds whole matches and at most
+/// `MAX_ROWS` rows and `MAX_SHEET` bytes, the import's limits, so each page of a large session
+/// imports in turn; only a single match larger than that (thousands of hands) is alone on its
+/// page and over them.
+pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<SheetPage> {
+    let (mut rows, mut bytes) = (0, sheet_header().len());
+    let (mut matches, mut next_cursor) = (Vec::new(), None);
     for id in repo::match_ids(tx, club, session, after)? {
         let m = repo::get_match(tx, club, id)?;
-        let (sheet, n) = match_sheet(&m, &repo::match_records(tx, m.id)?);
-        if last.is_some() && (rows + n > MAX_ROWS || page.len() + sheet.len() > MAX_SHEET) {
-            next_cursor = last;
+        let (sheet, n) = match_sheet(&m, &repo::match_records(tx, m.id, m.hands)?);
+        if !matches.is_empty() && (rows + n > MAX_ROWS || bytes + sheet.len() > MAX_SHEET) {
+            next_cursor = matches.last().map(|m: &PlannedMatch| m.id);
             break;
         }
-        page.extend_from_slice(&sheet);
-        (rows, last) = (rows + n, Some(m.id));
+        (rows, bytes) = (rows + n, bytes + sheet.len());
+        matches.push(PlannedMatch {
+            id,
+            hands: m.hands,
+            bytes: sheet.len(),
+        });
     }
     Ok(SheetPage {
-        csv: String::from_utf8(page).expect("CSV of UTF-8 strings"),
+        matches,
         next_cursor,
     })
+}
+
+/// The rows of a batch of a planned page's matches, each match with the hands it had at planning.
+/// Each match is read whole in the caller's transaction; one amended or voided since the plan is
+/// written as it now stands.
+pub fn sheet_rows(tx: &Transaction, club: i64, batch: &[PlannedMatch]) -> Result<Vec<u8>> {
+    let mut rows = Vec::new();
+    for planned in batch {
+        let m = repo::get_match(tx, club, planned.id)?;
+        let (sheet, _) = match_sheet(&m, &repo::match_records(tx, m.id, planned.hands)?);
+        rows.extend_from_slice(&sheet);
+    }
+    Ok(rows)
 }
 
 /// One match's rows (its `sit` rows, then every hand's) and how many there are.

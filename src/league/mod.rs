@@ -20,8 +20,8 @@ mod standings;
 
 pub use amend::{amend_hand, list_amendments, match_of, rename_player, rename_session, void_hand};
 pub use csv::{
-    MAX_ROWS, MAX_SHEET, SHEET_COLUMNS, SheetPage, export, hands_table, import, sheet_template,
-    standings_table,
+    MAX_ROWS, MAX_SHEET, PlannedMatch, SHEET_COLUMNS, SheetPage, hands_table, import, plan_sheet,
+    sheet_header, sheet_rows, sheet_template, standings_table,
 };
 pub use keys::{ApiKey, KeyInfo, is_key_id};
 pub use model::*;

@@ -1146,11 +1146,11 @@ pub fn list_hands(
     )
 }
 
-/// The records of a match's stored hands, by number (for the sheet export).
-pub fn match_records(tx: &Transaction, match_id: i64) -> Result<Vec<HandRecord>> {
+/// The records of a match's first `hands` stored hands, by number (for the sheet export).
+pub fn match_records(tx: &Transaction, match_id: i64, hands: u32) -> Result<Vec<HandRecord>> {
     let records: Vec<Packed> = tx
-        .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number")?
-        .query_map(params![match_id], |r| r.get(0))?
+        .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number LIMIT ?2")?
+        .query_map(params![match_id, hands], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     records
         .iter()

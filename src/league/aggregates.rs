@@ -232,6 +232,7 @@ mod tests {
     use super::super::repo;
     use super::super::standings::tests::{kept, league_db};
     use super::*;
+    use crate::engine::MatchState;
     use proptest::prelude::*;
 
     /// One write: `kind` picks post, amend, void or readjudicate; the others pick what it writes.
@@ -255,10 +256,10 @@ mod tests {
         .unwrap();
         let players: Vec<i64> = (0..4).map(|i| (i64::from(pick) + i) % 6 + 1).collect();
         let pairs = pick.is_multiple_of(2);
-        let seats = ["P1", "P2", "P3", "P4"];
+        let seats = ["N", "E", "S", "W"];
         let side_of = |i: usize| {
             if pairs {
-                ["P1+P3", "P2+P4"][i % 2].to_string()
+                ["NS", "EW"][i % 2].to_string()
             } else {
                 seats[i].to_string()
             }
@@ -312,7 +313,7 @@ mod tests {
             .unwrap();
         }
         if extra.is_multiple_of(3) {
-            let seat = ["P1", "P2", "P3", "P4"][usize::from(extra) % 4];
+            let seat = ["N", "E", "S", "W"][usize::from(extra) % 4];
             tx.execute(
                 "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, 0, 'revoke', ?2)",
                 params![hand, seat],
@@ -320,18 +321,20 @@ mod tests {
             .unwrap();
         }
         if extra.is_multiple_of(2) {
-            let declarer = ["P1", "P2", "P3", "P4"][usize::from(extra / 2) % 4];
+            let declarer = ["N", "E", "S", "W"][usize::from(extra / 2) % 4];
             let ruling = serde_json::json!({"camps": [
                 {"role": "declarer", "seats": [declarer]},
-                {"role": "defenders", "seats": ["P1", "P2", "P3", "P4"]},
+                {"role": "defenders", "seats": ["N", "E", "S", "W"]},
             ]});
             repo::write_camps(tx, hand, &ruling).unwrap();
         }
     }
 
     /// The match's state as the store writes it: its scores the sum of its hands, over when
-    /// `over`, its winner named (the first side's best score) when `named`.
-    fn store_state(tx: &Transaction, match_id: i64, over: bool, named: bool) {
+    /// `over`, its winner named (the first side's best score) when `named`. A post, an amendment
+    /// or a void stores it through `repo::set_match_state` (which settles the finish when the
+    /// match was or is over); a readjudication writes it alone and settles the league after.
+    fn store_state(tx: &Transaction, match_id: i64, over: bool, named: bool, through_set: bool) {
         let scores: BTreeMap<String, i64> = tx
             .prepare(
                 "SELECT s.side, sum(s.points) FROM hand_scores s JOIN hands h ON h.id = s.hand_id \
@@ -350,11 +353,25 @@ mod tests {
             .map(|(s, _)| s.clone());
         let winners: Vec<String> = best.into_iter().filter(|_| over && named).collect();
         let state = serde_json::json!({"scores": scores, "game_over": over, "winners": winners});
-        tx.execute(
-            "UPDATE matches SET state = ?2, game_over = ?3 WHERE id = ?1",
-            params![match_id, state.to_string(), over],
-        )
-        .unwrap();
+        if through_set {
+            let before: String = tx
+                .query_row(
+                    "SELECT state FROM matches WHERE id = ?1",
+                    params![match_id],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let before: MatchState = serde_json::from_str(&before).unwrap();
+            let state: MatchState = serde_json::from_value(state).unwrap();
+            let hands = hands_of(tx, match_id).len() as u32;
+            repo::set_match_state(tx, match_id, hands, &before, &state).unwrap();
+        } else {
+            tx.execute(
+                "UPDATE matches SET state = ?2, game_over = ?3 WHERE id = ?1",
+                params![match_id, state.to_string(), over],
+            )
+            .unwrap();
+        }
     }
 
     fn hands_of(tx: &Transaction, match_id: i64) -> Vec<i64> {
@@ -391,14 +408,13 @@ mod tests {
                     .unwrap();
                 tx.execute(
                     "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
-                     VALUES (?1, 1, 1, ?2, 'P1', 'scored', '{}', '{}')",
+                     VALUES (?1, 1, 1, ?2, 'N', 'scored', '{}', '{}')",
                     params![match_id, number],
                 )
                 .unwrap();
                 let hand = tx.last_insert_rowid();
                 write_ruling(tx, hand, &sides, a, b, extra);
-                store_state(tx, match_id, over, named);
-                settle(tx, match_id).unwrap();
+                store_state(tx, match_id, over, named, true);
             }
             // amend a hand (any, an old one too), as `correct` does
             (1, Some(i)) => {
@@ -406,8 +422,7 @@ mod tests {
                 let hands = hands_of(tx, match_id);
                 if let Some(&hand) = hands.get(usize::from(extra) % hands.len().max(1)) {
                     write_ruling(tx, hand, &sides, a, b, extra / 3);
-                    store_state(tx, match_id, over, named);
-                    settle(tx, match_id).unwrap();
+                    store_state(tx, match_id, over, named, true);
                 }
             }
             // void a hand, as `correct` does
@@ -424,8 +439,7 @@ mod tests {
                     }
                     tx.execute("DELETE FROM hands WHERE id = ?1", params![hand])
                         .unwrap();
-                    store_state(tx, match_id, over && hands.len() > 1, named);
-                    settle(tx, match_id).unwrap();
+                    store_state(tx, match_id, over && hands.len() > 1, named, true);
                 }
             }
             // readjudicate: every match's ruling and state again, ratings folded once, as
@@ -438,7 +452,7 @@ mod tests {
                         for hand in hands_of(tx, match_id) {
                             write_ruling(tx, hand, &sides, b, a, extra);
                         }
-                        store_state(tx, match_id, over, named);
+                        store_state(tx, match_id, over, named, false);
                     }
                     if let Some((_, f)) = finish(tx, match_id).unwrap() {
                         from = Some(from.map_or(f, |x: i64| x.min(f)));

@@ -7,7 +7,7 @@ use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
 use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
-use crate::record::{Action, HandRecord, MAX_ACTIONS};
+use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -243,7 +243,13 @@ fn read(
     let verbs = game.info().verbs;
     let mut errors = Vec::new();
     let mut matches: Vec<MatchDraft> = Vec::new();
-    for (n, row) in reader.records().enumerate() {
+    // One row's cells, read again for every row.
+    let mut row = ::csv::StringRecord::new();
+    for n in 0.. {
+        let read = reader.read_record(&mut row);
+        if matches!(read, Ok(false)) {
+            break;
+        }
         // Over the limit, the limit is the answer: the other rows' problems are not worth a
         // report as long as the sheet.
         if n >= MAX_ROWS {
@@ -251,14 +257,11 @@ fn read(
                 "a sheet holds at most {MAX_ROWS} rows after the header: split it"
             ))]);
         }
-        let row = match row {
-            Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map_or(n as u64 + 2, |p| p.line());
-                errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
-                continue;
-            }
-        };
+        if let Err(e) = read {
+            let line = e.position().map_or(n as u64 + 2, |p| p.line());
+            errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
+            continue;
+        }
         let cell = Cell {
             line: row.position().map_or(n as u64 + 2, |p| p.line()),
             column: 0,
@@ -397,11 +400,11 @@ fn read(
                     );
                     continue;
                 }
-                let json = serde_json::json!({"seat": seat, verb: cell_value(value)});
-                match serde_json::from_value::<Action>(json) {
-                    Ok(a) => h.actions.push((a, cell)),
-                    Err(e) => errors.push(cell.at(VALUE).problem(e.to_string())),
-                }
+                let kind = AnyVerb {
+                    verb: verb.to_string(),
+                    value: cell_value(value),
+                };
+                h.actions.push((Action { seat, kind }, cell));
             }
             other => errors.push(cell.at(ACTION).problem(format!(
                 "'{other}' is not an action of {}: expected sit, deal, {}{}",
@@ -732,8 +735,7 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
             line(h.dealer, "cut_card", &n.to_string());
         }
         for a in &h.actions {
-            let json = serde_json::to_value(a).expect("an action serializes");
-            line(a.seat, &a.kind.verb, &cell_text(&json[&a.kind.verb]));
+            line(a.seat, &a.kind.verb, &cell_text(&a.kind.value));
         }
     }
     (w.into_inner().expect("writing to memory"), rows)

@@ -3498,3 +3498,58 @@ fn a_sheet_page_holds_the_hands_its_plan_counted() {
             .all(|l| l.starts_with(&format!("{id},2,")))
     );
 }
+
+/// The play digest, written straight into the hash, is the digest of the text serde_json's `Value`
+/// writes (keys in byte order), which every stored digest was made of: a sheet repeating a hand
+/// stored before the change is still recognised. Over every fixture's record and random legal
+/// hands of every game (their deals, stocks, shoes, cut cards, later deals and every verb's value).
+#[test]
+fn the_play_digest_is_that_of_the_sorted_json_text() {
+    use sha2::Digest;
+    let by_value = |r: &arbiter::record::HandRecord| -> Vec<u8> {
+        let mut played = json!([r.dealer, r.deal, r.face_up, r.stock, r.actions]);
+        let array = played.as_array_mut().unwrap();
+        if !r.shoe.is_empty() || r.cut_card.is_some() || !r.deals.is_empty() {
+            array.push(json!([r.shoe, r.cut_card, r.deals]));
+        }
+        if !r.second_stock.is_empty() {
+            array.push(json!({"second_stock": r.second_stock}));
+        }
+        sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
+    };
+    let mut records: Vec<arbiter::record::HandRecord> = common::fixtures()
+        .iter()
+        .filter_map(|(_, path)| {
+            let fixture: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            serde_json::from_value(fixture["record"].clone()).ok()
+        })
+        .collect();
+    for game in arbiter::games::all() {
+        for seed in 1..=5 {
+            let Some(deal) = common::random::setup_deal(*game, &Default::default(), seed) else {
+                continue;
+            };
+            let (record, _) =
+                common::random::play_on(*game, deal, &mut common::random::Rng(seed | 1));
+            records.push(record);
+        }
+    }
+    // No game deals a hand several times yet: later deals, as a record may carry them.
+    let dealt_again: Vec<_> = records[..40]
+        .iter()
+        .map(|r| arbiter::record::HandRecord {
+            deals: vec![r.deal.clone(), r.deal.clone()],
+            ..r.clone()
+        })
+        .collect();
+    records.extend(dealt_again);
+    let fields =
+        |f: fn(&arbiter::record::HandRecord) -> bool| records.iter().filter(|r| f(r)).count();
+    // Each optional part is met, so each branch of the digest is compared.
+    assert!(fields(|r| !r.shoe.is_empty()) > 0 && fields(|r| r.cut_card.is_some()) > 0);
+    assert!(fields(|r| !r.deals.is_empty()) > 0 && fields(|r| !r.second_stock.is_empty()) > 0);
+    assert!(fields(|r| r.actions.iter().any(|a| a.kind.verb.as_str() > "seat")) > 0);
+    for r in &records {
+        assert_eq!(arbiter::league::play_digest(r), by_value(r), "{r:?}");
+    }
+}

@@ -820,29 +820,105 @@ pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
 /// stock, shoe, cut card and later deals, where it has them) and actions (not the player names, which a sheet does
 /// not repeat on every hand). Kept with every hand, so that a sheet repeating stored hands is
 /// recognised.
+///
+/// The bytes hashed are the compact JSON text of `[dealer, deal, face_up, stock, actions]`, then
+/// `[shoe, cut_card, deals]` where a record has any of them (so that the digests stored before they
+/// existed still name their hands), then `{"second_stock": ...}` where it has one (two hands that
+/// differ only in it are two hands), every object's keys in byte order: the text serde_json's
+/// `Value` writes, which the stored digests were made of. Written straight into the hash.
 pub fn play_digest(record: &HandRecord) -> Vec<u8> {
-    let mut played = serde_json::json!([
-        record.dealer,
-        record.deal,
-        record.face_up,
-        record.stock,
-        record.actions
-    ]);
-    // The shoe, the cut card and later deals only where a record has them, so that the digests
-    // stored before they existed still name their hands.
-    let array = played.as_array_mut().expect("an array");
+    let mut h = Hashed(sha2::Sha256::new());
+    h.put("[");
+    h.json(&record.dealer);
+    h.put(",");
+    h.seat_map(&record.deal);
+    h.put(",");
+    h.json(&record.face_up);
+    h.put(",");
+    h.json(&record.stock);
+    h.put(",[");
+    for (i, a) in record.actions.iter().enumerate() {
+        h.put(if i == 0 { "{" } else { ",{" });
+        // Its two keys in order: the verb, and "seat" (no verb is named "seat").
+        let (verb, seat) = (&a.kind.verb, |h: &mut Hashed| {
+            h.put("\"seat\":");
+            h.json(&a.seat);
+        });
+        if verb.as_str() > "seat" {
+            seat(&mut h);
+            h.put(",");
+        }
+        h.json(verb);
+        h.put(":");
+        h.json(&a.kind.value);
+        if verb.as_str() < "seat" {
+            h.put(",");
+            seat(&mut h);
+        }
+        h.put("}");
+    }
+    h.put("]");
     if !record.shoe.is_empty() || record.cut_card.is_some() || !record.deals.is_empty() {
-        array.push(serde_json::json!([
-            record.shoe,
-            record.cut_card,
-            record.deals
-        ]));
+        h.put(",[");
+        h.json(&record.shoe);
+        h.put(",");
+        h.json(&record.cut_card);
+        h.put(",[");
+        for (i, deal) in record.deals.iter().enumerate() {
+            if i > 0 {
+                h.put(",");
+            }
+            h.seat_map(deal);
+        }
+        h.put("]]");
     }
-    // The second stock likewise, after them: two hands that differ only in it are two hands.
     if !record.second_stock.is_empty() {
-        array.push(serde_json::json!({"second_stock": record.second_stock}));
+        h.put(",{\"second_stock\":");
+        h.json(&record.second_stock);
+        h.put("}");
     }
-    sha2::Sha256::digest(played.to_string().as_bytes()).to_vec()
+    h.put("]");
+    h.0.finalize().to_vec()
+}
+
+/// A digest being made of JSON text.
+struct Hashed(sha2::Sha256);
+
+impl Hashed {
+    fn put(&mut self, text: &str) {
+        self.0.update(text.as_bytes());
+    }
+
+    fn json(&mut self, value: &impl Serialize) {
+        serde_json::to_writer(&mut *self, value).expect("a record's parts serialize");
+    }
+
+    /// A map by seat, its keys (the seats' codes) in byte order.
+    fn seat_map(&mut self, map: &BTreeMap<Seat, Vec<crate::cards::Card>>) {
+        let mut entries: Vec<_> = map.iter().collect();
+        entries.sort_unstable_by_key(|(seat, _)| seat.code());
+        self.put("{");
+        for (i, (seat, cards)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                self.put(",");
+            }
+            self.json(seat);
+            self.put(":");
+            self.json(cards);
+        }
+        self.put("}");
+    }
+}
+
+impl std::io::Write for Hashed {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The hand of `session` that played exactly this (by `play_digest`), named for a problem.

@@ -3553,3 +3553,33 @@ fn the_play_digest_is_that_of_the_sorted_json_text() {
         assert_eq!(arbiter::league::play_digest(r), by_value(r), "{r:?}");
     }
 }
+
+/// A spreadsheet may pad its cells with spaces: a sheet whose every cell (the header's too) is
+/// padded imports as the same hands as the sheet without, so the unpadded one, posted after, is
+/// refused as repeating them.
+#[actix_web::test]
+async fn padded_cells_read_as_the_same_sheet() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let sheet = two_hand_sheet();
+    let padded: String = sheet
+        .lines()
+        .map(|l| {
+            let cells: Vec<String> = l.split(',').map(|c| format!(" {c}\t ")).collect();
+            cells.join(",") + "\n"
+        })
+        .collect();
+    let r = c.import(s.evening1, &padded).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        r.json["hands"].as_array().map(Vec::len),
+        Some(2),
+        "{}",
+        r.text
+    );
+    let r = c.import(s.evening1, &sheet).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+}

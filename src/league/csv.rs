@@ -219,9 +219,9 @@ fn read(
     table: Table,
     bytes: &[u8],
 ) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
-    let mut reader = ::csv::ReaderBuilder::new()
-        .trim(::csv::Trim::All)
-        .from_reader(bytes);
+    // Cells are trimmed as they are read (`str::trim`, as `Trim::All` would, but without a
+    // trimmed copy of every row).
+    let mut reader = ::csv::ReaderBuilder::new().from_reader(bytes);
     let header_cell = Cell { line: 1, column: 0 };
     if let Some(open) = unclosed_quote(bytes) {
         return Err(vec![open.problem(
@@ -230,7 +230,7 @@ fn read(
         )]);
     }
     let header: Vec<String> = match reader.headers() {
-        Ok(h) => h.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        Ok(h) => h.iter().map(|c| c.trim().to_ascii_lowercase()).collect(),
         Err(e) => return Err(vec![header_cell.problem(format!("unreadable header: {e}"))]),
     };
     if header != SHEET_COLUMNS {
@@ -266,7 +266,9 @@ fn read(
             line: row.position().map_or(n as u64 + 2, |p| p.line()),
             column: 0,
         };
-        let label = &row[MATCH];
+        // The header has the six columns, so every row read has six cells.
+        let row: [&str; 6] = std::array::from_fn(|i| row[i].trim());
+        let label = row[MATCH];
         if label.is_empty() {
             errors.push(cell.at(MATCH).problem("every row names its match"));
             continue;
@@ -297,8 +299,7 @@ fn read(
             });
         }
         let m = matches.last_mut().expect("pushed above");
-        let action = &row[ACTION];
-        let value = &row[VALUE];
+        let (action, value) = (row[ACTION], row[VALUE]);
         if action == "sit" {
             if !row[HAND].is_empty() || !m.hands.is_empty() {
                 errors.push(

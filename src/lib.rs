@@ -8,6 +8,7 @@ pub mod details;
 pub mod engine;
 pub mod games;
 pub mod input;
+pub mod json;
 pub mod league;
 pub mod pbn;
 pub mod record;

@@ -10,6 +10,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header::HeaderMap;
 use actix_web::test as http;
+use arbiter::api::problem::Problem;
 use arbiter::engine::Options;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -528,6 +529,175 @@ async fn trailing_data_and_duplicate_keys_are_refused_everywhere() {
     )
     .await
     .refused(422, "/seats/N");
+}
+
+/// A body's answer as JSON: the ruling (or the engine's refusal), or the problem refusing it.
+fn answer(read: Result<Box<dyn arbiter::engine::Recorded + '_>, Problem>) -> Result<Value, Value> {
+    match read {
+        Ok(record) => Ok(match record.adjudicate() {
+            Ok(ruling) => serde_json::to_value(ruling).unwrap(),
+            Err(errors) => json!({"refused": serde_json::to_value(errors).unwrap()}),
+        }),
+        Err(problem) => Err(serde_json::to_value(problem).unwrap()),
+    }
+}
+
+/// A well-formed body is read in one pass that also looks for keys given twice and data after
+/// the document; one that fails it is read again by the reader that names what is wrong. Both
+/// must answer every body alike: bodies with duplicate keys, trailing data, wrong types, numbers
+/// out of range and unknown fields at several depths, in games whose actions carry a card, a
+/// choice or a bid.
+#[test]
+fn the_one_pass_reader_answers_every_body_as_the_path_reporting_reader_does() {
+    use arbiter::api::problem::{checked_document, parse_json, read_document, without_bom};
+    use arbiter::api::{hand_record, hand_record_checked};
+    use arbiter::json::read_unique;
+    use arbiter::record::HandRecord;
+    for (game, prefix) in [
+        ("malilla", "01"),
+        ("court-piece", "08"),
+        ("boston-de-fontainebleau", "01"),
+    ] {
+        let rules = arbiter::games::find(game).unwrap();
+        let record = fixture(game, prefix);
+        let hand = record.to_string();
+        let edited = |edit: &dyn Fn(&mut Value)| {
+            let mut r = record.clone();
+            edit(&mut r);
+            r.to_string()
+        };
+        let first_seat = record["actions"][0]["seat"].as_str().unwrap().to_string();
+        let verb = record["actions"][1]
+            .as_object()
+            .unwrap()
+            .keys()
+            .find(|k| *k != "seat")
+            .unwrap()
+            .clone();
+        let refused = [
+            // A key given twice: at the top, in the deal, in an action, in an action's value,
+            // in the options (and inside an option's value), in the players, in the match state.
+            hand.replacen('{', "{\"dealer\":\"N\",", 1),
+            hand.replacen("\"deal\":{", "\"deal\":{\"N\":[],", 1),
+            hand.replacen(
+                "\"seat\":",
+                &format!("\"seat\":\"{first_seat}\",\"seat\":"),
+                1,
+            ),
+            hand.replacen(
+                &format!("\"{verb}\":"),
+                &format!("\"{verb}\":true,\"{verb}\":"),
+                1,
+            ),
+            hand.replacen('{', "{\"options\":{\"a\":1,\"a\":2},", 1),
+            hand.replacen('{', "{\"options\":{\"a\":{\"b\":[{\"c\":1,\"c\":1}]}},", 1),
+            hand.replacen('{', "{\"players\":{\"N\":\"x\",\"N\":\"y\"},", 1),
+            hand.replacen(
+                '{',
+                "{\"match_state\":{\"hands_played\":1,\"hands_played\":1},",
+                1,
+            ),
+            hand.replacen('{', "{\"match_state\":{\"x\":{\"y\":1,\"y\":1}},", 1),
+            // The same key, once written with an escape.
+            hand.replacen('{', "{\"de\\u0061ler\":\"N\",", 1),
+            // Data after the document.
+            format!("{hand} x"),
+            format!("{hand}{{}}"),
+            format!("{hand}{hand}"),
+            // Wrong types, at several depths.
+            edited(&|r| r["dealer"] = json!(5)),
+            edited(&|r| r["deal"]["N"] = json!("AS")),
+            edited(&|r| r["actions"][2]["seat"] = json!(["N"])),
+            edited(&|r| r["actions"][2][verb.as_str()] = json!({"x": 1})),
+            edited(&|r| r["actions"] = json!({})),
+            // Numbers out of range, or not whole.
+            edited(&|r| r["match_state"] = json!({"hands_played": 4_294_967_296_u64})),
+            edited(&|r| r["match_state"] = json!({"hands_played": -1})),
+            edited(&|r| r["match_state"] = json!({"hands_played": 1.5})),
+            // Unknown fields and values, at several depths.
+            edited(&|r| r["dealt"] = json!(1)),
+            edited(&|r| r["deal"]["Q"] = json!([])),
+            edited(&|r| r["actions"][1]["dance"] = json!(1)),
+            edited(&|r| r["options"] = json!({"no such option": true})),
+            edited(&|r| r["match_state"] = json!({"no such field": 1})),
+            // No document, or not an object.
+            String::new(),
+            " \n".into(),
+            "[]".into(),
+            "null".into(),
+            hand[..hand.len() - 1].into(),
+            // A key given twice in a long object (one the one pass leaves to the walk).
+            hand.replacen(
+                '{',
+                &format!(
+                    "{{\"options\":{{{}\"k0\":1}},",
+                    (0..40).map(|i| format!("\"k{i}\":0,")).collect::<String>()
+                ),
+                1,
+            ),
+            // Deep nesting: within serde's depth limit, and beyond it.
+            hand.replacen(
+                '{',
+                &format!(
+                    "{{\"options\":{{\"a\":{}1{}}},",
+                    "[".repeat(100),
+                    "]".repeat(100)
+                ),
+                1,
+            ),
+            hand.replacen(
+                '{',
+                &format!(
+                    "{{\"options\":{{\"a\":{}1{}}},",
+                    "[".repeat(200),
+                    "]".repeat(200)
+                ),
+                1,
+            ),
+        ];
+        let taken = [
+            hand.clone(),
+            format!("\u{feff}{hand} \n"),
+            // A key written with an escape is read by the path-reporting reader alone.
+            hand.replacen("\"dealer\"", "\"de\\u0061ler\"", 1),
+        ];
+        // The one pass takes a well-formed body itself (the comparison below would hold even if
+        // it handed every body to the path-reporting reader).
+        for body in &taken[..2] {
+            assert!(
+                rules.read_json(without_bom(body.as_bytes())).is_some(),
+                "{game}"
+            );
+            assert!(read_unique::<HandRecord>(without_bom(body.as_bytes())).is_some());
+        }
+        for body in refused.iter().chain(&taken) {
+            let fast = answer(hand_record(rules, body.as_bytes()));
+            let slow = answer(hand_record_checked(rules, body.as_bytes()));
+            assert_eq!(fast, slow, "{game}: {body}");
+            let fast =
+                parse_json::<HandRecord>(body.as_bytes()).map(|r| serde_json::to_value(r).unwrap());
+            let slow = checked_document(body.as_bytes())
+                .and_then(read_document::<HandRecord>)
+                .map(|r| serde_json::to_value(r).unwrap());
+            assert_eq!(
+                fast.map_err(|p| serde_json::to_value(p).unwrap()),
+                slow.map_err(|p| serde_json::to_value(p).unwrap()),
+                "{game}: {body}"
+            );
+        }
+        for body in &refused {
+            assert_ne!(body, &hand, "{game}: the edit applies");
+            let answer = answer(hand_record(rules, body.as_bytes()));
+            assert!(
+                answer.is_err() || answer.as_ref().is_ok_and(|a| a.get("refused").is_some()),
+                "{game}: refused: {body}"
+            );
+        }
+        for body in &taken {
+            let ruling = answer(hand_record(rules, body.as_bytes())).unwrap();
+            assert!(ruling.get("refused").is_none(), "{game}: taken: {body}");
+        }
+    }
 }
 
 // ---- 5. headers the RFCs require -------------------------------------------------------------

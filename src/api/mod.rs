@@ -16,7 +16,7 @@ use actix_web::dev::Service;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
-use problem::{Problem, checked_document, json_body, parse_json, read_document};
+use problem::{Problem, checked_document, json_body, parse_json, read_document, without_bom};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -541,11 +541,21 @@ pub fn record_problem(game: &dyn Game, problem: Problem) -> Problem {
 /// a well-formed record, and otherwise through the game-agnostic record, whose reading names
 /// what is wrong (the refusal is the same either way; only a good record is read faster).
 pub fn hand_record<'a>(game: &'a dyn Game, body: &[u8]) -> Result<Box<dyn Recorded + 'a>, Problem> {
+    // One pass for a well-formed body; one that fails it is read again to name what is wrong.
+    match game.read_json(without_bom(body)) {
+        Some(read) => Ok(read),
+        None => hand_record_checked(game, body),
+    }
+}
+
+/// `hand_record` by the path-reporting reader alone: what it answers for a body its one pass
+/// does not take (a refusal naming the problem, or a record with a key written with an escape).
+pub fn hand_record_checked<'a>(
+    game: &'a dyn Game,
+    body: &[u8],
+) -> Result<Box<dyn Recorded + 'a>, Problem> {
     let about = |p| record_problem(game, p);
     let document = checked_document(body).map_err(about)?;
-    if let Some(read) = game.read_json(document) {
-        return Ok(read);
-    }
     let record: HandRecord = read_document(document).map_err(about)?;
     game.read(&record)
         .map_err(|e| Problem::invalid(e).about_record())

@@ -413,8 +413,8 @@ pub trait Game: Send + Sync {
     /// Reads a record of this game from its JSON text straight into the game's verbs, without the
     /// game-agnostic record between: the way a well-formed body is read. `None` when the text
     /// does not read or breaks a bound; `read` of the game-agnostic record then names what is
-    /// wrong (it takes everything this takes, and reads it the same). The text must have passed
-    /// the checks serde does not make: no key given twice, nothing after the document.
+    /// wrong (it takes everything this takes, and reads it the same). `None` too for a key given
+    /// twice in any object or anything after the document (`json::read_unique`).
     fn read_json<'a>(&'a self, json: &[u8]) -> Option<Box<dyn Recorded + 'a>>;
 
     /// The schemas of this game's actions, details and carried match state.
@@ -478,7 +478,7 @@ impl<R: Rules> Game for R {
     }
 
     fn read_json<'a>(&'a self, json: &[u8]) -> Option<Box<dyn Recorded + 'a>> {
-        let record: HandRecord<R::Verb> = serde_json::from_slice(json).ok()?;
+        let record: HandRecord<R::Verb> = crate::json::read_unique(json)?;
         record.validate().ok()?;
         Some(Box::new(replay::Read {
             rules: self,

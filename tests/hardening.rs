@@ -1572,6 +1572,7 @@ async fn public_results_show_scores_to_anyone_and_records_to_members() {
     // Records, the audit trail and sheets: 401 without a key, 403 with another club's.
     for uri in [
         "/v1/clubs/1/hands/1",
+        "/v1/clubs/1/hands/1/amendments",
         "/v1/clubs/1/amendments",
         "/v1/clubs/1/sessions/1/sheet",
     ] {
@@ -1648,6 +1649,7 @@ async fn a_members_only_club_does_not_exist_to_strangers() {
         "/v1/clubs/1/leagues/1/standings",
         "/v1/clubs/1/matches/1/hands",
         "/v1/clubs/1/hands/1",
+        "/v1/clubs/1/hands/1/amendments",
         "/v1/clubs/1/amendments",
         "/v1/clubs/1/sessions/1/sheet",
     ] {

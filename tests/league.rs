@@ -1737,6 +1737,24 @@ async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
     );
     let page = c.get("/v1/clubs/1/amendments?limit=3").await;
     assert_eq!(page["next_cursor"], json!(items[2]["id"].to_string()));
+
+    // Hand 1's own trail: its amendment and its void, though it is no longer stored; one to a
+    // page, the next in the Link header. Hand 2, stored and never corrected, has none; a hand
+    // neither stored nor in the trail is not found.
+    let trail = format!("/v1/clubs/1/hands/{h1}/amendments");
+    assert_eq!(c.get(&trail).await["items"], json!(items[..2]));
+    let first = c.send(c.get_req(&format!("{trail}?limit=1"))).await;
+    assert_eq!(first.json["items"], json!(items[..1]));
+    let next = first.link.strip_prefix('<').and_then(|l| l.split_once('>'));
+    let second = c.get(next.unwrap().0).await;
+    assert_eq!(second["items"], json!(items[1..2]));
+    assert_eq!(second["next_cursor"], Value::Null);
+    let none = c.get(&format!("/v1/clubs/1/hands/{h2}/amendments")).await;
+    assert_eq!(none, json!({"items": [], "next_cursor": null}));
+    let r = c
+        .send(c.get_req("/v1/clubs/1/hands/999999/amendments"))
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text);
 }
 
 /// A session larger than one sheet can hold (more rows than an import takes) is exported in pages
@@ -3385,7 +3403,9 @@ async fn every_list_refuses_a_bad_cursor_or_limit_as_the_hand_lists_do() {
     let c = Client { app, key };
     let s = set_up(&c).await;
     c.match_of_four(s.evening1, &s.players).await;
+    assert_eq!(c.import(s.evening1, &two_hand_sheet()).await.status, 201);
     let hands = format!("/v1/clubs/1/leagues/{}/hands", s.malilla);
+    let hand = c.get(&hands).await["items"][0]["id"].clone();
     let lists = [
         "/v1/clubs".to_string(),
         "/v1/clubs/1/keys".into(),
@@ -3395,6 +3415,7 @@ async fn every_list_refuses_a_bad_cursor_or_limit_as_the_hand_lists_do() {
         format!("/v1/clubs/1/leagues/{}/sessions", s.malilla),
         format!("/v1/clubs/1/sessions/{}/matches", s.evening1),
         "/v1/clubs/1/amendments".into(),
+        format!("/v1/clubs/1/hands/{hand}/amendments"),
     ];
     let bad = [
         ("cursor=abc", "/query/cursor"),

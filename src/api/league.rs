@@ -871,6 +871,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(resource("/v1/clubs/{club}/hands/{hand}").route(web::get().to(get_hand)))
     .service(resource("/v1/clubs/{club}/hands/{hand}/amend").route(web::post().to(amend_hand)))
     .service(resource("/v1/clubs/{club}/hands/{hand}/void").route(web::post().to(void_hand)))
+    .service(
+        resource("/v1/clubs/{club}/hands/{hand}/amendments").route(web::get().to(hand_amendments)),
+    )
     .service(resource("/v1/clubs/{club}/amendments").route(web::get().to(list_amendments)))
     .service(resource("/v1/games/{game}/sheet-template").route(web::get().to(sheet_template)));
 }
@@ -1683,6 +1686,29 @@ async fn list_amendments(
     let (cursor, limit) = paging(&req)?;
     let page = read_as(&req, &state, club, Shows::Records, move |tx| {
         league::list_amendments(tx, club, cursor, limit)
+    })
+    .await?;
+    Ok(page_response(&req, &page, limit))
+}
+
+/// A stored hand's audit trail, oldest first: its amendments and its void, each with who did it,
+/// when and what it was before (the club's trail, `/amendments`, holds them among the rest). A
+/// voided hand's trail is still listed; a hand neither stored nor in the trail is 404.
+/// Needs one of the club's keys (or the operator's token), whatever the club's visibility.
+#[utoipa::path(
+    get, path = "/v1/clubs/{club}/hands/{hand}/amendments", tag = "league",
+    params(("club" = i64, Path), ("hand" = i64, Path), Paging),
+    responses((status = 200, description = "A page of the list; the next page, if any, also in the Link header", body = Page<Amendment>), RecordReadProblems), security(("bearer" = []))
+)]
+async fn hand_amendments(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<LeagueState>,
+) -> Result<HttpResponse, Problem> {
+    let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
+    let (cursor, limit) = paging(&req)?;
+    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
+        league::hand_amendments(tx, club, hand, cursor, limit)
     })
     .await?;
     Ok(page_response(&req, &page, limit))

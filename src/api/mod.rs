@@ -40,7 +40,7 @@ use utoipa_swagger_ui::SwaggerUi;
         league::list_sessions, league::create_session, league::standings, league::readjudicate,
         league::get_session, league::rename_session, league::list_matches, league::create_match, league::get_match,
         league::post_hand, league::match_hands, league::session_hands, league::league_hands, league::get_hand,
-        league::amend_hand, league::void_hand, league::list_amendments,
+        league::amend_hand, league::void_hand, league::hand_amendments, league::list_amendments,
         league::export_sheet, league::import_sheet, league::sheet_template,
         crate::desk::examples
     ),

@@ -295,20 +295,61 @@ pub fn list_amendments(
     repo::get_club(tx, club)?;
     let sql = "SELECT id, at, by, action, subject, subject_id, before, after, note FROM amendments \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-    let json = |s: String| serde_json::from_str(&s).unwrap_or(Value::Null);
-    let row = |r: &Row| {
-        Ok(Amendment {
-            id: r.get(0)?,
-            at: r.get(1)?,
-            by: r.get(2)?,
-            action: r.get(3)?,
-            subject: r.get(4)?,
-            subject_id: r.get(5)?,
-            before: json(r.get(6)?),
-            after: json(r.get(7)?),
-            note: r.get(8)?,
-        })
-    };
     let args: [&dyn ToSql; 2] = [&club, &after];
-    repo::page(tx, sql, &args, limit, row, |a| a.id.to_string())
+    repo::page(
+        tx,
+        sql,
+        &args,
+        limit,
+        |r| Ok(amendment(r)?),
+        |a| a.id.to_string(),
+    )
+}
+
+/// A page of a stored hand's audit trail (`HAND_AMENDMENTS`).
+pub(super) const HAND_AMENDMENTS: &str = "SELECT id, at, by, action, subject, subject_id, before, \
+     after, note FROM amendments WHERE club_id = ?1 AND subject = 'hand' AND subject_id = ?3 \
+     AND id > ?2 ORDER BY id LIMIT ?4";
+
+/// The audit trail of `club`'s hand `hand`, oldest first: its amendments and its void. A voided
+/// hand is no longer stored, but its trail is kept and listed; a hand neither stored nor in the
+/// trail is not found.
+pub fn hand_amendments(
+    tx: &Transaction,
+    club: i64,
+    hand: i64,
+    after: i64,
+    limit: u32,
+) -> Result<Page<Amendment>> {
+    repo::get_club(tx, club)?;
+    let args: [&dyn ToSql; 3] = [&club, &after, &hand];
+    let page = repo::page(
+        tx,
+        HAND_AMENDMENTS,
+        &args,
+        limit,
+        |r| Ok(amendment(r)?),
+        |a| a.id.to_string(),
+    )?;
+    if page.items.is_empty() && after == 0 {
+        // No trail: the hand must be stored.
+        match_of(tx, club, hand)?;
+    }
+    Ok(page)
+}
+
+/// An audit trail row (the columns both lists select, in order).
+fn amendment(r: &Row) -> rusqlite::Result<Amendment> {
+    let json = |s: String| serde_json::from_str(&s).unwrap_or(Value::Null);
+    Ok(Amendment {
+        id: r.get(0)?,
+        at: r.get(1)?,
+        by: r.get(2)?,
+        action: r.get(3)?,
+        subject: r.get(4)?,
+        subject_id: r.get(5)?,
+        before: json(r.get(6)?),
+        after: json(r.get(7)?),
+        note: r.get(8)?,
+    })
 }

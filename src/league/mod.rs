@@ -18,7 +18,10 @@ mod repo;
 mod schema;
 mod standings;
 
-pub use amend::{amend_hand, list_amendments, match_of, rename_player, rename_session, void_hand};
+pub use amend::{
+    amend_hand, hand_amendments, list_amendments, match_of, rename_player, rename_session,
+    void_hand,
+};
 pub use csv::{
     MAX_ROWS, MAX_SHEET, PlannedMatch, SHEET_COLUMNS, SheetPage, hands_table, import, plan_sheet,
     sheet_header, sheet_rows, sheet_template, standings_table,

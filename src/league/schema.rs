@@ -368,6 +368,11 @@ CREATE INDEX partnerships_by_club ON partnerships (club_id, id);
 CREATE INDEX leagues_by_club ON leagues (club_id, id);
 "#,
         ),
+        // 17: a stored hand's own audit trail (`GET /v1/clubs/{club}/hands/{hand}/amendments`) is
+        // read through an index, not by walking the club's whole trail.
+        M::up(
+            "CREATE INDEX amendments_by_subject ON amendments (club_id, subject, subject_id, id);",
+        ),
     ]
 }
 
@@ -1291,6 +1296,28 @@ mod tests {
                 "{table}"
             );
         }
+    }
+
+    /// Migration 17: a page of a hand's audit trail is read through an index from the cursor on.
+    #[test]
+    fn migration_17_pages_a_hands_audit_trail_by_an_index() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrate(&mut conn).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::super::amend::HAND_AMENDMENTS
+            ))
+            .unwrap()
+            .query_map(rusqlite::params![1, 5, 7, 11], |r| r.get(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(
+            plan,
+            ["SEARCH amendments USING INDEX amendments_by_subject \
+              (club_id=? AND subject=? AND subject_id=? AND id>?)"]
+        );
     }
 
     /// Migration 13: a stored trick without `counts` counts (the tally stored with it counted it);

@@ -198,17 +198,16 @@ async function showContext(club, hand, stored) {
       : h("p", { class: "none", id: "amendments" }, "Never amended."));
 }
 
-/** The club's audit trail entries about stored hand `hand`, oldest first; null when refused. */
+/** Stored hand `hand`'s audit trail, oldest first, every page of it; null when refused. */
 async function amendmentsOf(club, hand) {
   const out = [];
   let cursor = "";
-  for (let page = 0; page < 50; page++) {
-    const res = await api(`/v1/clubs/${encodeURIComponent(club)}/amendments?limit=1000&cursor=${cursor}`, undefined, { asMember: true });
+  do {
+    const res = await api(`/v1/clubs/${encodeURIComponent(club)}/hands/${encodeURIComponent(hand)}/amendments?limit=1000&cursor=${encodeURIComponent(cursor)}`, undefined, { asMember: true });
     if (!res.ok) return null;
-    out.push(...(res.body.items ?? []).filter((x) => x.subject === "hand" && x.subject_id === hand));
-    if (!res.body.next_cursor) break;
-    cursor = encodeURIComponent(res.body.next_cursor);
-  }
+    out.push(...(res.body.items ?? []));
+    cursor = res.body.next_cursor;
+  } while (cursor);
   return out;
 }
 

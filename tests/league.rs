@@ -1751,10 +1751,15 @@ async fn a_director_amends_and_voids_hands_and_renames_with_an_audit_trail() {
     assert_eq!(second["next_cursor"], Value::Null);
     let none = c.get(&format!("/v1/clubs/1/hands/{h2}/amendments")).await;
     assert_eq!(none, json!({"items": [], "next_cursor": null}));
-    let r = c
-        .send(c.get_req("/v1/clubs/1/hands/999999/amendments"))
-        .await;
-    assert_eq!(r.status, 404, "{}", r.text);
+    let last = items[1]["id"].as_i64().unwrap();
+    let past = c.get(&format!("{trail}?cursor={last}")).await;
+    assert_eq!(past, json!({"items": [], "next_cursor": null}));
+    for cursor in ["", &format!("?cursor={last}")] {
+        let r = c
+            .send(c.get_req(&format!("/v1/clubs/1/hands/999999/amendments{cursor}")))
+            .await;
+        assert_eq!(r.status, 404, "{cursor}: {}", r.text);
+    }
 }
 
 /// A session larger than one sheet can hold (more rows than an import takes) is exported in pages

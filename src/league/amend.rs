@@ -306,7 +306,7 @@ pub fn list_amendments(
     )
 }
 
-/// A page of a stored hand's audit trail (`HAND_AMENDMENTS`).
+/// The query of a page of a stored hand's audit trail (its plan is pinned in `schema`'s tests).
 pub(super) const HAND_AMENDMENTS: &str = "SELECT id, at, by, action, subject, subject_id, before, \
      after, note FROM amendments WHERE club_id = ?1 AND subject = 'hand' AND subject_id = ?3 \
      AND id > ?2 ORDER BY id LIMIT ?4";
@@ -331,9 +331,16 @@ pub fn hand_amendments(
         |r| Ok(amendment(r)?),
         |a| a.id.to_string(),
     )?;
-    if page.items.is_empty() && after == 0 {
-        // No trail: the hand must be stored.
-        match_of(tx, club, hand)?;
+    // An empty page (past the end, or no trail at all): the hand must be stored or in the trail.
+    if page.items.is_empty() {
+        let in_trail = tx
+            .prepare_cached(
+                "SELECT 1 FROM amendments WHERE club_id = ?1 AND subject = 'hand' AND subject_id = ?2",
+            )?
+            .exists(params![club, hand])?;
+        if !in_trail {
+            match_of(tx, club, hand)?;
+        }
     }
     Ok(page)
 }

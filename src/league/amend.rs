@@ -296,14 +296,7 @@ pub fn list_amendments(
     let sql = "SELECT id, at, by, action, subject, subject_id, before, after, note FROM amendments \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
     let args: [&dyn ToSql; 2] = [&club, &after];
-    repo::page(
-        tx,
-        sql,
-        &args,
-        limit,
-        |r| Ok(amendment(r)?),
-        |a| a.id.to_string(),
-    )
+    repo::page(tx, sql, &args, limit, amendment, |a| a.id.to_string())
 }
 
 /// The query of a page of a stored hand's audit trail (its plan is pinned in `schema`'s tests).
@@ -323,14 +316,9 @@ pub fn hand_amendments(
 ) -> Result<Page<Amendment>> {
     repo::get_club(tx, club)?;
     let args: [&dyn ToSql; 3] = [&club, &after, &hand];
-    let page = repo::page(
-        tx,
-        HAND_AMENDMENTS,
-        &args,
-        limit,
-        |r| Ok(amendment(r)?),
-        |a| a.id.to_string(),
-    )?;
+    let page = repo::page(tx, HAND_AMENDMENTS, &args, limit, amendment, |a| {
+        a.id.to_string()
+    })?;
     // An empty page (past the end, or no trail at all): the hand must be stored or in the trail.
     if page.items.is_empty() {
         let in_trail = tx

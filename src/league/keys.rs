@@ -153,7 +153,7 @@ pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Res
     };
     let sql = "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-    let row = |r: &Row| {
+    let row = |r: &Row| -> rusqlite::Result<KeyInfo> {
         Ok(KeyInfo {
             id: r.get(0)?,
             label: r.get(1)?,

@@ -35,14 +35,17 @@ fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
 /// `ORDER BY id` with `LIMIT` as its last parameter, which is given here as one row more than
 /// `limit` (that row says that a next page exists). Each row is read by `row`; `cursor` names the
 /// page's last for the next page.
-pub(super) fn page<T>(
+pub(super) fn page<T, E>(
     tx: &Transaction,
     sql: &str,
     args: &[&dyn ToSql],
     limit: u32,
-    mut row: impl FnMut(&Row) -> Result<T>,
+    mut row: impl FnMut(&Row) -> std::result::Result<T, E>,
     cursor: impl FnOnce(&T) -> String,
-) -> Result<Page<T>> {
+) -> Result<Page<T>>
+where
+    StoreError: From<E>,
+{
     let over = limit + 1;
     let mut all = args.to_vec();
     all.push(&over);
@@ -95,14 +98,7 @@ pub fn list_clubs(tx: &Transaction, reader: Reader, after: i64, limit: u32) -> R
         "{CLUB_COLUMNS} WHERE id > ?1 AND (visibility = ?2 OR ?3 OR id = ?4) ORDER BY id LIMIT ?5"
     );
     let args: [&dyn ToSql; 4] = [&after, &public, &every, &own];
-    page(
-        tx,
-        &sql,
-        &args,
-        limit,
-        |r| Ok(club_row(r)?),
-        |c| c.id.to_string(),
-    )
+    page(tx, &sql, &args, limit, club_row, |c| c.id.to_string())
 }
 
 pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
@@ -264,14 +260,7 @@ pub fn list_players(tx: &Transaction, club: i64, after: i64, limit: u32) -> Resu
     let sql = "SELECT id, club_id, name, created_at FROM players \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
     let args: [&dyn ToSql; 2] = [&club, &after];
-    page(
-        tx,
-        sql,
-        &args,
-        limit,
-        |r| Ok(player_row(r)?),
-        |p| p.id.to_string(),
-    )
+    page(tx, sql, &args, limit, player_row, |p| p.id.to_string())
 }
 
 pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
@@ -471,14 +460,7 @@ pub fn list_leagues(tx: &Transaction, club: i64, after: i64, limit: u32) -> Resu
     get_club(tx, club)?;
     let sql = format!("{LEAGUE_COLUMNS} WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
     let args: [&dyn ToSql; 2] = [&club, &after];
-    page(
-        tx,
-        &sql,
-        &args,
-        limit,
-        |r| Ok(league_row(r)?),
-        |l| l.id.to_string(),
-    )
+    page(tx, &sql, &args, limit, league_row, |l| l.id.to_string())
 }
 
 pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
@@ -527,14 +509,7 @@ pub fn list_sessions(
     let sql =
         format!("{SESSION_COLUMNS} WHERE s.league_id = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3");
     let args: [&dyn ToSql; 2] = [&league, &after];
-    page(
-        tx,
-        &sql,
-        &args,
-        limit,
-        |r| Ok(session_row(r)?),
-        |s| s.id.to_string(),
-    )
+    page(tx, &sql, &args, limit, session_row, |s| s.id.to_string())
 }
 
 pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
@@ -706,7 +681,7 @@ pub fn list_matches(
         SESSION_MATCHES,
         &args,
         limit,
-        |r| Ok(r.get(0)?),
+        |r| r.get(0),
         i64::to_string,
     )?;
     Ok(Page {
@@ -1217,7 +1192,7 @@ pub fn list_hands(
         &sql,
         &args,
         limit,
-        |r| Ok(hand_row(r)?.0),
+        |r| hand_row(r).map(|(h, _)| h),
         |h| h.id.to_string(),
     )
 }

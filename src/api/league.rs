@@ -283,6 +283,20 @@ async fn read_as<T: Send + 'static>(
     .await
 }
 
+/// A paged list of `club` that `shows` what `read_as` guards: its `cursor` and `limit` from the
+/// query, the page `f` reads, answered as JSON with the `Link` to the next page.
+async fn list_as<T: Serialize + Send + 'static>(
+    req: &HttpRequest,
+    state: &web::Data<LeagueState>,
+    club: i64,
+    shows: Shows,
+    f: impl FnOnce(&Transaction, i64, u32) -> league::Result<Page<T>> + Send + 'static,
+) -> Result<HttpResponse, Problem> {
+    let (cursor, limit) = paging(req)?;
+    let page = read_as(req, state, club, shows, move |tx| f(tx, cursor, limit)).await?;
+    Ok(page_response(req, &page, limit))
+}
+
 /// The bearer token a read presents, if any, and whether it is the operator's.
 fn reader_token(req: &HttpRequest, state: &LeagueState) -> (Option<String>, bool) {
     let secret = bearer(req).ok();
@@ -1065,12 +1079,8 @@ async fn list_players(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_players(tx, club, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list = move |tx: &Transaction, cursor, limit| league::list_players(tx, club, cursor, limit);
+    list_as(&req, &state, club, Shows::Results, list).await
 }
 
 #[utoipa::path(
@@ -1118,12 +1128,9 @@ async fn list_partnerships(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_partnerships(tx, club, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list =
+        move |tx: &Transaction, cursor, limit| league::list_partnerships(tx, club, cursor, limit);
+    list_as(&req, &state, club, Shows::Results, list).await
 }
 
 /// Registers a fixed team of two or more players (a pair, one of three pairs at six seats, a team
@@ -1175,12 +1182,8 @@ async fn list_leagues(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_leagues(tx, club, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list = move |tx: &Transaction, cursor, limit| league::list_leagues(tx, club, cursor, limit);
+    list_as(&req, &state, club, Shows::Results, list).await
 }
 
 /// Creates a league: one game with fixed options, for one season.
@@ -1229,12 +1232,9 @@ async fn list_sessions(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_sessions(tx, club, l, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list =
+        move |tx: &Transaction, cursor, limit| league::list_sessions(tx, club, l, cursor, limit);
+    list_as(&req, &state, club, Shows::Results, list).await
 }
 
 /// Opens a session (an evening of play) in a league.
@@ -1356,12 +1356,9 @@ async fn list_matches(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Results, move |tx| {
-        league::list_matches(tx, club, s, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list =
+        move |tx: &Transaction, cursor, limit| league::list_matches(tx, club, s, cursor, limit);
+    list_as(&req, &state, club, Shows::Results, list).await
 }
 
 /// Starts a match in a session with a player at each seat.
@@ -1683,12 +1680,9 @@ async fn list_amendments(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
-        league::list_amendments(tx, club, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    let list =
+        move |tx: &Transaction, cursor, limit| league::list_amendments(tx, club, cursor, limit);
+    list_as(&req, &state, club, Shows::Records, list).await
 }
 
 /// A stored hand's audit trail, oldest first: its amendments and its void, each with who did it,
@@ -1706,12 +1700,10 @@ async fn hand_amendments(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
-    let (cursor, limit) = paging(&req)?;
-    let page = read_as(&req, &state, club, Shows::Records, move |tx| {
+    let list = move |tx: &Transaction, cursor, limit| {
         league::hand_amendments(tx, club, hand, cursor, limit)
-    })
-    .await?;
-    Ok(page_response(&req, &page, limit))
+    };
+    list_as(&req, &state, club, Shows::Records, list).await
 }
 
 // ---- sheets ---------------------------------------------------------------------------------

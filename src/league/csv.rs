@@ -670,8 +670,7 @@ pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Resu
     let (mut rows, mut bytes) = (0, sheet_header().len());
     let (mut matches, mut next_cursor) = (Vec::new(), None);
     for id in repo::match_ids(tx, club, session, after)? {
-        let m = repo::get_match(tx, club, id)?;
-        let (sheet, n) = match_sheet(&m, &repo::match_records(tx, m.id, m.hands)?);
+        let (hands, sheet, n) = stored_match_sheet(tx, club, id, None)?;
         if !matches.is_empty() && (rows + n > MAX_ROWS || bytes + sheet.len() > MAX_SHEET) {
             next_cursor = matches.last().map(|m: &PlannedMatch| m.id);
             break;
@@ -679,7 +678,7 @@ pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Resu
         (rows, bytes) = (rows + n, bytes + sheet.len());
         matches.push(PlannedMatch {
             id,
-            hands: m.hands,
+            hands,
             bytes: sheet.len(),
         });
     }
@@ -695,11 +694,24 @@ pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Resu
 pub fn sheet_rows(tx: &Transaction, club: i64, batch: &[PlannedMatch]) -> Result<Vec<u8>> {
     let mut rows = Vec::new();
     for planned in batch {
-        let m = repo::get_match(tx, club, planned.id)?;
-        let (sheet, _) = match_sheet(&m, &repo::match_records(tx, m.id, planned.hands)?);
+        let (_, sheet, _) = stored_match_sheet(tx, club, planned.id, Some(planned.hands))?;
         rows.extend_from_slice(&sheet);
     }
     Ok(rows)
+}
+
+/// Stored match `id`'s rows with its first `hands` hands (all of them when `None`): how many
+/// hands they hold, the rows and how many there are.
+fn stored_match_sheet(
+    tx: &Transaction,
+    club: i64,
+    id: i64,
+    hands: Option<u32>,
+) -> Result<(u32, Vec<u8>, usize)> {
+    let m = repo::get_match(tx, club, id)?;
+    let hands = hands.unwrap_or(m.hands);
+    let (sheet, rows) = match_sheet(&m, &repo::match_records(tx, m.id, hands)?);
+    Ok((hands, sheet, rows))
 }
 
 /// One match's rows (its `sit` rows, then every hand's) and how many there are.

@@ -3525,6 +3525,130 @@ fn a_sheet_page_holds_the_hands_its_plan_counted() {
     );
 }
 
+/// The server prepares an import on a read and publishes it in a short write. A write in between
+/// that changes what the preparation read is seen when it is published: a hand the sheet repeats
+/// is refused (409), a player renamed away is no longer found, and a match given another hand is
+/// judged again (422), as if the import had been read after the write; nothing is stored twice or
+/// half-stored.
+#[test]
+fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
+    use arbiter::league::{self, StoreError};
+    let dir = tempfile::tempdir().unwrap();
+    let store = league::Store::open(&dir.path().join("league.db")).unwrap();
+    let (sheets, _) = common::malilla_sheets(1, 1);
+    let sheet = sheets[0].clone();
+    let (club, _, sessions, _) = common::malilla_league(&store, 3);
+    let prepare = |session: i64, sheet: &str| {
+        store
+            .read_expensive(|tx| league::prepare_import(tx, club, session, sheet.into()))
+            .unwrap()
+    };
+    let hands_stored = || -> i64 {
+        store
+            .read(|tx| Ok(tx.query_row("SELECT count(*) FROM hands", [], |r| r.get(0))?))
+            .unwrap()
+    };
+
+    // The same sheet imported into the session in between: its hand is now a repeat.
+    let prepared = prepare(sessions[0], &sheet);
+    let report = store
+        .write(|tx| league::import(tx, club, sessions[0], sheet.as_bytes()))
+        .unwrap();
+    match store.write(|tx| league::publish(tx, prepared)) {
+        Err(StoreError::Repeated(e)) => assert!(e[0].detail.contains("repeats"), "{e:?}"),
+        other => panic!("expected the repeat refused, got {other:?}"),
+    }
+    assert_eq!(hands_stored(), 1);
+
+    // The match continued by a sheet gets its second hand in between: the sheet's second hand is
+    // judged again, against the match's two.
+    let id = report.hands[0].match_id;
+    let m = store.read(|tx| league::get_match(tx, club, id)).unwrap();
+    let dealer = m.state.next_dealer.unwrap();
+    let mut seconds = (1..)
+        .map(|seed| common::random::random_legal_hand("malilla", seed))
+        .filter(|h| h.dealer == dealer);
+    let second = seconds.next().unwrap();
+    let other = seconds.find(|h| h.deal != second.deal).unwrap();
+    let mut continued = "match,hand,dealer,seat,action,value\n".to_string();
+    for row in common::sheet_rows(&id.to_string(), 2, &serde_json::to_value(&other).unwrap()) {
+        continued += &format!("{row}\n");
+    }
+    let prepared = prepare(sessions[0], &continued);
+    store
+        .write(|tx| league::post_hand(tx, club, id, &second))
+        .unwrap();
+    match store.write(|tx| league::publish(tx, prepared)) {
+        Err(StoreError::Invalid(e)) => assert!(
+            e[0].detail.contains(&format!(
+                "match {id} has 2 hand(s) stored: the next is hand 3"
+            )),
+            "{e:?}"
+        ),
+        other => panic!("expected the hand judged again, got {other:?}"),
+    }
+    assert_eq!(hands_stored(), 2);
+
+    // A player the sheet seats is renamed in between: the name no longer finds him.
+    let sit = sheet.lines().nth(1).unwrap();
+    let name = sit.rsplit(',').next().unwrap();
+    let player = store
+        .read(|tx| league::player_named(tx, club, name))
+        .unwrap()
+        .unwrap();
+    let prepared = prepare(sessions[1], &sheet);
+    store
+        .write(|tx| {
+            league::rename_player(tx, club, player, "Someone Else", &league::Actor::Operator)
+        })
+        .unwrap();
+    match store.write(|tx| league::publish(tx, prepared)) {
+        Err(StoreError::Invalid(e)) => assert!(
+            e[0].detail.contains(&format!("no player named '{name}'")),
+            "{e:?}"
+        ),
+        other => panic!("expected the name not found, got {other:?}"),
+    }
+    assert_eq!(hands_stored(), 2);
+
+    // Nothing in between: published as prepared.
+    let prepared = prepare(sessions[2], &sheets[0].replace(name, "Someone Else"));
+    let report = store.write(|tx| league::publish(tx, prepared)).unwrap();
+    assert_eq!(report.hands.len(), 1);
+    assert_eq!(hands_stored(), 3);
+}
+
+/// An import stores its matches' states once each and folds the ratings once, from the earliest
+/// finish it stored: the standings (ratings included) are those of the same matches imported one
+/// at a time, each folded as it finished.
+#[test]
+fn one_import_of_many_matches_stands_as_those_matches_one_by_one() {
+    let standings_of = |sheets: &[String]| {
+        let dir = tempfile::tempdir().unwrap();
+        let store = arbiter::league::Store::open(&dir.path().join("league.db")).unwrap();
+        // A session each: a sheet's hands repeat hands of other matches, which a session refuses.
+        let (club, league, sessions, _) = common::malilla_league(&store, sheets.len());
+        for (sheet, session) in sheets.iter().zip(sessions) {
+            store
+                .write(|tx| arbiter::league::import(tx, club, session, sheet.as_bytes()))
+                .unwrap();
+        }
+        let s = store
+            .read(|tx| arbiter::league::standings(tx, club, league))
+            .unwrap();
+        serde_json::to_value(s).unwrap()
+    };
+    let (whole, matches) = common::malilla_sheets(300, 300);
+    let (one_by_one, _) = common::malilla_sheets(300, 1);
+    assert_eq!((whole.len(), one_by_one.len()), (1, matches));
+    let together = standings_of(&whole);
+    assert!(
+        together["players"][0]["rating"]["rating"].is_number(),
+        "{together}"
+    );
+    assert_eq!(together, standings_of(&one_by_one));
+}
+
 /// The play digest, written straight into the hash, is the digest of the text serde_json's `Value`
 /// writes (keys in byte order), which every stored digest was made of: a sheet repeating a hand
 /// stored before the change is still recognised. Over every fixture's record and random legal

@@ -1789,9 +1789,16 @@ async fn import_sheet(
     }
     let sheet = bytes.to_vec();
     let turn = state.expensive.admit()?.turn().await;
-    let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    // Nearly all of an import is preparing it, which needs no writer: the write only publishes
+    // it. A sheet refused is answered after the write's idempotency check (a retried import
+    // replays its answer, though its hands are now stored).
+    let prepared = blocking(&state, move |store| {
         let _turn = turn;
-        league::import(tx, club, s, &sheet)
+        Ok(store.read_expensive(|tx| league::prepare_import(tx, club, s, sheet)))
+    })
+    .await?;
+    let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+        league::publish(tx, prepared?)
     })
     .await
     .map_err(Problem::about_sheet)?;

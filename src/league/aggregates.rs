@@ -216,7 +216,9 @@ pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
     Ok(())
 }
 
-/// Keeps a match's finish and the ratings after its state was stored.
+/// Keeps a match's finish and the ratings after its state was stored (the store does it in
+/// `repo::set_match_state`; tests that store a state by hand do it here).
+#[cfg(test)]
 pub(super) fn settle(tx: &Transaction, match_id: i64) -> Result<()> {
     if let Some((league, from)) = finish(tx, match_id)? {
         rerate(tx, league, from)?;

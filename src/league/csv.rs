@@ -1,12 +1,13 @@
 //! Spreadsheets: a session's hands as a sheet of one row per action (import and export, the same
 //! columns), and standings and hand lists as CSV tables. The sheet format is in the README.
 
+use super::aggregates;
 use super::model::*;
 use super::repo;
 use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
-use crate::engine::{FieldError, Game, Options, Seat, Side, Table};
+use crate::engine::{Adjudication, FieldError, Game, MatchState, Options, Seat, Side, Table};
 use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::borrow::Cow;
@@ -443,12 +444,68 @@ fn read(
     }
 }
 
-/// Imports a sheet into `session`: every match and hand, or (on any problem) nothing.
+/// Imports a sheet into `session`: every match and hand, or (on any problem) nothing. Prepared and
+/// published in one transaction; the server prepares on a read and publishes in a short write.
 pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
+    publish(tx, prepare_import(tx, club, session, bytes.to_vec())?)
+}
+
+/// A sheet made ready to store: read, its players found, every hand adjudicated, digested and
+/// packed, against the store as one read saw it. That is nearly all of an import's work, and it
+/// needs no writer: `publish` stores it in a short write, once it has checked that what the
+/// preparation read still holds.
+pub struct PreparedImport {
+    club: i64,
+    league: i64,
+    session: i64,
+    /// The sheet, to prepare again when the store moved on in between.
+    sheet: Vec<u8>,
+    matches: Vec<PreparedMatch>,
+}
+
+/// One match of a prepared sheet.
+struct PreparedMatch {
+    label: String,
+    to: Opened,
+    hands: Vec<PreparedHand>,
+}
+
+/// The match a sheet's rows go to, as the preparation found it.
+enum Opened {
+    /// A stored match of the session: its state as read, and its hands and stored state
+    /// (`match_version`), to tell whether it changed before the sheet is published.
+    Stored {
+        id: i64,
+        state: MatchState,
+        version: (u32, String),
+    },
+    /// A new match: its players, each found by the name the sheet gives.
+    New {
+        seated: repo::SeatedMatch,
+        names: Vec<(String, i64)>,
+    },
+}
+
+/// One hand of a prepared match: its ruling and the form it is stored in.
+struct PreparedHand {
+    number: u32,
+    first: Cell,
+    adjudication: Adjudication,
+    form: repo::StoredForm,
+}
+
+/// Reads `sheet` and judges every hand as the next of its match, on `tx` (a read is enough): the
+/// problems of the sheet, as the import answers them, or the sheet ready to `publish`.
+pub fn prepare_import(
+    tx: &Transaction,
+    club: i64,
+    session: i64,
+    sheet: Vec<u8>,
+) -> Result<PreparedImport> {
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
-    let drafts = read(game, game.table(&options), bytes).map_err(StoreError::Invalid)?;
+    let drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
     // Each hand's record and digest, made once for the repeat check and the store.
     let played: Vec<Vec<(HandRecord, Vec<u8>)>> = drafts
         .iter()
@@ -463,27 +520,32 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 .collect()
         })
         .collect();
-    let repeats = repeated_hands(tx, session, &drafts, &played)?;
+    let digests = drafts.iter().zip(&played).flat_map(|(m, played)| {
+        m.hands
+            .iter()
+            .zip(played)
+            .map(move |(h, (_, digest))| (m.label.as_str(), h.number, h.first, digest.as_slice()))
+    });
+    let repeats = repeated_hands(tx, session, digests)?;
     if !repeats.is_empty() {
         return Err(StoreError::Repeated(repeats));
     }
     let mut errors = Vec::new();
-    let mut report = ImportReport {
-        matches_created: BTreeMap::new(),
-        hands: Vec::new(),
-    };
+    let mut matches = Vec::new();
     for (m, played) in drafts.iter().zip(played) {
-        let Some(mut opened) = open_match(tx, club, session, m, &mut errors)? else {
+        let Some((to, mut state, mut stored)) = open_match(tx, club, session, m, &mut errors)?
+        else {
             continue;
         };
-        let (match_id, mut stored) = (opened.id, opened.hands);
-        if !m.seats.is_empty() {
-            report.matches_created.insert(m.label.clone(), match_id);
-        }
+        let mut hands = Vec::new();
         for (h, (record, digest)) in m.hands.iter().zip(played) {
             if h.number != stored + 1 {
                 errors.push(h.first.at(HAND).problem(format!(
-                    "match {match_id} has {stored} hand(s) stored: the next is hand {}",
+                    "{} has {stored} hand(s) stored: the next is hand {}",
+                    match &to {
+                        Opened::Stored { id, .. } => format!("match {id}"),
+                        Opened::New { .. } => format!("match '{}'", m.label),
+                    },
                     stored + 1
                 )));
                 break;
@@ -492,10 +554,16 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 errors.push(h.first.at(HAND).problem(e.to_string()));
                 break;
             }
-            match repo::post_next(tx, &mut opened, game, &options, &record, digest) {
-                Ok(summary) => {
-                    stored = summary.number;
-                    report.hands.push(summary);
+            match repo::adjudicate(game, &options, &state, &record, stored) {
+                Ok(adjudication) => {
+                    stored = h.number;
+                    state = adjudication.match_after.clone();
+                    hands.push(PreparedHand {
+                        number: h.number,
+                        first: h.first,
+                        form: repo::StoredForm::of(&record, digest, &adjudication),
+                        adjudication,
+                    });
                 }
                 Err(StoreError::Invalid(e)) => {
                     errors.extend(e.into_iter().map(|e| h.locate(e)));
@@ -504,47 +572,152 @@ pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result
                 Err(e) => return Err(e),
             }
         }
+        matches.push(PreparedMatch {
+            label: m.label.clone(),
+            to,
+            hands,
+        });
     }
-    if errors.is_empty() {
-        Ok(report)
-    } else {
-        Err(StoreError::Invalid(errors))
+    if !errors.is_empty() {
+        return Err(StoreError::Invalid(errors));
     }
+    Ok(PreparedImport {
+        club,
+        league: league.id,
+        session,
+        sheet,
+        matches,
+    })
 }
 
-/// The sheet's hands that repeat a hand stored in the session: importing them would count each
-/// twice (a session's export posted back to it, say).
-fn repeated_hands(
+/// Stores a prepared sheet. When a match it continues, or a player it names, has changed since it
+/// was prepared, it is prepared again here first, as it would have been had it been read now; and
+/// the repeat check is made again, since hands may have been stored in between.
+pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportReport> {
+    let p = if still_holds(tx, &prepared)? {
+        prepared
+    } else {
+        let PreparedImport {
+            club,
+            session,
+            sheet,
+            ..
+        } = prepared;
+        prepare_import(tx, club, session, sheet)?
+    };
+    let digests = p.matches.iter().flat_map(|m| {
+        m.hands
+            .iter()
+            .map(move |h| (m.label.as_str(), h.number, h.first, h.form.digest()))
+    });
+    let repeats = repeated_hands(tx, p.session, digests)?;
+    if !repeats.is_empty() {
+        return Err(StoreError::Repeated(repeats));
+    }
+    let mut report = ImportReport {
+        matches_created: BTreeMap::new(),
+        hands: Vec::new(),
+    };
+    // The ratings are folded once, from the earliest finish the sheet changed: folding from
+    // there covers every later one, in the same order.
+    let mut rerate_from: Option<i64> = None;
+    for m in &p.matches {
+        let (match_id, before) = match &m.to {
+            Opened::Stored { id, state, .. } => (*id, state.clone()),
+            Opened::New { seated, .. } => {
+                let id = repo::insert_match(tx, p.club, seated)?;
+                report.matches_created.insert(m.label.clone(), id);
+                (id, seated.fresh_state())
+            }
+        };
+        let Some(last) = m.hands.last() else { continue };
+        for h in &m.hands {
+            let at = repo::HandPlace {
+                match_id,
+                league: p.league,
+                session: p.session,
+                number: h.number,
+            };
+            report
+                .hands
+                .push(repo::store_hand(tx, &at, &h.form, &h.adjudication)?);
+        }
+        // The match's state once, after its last hand: no hand of a match is stored after the
+        // one that ends it, so its finish is kept on that hand, as hand by hand.
+        let after = &last.adjudication.match_after;
+        if let Some((_, from)) = repo::keep_match_state(tx, match_id, last.number, &before, after)?
+        {
+            rerate_from = Some(rerate_from.map_or(from, |f| f.min(from)));
+        }
+    }
+    if let Some(from) = rerate_from {
+        aggregates::rerate(tx, p.league, from)?;
+    }
+    Ok(report)
+}
+
+/// Whether what `p` was prepared against still holds: every match it continues has the hands and
+/// state it had, and every name of a player it seats names the same player.
+fn still_holds(tx: &Transaction, p: &PreparedImport) -> Result<bool> {
+    let mut found = BTreeMap::new();
+    for m in &p.matches {
+        match &m.to {
+            Opened::Stored { id, version, .. } => {
+                if repo::match_version(tx, *id)? != *version {
+                    return Ok(false);
+                }
+            }
+            Opened::New { names, .. } => {
+                for (name, player) in names {
+                    let now = match found.get(name) {
+                        Some(id) => *id,
+                        None => {
+                            let id = repo::player_named(tx, p.club, name)?;
+                            *found.entry(name.clone()).or_insert(id)
+                        }
+                    };
+                    if now != Some(*player) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// The sheet's hands (each by its match's label, its number, its first row and its play digest)
+/// that repeat a hand stored in the session: importing them would count each twice (a session's
+/// export posted back to it, say).
+fn repeated_hands<'a>(
     tx: &Transaction,
     session: i64,
-    drafts: &[MatchDraft],
-    played: &[Vec<(HandRecord, Vec<u8>)>],
+    hands: impl Iterator<Item = (&'a str, u32, Cell, &'a [u8])>,
 ) -> Result<Vec<FieldError>> {
     let mut repeats = Vec::new();
-    for (m, played) in drafts.iter().zip(played) {
-        for (h, (_, digest)) in m.hands.iter().zip(played) {
-            if let Some(stored) = repo::stored_play(tx, session, digest)? {
-                repeats.push(h.first.at(HAND).problem(format!(
-                    "match '{}' hand {} repeats {stored}, stored in session {session}: it would \
-                     count twice (an export imports into another session; to correct a stored \
-                     hand, amend it)",
-                    m.label, h.number
-                )));
-            }
+    for (label, number, first, digest) in hands {
+        if let Some(stored) = repo::stored_play(tx, session, digest)? {
+            repeats.push(first.at(HAND).problem(format!(
+                "match '{label}' hand {} repeats {stored}, stored in session {session}: it would \
+                 count twice (an export imports into another session; to correct a stored \
+                 hand, amend it)",
+                number
+            )));
         }
     }
     Ok(repeats)
 }
 
-/// The match a sheet's rows go to: created from its `sit` rows, or an existing match by id.
-/// `None` when it cannot be opened (the problems are in `errors`).
+/// The match a sheet's rows go to, found or checked (a new match is stored by `publish`), with
+/// its state and hands before the sheet's. `None` when it cannot be opened (the problems are in
+/// `errors`).
 fn open_match(
     tx: &Transaction,
     club: i64,
     session: i64,
     m: &MatchDraft,
     errors: &mut Vec<FieldError>,
-) -> Result<Option<Match>> {
+) -> Result<Option<(Opened, MatchState, u32)>> {
     if m.seats.is_empty() {
         let existing = m
             .label
@@ -552,7 +725,18 @@ fn open_match(
             .ok()
             .and_then(|id| repo::get_match(tx, club, id).ok());
         return Ok(match existing {
-            Some(found) if found.session == session => Some(found),
+            Some(found) if found.session == session => {
+                let version = repo::match_version(tx, found.id)?;
+                Some((
+                    Opened::Stored {
+                        id: found.id,
+                        state: found.state.clone(),
+                        version,
+                    },
+                    found.state,
+                    found.hands,
+                ))
+            }
             _ => {
                 errors.push(m.first.at(MATCH).problem(format!(
                     "'{}' is not a match of session {session}: a new match starts with 'sit' rows",
@@ -563,10 +747,12 @@ fn open_match(
         });
     }
     let mut seats = BTreeMap::new();
+    let mut names = Vec::new();
     for (seat, (name, cell)) in &m.seats {
         match repo::player_named(tx, club, name)? {
             Some(id) => {
                 seats.insert(seat.to_string(), id);
+                names.push((name.clone(), id));
             }
             None => errors.push(
                 cell.at(VALUE)
@@ -577,8 +763,11 @@ fn open_match(
     if seats.len() < m.seats.len() {
         return Ok(None);
     }
-    match repo::create_match(tx, club, &NewMatch { session, seats }) {
-        Ok(created) => Ok(Some(created)),
+    match repo::seat_match(tx, club, &NewMatch { session, seats }) {
+        Ok(seated) => {
+            let state = seated.fresh_state();
+            Ok(Some((Opened::New { seated, names }, state, 0)))
+        }
         Err(StoreError::Invalid(e)) => {
             for e in e {
                 let cell = e

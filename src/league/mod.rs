@@ -23,8 +23,9 @@ pub use amend::{
     void_hand,
 };
 pub use csv::{
-    MAX_ROWS, MAX_SHEET, PlannedMatch, SHEET_COLUMNS, SheetPage, hands_table, import, plan_sheet,
-    sheet_header, sheet_rows, sheet_template, standings_table,
+    MAX_ROWS, MAX_SHEET, PlannedMatch, PreparedImport, SHEET_COLUMNS, SheetPage, hands_table,
+    import, plan_sheet, prepare_import, publish, sheet_header, sheet_rows, sheet_template,
+    standings_table,
 };
 pub use keys::{ApiKey, KeyInfo, is_key_id};
 pub use model::*;

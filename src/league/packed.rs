@@ -28,8 +28,9 @@ static DECODER: LazyLock<DecoderDictionary<'static>> =
     LazyLock::new(|| DecoderDictionary::copy(DICTIONARY));
 
 /// One compression context, made once (making one costs more than compressing a hand). Hands are
-/// compressed as they are written, one writer at a time, so one is enough; a context per thread
-/// held a megabyte in each of the server's blocking threads.
+/// compressed by the writer and by imports being prepared (at most two at a time, the expensive
+/// pool), each holding it for one hand, so one is enough; a context per thread held a megabyte in
+/// each of the server's blocking threads.
 static COMPRESSOR: LazyLock<Mutex<Compressor<'static>>> = LazyLock::new(|| {
     Mutex::new(Compressor::with_prepared_dictionary(&ENCODER).expect("zstd compression context"))
 });
@@ -51,7 +52,7 @@ impl Packed {
         Packed(serde_json::to_string(value).expect("a record and a ruling are JSON"))
     }
 
-    fn pack(&self) -> Vec<u8> {
+    pub(super) fn pack(&self) -> Vec<u8> {
         let mut out = vec![DICTIONARY_NUMBER];
         // A panic while compressing leaves nothing half-done in the context: a poisoned lock is
         // still a usable one.

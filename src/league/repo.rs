@@ -6,7 +6,9 @@ use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::packed::Packed;
 use super::{Result, StoreError};
-use crate::engine::{self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat};
+use crate::engine::{
+    self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat, Table,
+};
 use crate::games;
 use crate::input::escape;
 use crate::record::HandRecord;
@@ -527,6 +529,33 @@ pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
 /// Creates a match in `session` with the players at their seats. Pointers are relative to `base`
 /// (the request body, or a sheet's match).
 pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match> {
+    let seated = seat_match(tx, club, new)?;
+    let id = insert_match(tx, club, &seated)?;
+    get_match(tx, club, id)
+}
+
+/// A new match, checked and not yet stored: its league, session, table and the player at each
+/// seat.
+pub(super) struct SeatedMatch {
+    league: i64,
+    session: i64,
+    table: Table,
+    pub(super) seats: BTreeMap<Seat, i64>,
+}
+
+impl SeatedMatch {
+    /// The match before its first hand: every side of the table at 0, named as the table names
+    /// them.
+    pub(super) fn fresh_state(&self) -> MatchState {
+        MatchState {
+            scores: PerSide::over(self.table.sides()),
+            ..MatchState::default()
+        }
+    }
+}
+
+/// Checks `new` as `create_match` stores it, without storing it.
+pub(super) fn seat_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<SeatedMatch> {
     let session = get_session(tx, club, new.session).map_err(|e| match e {
         StoreError::NotFound(d) => StoreError::invalid("/session", d),
         e => e,
@@ -578,19 +607,30 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
+    Ok(SeatedMatch {
+        league: league.id,
+        session: session.id,
+        table,
+        seats,
+    })
+}
+
+/// Stores a match `seat_match` checked; returns its id.
+pub(super) fn insert_match(tx: &Transaction, club: i64, m: &SeatedMatch) -> Result<i64> {
+    let SeatedMatch {
+        league,
+        session,
+        table,
+        ref seats,
+    } = *m;
     tx.prepare_cached("INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)")?
         .execute(params![
-            league.id,
-            session.id,
-            // Every side of the table at 0, named as the table names them.
-            serde_json::to_string(&MatchState {
-                scores: PerSide::over(table.sides()),
-                ..MatchState::default()
-            })
-            .expect("JSON")
+            league,
+            session,
+            serde_json::to_string(&m.fresh_state()).expect("JSON")
         ])?;
     let id = tx.last_insert_rowid();
-    for (seat, player) in &seats {
+    for (seat, player) in seats {
         tx.prepare_cached(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
         )?
@@ -615,7 +655,15 @@ pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match
             .execute(params![id, side.to_string(), club, roster(&team)])?;
         }
     }
-    get_match(tx, club, id)
+    Ok(id)
+}
+
+/// Match `id`'s hands and its state as stored (the text): what changes when any hand of it is
+/// posted, amended, voided or readjudicated.
+pub(super) fn match_version(tx: &Transaction, id: i64) -> Result<(u32, String)> {
+    Ok(tx
+        .prepare_cached("SELECT hands, state FROM matches WHERE id = ?1")?
+        .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
 pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
@@ -742,29 +790,26 @@ pub fn post_hand(
     match_id: i64,
     record: &HandRecord,
 ) -> Result<HandSummary> {
-    let mut m = get_match(tx, club, match_id)?;
+    let m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
-    post_next(tx, &mut m, game, &options, record, play_digest(record))
-}
-
-/// `post_hand` on match `m` as read, which it keeps up to date with the hand stored: an import
-/// posts a match's hands one after another without reading the match again.
-pub(super) fn post_next(
-    tx: &Transaction,
-    m: &mut Match,
-    game: &dyn engine::Game,
-    options: &Options,
-    record: &HandRecord,
-    digest: Vec<u8>,
-) -> Result<HandSummary> {
-    let errors = check_players(m, record);
+    let errors = check_players(&m, record);
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
     }
-    let adjudication = adjudicate(game, options, &m.state, record, m.hands)?;
-    let summary = insert_hand(tx, m, record, digest, &adjudication)?;
-    m.hands = summary.number;
-    m.state = adjudication.match_after;
+    let a = adjudicate(game, &options, &m.state, record, m.hands)?;
+    let at = HandPlace {
+        match_id: m.id,
+        league: m.league,
+        session: m.session,
+        number: m.hands + 1,
+    };
+    let summary = store_hand(
+        tx,
+        &at,
+        &StoredForm::of(record, play_digest(record), &a),
+        &a,
+    )?;
+    set_match_state(tx, m.id, at.number, &m.state, &a.match_after)?;
     Ok(summary)
 }
 
@@ -942,16 +987,47 @@ fn outcome_name(o: Outcome) -> String {
         .unwrap_or_default()
 }
 
-/// Stores `record` (whose `play_digest` is `digest`) as the next hand of `m` with its ruling `a`,
-/// and the match's new state. The summary is made from what was written, not read back.
-fn insert_hand(
-    tx: &Transaction,
-    m: &Match,
-    record: &HandRecord,
+/// Where a hand is stored: its match, the match's league and session, its number in the match.
+pub(super) struct HandPlace {
+    pub match_id: i64,
+    pub league: i64,
+    pub session: i64,
+    pub number: u32,
+}
+
+/// A hand as the store keeps it: its dealer, its record and ruling packed, its play digest. Made
+/// before the write where it can be (an import makes it outside the writer).
+pub(super) struct StoredForm {
+    dealer: Seat,
+    record: Vec<u8>,
+    ruling: Vec<u8>,
     digest: Vec<u8>,
+}
+
+impl StoredForm {
+    pub(super) fn digest(&self) -> &[u8] {
+        &self.digest
+    }
+
+    pub(super) fn of(record: &HandRecord, digest: Vec<u8>, a: &Adjudication) -> StoredForm {
+        StoredForm {
+            dealer: record.dealer,
+            record: Packed::json(record).pack(),
+            ruling: Packed::json(a).pack(),
+            digest,
+        }
+    }
+}
+
+/// Stores hand `at` in the form `form`, and the rows standings add up from its ruling `a`; the
+/// match's state is the caller's to store. The summary is made from what was written, not read
+/// back.
+pub(super) fn store_hand(
+    tx: &Transaction,
+    at: &HandPlace,
+    form: &StoredForm,
     a: &Adjudication,
 ) -> Result<HandSummary> {
-    let number = m.hands + 1;
     let (hand, created_at): (i64, String) = tx
         .prepare_cached(
             "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, \
@@ -960,27 +1036,26 @@ fn insert_hand(
         )?
         .query_row(
             params![
-                m.id,
-                m.league,
-                m.session,
-                number,
-                record.dealer.to_string(),
+                at.match_id,
+                at.league,
+                at.session,
+                at.number,
+                form.dealer.to_string(),
                 outcome_name(a.outcome),
-                Packed::json(record),
-                Packed::json(a),
-                digest
+                form.record,
+                form.ruling,
+                form.digest
             ],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
     write_ruling(tx, hand, a)?;
-    set_match_state(tx, m.id, number, &m.state, &a.match_after)?;
     Ok(HandSummary {
         id: hand,
-        match_id: m.id,
-        session: m.session,
-        league: m.league,
-        number,
-        dealer: record.dealer,
+        match_id: at.match_id,
+        session: at.session,
+        league: at.league,
+        number: at.number,
+        dealer: form.dealer,
         outcome: outcome_name(a.outcome),
         hand_score: a.hand_score,
         irregularities: a
@@ -1089,13 +1164,30 @@ pub(super) fn set_match_state(
     before: &MatchState,
     state: &MatchState,
 ) -> Result<()> {
+    if let Some((league, from)) = keep_match_state(tx, match_id, hands, before, state)? {
+        aggregates::rerate(tx, league, from)?;
+    }
+    Ok(())
+}
+
+/// `set_match_state` but for the ratings: returns the league and the point from which they must
+/// be folded again, when the match's finish changed, for a caller that stores several matches to
+/// fold them once.
+pub(super) fn keep_match_state(
+    tx: &Transaction,
+    match_id: i64,
+    hands: u32,
+    before: &MatchState,
+    state: &MatchState,
+) -> Result<Option<(i64, i64)>> {
     write_match_state(tx, match_id, hands, state)?;
     // A match's finish is kept while its stored state is over (`aggregates::finish`): a write
     // that leaves it unfinished, as it was, changes none.
     if before.game_over || state.game_over {
-        aggregates::settle(tx, match_id)?;
+        aggregates::finish(tx, match_id)
+    } else {
+        Ok(None)
     }
-    Ok(())
 }
 
 fn write_match_state(

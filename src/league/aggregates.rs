@@ -216,6 +216,72 @@ pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
     Ok(())
 }
 
+/// Sets aside, for the rest of the write, the triggers that count each new hand's rows into the
+/// standings (migration 18): a write that stores many hands (an import) counts them together with
+/// `count_deferred`, in a few statements, instead of a dozen row updates a hand on the same few
+/// totals. Only new hands are deferred; a deferred write stores hands and deletes none.
+pub(super) fn defer_counts(tx: &Transaction) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO counts_deferred (since) SELECT coalesce(max(id), 0) FROM hands",
+    )?
+    .execute([])?;
+    Ok(())
+}
+
+/// Counts every hand stored since `defer_counts` into the standings, as the triggers would have
+/// one by one (hands, points for and against, irregularities, camps, the leagues' generation),
+/// and sets the triggers back.
+pub(super) fn count_deferred(tx: &Transaction) -> Result<()> {
+    let since: i64 = tx
+        .prepare_cached("DELETE FROM counts_deferred RETURNING since")?
+        .query_row([], |r| r.get(0))?;
+    for statement in COUNT_HANDS_SINCE {
+        tx.prepare_cached(statement)?.execute([since])?;
+    }
+    Ok(())
+}
+
+/// `count_deferred`'s statements, for the hands after `?1`: what the insert triggers on `hands`,
+/// `hand_scores`, `hand_irregularities` and `hand_camps` add, grouped by what they add to.
+const COUNT_HANDS_SINCE: [&str; 5] = [
+    "INSERT INTO standing_totals (league_id, kind, who, hands)
+         SELECT h.league_id, p.kind, p.who, count(*) FROM hands h
+           JOIN participants p ON p.match_id = h.match_id
+          WHERE h.id > ?1 GROUP BY h.league_id, p.kind, p.who
+         ON CONFLICT DO UPDATE SET hands = hands + excluded.hands",
+    "INSERT INTO standing_totals (league_id, kind, who, points_for, points_against)
+         SELECT h.league_id, p.kind, p.who,
+                sum(iif(p.side = s.side, s.points, 0)), sum(iif(p.side = s.side, 0, s.points))
+           FROM hands h JOIN hand_scores s ON s.hand_id = h.id
+           JOIN participants p ON p.match_id = h.match_id
+          WHERE h.id > ?1 GROUP BY h.league_id, p.kind, p.who
+         ON CONFLICT DO UPDATE SET points_for = points_for + excluded.points_for,
+                                   points_against = points_against + excluded.points_against",
+    // The player at the irregularity's seat, and the partnership sitting as that seat's side.
+    "INSERT INTO standing_totals (league_id, kind, who, irregularities)
+         SELECT h.league_id, 'player', o.player_id, count(*) FROM hands h
+           JOIN hand_irregularities i ON i.hand_id = h.id
+           JOIN match_seats o ON o.match_id = h.match_id AND o.seat = i.seat
+          WHERE h.id > ?1 GROUP BY h.league_id, o.player_id
+         UNION ALL
+         SELECT h.league_id, 'partnership', d.partnership_id, count(*) FROM hands h
+           JOIN hand_irregularities i ON i.hand_id = h.id
+           JOIN match_seats o ON o.match_id = h.match_id AND o.seat = i.seat
+           JOIN match_sides d ON d.match_id = h.match_id AND d.side = o.side
+          WHERE h.id > ?1 AND d.partnership_id IS NOT NULL GROUP BY h.league_id, d.partnership_id
+         ON CONFLICT DO UPDATE SET irregularities = irregularities + excluded.irregularities",
+    // A camp's points: its seat's side's score in the hand.
+    "INSERT INTO camp_totals (league_id, player_id, role, hands, points)
+         SELECT h.league_id, p.player_id, c.role, count(*), coalesce(sum(s.points), 0) FROM hands h
+           JOIN hand_camps c ON c.hand_id = h.id
+           JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat
+           LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side
+          WHERE h.id > ?1 GROUP BY h.league_id, p.player_id, c.role
+         ON CONFLICT DO UPDATE SET hands = hands + excluded.hands, points = points + excluded.points",
+    "UPDATE leagues SET generation = generation + 1
+      WHERE id IN (SELECT DISTINCT league_id FROM hands WHERE id > ?1)",
+];
+
 /// Keeps a match's finish and the ratings after its state was stored (the store does it in
 /// `repo::set_match_state`; tests that store a state by hand do it here).
 #[cfg(test)]
@@ -229,15 +295,17 @@ pub(super) fn settle(tx: &Transaction, match_id: i64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     //! The kept standings against the oracle (`standings::tests::recomputed`, every stored hand
-    //! added up again) after every write of random sequences of posts, amendments, voids and
-    //! readjudications, written to the tables as the store writes them.
+    //! added up again) after every write of random sequences of posts, amendments, voids,
+    //! readjudications and imports (posts counted together), written to the tables as the store
+    //! writes them.
     use super::super::repo;
     use super::super::standings::tests::{kept, league_db};
     use super::*;
     use crate::engine::MatchState;
     use proptest::prelude::*;
 
-    /// One write: `kind` picks post, amend, void or readjudicate; the others pick what it writes.
+    /// One write: `kind` picks post, amend, void, readjudicate or import; the others pick what it
+    /// writes.
     type Op = (u8, u8, i16, i16, u8, u8);
 
     struct Table {
@@ -390,7 +458,28 @@ mod tests {
         let named = flags % 2 == 0;
         let open: Vec<usize> = (0..t.matches.len()).collect();
         let chosen = (!open.is_empty()).then(|| usize::from(pick) % open.len());
-        match (kind % 4, chosen) {
+        match (kind % 5, chosen) {
+            // an import: several posts, new matches among them, their hands counted together
+            (4, _) => {
+                defer_counts(tx).unwrap();
+                for i in 0..=extra % 5 {
+                    let pick = pick.wrapping_add(i.wrapping_mul(37));
+                    let ruling = extra.wrapping_add(i);
+                    write(
+                        tx,
+                        t,
+                        (
+                            0,
+                            pick,
+                            a.wrapping_add(i16::from(i)),
+                            b,
+                            ruling,
+                            flags.wrapping_add(i),
+                        ),
+                    );
+                }
+                count_deferred(tx).unwrap();
+            }
             // post a hand to a match (a new one now and then), as `insert_hand` does
             (0, _) | (_, None) => {
                 let i = match chosen {

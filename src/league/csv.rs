@@ -619,8 +619,10 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
         hands: Vec::new(),
     };
     // The ratings are folded once, from the earliest finish the sheet changed: folding from
-    // there covers every later one, in the same order.
+    // there covers every later one, in the same order. The hands are counted into the standings
+    // together, once all are stored.
     let mut rerate_from: Option<i64> = None;
+    aggregates::defer_counts(tx)?;
     for m in &p.matches {
         let (match_id, before) = match &m.to {
             Opened::Stored { id, state, .. } => (*id, state.clone()),
@@ -650,6 +652,7 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
             rerate_from = Some(rerate_from.map_or(from, |f| f.min(from)));
         }
     }
+    aggregates::count_deferred(tx)?;
     if let Some(from) = rerate_from {
         aggregates::rerate(tx, p.league, from)?;
     }

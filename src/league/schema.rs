@@ -373,6 +373,70 @@ CREATE INDEX leagues_by_club ON leagues (club_id, id);
         M::up(
             "CREATE INDEX amendments_by_subject ON amendments (club_id, subject, subject_id, id);",
         ),
+        // 18: an import counts the hands it stores into the standings together (issue 26,
+        // `aggregates::defer_counts`): the triggers that count a new hand's rows stand aside
+        // while `counts_deferred` holds a row, which only such a write adds and removes again.
+        M::up(
+            r#"
+CREATE TABLE counts_deferred (since INTEGER NOT NULL);
+DROP TRIGGER hands_insert_bumps_league;
+CREATE TRIGGER hands_insert_bumps_league AFTER INSERT ON hands
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred)
+    BEGIN UPDATE leagues SET generation = generation + 1 WHERE id = NEW.league_id; END;
+DROP TRIGGER hands_insert_counts;
+CREATE TRIGGER hands_insert_counts AFTER INSERT ON hands
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred) BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, hands)
+        SELECT NEW.league_id, kind, who, 1 FROM participants WHERE match_id = NEW.match_id AND true
+        ON CONFLICT DO UPDATE SET hands = hands + 1;
+END;
+DROP TRIGGER hand_scores_insert_counts;
+CREATE TRIGGER hand_scores_insert_counts AFTER INSERT ON hand_scores
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred) BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, points_for, points_against)
+        SELECT h.league_id, 'player', s.player_id,
+               iif(s.side = NEW.side, NEW.points, 0), iif(s.side = NEW.side, 0, NEW.points)
+          FROM hands h JOIN match_seats s ON s.match_id = h.match_id WHERE h.id = NEW.hand_id
+        UNION ALL
+        SELECT h.league_id, 'partnership', d.partnership_id,
+               iif(d.side = NEW.side, NEW.points, 0), iif(d.side = NEW.side, 0, NEW.points)
+          FROM hands h JOIN match_sides d ON d.match_id = h.match_id
+         WHERE h.id = NEW.hand_id AND d.partnership_id IS NOT NULL
+        ON CONFLICT DO UPDATE SET points_for = points_for + excluded.points_for,
+                                  points_against = points_against + excluded.points_against;
+    UPDATE camp_totals SET points = points + NEW.points
+     WHERE (league_id, player_id, role) IN (
+        SELECT h.league_id, s.player_id, c.role FROM hands h
+          JOIN match_seats s ON s.match_id = h.match_id AND s.side = NEW.side
+          JOIN hand_camps c ON c.hand_id = h.id AND c.seat = s.seat
+         WHERE h.id = NEW.hand_id);
+END;
+DROP TRIGGER hand_irregularities_insert_counts;
+CREATE TRIGGER hand_irregularities_insert_counts AFTER INSERT ON hand_irregularities
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred) BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, irregularities)
+        SELECT h.league_id, 'player', o.player_id, 1 FROM hands h
+          JOIN match_seats o ON o.match_id = h.match_id AND o.seat = NEW.seat
+         WHERE h.id = NEW.hand_id
+        UNION ALL
+        SELECT h.league_id, 'partnership', d.partnership_id, 1 FROM hands h
+          JOIN match_seats o ON o.match_id = h.match_id AND o.seat = NEW.seat
+          JOIN match_sides d ON d.match_id = h.match_id AND d.side = o.side
+         WHERE h.id = NEW.hand_id AND d.partnership_id IS NOT NULL
+        ON CONFLICT DO UPDATE SET irregularities = irregularities + 1;
+END;
+DROP TRIGGER hand_camps_insert_counts;
+CREATE TRIGGER hand_camps_insert_counts AFTER INSERT ON hand_camps
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred) BEGIN
+    INSERT INTO camp_totals (league_id, player_id, role, hands, points)
+        SELECT h.league_id, s.player_id, NEW.role, 1,
+               coalesce((SELECT points FROM hand_scores WHERE hand_id = h.id AND side = s.side), 0)
+          FROM hands h JOIN match_seats s ON s.match_id = h.match_id AND s.seat = NEW.seat
+         WHERE h.id = NEW.hand_id AND true
+        ON CONFLICT DO UPDATE SET hands = hands + 1, points = points + excluded.points;
+END;
+"#,
+        ),
     ]
 }
 

@@ -622,7 +622,7 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
     // there covers every later one, in the same order. The hands are counted into the standings
     // together, once all are stored.
     let mut rerate_from: Option<i64> = None;
-    aggregates::defer_counts(tx)?;
+    aggregates::defer_counts(tx, p.league)?;
     for m in &p.matches {
         let (match_id, before) = match &m.to {
             Opened::Stored { id, state, .. } => (*id, state.clone()),

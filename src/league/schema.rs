@@ -378,7 +378,7 @@ CREATE INDEX leagues_by_club ON leagues (club_id, id);
         // while `counts_deferred` holds a row, which only such a write adds and removes again.
         M::up(
             r#"
-CREATE TABLE counts_deferred (since INTEGER NOT NULL);
+CREATE TABLE counts_deferred (league_id INTEGER NOT NULL, since INTEGER NOT NULL);
 DROP TRIGGER hands_insert_bumps_league;
 CREATE TRIGGER hands_insert_bumps_league AFTER INSERT ON hands
     WHEN NOT EXISTS (SELECT 1 FROM counts_deferred)
@@ -1382,6 +1382,42 @@ mod tests {
             ["SEARCH amendments USING INDEX amendments_by_subject \
               (club_id=? AND subject=? AND subject_id=? AND id>?)"]
         );
+    }
+
+    /// Migration 18: an import's deferred counts read its new hands through `hands_by_league`
+    /// from the first new one on, and their rows by primary key: never a scan of what was stored
+    /// before, which grows with the league.
+    #[test]
+    fn migration_18_counts_an_imports_hands_from_its_first() {
+        let mut conn = rusqlite::Connection::open_in_memory().unwrap();
+        super::migrate(&mut conn).unwrap();
+        for statement in super::super::aggregates::COUNT_HANDS_SINCE {
+            let plan: Vec<String> = conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {statement}"))
+                .unwrap()
+                .query_map(rusqlite::params![1, 5], |r| r.get(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let reads: Vec<&String> = plan
+                .iter()
+                .filter(|step| step.starts_with("SEARCH") || step.starts_with("SCAN"))
+                .collect();
+            assert!(
+                reads[0].starts_with("SEARCH h USING INDEX hands_by_league (league_id=? AND id>?)")
+                    || reads[0].starts_with("SEARCH leagues USING INTEGER PRIMARY KEY"),
+                "{plan:?}"
+            );
+            assert!(
+                reads.iter().all(|step| step.starts_with("SEARCH")
+                    && (step.contains("PRIMARY KEY") || step.contains("hands_by_league"))),
+                "{plan:?}"
+            );
+            assert!(
+                !plan.iter().any(|step| step.contains("MATERIALIZE")),
+                "{plan:?}"
+            );
+        }
     }
 
     /// Migration 13: a stored trick without `counts` counts (the tally stored with it counted it);

@@ -19,6 +19,7 @@ impl Seat {
     pub const COMPASS: [Seat; 4] = [Seat::N, Seat::E, Seat::S, Seat::W];
 
     /// Position clockwise from the table's first seat (N or P1).
+    #[inline]
     pub const fn pos(self) -> usize {
         (self.0 & (NUMBERED - 1)) as usize
     }
@@ -182,11 +183,13 @@ impl Table {
     }
 
     /// Whether `seat` (as this table names it) has left the table.
+    #[inline]
     pub fn is_out(self, seat: Seat) -> bool {
         self.out >> seat.pos() & 1 == 1
     }
 
     /// Seats still at the table.
+    #[inline]
     pub fn players(self) -> usize {
         self.size - self.out.count_ones() as usize
     }
@@ -197,11 +200,13 @@ impl Table {
     }
 
     /// The seat at `pos` (taken modulo the table size), in or out.
+    #[inline]
     pub fn seat(self, pos: usize) -> Seat {
         self.named(pos % self.size)
     }
 
     /// The seat at position `pos` (< size).
+    #[inline]
     fn named(self, pos: usize) -> Seat {
         if self.size == 4 {
             Seat::COMPASS[pos]
@@ -211,6 +216,7 @@ impl Table {
     }
 
     /// The seat as this table names it, or `None` when the table has no such seat (or it has left).
+    #[inline]
     pub fn resolve(self, seat: Seat) -> Option<Seat> {
         let numbered = seat.0 >= NUMBERED;
         let ok = seat.pos() < self.size && (numbered || self.size == 4) && !self.is_out(seat);
@@ -218,17 +224,20 @@ impl Table {
     }
 
     /// The next seat clockwise ("left") still at the table.
+    #[inline]
     pub fn left(self, seat: Seat) -> Seat {
         self.step(seat, 1)
     }
 
     /// The previous seat clockwise ("right") still at the table.
+    #[inline]
     pub fn right(self, seat: Seat) -> Seat {
         self.step(seat, self.size - 1)
     }
 
     /// The first seat still in, `by` positions on at a time (`by` < size). No division: every
     /// card played asks this.
+    #[inline]
     fn step(self, seat: Seat, by: usize) -> Seat {
         let mut pos = seat.pos();
         loop {
@@ -243,6 +252,7 @@ impl Table {
     }
 
     /// The seat after `seat` in the direction of play (and of the deal and the auction).
+    #[inline]
     pub fn next(self, seat: Seat) -> Seat {
         if self.counterclockwise {
             self.right(seat)
@@ -259,6 +269,7 @@ impl Table {
     }
 
     /// The side `seat` scores for (in or out).
+    #[inline]
     pub fn side(self, seat: Seat) -> Side {
         let pos = seat.pos();
         match (self.team, self.size) {

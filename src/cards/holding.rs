@@ -3,7 +3,7 @@
 //! pack has copies (`CardCounts`: Calypso's four packs, Hand and Foot's five packs and ten jokers).
 //! The engine's dealing and trick play work on either.
 
-use super::{Card, CardSet, Suit};
+use super::{Card, CardSet, Pack, Suit};
 use std::fmt;
 
 /// Cards held, with or without copies.
@@ -25,6 +25,15 @@ pub trait Holding: Copy + Default + PartialEq + fmt::Debug + fmt::Display {
 
     fn contains(&self, card: Card) -> bool {
         self.count(card) > 0
+    }
+
+    /// The hand `cards` make when they are dealt to one seat from `pack` and every one of them is
+    /// regular: in the pack, not yet among `dealt` (the cards dealt so far, which then take them
+    /// in) nor twice among them. `None` otherwise, and wherever copies are counted: the deal is
+    /// then checked card by card (`deal::check_holdings`), which says what is wrong. A set takes
+    /// a whole hand in a few mask operations: every hand is dealt before it is replayed.
+    fn deal_regular(_cards: &[Card], _pack: &Pack, _dealt: &mut Self) -> Option<Self> {
+        None
     }
 
     fn is_empty(&self) -> bool {
@@ -53,6 +62,19 @@ impl Holding for CardSet {
     }
     fn to_vec(&self) -> Vec<Card> {
         self.iter().collect()
+    }
+    fn deal_regular(cards: &[Card], pack: &Pack, dealt: &mut CardSet) -> Option<CardSet> {
+        if pack.copies.is_some() {
+            return None;
+        }
+        let hand = CardSet::of(cards);
+        let regular = hand.len() as usize == cards.len()
+            && hand.minus(pack.cards).is_empty()
+            && hand.intersect(*dealt).is_empty();
+        regular.then(|| {
+            *dealt = dealt.union(hand);
+            hand
+        })
     }
 }
 

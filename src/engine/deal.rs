@@ -337,6 +337,10 @@ pub fn check_holdings<H: Holding, V: Verbs>(
             ));
             continue;
         }
+        if let Some(hand) = H::deal_regular(cards, pack, &mut all) {
+            hands[at.pos()] = hand;
+            continue;
+        }
         for (i, &card) in cards.iter().enumerate() {
             // In the pack, with a copy not yet dealt: the usual case, tested first.
             let copies = pack.count(card);

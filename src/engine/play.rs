@@ -117,6 +117,7 @@ impl<H: Holding> TrickPlay<H> {
     }
 
     /// The next seat in the direction of play that takes part in the hand.
+    #[inline]
     pub fn after(&self, seat: Seat) -> Seat {
         let mut s = self.table.next(seat);
         while self.out[s.pos()] {
@@ -178,10 +179,20 @@ impl<H: Holding> TrickPlay<H> {
     }
 
     /// Is it `seat`'s turn to play?
+    #[inline]
     pub fn check_turn(&self, index: usize, seat: Seat, verb: &str) -> Result<(), RecordError> {
+        if self.next == Some(seat) {
+            return Ok(());
+        }
+        Err(self.not_due(index, seat, verb))
+    }
+
+    /// The record error of a card played by `seat` when it is not due (`check_turn`): out of line,
+    /// as every card asks and a record with the error is rare.
+    #[cold]
+    fn not_due(&self, index: usize, seat: Seat, verb: &str) -> RecordError {
         match self.next {
-            Some(s) if s == seat => Ok(()),
-            Some(s) => Err(RecordError::at(
+            Some(s) => RecordError::at(
                 "out_of_turn",
                 index,
                 seat,
@@ -190,20 +201,21 @@ impl<H: Holding> TrickPlay<H> {
                     "{seat} played in trick {} but it was {s}'s turn",
                     self.trick.number
                 ),
-            )),
-            None => Err(RecordError::at(
+            ),
+            None => RecordError::at(
                 "unexpected_action",
                 index,
                 seat,
                 verb,
                 format!("trick {} is complete; no card is due", self.trick.number),
-            )),
+            ),
         }
     }
 
     /// `seat` gives up `card`: plays it, or discards, passes or exchanges it, or puts it in a
     /// gallery. It is no longer his, and naming it again is `card_played_twice`; a card he never
     /// held is `card_not_held` (README C12, the same in every game).
+    #[inline]
     pub fn give_up(
         &mut self,
         index: usize,
@@ -382,16 +394,28 @@ impl<H: Holding> TrickPlay<H> {
 /// `card` leaves `hand` for good and joins what the seat has `given_up`: README C12, the same in
 /// every game (`TrickPlay::give_up`, the rummy games' melds and discards). `at` is the action's
 /// index, its seat and the field that names the card.
+#[inline]
 pub(crate) fn give_up<H: Holding>(
     hand: &mut H,
     given_up: &mut H,
-    (index, seat, field): (usize, Seat, &str),
+    at: (usize, Seat, &str),
     card: Card,
 ) -> Result<(), RecordError> {
     if hand.remove(card) {
         given_up.insert(card);
         return Ok(());
     }
+    Err(not_held(given_up, at, card))
+}
+
+/// The record error of a card `give_up` found not in the hand: out of line, as every card given up
+/// asks and a record with the error is rare.
+#[cold]
+fn not_held<H: Holding>(
+    given_up: &H,
+    (index, seat, field): (usize, Seat, &str),
+    card: Card,
+) -> RecordError {
     let (code, detail) = if given_up.contains(card) {
         (
             "card_played_twice",
@@ -400,5 +424,5 @@ pub(crate) fn give_up<H: Holding>(
     } else {
         ("card_not_held", format!("{seat} does not hold {card}"))
     };
-    Err(RecordError::at(code, index, seat, field, detail))
+    RecordError::at(code, index, seat, field, detail)
 }

@@ -80,6 +80,7 @@ impl Trick {
         }
     }
 
+    #[inline]
     pub fn push(&mut self, seat: Seat, card: Card, action_index: usize) {
         let i = self.len as usize;
         self.plays[i] = PlayedCard {
@@ -90,18 +91,22 @@ impl Trick {
         self.len += 1;
     }
 
+    #[inline]
     pub fn plays(&self) -> &[PlayedCard] {
         &self.plays[..self.len as usize]
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    #[inline]
     pub fn led(&self) -> Option<Card> {
         self.plays().first().map(|p| p.card)
     }
@@ -110,12 +115,32 @@ impl Trick {
     /// else the highest card of the led suit. `None` for an empty trick, or one led by a card with no
     /// suit (a tarot trump, the Fool, a joker: the game rules such a trick itself).
     pub fn trump_or_led_winner(&self, trump: Option<Suit>, order: &RankOrder) -> Option<Seat> {
-        let led = self.led()?.suit()?;
-        let pos = self.winner_by(|c| trump_or_led(c, led, trump, order))?;
+        let pos = self.trump_or_led_top(trump, order)?;
         Some(self.plays()[pos].seat)
     }
 
+    /// Position of the card `trump_or_led_winner` names. The same ranking as `trump_or_led`, with
+    /// no branch on the cards (which card wins is what a predictor cannot guess, and every card of
+    /// a trick game asks it): a card's strength is its rank's, with a bit for a trump and one for
+    /// the led suit, so a card of neither ranks below the lead and cannot win; a card with no suit
+    /// counts 0.
+    #[inline]
+    pub fn trump_or_led_top(&self, trump: Option<Suit>, order: &RankOrder) -> Option<usize> {
+        let led = self.led()?.suit()?;
+        let (mut best, mut top) = (0, 0u32);
+        for (i, p) in self.plays().iter().enumerate() {
+            let suit = p.card.suit();
+            let tiers = ((suit == trump) as u32) << 9 | ((suit == Some(led)) as u32) << 8;
+            let rank = order.strength(p.card.rank_unchecked()) as u32;
+            let s = suit.is_some() as u32 * (tiers | rank);
+            best = std::hint::select_unpredictable(s > top, i, best);
+            top = top.max(s);
+        }
+        Some(best)
+    }
+
     /// The seat whose card is due next at `table`: the leader, or the seat after the last card.
+    #[inline]
     pub fn next_seat(&self, table: Table) -> Seat {
         self.plays()
             .last()
@@ -127,6 +152,7 @@ impl Trick {
         self.plays().iter().position(|p| p.seat == seat)
     }
 
+    #[inline]
     pub fn action_index(&self, pos: usize) -> usize {
         self.action_index[pos] as usize
     }
@@ -180,6 +206,62 @@ impl Trick {
         (0..strengths.len())
             .filter(|&i| strengths[i] == Some(top))
             .collect()
+    }
+}
+
+/// The card winning a trick by the usual rule (`Trick::trump_or_led_top`) and every card that would
+/// beat it (`trump_or_led_beaters`). A game that asks it at every card keeps it as the cards are
+/// played (`after`), rather than ranking the whole trick again each time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Winning {
+    /// Position of the winning card in the trick.
+    pub pos: usize,
+    pub beaten_by: CardSet,
+}
+
+impl Winning {
+    /// The winning card of `trick` as it lies: `None` for an empty trick, or one led by a card with
+    /// no suit.
+    pub fn of(trick: &Trick, trump: Option<Suit>, order: &RankOrder) -> Option<Winning> {
+        let led = trick.led()?.suit()?;
+        let pos = trick.trump_or_led_top(trump, order)?;
+        let top = trick.plays()[pos].card;
+        Some(Winning {
+            pos,
+            beaten_by: trump_or_led_beaters(top, led, trump, order),
+        })
+    }
+
+    /// The winning card of `trick` once its last card is played, `before` being the winning card
+    /// of the trick without that card: the same as `of`, found from the one card.
+    #[inline]
+    pub fn after(
+        before: Option<Winning>,
+        trick: &Trick,
+        trump: Option<Suit>,
+        order: &RankOrder,
+    ) -> Option<Winning> {
+        let Some(before) = before else {
+            // The lead, or a trick led by a card with no suit, which no card wins here.
+            return if trick.len() == 1 {
+                Winning::of(trick, trump, order)
+            } else {
+                None
+            };
+        };
+        let led = trick.led()?.suit()?;
+        let pos = trick.len() - 1;
+        let card = trick.plays()[pos].card;
+        let now = Winning {
+            pos,
+            beaten_by: trump_or_led_beaters(card, led, trump, order),
+        };
+        // Without a branch: whether the card beats the trick is what a predictor cannot guess.
+        Some(std::hint::select_unpredictable(
+            before.beaten_by.contains(card),
+            now,
+            before,
+        ))
     }
 }
 
@@ -247,18 +329,17 @@ impl RankOrder {
 /// Returns a strength for `winner_by`: trumps above every led-suit card; other cards cannot win. A
 /// card with no suit (a tarot trump, the Fool, a joker) has no strength here: a game with such cards
 /// ranks them itself.
+#[inline]
 pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrder) -> Option<u16> {
     let CardClass::Suited(suit, rank) = card.class() else {
         return None;
     };
     let rank = order.strength(rank) as u16;
-    let tier = if Some(suit) == trump {
-        0x200
-    } else if suit == led {
-        0x100
-    } else {
-        0
-    };
+    // The tier by arithmetic, not by branches: whether a card is a trump, of the led suit or
+    // neither is what a predictor cannot guess, and every card of every trick asks it.
+    let trumps = (Some(suit) == trump) as u16;
+    let follows = (suit == led) as u16 & !trumps;
+    let tier = trumps << 9 | follows << 8;
     (tier != 0).then_some(tier | rank)
 }
 
@@ -266,6 +347,7 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
 /// cards whose strength there is higher than `top`'s. A trump is beaten by the higher trumps only;
 /// a card of the led suit by its higher cards and by every trump; a card that cannot win by every
 /// card of the led suit and every trump.
+#[inline]
 pub fn trump_or_led_beaters(
     top: Card,
     led: Suit,
@@ -273,20 +355,25 @@ pub fn trump_or_led_beaters(
     order: &RankOrder,
 ) -> CardSet {
     let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit);
-    match top.class() {
-        CardClass::Suited(suit, rank) if Some(suit) == trump => {
-            CardSet::ranks(suit, order.above(rank))
-        }
-        CardClass::Suited(suit, rank) if suit == led => {
-            CardSet::ranks(suit, order.above(rank)).union(trumps)
-        }
-        _ => CardSet::suit(led).union(trumps),
-    }
+    let CardClass::Suited(suit, rank) = top.class() else {
+        return CardSet::suit(led).union(trumps);
+    };
+    // Chosen without branches: whether the top card is a trump is what a predictor cannot guess.
+    let trumped = Some(suit) == trump;
+    let ranked = trumped || suit == led;
+    let above = CardSet::ranks(suit, order.above(rank));
+    let higher = std::hint::select_unpredictable(ranked, above, CardSet::suit(led));
+    higher.union(std::hint::select_unpredictable(
+        trumped,
+        CardSet::EMPTY,
+        trumps,
+    ))
 }
 
 /// The plain follow rule: a card of the led suit if the hand holds one, otherwise any card. The
 /// fault names the `rule` broken (e.g. "court-piece.md §3") and the led-suit cards held. A lead with
 /// no suit (a tarot trump, the Fool, a joker) binds nothing here: such a game says how it is followed.
+#[inline]
 pub fn must_follow_suit<H: Holding>(
     table: Table,
     rule: &'static str,
@@ -299,7 +386,21 @@ pub fn must_follow_suit<H: Holding>(
     if of_led.is_empty() || card.suit() == Some(led) {
         return None;
     }
-    Some(Fault::new(
+    Some(revoke(table, rule, trick, of_led, card, led))
+}
+
+/// The fault of a revoke (`must_follow_suit`): out of line, as revokes are rare and every card is
+/// judged.
+#[cold]
+fn revoke<H: Holding>(
+    table: Table,
+    rule: &'static str,
+    trick: &Trick,
+    of_led: H,
+    card: Card,
+    led: Suit,
+) -> Fault {
+    Fault::new(
         "revoke",
         rule,
         format!(
@@ -307,7 +408,7 @@ pub fn must_follow_suit<H: Holding>(
             trick.next_seat(table),
             led.letter()
         ),
-    ))
+    )
 }
 
 /// One trick as the adjudication reports it.
@@ -468,6 +569,74 @@ mod tests {
                             higher,
                             "{top} led {led:?} trump {trump:?}"
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The winner found without branches is the one `trump_or_led` ranks highest (`winner_by`),
+    /// for every trick of up to four cards from a pack with unranked ranks, cards of every suit
+    /// and cards with no suit, under every trump (none included), in two orders.
+    #[test]
+    fn the_top_card_is_the_one_ranked_highest() {
+        let partial = RankOrder::new(&[Rank::Three, Rank::Two, Rank::Ace, Rank::Seven]);
+        let cards: Vec<Card> = [
+            "2S", "3S", "AS", "KS", "7H", "AH", "3D", "2C", "KC", "FOOL", "T5", "JK",
+        ]
+        .map(c)
+        .into();
+        let seats = Seat::COMPASS;
+        for order in [RankOrder::ACE_HIGH, partial] {
+            for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
+                for &a in &cards {
+                    for &b in &cards {
+                        for &d in &cards {
+                            for &e in &cards {
+                                let mut t = Trick::new(1, Seat::N);
+                                for (i, card) in [a, b, d, e].into_iter().enumerate() {
+                                    t.push(seats[i], card, i);
+                                    let by_strength =
+                                        t.led().and_then(Card::suit).and_then(|led| {
+                                            t.winner_by(|x| trump_or_led(x, led, trump, &order))
+                                        });
+                                    assert_eq!(
+                                        t.trump_or_led_top(trump, &order),
+                                        by_strength,
+                                        "{:?} trump {trump:?}",
+                                        t.plays()
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The winning card kept card by card (`Winning::after`) is the one found from the whole trick
+    /// (`Winning::of`) at every card of every trick of four from a small pack, under every trump.
+    #[test]
+    fn the_winning_card_kept_card_by_card_is_the_tricks() {
+        let cards: Vec<Card> = ["2S", "AS", "KS", "7H", "AH", "3D", "KC", "FOOL"]
+            .map(c)
+            .into();
+        let order = RankOrder::new(&[Rank::Seven, Rank::Ace, Rank::King, Rank::Two]);
+        for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
+            for &a in &cards {
+                for &b in &cards {
+                    for &d in &cards {
+                        for &e in &cards {
+                            let mut t = Trick::new(1, Seat::N);
+                            let mut kept = None;
+                            for (i, card) in [a, b, d, e].into_iter().enumerate() {
+                                assert_eq!(kept, Winning::of(&t, trump, &order));
+                                t.push(Seat::COMPASS[i], card, i);
+                                kept = Winning::after(kept, &t, trump, &order);
+                            }
+                            assert_eq!(kept, Winning::of(&t, trump, &order), "{:?}", t.plays());
+                        }
                     }
                 }
             }

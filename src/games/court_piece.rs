@@ -646,7 +646,9 @@ impl HandState<Verb> for Hand {
         let seat = action.seat;
         let verb = action.kind.verb();
         let error = |code, detail: String| RecordError::at(code, index, seat, verb, detail);
-        if let Some(reason) = self.ignored_after_end()
+        // Only an ended hand ignores actions: the reason is not asked of every card.
+        if matches!(self.phase, Phase::Over(_))
+            && let Some(reason) = self.ignored_after_end()
             && (self.phase == Phase::Over(Ending::Forfeited)
                 || !matches!(action.kind, Verb::ClaimRevoke(_)))
         {

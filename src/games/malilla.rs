@@ -8,8 +8,8 @@ use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
-    OptionSpec, Options, Outcome, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, trump_or_led, trump_or_led_beaters,
+    OptionSpec, Options, Outcome, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, Winning, deal,
 };
 use crate::record::{Action, HandRecord};
 
@@ -106,30 +106,22 @@ fn sevens_not_led(trump: Suit) -> CardSet {
 }
 
 /// §3: the legality of `card` played from `hand` to `trick`, checked in the order of MA-10.
-/// `forbidden_sevens` holds the non-trump sevens of the suits not led in earlier tricks. `None` =
-/// legal.
+/// `forbidden_sevens` holds the non-trump sevens of the suits not led in earlier tricks, `winning`
+/// the card winning `trick` (`Winning::of`). `None` = legal.
 fn judge(
     trump: Suit,
     forbidden_sevens: CardSet,
     trick: &Trick,
+    winning: Option<Winning>,
     hand: CardSet,
     card: Card,
 ) -> Option<Fault> {
+    debug_assert_eq!(winning, Winning::of(trick, Some(trump), &ORDER));
     let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
-    let seat = || trick.next_seat(Table::FOUR);
     let of_led = hand.of_suit(led);
     // Rule 1: follow suit.
     if !of_led.is_empty() && card.suit_unchecked() != led {
-        return Some(Fault::new(
-            "revoke",
-            "malilla.md §3.1",
-            format!(
-                "{} played {card} on a {} lead while holding {}",
-                seat(),
-                led.letter(),
-                of_led
-            ),
-        ));
+        return Some(revoke(trick, of_led, card, led));
     }
     // Rule 2: the forbidden seven (MA-3): a non-trump 7 of a suit not yet led, when not following.
     let allowed = if !of_led.is_empty() {
@@ -143,35 +135,66 @@ fn judge(
         }
     };
     if !allowed.contains(card) {
-        return Some(Fault::new(
-            "illegal_seven",
-            "malilla.md §3.2",
-            format!(
-                "{} discarded {card}, the 7 of a suit not yet led, while holding other cards",
-                seat()
-            ),
-        ));
+        return Some(illegal_seven(trick, card));
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
-    let w = trick.plays()[trick.winner_by(|c| trump_or_led(c, led, Some(trump), &ORDER))?];
-    if Table::FOUR.side(w.seat) == Table::FOUR.side(seat()) {
-        return None; // partner's card: no obligation (MA-5)
-    }
-    let beaters = allowed.intersect(trump_or_led_beaters(w.card, led, Some(trump), &ORDER));
-    if !beaters.is_empty() && !beaters.contains(card) {
-        return Some(Fault::new(
-            "failed_to_overtake",
-            "malilla.md §3.3",
-            format!(
-                "{} played {card} under {}'s winning {} while able to beat it with {}",
-                seat(),
-                w.seat,
-                w.card,
-                beaters
-            ),
-        ));
+    let winning = winning?;
+    let w = trick.plays()[winning.pos];
+    let beaters = allowed.intersect(winning.beaten_by);
+    // Partner's card: no obligation (MA-5). Tested without branches, as whether a partner wins
+    // and whether the hand can beat the trick is what a predictor cannot guess; only a fault,
+    // which is rare, branches. The seat to play follows the last card (the trick is not empty).
+    let to_play = Table::FOUR.next(trick.plays()[trick.len() - 1].seat);
+    let opponent = Table::FOUR.side(w.seat) != Table::FOUR.side(to_play);
+    let able = !beaters.is_empty();
+    let under = !beaters.contains(card);
+    if opponent & able & under {
+        return Some(failed_to_overtake(trick, w, card, beaters));
     }
     None
+}
+
+// The faults of `judge`, out of line: they are rare, and every card is judged.
+
+#[cold]
+fn revoke(trick: &Trick, of_led: CardSet, card: Card, led: Suit) -> Fault {
+    Fault::new(
+        "revoke",
+        "malilla.md §3.1",
+        format!(
+            "{} played {card} on a {} lead while holding {}",
+            trick.next_seat(Table::FOUR),
+            led.letter(),
+            of_led
+        ),
+    )
+}
+
+#[cold]
+fn illegal_seven(trick: &Trick, card: Card) -> Fault {
+    Fault::new(
+        "illegal_seven",
+        "malilla.md §3.2",
+        format!(
+            "{} discarded {card}, the 7 of a suit not yet led, while holding other cards",
+            trick.next_seat(Table::FOUR)
+        ),
+    )
+}
+
+#[cold]
+fn failed_to_overtake(trick: &Trick, w: PlayedCard, card: Card, beaters: CardSet) -> Fault {
+    Fault::new(
+        "failed_to_overtake",
+        "malilla.md §3.3",
+        format!(
+            "{} played {card} under {}'s winning {} while able to beat it with {}",
+            trick.next_seat(Table::FOUR),
+            w.seat,
+            w.card,
+            beaters
+        ),
+    )
 }
 
 impl Rules for Malilla {
@@ -226,6 +249,7 @@ impl Rules for Malilla {
             forbidden_sevens: CardSet::EMPTY,
             allow_correction: options.flag("allow_correction_before_trick_end"),
             foul: None,
+            winning: None,
             stopped_at: None,
             misdeal,
             abeyance: None,
@@ -274,6 +298,9 @@ struct MalillaHand {
     allow_correction: bool,
     /// The first established incorrect play: the offenders' side and its action.
     foul: Option<(Side, usize)>,
+    /// The card winning the trick in progress and the cards that beat it, kept card by card:
+    /// rule 3 (§3.3) asks it at every card.
+    winning: Option<Winning>,
     /// A record error after the foul: from here on actions are ignored (README C6).
     stopped_at: Option<usize>,
     misdeal: bool,
@@ -283,9 +310,14 @@ struct MalillaHand {
 }
 
 impl MalillaHand {
+    /// The judge of a card played to any trick (a correction's, whose trick is cut at the card):
+    /// the winning card found from the trick.
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let (trump, forbidden_sevens) = (self.trump, self.forbidden_sevens);
-        move |trick, hand, card| judge(trump, forbidden_sevens, trick, hand, card)
+        move |trick, hand, card| {
+            let winning = Winning::of(trick, Some(trump), &ORDER);
+            judge(trump, forbidden_sevens, trick, winning, hand, card)
+        }
     }
 
     fn is_over(&self) -> bool {
@@ -338,11 +370,14 @@ impl MalillaHand {
             .led()
             .expect("complete trick")
             .suit_unchecked();
-        let winner = self
-            .play
-            .trick
-            .trump_or_led_winner(Some(self.trump), &ORDER)
-            .expect("a complete trick");
+        let top = self.winning.take().expect("a complete trick").pos;
+        let winner = self.play.trick.plays()[top].seat;
+        debug_assert_eq!(
+            Some(winner),
+            self.play
+                .trick
+                .trump_or_led_winner(Some(self.trump), &ORDER)
+        );
         let (trick, established) = self.play.close_trick(winner);
         for e in established {
             self.foul(e);
@@ -410,7 +445,14 @@ impl HandState<Verb> for MalillaHand {
         let seat = action.seat;
         let result = match action.kind {
             Verb::Play(card) => {
-                let fault = self.judge()(&self.play.trick, self.play.hand(seat), card);
+                let fault = judge(
+                    self.trump,
+                    self.forbidden_sevens,
+                    &self.play.trick,
+                    self.winning,
+                    self.play.hand(seat),
+                    card,
+                );
                 let trick = self.play.trick.number;
                 // MA-8: without the option a foul is complete the moment the card is played.
                 let (now, pending) = if self.allow_correction {
@@ -419,6 +461,8 @@ impl HandState<Verb> for MalillaHand {
                     (fault, None)
                 };
                 self.play.play(index, seat, card, pending).map(|()| {
+                    let on_table = &self.play.trick;
+                    self.winning = Winning::after(self.winning, on_table, Some(self.trump), &ORDER);
                     if let Some(f) = now {
                         self.foul(Established {
                             fault: f,
@@ -447,7 +491,9 @@ impl HandState<Verb> for MalillaHand {
                 // foul is ever pending (MA-8), so before any foul every `correct` is invalid_correct.
                 _ => {
                     let judge = self.judge();
-                    self.play.correct(index, seat, card, judge)
+                    let corrected = self.play.correct(index, seat, card, judge);
+                    self.winning = Winning::of(&self.play.trick, Some(self.trump), &ORDER);
+                    corrected
                 }
             },
         };

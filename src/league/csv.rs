@@ -486,6 +486,16 @@ enum Opened {
     },
 }
 
+impl Opened {
+    /// The match's state and hands before the sheet's.
+    fn start(&self) -> (MatchState, u32) {
+        match self {
+            Opened::Stored { state, version, .. } => (state.clone(), version.0),
+            Opened::New { seated, .. } => (seated.fresh_state(), 0),
+        }
+    }
+}
+
 /// One hand of a prepared match: its ruling and the form it is stored in.
 struct PreparedHand {
     number: u32,
@@ -533,10 +543,10 @@ pub fn prepare_import(
     let mut errors = Vec::new();
     let mut matches = Vec::new();
     for (m, played) in drafts.iter().zip(played) {
-        let Some((to, mut state, mut stored)) = open_match(tx, club, session, m, &mut errors)?
-        else {
+        let Some(to) = open_match(tx, club, session, m, &mut errors)? else {
             continue;
         };
+        let (mut state, mut stored) = to.start();
         let mut hands = Vec::new();
         for (h, (record, digest)) in m.hands.iter().zip(played) {
             if h.number != stored + 1 {
@@ -624,12 +634,12 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
     let mut rerate_from: Option<i64> = None;
     aggregates::defer_counts(tx, p.league)?;
     for m in &p.matches {
-        let (match_id, before) = match &m.to {
-            Opened::Stored { id, state, .. } => (*id, state.clone()),
+        let match_id = match &m.to {
+            Opened::Stored { id, .. } => *id,
             Opened::New { seated, .. } => {
                 let id = repo::insert_match(tx, p.club, seated)?;
                 report.matches_created.insert(m.label.clone(), id);
-                (id, seated.fresh_state())
+                id
             }
         };
         let Some(last) = m.hands.last() else { continue };
@@ -646,6 +656,7 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
         }
         // The match's state once, after its last hand: no hand of a match is stored after the
         // one that ends it, so its finish is kept on that hand, as hand by hand.
+        let (before, _) = m.to.start();
         let after = &last.adjudication.match_after;
         if let Some((_, from)) = repo::keep_match_state(tx, match_id, last.number, &before, after)?
         {
@@ -676,7 +687,8 @@ fn still_holds(tx: &Transaction, p: &PreparedImport) -> Result<bool> {
                         Some(id) => *id,
                         None => {
                             let id = repo::player_named(tx, p.club, name)?;
-                            *found.entry(name.clone()).or_insert(id)
+                            found.insert(name, id);
+                            id
                         }
                     };
                     if now != Some(*player) {
@@ -711,16 +723,15 @@ fn repeated_hands<'a>(
     Ok(repeats)
 }
 
-/// The match a sheet's rows go to, found or checked (a new match is stored by `publish`), with
-/// its state and hands before the sheet's. `None` when it cannot be opened (the problems are in
-/// `errors`).
+/// The match a sheet's rows go to, found or checked (a new match is stored by `publish`). `None`
+/// when it cannot be opened (the problems are in `errors`).
 fn open_match(
     tx: &Transaction,
     club: i64,
     session: i64,
     m: &MatchDraft,
     errors: &mut Vec<FieldError>,
-) -> Result<Option<(Opened, MatchState, u32)>> {
+) -> Result<Option<Opened>> {
     if m.seats.is_empty() {
         let existing = m
             .label
@@ -728,18 +739,11 @@ fn open_match(
             .ok()
             .and_then(|id| repo::get_match(tx, club, id).ok());
         return Ok(match existing {
-            Some(found) if found.session == session => {
-                let version = repo::match_version(tx, found.id)?;
-                Some((
-                    Opened::Stored {
-                        id: found.id,
-                        state: found.state.clone(),
-                        version,
-                    },
-                    found.state,
-                    found.hands,
-                ))
-            }
+            Some(found) if found.session == session => Some(Opened::Stored {
+                id: found.id,
+                state: found.state,
+                version: repo::match_version(tx, found.id)?,
+            }),
             _ => {
                 errors.push(m.first.at(MATCH).problem(format!(
                     "'{}' is not a match of session {session}: a new match starts with 'sit' rows",
@@ -767,10 +771,7 @@ fn open_match(
         return Ok(None);
     }
     match repo::seat_match(tx, club, &NewMatch { session, seats }) {
-        Ok(seated) => {
-            let state = seated.fresh_state();
-            Ok(Some((Opened::New { seated, names }, state, 0)))
-        }
+        Ok(seated) => Ok(Some(Opened::New { seated, names })),
         Err(StoreError::Invalid(e)) => {
             for e in e {
                 let cell = e

@@ -540,7 +540,7 @@ pub(super) struct SeatedMatch {
     league: i64,
     session: i64,
     table: Table,
-    pub(super) seats: BTreeMap<Seat, i64>,
+    seats: BTreeMap<Seat, i64>,
 }
 
 impl SeatedMatch {
@@ -1077,17 +1077,18 @@ pub(super) fn store_ruling(
     record: &HandRecord,
     a: &Adjudication,
 ) -> Result<()> {
+    let form = StoredForm::of(record, play_digest(record), a);
     tx.execute(
         "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
          play_digest = ?7 WHERE id = ?1",
         params![
             hand,
             number,
-            record.dealer.to_string(),
+            form.dealer.to_string(),
             outcome_name(a.outcome),
-            Packed::json(record),
-            Packed::json(a),
-            play_digest(record)
+            form.record,
+            form.ruling,
+            form.digest
         ],
     )?;
     for table in RULING_TABLES {

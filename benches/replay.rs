@@ -3,6 +3,8 @@
 //! game's fixtures (`<game>/fixtures`: a mix whose fouls and record errors make many hands short)
 //! and full random legal hands (`<game>/random`: dealt from the game's declared setup under its
 //! default options and played out by its own legal actions, fixed seeds, the same on every run).
+//! For the random hands, `serde-json-floor` times serde_json alone scanning the same bodies and
+//! writing the same rulings: what no reader or writer built on serde_json can go below.
 //! Criterion prints the time per pass and hands per second ("thrpt", elements = hands);
 //! `cargo bench --bench replay -- --quick` for a short run. `legal-actions` times the legal-actions
 //! endpoint's work at each game's slowest fixture position (`-- legal-actions` for those alone).
@@ -18,6 +20,7 @@ use arbiter::engine::{self, Game};
 use arbiter::record::HandRecord;
 use common::random::{Rng, play_on, setup_deal};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use serde::de::IgnoredAny;
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -91,6 +94,22 @@ fn replay(c: &mut Criterion) {
                     }
                 })
             });
+            if set == "random" {
+                // Not arbiter's work: what serde_json alone takes to scan the same bodies (into
+                // `IgnoredAny`) and to write the same rulings, the floor under `end-to-end` for any
+                // reader and writer built on it.
+                let rulings: Vec<_> = read.iter().map(|r| r.adjudicate().unwrap()).collect();
+                group.bench_function("serde-json-floor", |b| {
+                    b.iter(|| {
+                        for ((text, _), ruling) in hands.iter().zip(&rulings) {
+                            black_box(
+                                serde_json::from_slice::<IgnoredAny>(black_box(text)).unwrap(),
+                            );
+                            black_box(serde_json::to_vec(black_box(ruling)).unwrap());
+                        }
+                    })
+                });
+            }
             group.finish();
         }
     }

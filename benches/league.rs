@@ -4,8 +4,8 @@
 //! the latencies.
 //!
 //! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; set `LEAGUE_KEEP` to a
-//! directory to keep the database there as `league.db`, with the club's key in `key`, for a load
-//! test against `arbiter serve`).
+//! directory to keep the database there as `league.db`, with the club's key in `key` and the first
+//! sheet in `sheet.csv`, for a load test against `arbiter serve`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -129,5 +129,7 @@ fn main() {
         let keep = std::path::Path::new(&keep);
         std::fs::copy(&path, keep.join("league.db")).unwrap();
         std::fs::write(keep.join("key"), key).unwrap();
+        // A sheet of new matches, for a load that imports (`benches/memory.sh`).
+        std::fs::write(keep.join("sheet.csv"), &sheets[0]).unwrap();
     }
 }

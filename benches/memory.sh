@@ -3,13 +3,15 @@
 # target 7: under 64 MB at 1,000,000 stored hands). Builds the league bench's database
 # (`LEAGUE_HANDS` random legal Malilla hands, imported as sheets; or reuses `LEAGUE_DB`, a copy of
 # one kept by `LEAGUE_KEEP`), starts the release server on it, and for `DURATION` seconds runs at
-# once: standings reads, hand-list pages, sheet exports and stored-hand reads (wrk), and posts of
-# new matches and hands (a loop of curl). Prints the resident memory at start and its peak, read
-# from /proc every 0.2 s, and the requests each part served.
+# once: standings reads, hand-list pages, sheet exports and stored-hand reads (wrk), posts of new
+# matches and hands (a loop of curl), and sheet imports (a loop of curl: a new session, then the
+# league bench's first sheet of 2,000 hands imported into it; `LEAGUE_SHEET` names the sheet when
+# `LEAGUE_DB` is given, none is imported without one). Prints the resident memory at start and its
+# peak, read from /proc every 0.2 s, and the requests each part served.
 #
 #   bash benches/memory.sh                          # 1,000,000 hands: the import takes a while
 #   LEAGUE_HANDS=100000 DURATION=30 bash benches/memory.sh
-#   LEAGUE_DB=/path/league.db LEAGUE_KEY=... bash benches/memory.sh
+#   LEAGUE_DB=/path/league.db LEAGUE_KEY=... LEAGUE_SHEET=/path/sheet.csv bash benches/memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +23,7 @@ source benches/serve.sh
 if [ -n "${LEAGUE_DB:-}" ]; then
   cp "$LEAGUE_DB" "$DIR/league.db"
   KEY=${LEAGUE_KEY:?LEAGUE_KEY: the club key of LEAGUE_DB}
+  if [ -n "${LEAGUE_SHEET:-}" ]; then cp "$LEAGUE_SHEET" "$DIR/sheet.csv"; fi
 else
   LEAGUE_HANDS=$LEAGUE_HANDS LEAGUE_KEEP=$DIR cargo bench --quiet --bench league
   KEY=$(cat "$DIR/key")
@@ -56,8 +59,26 @@ w 2 "$URL/v1/clubs/1/leagues/1/standings" standings
 w 2 "$URL/v1/clubs/1/leagues/1/hands?cursor=$((LEAGUE_HANDS / 2))&limit=100" pages
 w 1 "$URL/v1/clubs/1/sessions/1/sheet" sheets
 w 1 "$URL/v1/clubs/1/hands/$((LEAGUE_HANDS / 3))" hands
-POSTS=0
 END=$((SECONDS + DURATION))
+# Imports, one after another; one refused as busy (the expensive work's queue is full) is not
+# counted.
+if [ -f "$DIR/sheet.csv" ]; then
+  (
+    imports=0
+    while [ "$SECONDS" -lt "$END" ]; do
+      s=$(curl -fsS -X POST -H "$AUTH" -H 'content-type: application/json' \
+        --data "{\"name\": \"import $imports\"}" "$URL/v1/clubs/1/leagues/1/sessions" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])') || continue
+      if curl -fsS -o /dev/null -X POST -H "$AUTH" -H 'content-type: text/csv' \
+        --data-binary @"$DIR/sheet.csv" "$URL/v1/clubs/1/sessions/$s/sheet"; then
+        imports=$((imports + 1))
+      fi
+    done
+    echo "$imports" >"$DIR/imports.txt"
+  ) &
+  LOAD+=($!)
+fi
+POSTS=0
 while [ "$SECONDS" -lt "$END" ]; do
   m=$(curl -fsS -X POST -H "$AUTH" -H 'content-type: application/json' \
     --data '{"session": 1, "seats": {"N": 1, "E": 2, "S": 3, "W": 4}}' "$URL/v1/clubs/1/matches" |
@@ -71,5 +92,6 @@ PEAK=$(sort -n "$DIR/rss.txt" | tail -1)
 served() { awk '/requests in/ {print $1}' "$DIR/$1.txt"; }
 awk -v s="$START" -v p="$PEAK" -v d="$DURATION" \
   'BEGIN {printf "resident memory: %.1f MB at start, %.1f MB at peak (%s s of mixed load)\n", s / 1024, p / 1024, d}'
-printf 'served: %s standings, %s hand pages, %s sheet pages, %s stored hands, %s matches posted with a hand\n' \
-  "$(served standings)" "$(served pages)" "$(served sheets)" "$(served hands)" "$POSTS"
+printf 'served: %s standings, %s hand pages, %s sheet pages, %s stored hands, %s matches posted with a hand, %s sheets of 2,000 hands imported\n' \
+  "$(served standings)" "$(served pages)" "$(served sheets)" "$(served hands)" "$POSTS" \
+  "$(cat "$DIR/imports.txt" 2>/dev/null || echo 0)"

@@ -1801,10 +1801,25 @@ async fn import_sheet(
         league::publish(tx, prepared?)
     })
     .await
-    .map_err(Problem::about_sheet)?;
+    .map_err(Problem::about_sheet);
+    actix_web::rt::task::spawn_blocking(give_back_freed_memory);
+    let resp = resp?;
     // An import creates hands of the session.
     let location = format!("/v1/clubs/{club}/sessions/{s}/hands");
     Ok(with_location(resp, Some(location)))
+}
+
+/// Gives the memory an import freed back to the system. An import holds tens of megabytes of
+/// small blocks (every hand's record and ruling) and frees them at once; glibc keeps freed blocks
+/// in the arena of the thread that freed them, so the server stayed that much larger after each
+/// import and grew with imports on other threads (issue 26, target 7). Run on a blocking thread,
+/// after the write: a trim walks the whole heap.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory to the system, under the allocator's locks.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// A sheet as `import_sheet` reads it, in the OpenAPI document: CSV, not empty.

@@ -68,11 +68,16 @@ struct HandDraft {
     /// The `SHEET_CARDS` fields given, by name.
     undealt: BTreeMap<&'static str, (Vec<Card>, Cell)>,
     cut_card: Option<(u32, Cell)>,
-    actions: Vec<(Action, Cell)>,
+    /// Moved into the hand's record when it is made (`take_record`): a sheet's hands are held
+    /// until they are stored, and one copy of every action is enough.
+    actions: Vec<Action>,
+    /// The cell of each action.
+    action_cells: Vec<Cell>,
 }
 
 impl HandDraft {
-    fn record(&self) -> HandRecord {
+    /// The hand's record, taking the draft's actions (the cells stay, to place a problem).
+    fn take_record(&mut self) -> HandRecord {
         HandRecord {
             game: None,
             options: BTreeMap::new(),
@@ -89,7 +94,7 @@ impl HandDraft {
             shoe: self.cards("shoe"),
             cut_card: self.cut_card.map(|(n, _)| n),
             deals: Vec::new(),
-            actions: self.actions.iter().map(|(a, _)| a.clone()).collect(),
+            actions: std::mem::take(&mut self.actions),
             match_state: None,
         }
     }
@@ -109,8 +114,8 @@ impl HandDraft {
             ["actions", i, rest @ ..] => i
                 .parse::<usize>()
                 .ok()
-                .and_then(|i| self.actions.get(i))
-                .map(|(_, c)| c.at(if rest == ["seat"] { SEAT } else { VALUE })),
+                .and_then(|i| self.action_cells.get(i))
+                .map(|c| c.at(if rest == ["seat"] { SEAT } else { VALUE })),
             ["deal", seat, ..] => seat
                 .parse::<Seat>()
                 .ok()
@@ -344,6 +349,7 @@ fn read(
                 undealt: BTreeMap::new(),
                 cut_card: None,
                 actions: Vec::new(),
+                action_cells: Vec::new(),
             });
         }
         let h = m.hands.last_mut().expect("pushed above");
@@ -406,7 +412,8 @@ fn read(
                     verb: verb.to_string(),
                     value: cell_value(value),
                 };
-                h.actions.push((Action { seat, kind }, cell));
+                h.actions.push(Action { seat, kind });
+                h.action_cells.push(cell);
             }
             other => errors.push(cell.at(ACTION).problem(format!(
                 "'{other}' is not an action of {}: expected sit, deal, {}{}",
@@ -515,15 +522,15 @@ pub fn prepare_import(
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
-    let drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
+    let mut drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
     // Each hand's record and digest, made once for the repeat check and the store.
     let played: Vec<Vec<(HandRecord, Vec<u8>)>> = drafts
-        .iter()
+        .iter_mut()
         .map(|m| {
             m.hands
-                .iter()
+                .iter_mut()
                 .map(|h| {
-                    let record = h.record();
+                    let record = h.take_record();
                     let digest = repo::play_digest(&record);
                     (record, digest)
                 })

@@ -7,7 +7,7 @@ use super::repo;
 use super::standings::Standings;
 use super::{Result, StoreError};
 use crate::cards::Card;
-use crate::engine::{Adjudication, FieldError, Game, MatchState, Options, Seat, Side, Table};
+use crate::engine::{FieldError, Game, MatchState, Options, Seat, Side, Table};
 use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::borrow::Cow;
@@ -503,11 +503,12 @@ impl Opened {
     }
 }
 
-/// One hand of a prepared match: its ruling and the form it is stored in.
+/// One hand of a prepared match: what its ruling writes, and the form it is stored in.
 struct PreparedHand {
     number: u32,
     first: Cell,
-    adjudication: Adjudication,
+    /// What publishing writes of its ruling besides the packed text.
+    ruling: repo::RulingRows,
     form: repo::StoredForm,
 }
 
@@ -579,7 +580,7 @@ pub fn prepare_import(
                         number: h.number,
                         first: h.first,
                         form: repo::StoredForm::of(&record, digest, &adjudication),
-                        adjudication,
+                        ruling: repo::RulingRows::of(&adjudication),
                     });
                 }
                 Err(StoreError::Invalid(e)) => {
@@ -659,12 +660,12 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
             };
             report
                 .hands
-                .push(repo::store_hand(tx, &at, &h.form, &h.adjudication)?);
+                .push(repo::store_hand(tx, &at, &h.form, &h.ruling)?);
         }
         // The match's state once, after its last hand: no hand of a match is stored after the
         // one that ends it, so its finish is kept on that hand, as hand by hand.
         let (before, _) = m.to.start();
-        let after = &last.adjudication.match_after;
+        let after = &last.ruling.match_after;
         if let Some((_, from)) = repo::keep_match_state(tx, match_id, last.number, &before, after)?
         {
             rerate_from = Some(rerate_from.map_or(from, |f| f.min(from)));

@@ -807,7 +807,7 @@ pub fn post_hand(
         tx,
         &at,
         &StoredForm::of(record, play_digest(record), &a),
-        &a,
+        &RulingRows::of(&a),
     )?;
     set_match_state(tx, m.id, at.number, &m.state, &a.match_after)?;
     Ok(summary)
@@ -1026,7 +1026,7 @@ pub(super) fn store_hand(
     tx: &Transaction,
     at: &HandPlace,
     form: &StoredForm,
-    a: &Adjudication,
+    a: &RulingRows,
 ) -> Result<HandSummary> {
     let (hand, created_at): (i64, String) = tx
         .prepare_cached(
@@ -1061,11 +1061,41 @@ pub(super) fn store_hand(
         irregularities: a
             .irregularities
             .iter()
-            .map(|i| i.code.to_string())
+            .map(|(code, _)| code.to_string())
             .collect(),
         match_after: a.match_after.clone(),
         created_at,
     })
+}
+
+/// What storing a hand writes of its ruling besides the packed text: the rows the standings count
+/// (each side's points, the irregularities, the camps) and what the answer names. An import holds
+/// these for every hand of a sheet until it publishes, rather than each whole ruling.
+pub(super) struct RulingRows {
+    outcome: Outcome,
+    hand_score: Option<PerSide<i32>>,
+    /// Each side's points in the hand: how far the match scores moved.
+    points: Vec<(String, i32)>,
+    irregularities: Vec<(&'static str, Seat)>,
+    camps: Vec<(&'static str, Vec<Seat>)>,
+    pub match_after: MatchState,
+}
+
+impl RulingRows {
+    pub fn of(a: &Adjudication) -> RulingRows {
+        let (before, after) = (&a.match_before.scores, &a.match_after.scores);
+        RulingRows {
+            outcome: a.outcome,
+            hand_score: a.hand_score,
+            points: after
+                .sides()
+                .map(|side| (side.to_string(), after[side] - before[side]))
+                .collect(),
+            irregularities: a.irregularities.iter().map(|i| (i.code, i.seat)).collect(),
+            camps: a.camps.iter().map(|c| (c.role, c.seats.clone())).collect(),
+            match_after: a.match_after.clone(),
+        }
+    }
 }
 
 /// Stores hand `hand` as number `number` of its match with `record` and its ruling `a` (a
@@ -1097,7 +1127,7 @@ pub(super) fn store_ruling(
             params![hand],
         )?;
     }
-    write_ruling(tx, hand, a)
+    write_ruling(tx, hand, &RulingRows::of(a))
 }
 
 /// The tables a hand's ruling is added up from, which a void deletes with it.
@@ -1106,21 +1136,20 @@ pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
 /// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
 /// each seat's camp in a hand played in camps (the hand has none stored yet).
-fn write_ruling(tx: &Transaction, hand: i64, a: &Adjudication) -> Result<()> {
+fn write_ruling(tx: &Transaction, hand: i64, a: &RulingRows) -> Result<()> {
     let mut score =
         tx.prepare_cached("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
-    for side in a.match_after.scores.sides() {
-        let points = a.match_after.scores[side] - a.match_before.scores[side];
-        score.execute(params![hand, side.to_string(), points])?;
+    for (side, points) in &a.points {
+        score.execute(params![hand, side, points])?;
     }
     let mut irregularity = tx.prepare_cached(
         "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for (i, irr) in a.irregularities.iter().enumerate() {
-        irregularity.execute(params![hand, i as i64, irr.code, irr.seat.to_string()])?;
+    for (i, (code, seat)) in a.irregularities.iter().enumerate() {
+        irregularity.execute(params![hand, i as i64, code, seat.to_string()])?;
     }
-    for camp in &a.camps {
-        write_camp(tx, hand, camp.role, &camp.seats)?;
+    for (role, seats) in &a.camps {
+        write_camp(tx, hand, role, seats)?;
     }
     Ok(())
 }

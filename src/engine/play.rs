@@ -3,7 +3,7 @@
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
 use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
-use super::trick::{MAX_PLAYS, Trick};
+use super::trick::{MAX_PLAYS, Trick, TrickReport};
 use crate::cards::{Card, CardSet, Holding};
 use crate::record::Action;
 use crate::seat::{Seat, Table};
@@ -367,6 +367,30 @@ impl<H: Holding> TrickPlay<H> {
     pub fn close_trick(&mut self, next_leader: Seat) -> (Trick, Vec<Established>) {
         debug_assert!(self.is_complete());
         let done = self.trick;
+        let established = self.establish();
+        self.open_next(next_leader);
+        (done, established)
+    }
+
+    /// `close_trick` for a trick won by `winner`, who leads the next: the trick is reported at the
+    /// end of `tricks` (`TrickReport::new`), for the game to complete there, and the faults it
+    /// established are returned. The report is built where it stays: assembled and moved, it
+    /// showed in Malilla's profile (every trick of every hand makes one).
+    pub fn close_trick_reported(
+        &mut self,
+        winner: Seat,
+        tricks: &mut Vec<TrickReport>,
+    ) -> Vec<Established> {
+        debug_assert!(self.is_complete());
+        let established = self.establish();
+        tricks.push(TrickReport::new(self.trick, winner));
+        self.open_next(winner);
+        established
+    }
+
+    /// The faults of the complete trick, established now (in play order).
+    fn establish(&mut self) -> Vec<Established> {
+        let done = &self.trick;
         let mut established = Vec::new();
         for (pos, p) in done.plays().iter().enumerate() {
             if let Some(fault) = self.pending[pos].take() {
@@ -379,10 +403,14 @@ impl<H: Holding> TrickPlay<H> {
                 });
             }
         }
+        established
+    }
+
+    /// Opens the trick after the complete one, led by `leader`.
+    fn open_next(&mut self, leader: Seat) {
         self.correction_window = None;
-        self.trick = done.next(next_leader);
-        self.next = Some(next_leader);
-        (done, established)
+        self.trick = self.trick.next(leader);
+        self.next = Some(leader);
     }
 
     /// Stops play (the hand is over): no card is due any more.

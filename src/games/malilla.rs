@@ -243,7 +243,9 @@ impl Rules for Malilla {
                 "the turned trump card",
             )?)
         };
-        let mut hand = MalillaHand {
+        // Boxed before it is filled in: the hand is large, and moved into a box at the end it is
+        // copied whole once more.
+        let mut hand = Box::new(MalillaHand {
             trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
             forbidden_sevens: CardSet::EMPTY,
@@ -254,11 +256,11 @@ impl Rules for Malilla {
             misdeal,
             abeyance: None,
             adj,
-        };
+        });
         hand.adj.counts_card_points(Side::BOTH);
         if misdeal {
             hand.adj.outcome = Outcome::Misdeal;
-            return Ok(Box::new(hand));
+            return Ok(hand);
         }
         let trump_card = trump_card.expect("checked above");
         hand.adj.trump = Some(hand.trump);
@@ -284,7 +286,7 @@ impl Rules for Malilla {
                 },
             });
         }
-        Ok(Box::new(hand))
+        Ok(hand)
     }
 }
 

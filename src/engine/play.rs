@@ -3,7 +3,7 @@
 //! game drives its play through this, with its own legality judge and trick-winner rule.
 
 use super::log::{CorrectedRevoke, Effect, Fault, Irregularity, RecordError};
-use super::trick::{MAX_PLAYS, Trick};
+use super::trick::{MAX_PLAYS, Trick, TrickReport};
 use crate::cards::{Card, CardSet, Holding};
 use crate::record::Action;
 use crate::seat::{Seat, Table};
@@ -31,6 +31,9 @@ pub struct TrickPlay<H: Holding = CardSet> {
     out: [bool; MAX_PLAYS],
     /// Seats that play to each trick: the table's, less those out (asked at every card).
     players: u8,
+    /// The seat that plays after each seat (by position), those out skipped: found once a hand,
+    /// not at every card (`after`).
+    following: [Seat; MAX_PLAYS],
     pub corrected: Vec<CorrectedRevoke>,
 }
 
@@ -63,7 +66,7 @@ impl Established {
 
 impl<H: Holding> TrickPlay<H> {
     pub fn new(table: Table, hands: [H; MAX_PLAYS], leader: Seat) -> TrickPlay<H> {
-        TrickPlay {
+        let mut play = TrickPlay {
             table,
             hands,
             given_up: [H::default(); MAX_PLAYS],
@@ -73,7 +76,22 @@ impl<H: Holding> TrickPlay<H> {
             correction_window: None,
             out: [false; MAX_PLAYS],
             players: table.players() as u8,
+            following: [leader; MAX_PLAYS],
             corrected: Vec::new(),
+        };
+        play.find_following();
+        play
+    }
+
+    /// Fills `following`: for each seat of the table, the next seat in the direction of play that
+    /// takes part in the hand.
+    fn find_following(&mut self) {
+        for pos in 0..self.table.size {
+            let mut s = self.table.next(self.table.seat(pos));
+            while self.out[s.pos()] {
+                s = self.table.next(s);
+            }
+            self.following[pos] = s;
         }
     }
 
@@ -100,6 +118,7 @@ impl<H: Holding> TrickPlay<H> {
     pub fn sit_out(&mut self, seat: Seat) {
         if !std::mem::replace(&mut self.out[seat.pos()], true) {
             self.players -= 1;
+            self.find_following();
         }
         if self.next == Some(seat) {
             self.next = Some(self.after(seat));
@@ -119,11 +138,7 @@ impl<H: Holding> TrickPlay<H> {
     /// The next seat in the direction of play that takes part in the hand.
     #[inline]
     pub fn after(&self, seat: Seat) -> Seat {
-        let mut s = self.table.next(seat);
-        while self.out[s.pos()] {
-            s = self.table.next(s);
-        }
-        s
+        self.following[seat.pos()]
     }
 
     pub fn hand(&self, seat: Seat) -> H {
@@ -367,6 +382,31 @@ impl<H: Holding> TrickPlay<H> {
     pub fn close_trick(&mut self, next_leader: Seat) -> (Trick, Vec<Established>) {
         debug_assert!(self.is_complete());
         let done = self.trick;
+        let established = self.establish();
+        self.open_next(next_leader);
+        (done, established)
+    }
+
+    /// `close_trick` for a trick won by `winner`, who leads the next: the trick is reported at the
+    /// end of `tricks` (`TrickReport::new`), for the game to complete there, and the faults it
+    /// established are returned. The report is built where it stays: assembled and moved, it
+    /// showed in Malilla's profile (every trick of every hand makes one).
+    pub fn close_trick_reported(
+        &mut self,
+        winner: Seat,
+        tricks: &mut Vec<TrickReport>,
+    ) -> Vec<Established> {
+        debug_assert!(self.is_complete());
+        let established = self.establish();
+        tricks.push(TrickReport::new(self.trick, winner));
+        self.open_next(winner);
+        established
+    }
+
+    /// The faults of the complete trick, established now (in play order).
+    #[inline]
+    fn establish(&mut self) -> Vec<Established> {
+        let done = &self.trick;
         let mut established = Vec::new();
         for (pos, p) in done.plays().iter().enumerate() {
             if let Some(fault) = self.pending[pos].take() {
@@ -379,10 +419,15 @@ impl<H: Holding> TrickPlay<H> {
                 });
             }
         }
+        established
+    }
+
+    /// Opens the trick after the complete one, led by `leader`.
+    #[inline]
+    fn open_next(&mut self, leader: Seat) {
         self.correction_window = None;
-        self.trick = done.next(next_leader);
-        self.next = Some(next_leader);
-        (done, established)
+        self.trick = self.trick.next(leader);
+        self.next = Some(leader);
     }
 
     /// Stops play (the hand is over): no card is due any more.

@@ -209,27 +209,44 @@ impl Trick {
     }
 }
 
-/// The card winning a trick by the usual rule (`Trick::trump_or_led_top`) and every card that would
-/// beat it (`trump_or_led_beaters`). A game that asks it at every card keeps it as the cards are
-/// played (`after`), rather than ranking the whole trick again each time.
+/// The card winning a trick by the usual rule (`Trick::trump_or_led_top`). A game that asks it at
+/// every card keeps it as the cards are played (`after`), rather than ranking the whole trick again
+/// each time, and finds the cards that would beat it from it (`beaten_by`). Only the position is
+/// kept: one byte, written and read whole. A wider value (the beaters as a 128-bit mask) was
+/// written in parts and read back in one piece at the next card, a stall that showed in Malilla's
+/// profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Winning {
-    /// Position of the winning card in the trick.
-    pub pos: usize,
-    pub beaten_by: CardSet,
+    pos: u8,
 }
 
 impl Winning {
     /// The winning card of `trick` as it lies: `None` for an empty trick, or one led by a card with
     /// no suit.
     pub fn of(trick: &Trick, trump: Option<Suit>, order: &RankOrder) -> Option<Winning> {
-        let led = trick.led()?.suit()?;
+        trick.led()?.suit()?;
         let pos = trick.trump_or_led_top(trump, order)?;
-        let top = trick.plays()[pos].card;
-        Some(Winning {
-            pos,
-            beaten_by: trump_or_led_beaters(top, led, trump, order),
-        })
+        Some(Winning { pos: pos as u8 })
+    }
+
+    /// Position of the winning card in the trick.
+    #[inline]
+    pub fn pos(self) -> usize {
+        self.pos as usize
+    }
+
+    /// Every card that would beat the winning card of `trick`, led in `led`
+    /// (`trump_or_led_beaters`). Always inlined: asked at every card, and a call showed in
+    /// Malilla's profile.
+    #[inline(always)]
+    pub fn beaten_by(
+        self,
+        trick: &Trick,
+        led: Suit,
+        trump: Option<Suit>,
+        order: &RankOrder,
+    ) -> CardSet {
+        trump_or_led_beaters(trick.plays()[self.pos()].card, led, trump, order)
     }
 
     /// The winning card of `trick` once its last card is played, `before` being the winning card
@@ -252,16 +269,11 @@ impl Winning {
         let led = trick.led()?.suit()?;
         let pos = trick.len() - 1;
         let card = trick.plays()[pos].card;
-        let now = Winning {
-            pos,
-            beaten_by: trump_or_led_beaters(card, led, trump, order),
-        };
         // Without a branch: whether the card beats the trick is what a predictor cannot guess.
-        Some(std::hint::select_unpredictable(
-            before.beaten_by.contains(card),
-            now,
-            before,
-        ))
+        let beats = before.beaten_by(trick, led, trump, order).contains(card);
+        Some(Winning {
+            pos: std::hint::select_unpredictable(beats, pos as u8, before.pos),
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Established, Event, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, RankOrder, RecordError, Rules, Seat, Side, Table, TableView, Trick,
-    TrickPlay, TrickReport, deal, must_follow_suit,
+    TrickPlay, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Verbs};
 use serde::{Deserialize, Serialize};
@@ -326,9 +326,8 @@ impl Hand {
             .trump_or_led_winner(self.adj.trump, &ORDER)
             .expect("a complete trick");
         let last_action = trick.action_index(trick.len() - 1);
-        let (trick, established) = self.play.close_trick(winner);
+        let established = self.play.close_trick_reported(winner, &mut self.adj.tricks);
         self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
-        self.adj.tricks.push(TrickReport::new(trick, winner));
         let first_new = self.revokes.len();
         self.revokes
             .extend(established.into_iter().map(|at| Revoke {

@@ -9,7 +9,7 @@ use crate::engine::{
     Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
     GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, Outcome, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
-    Side, Table, TableView, Trick, TrickPlay, TrickReport, Winning, deal,
+    Side, Table, TableView, Trick, TrickPlay, Winning, deal,
 };
 use crate::record::{Action, HandRecord};
 
@@ -139,8 +139,8 @@ fn judge(
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
     let winning = winning?;
-    let w = trick.plays()[winning.pos];
-    let beaters = allowed.intersect(winning.beaten_by);
+    let w = trick.plays()[winning.pos()];
+    let beaters = allowed.intersect(winning.beaten_by(trick, led, Some(trump), &ORDER));
     // Partner's card: no obligation (MA-5). Tested without branches, as whether a partner wins
     // and whether the hand can beat the trick is what a predictor cannot guess; only a fault,
     // which is rare, branches. The seat to play follows the last card (the trick is not empty).
@@ -243,7 +243,9 @@ impl Rules for Malilla {
                 "the turned trump card",
             )?)
         };
-        let mut hand = MalillaHand {
+        // Boxed before it is filled in: the hand is large, and moved into a box at the end it is
+        // copied whole once more.
+        let mut hand = Box::new(MalillaHand {
             trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
             forbidden_sevens: CardSet::EMPTY,
@@ -254,11 +256,11 @@ impl Rules for Malilla {
             misdeal,
             abeyance: None,
             adj,
-        };
+        });
         hand.adj.counts_card_points(Side::BOTH);
         if misdeal {
             hand.adj.outcome = Outcome::Misdeal;
-            return Ok(Box::new(hand));
+            return Ok(hand);
         }
         let trump_card = trump_card.expect("checked above");
         hand.adj.trump = Some(hand.trump);
@@ -284,7 +286,7 @@ impl Rules for Malilla {
                 },
             });
         }
-        Ok(Box::new(hand))
+        Ok(hand)
     }
 }
 
@@ -370,7 +372,7 @@ impl MalillaHand {
             .led()
             .expect("complete trick")
             .suit_unchecked();
-        let top = self.winning.take().expect("a complete trick").pos;
+        let top = self.winning.take().expect("a complete trick").pos();
         let winner = self.play.trick.plays()[top].seat;
         debug_assert_eq!(
             Some(winner),
@@ -378,25 +380,26 @@ impl MalillaHand {
                 .trick
                 .trump_or_led_winner(Some(self.trump), &ORDER)
         );
-        let (trick, established) = self.play.close_trick(winner);
-        for e in established {
-            self.foul(e);
-        }
-        let points = trick
+        let points = self
+            .play
+            .trick
             .plays()
             .iter()
             .map(|p| card_points(p.card))
             .sum::<i32>()
             + 1;
+        let established = self.play.close_trick_reported(winner, &mut self.adj.tricks);
+        let report = self.adj.tricks.last_mut().expect("the trick just reported");
+        report.points = Some(points);
+        report.counts = counts;
+        for e in established {
+            self.foul(e);
+        }
         if counts {
             let tally = &mut self.adj.tally[Table::FOUR.side(winner)];
             tally.tricks += 1;
             *tally.points.get_or_insert(0) += points;
         }
-        let mut report = TrickReport::new(trick, winner);
-        report.points = Some(points);
-        report.counts = counts;
-        self.adj.tricks.push(report);
         self.forbidden_sevens.remove(Card::new(Rank::Seven, led));
         if self.is_over() {
             self.play.stop();

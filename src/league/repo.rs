@@ -7,7 +7,7 @@ use super::model::*;
 use super::packed::Packed;
 use super::{Result, StoreError};
 use crate::engine::{
-    self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat, Table,
+    self, Adjudication, FieldError, MatchState, Options, Outcome, PerSide, Seat, Side, Table,
 };
 use crate::games;
 use crate::input::escape;
@@ -1026,7 +1026,7 @@ pub(super) fn store_hand(
     tx: &Transaction,
     at: &HandPlace,
     form: &StoredForm,
-    a: &RulingRows,
+    rows: &RulingRows,
 ) -> Result<HandSummary> {
     let (hand, created_at): (i64, String) = tx
         .prepare_cached(
@@ -1041,14 +1041,14 @@ pub(super) fn store_hand(
                 at.session,
                 at.number,
                 form.dealer.to_string(),
-                outcome_name(a.outcome),
+                outcome_name(rows.outcome),
                 form.record,
                 form.ruling,
                 form.digest
             ],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-    write_ruling(tx, hand, a)?;
+    write_ruling(tx, hand, rows)?;
     Ok(HandSummary {
         id: hand,
         match_id: at.match_id,
@@ -1056,14 +1056,14 @@ pub(super) fn store_hand(
         league: at.league,
         number: at.number,
         dealer: form.dealer,
-        outcome: outcome_name(a.outcome),
-        hand_score: a.hand_score,
-        irregularities: a
+        outcome: outcome_name(rows.outcome),
+        hand_score: rows.hand_score,
+        irregularities: rows
             .irregularities
             .iter()
             .map(|(code, _)| code.to_string())
             .collect(),
-        match_after: a.match_after.clone(),
+        match_after: rows.match_after.clone(),
         created_at,
     })
 }
@@ -1075,7 +1075,7 @@ pub(super) struct RulingRows {
     outcome: Outcome,
     hand_score: Option<PerSide<i32>>,
     /// Each side's points in the hand: how far the match scores moved.
-    points: Vec<(String, i32)>,
+    points: Vec<(Side, i32)>,
     irregularities: Vec<(&'static str, Seat)>,
     camps: Vec<(&'static str, Vec<Seat>)>,
     pub match_after: MatchState,
@@ -1089,7 +1089,7 @@ impl RulingRows {
             hand_score: a.hand_score,
             points: after
                 .sides()
-                .map(|side| (side.to_string(), after[side] - before[side]))
+                .map(|side| (side, after[side] - before[side]))
                 .collect(),
             irregularities: a.irregularities.iter().map(|i| (i.code, i.seat)).collect(),
             camps: a.camps.iter().map(|c| (c.role, c.seats.clone())).collect(),
@@ -1136,19 +1136,19 @@ pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
 /// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
 /// each seat's camp in a hand played in camps (the hand has none stored yet).
-fn write_ruling(tx: &Transaction, hand: i64, a: &RulingRows) -> Result<()> {
+fn write_ruling(tx: &Transaction, hand: i64, rows: &RulingRows) -> Result<()> {
     let mut score =
         tx.prepare_cached("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
-    for (side, points) in &a.points {
-        score.execute(params![hand, side, points])?;
+    for (side, points) in &rows.points {
+        score.execute(params![hand, side.to_string(), points])?;
     }
     let mut irregularity = tx.prepare_cached(
         "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for (i, (code, seat)) in a.irregularities.iter().enumerate() {
+    for (i, (code, seat)) in rows.irregularities.iter().enumerate() {
         irregularity.execute(params![hand, i as i64, code, seat.to_string()])?;
     }
-    for (role, seats) in &a.camps {
+    for (role, seats) in &rows.camps {
         write_camp(tx, hand, role, seats)?;
     }
     Ok(())

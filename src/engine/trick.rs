@@ -224,7 +224,6 @@ impl Winning {
     /// The winning card of `trick` as it lies: `None` for an empty trick, or one led by a card with
     /// no suit.
     pub fn of(trick: &Trick, trump: Option<Suit>, order: &RankOrder) -> Option<Winning> {
-        trick.led()?.suit()?;
         let pos = trick.trump_or_led_top(trump, order)?;
         Some(Winning { pos: pos as u8 })
     }
@@ -598,29 +597,35 @@ mod tests {
         ]
         .map(c)
         .into();
-        let seats = Seat::COMPASS;
         for order in [RankOrder::ACE_HIGH, partial] {
             for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
-                for &a in &cards {
-                    for &b in &cards {
-                        for &d in &cards {
-                            for &e in &cards {
-                                let mut t = Trick::new(1, Seat::N);
-                                for (i, card) in [a, b, d, e].into_iter().enumerate() {
-                                    t.push(seats[i], card, i);
-                                    let by_strength =
-                                        t.led().and_then(Card::suit).and_then(|led| {
-                                            t.winner_by(|x| trump_or_led(x, led, trump, &order))
-                                        });
-                                    assert_eq!(
-                                        t.trump_or_led_top(trump, &order),
-                                        by_strength,
-                                        "{:?} trump {trump:?}",
-                                        t.plays()
-                                    );
-                                }
-                            }
-                        }
+                every_trick_of_four(&cards, |four| {
+                    let mut t = Trick::new(1, Seat::N);
+                    for (i, card) in four.into_iter().enumerate() {
+                        t.push(Seat::COMPASS[i], card, i);
+                        let by_strength = t
+                            .led()
+                            .and_then(Card::suit)
+                            .and_then(|led| t.winner_by(|x| trump_or_led(x, led, trump, &order)));
+                        assert_eq!(
+                            t.trump_or_led_top(trump, &order),
+                            by_strength,
+                            "{:?} trump {trump:?}",
+                            t.plays()
+                        );
+                    }
+                });
+            }
+        }
+    }
+
+    /// Calls `f` with every sequence of four of `cards` (repeats included).
+    fn every_trick_of_four(cards: &[Card], mut f: impl FnMut([Card; 4])) {
+        for &a in cards {
+            for &b in cards {
+                for &d in cards {
+                    for &e in cards {
+                        f([a, b, d, e]);
                     }
                 }
             }
@@ -636,22 +641,16 @@ mod tests {
             .into();
         let order = RankOrder::new(&[Rank::Seven, Rank::Ace, Rank::King, Rank::Two]);
         for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
-            for &a in &cards {
-                for &b in &cards {
-                    for &d in &cards {
-                        for &e in &cards {
-                            let mut t = Trick::new(1, Seat::N);
-                            let mut kept = None;
-                            for (i, card) in [a, b, d, e].into_iter().enumerate() {
-                                assert_eq!(kept, Winning::of(&t, trump, &order));
-                                t.push(Seat::COMPASS[i], card, i);
-                                kept = Winning::after(kept, &t, trump, &order);
-                            }
-                            assert_eq!(kept, Winning::of(&t, trump, &order), "{:?}", t.plays());
-                        }
-                    }
+            every_trick_of_four(&cards, |four| {
+                let mut t = Trick::new(1, Seat::N);
+                let mut kept = None;
+                for (i, card) in four.into_iter().enumerate() {
+                    assert_eq!(kept, Winning::of(&t, trump, &order));
+                    t.push(Seat::COMPASS[i], card, i);
+                    kept = Winning::after(kept, &t, trump, &order);
                 }
-            }
+                assert_eq!(kept, Winning::of(&t, trump, &order), "{:?}", t.plays());
+            });
         }
     }
 

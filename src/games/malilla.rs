@@ -300,8 +300,8 @@ struct MalillaHand {
     allow_correction: bool,
     /// The first established incorrect play: the offenders' side and its action.
     foul: Option<(Side, usize)>,
-    /// The card winning the trick in progress and the cards that beat it, kept card by card:
-    /// rule 3 (§3.3) asks it at every card.
+    /// The card winning the trick in progress, kept card by card: rule 3 (§3.3) asks it, and the
+    /// cards that beat it, at every card.
     winning: Option<Winning>,
     /// A record error after the foul: from here on actions are ignored (README C6).
     stopped_at: Option<usize>,

@@ -1262,6 +1262,48 @@ async fn an_export_posted_back_to_its_session_is_refused_not_doubled() {
     assert_eq!(c.import(s.evening2, &sheet).await.status, 201);
 }
 
+/// A hand posted as a record and the same hand read from a sheet are one hand: the session's
+/// export imported back into it is refused as repeating the posted hand. Twenty-Nine's record has
+/// values of each kind a cell reads (numbers, `true`, cards as text), so a sheet's digest of any of
+/// them that differed from the record's would store the hand twice.
+#[actix_web::test]
+async fn a_posted_hand_read_back_from_a_sheet_is_a_repeat() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let (_, session) = c.league_with_a_session("twenty-nine", json!({})).await;
+    let m = c.match_of_four(session, &s.players).await;
+    let record = fixture("twenty-nine", "01");
+    let values: Vec<&Value> = record["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a.as_object().unwrap().iter())
+        .filter(|(k, _)| *k != "seat")
+        .map(|(_, v)| v)
+        .collect();
+    assert!(values.iter().any(|v| v.is_number()) && values.iter().any(|v| v.is_boolean()));
+    assert!(values.iter().any(|v| v.is_string()));
+    let r = c.post_hand(m, &record).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let sheet = c
+        .send(c.get_req(&format!("/v1/clubs/1/sessions/{session}/sheet")))
+        .await
+        .text;
+    let r = c.import(session, &sheet).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.json["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("(match {m}, hand 1)")),
+        "{}",
+        r.text
+    );
+}
+
 /// Runs the real binary on the test's database; returns whether it succeeded and what it printed.
 fn cli(db: &Path, args: &[&str]) -> (bool, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))

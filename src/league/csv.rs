@@ -68,16 +68,104 @@ struct HandDraft {
     /// The `SHEET_CARDS` fields given, by name.
     undealt: BTreeMap<&'static str, (Vec<Card>, Cell)>,
     cut_card: Option<(u32, Cell)>,
-    /// Moved into the hand's record when it is made (`take_record`): a sheet's hands are held
-    /// until they are stored, and one copy of every action is enough.
-    actions: Vec<Action>,
-    /// The cell of each action.
-    action_cells: Vec<Cell>,
+    actions: Vec<SheetAction>,
+    /// The text of the actions' `CellValue::Text` values, one after another.
+    texts: String,
+}
+
+/// An action as a sheet gives it. A sheet's hands are all read (and their digests made, for the
+/// repeat check) before the first is judged, and each hand's record is made only when it is
+/// judged: held as a record's actions (`Action`, its verb and text value each on the heap), a
+/// sheet of 2,000 hands took over ten megabytes more (issue 26, target 7).
+struct SheetAction {
+    seat: Seat,
+    /// The sheet's line, for a problem.
+    line: u64,
+    /// One of the game's verbs.
+    verb: &'static str,
+    value: CellValue,
+}
+
+/// A verb's value in a cell: a number or `true`/`false` where the verb takes one, else text (a
+/// card). Read as `serde_json` reads it, text where it does not read.
+enum CellValue {
+    /// At this range of the hand's `texts`.
+    Text(u32, u32),
+    Json(Box<serde_json::Value>),
+}
+
+/// A `CellValue` with its text, written as the record's value is.
+enum CellValueRef<'a> {
+    Text(&'a str),
+    Json(&'a serde_json::Value),
+}
+
+impl serde::Serialize for CellValueRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            CellValueRef::Text(text) => s.serialize_str(text),
+            CellValueRef::Json(value) => value.serialize(s),
+        }
+    }
 }
 
 impl HandDraft {
-    /// The hand's record, taking the draft's actions (the cells stay, to place a problem).
-    fn take_record(&mut self) -> HandRecord {
+    /// Adds an action, its value read from `text` (see `CellValue`).
+    fn push(&mut self, seat: Seat, cell: Cell, verb: &'static str, text: &str) {
+        let value = match serde_json::from_str(text) {
+            Ok(json) => CellValue::Json(Box::new(json)),
+            Err(_) => {
+                let start = self.texts.len() as u32;
+                self.texts.push_str(text);
+                CellValue::Text(start, self.texts.len() as u32)
+            }
+        };
+        self.actions.push(SheetAction {
+            seat,
+            line: cell.line,
+            verb,
+            value,
+        });
+    }
+
+    /// Gives back what the hand's lists reserved past their length, once its rows are read.
+    fn close(&mut self) {
+        self.actions.shrink_to_fit();
+        self.texts.shrink_to_fit();
+    }
+
+    fn value<'a>(&'a self, a: &'a SheetAction) -> CellValueRef<'a> {
+        match &a.value {
+            CellValue::Text(start, end) => {
+                CellValueRef::Text(&self.texts[*start as usize..*end as usize])
+            }
+            CellValue::Json(value) => CellValueRef::Json(value),
+        }
+    }
+
+    /// What identifies the hand as played (`repo::play_digest`), made without its record.
+    fn digest(&self) -> Vec<u8> {
+        let actions = self.actions.iter().map(|a| (a.seat, a.verb, self.value(a)));
+        repo::play_digest_with(&self.record(Vec::new()), actions)
+    }
+
+    /// The hand's record.
+    fn full_record(&self) -> HandRecord {
+        let actions = self.actions.iter().map(|a| Action {
+            seat: a.seat,
+            kind: AnyVerb {
+                verb: a.verb.to_string(),
+                value: match self.value(a) {
+                    CellValueRef::Text(text) => serde_json::Value::String(text.to_string()),
+                    CellValueRef::Json(value) => value.clone(),
+                },
+            },
+        });
+        self.record(actions.collect())
+    }
+
+    /// The hand's record with `actions` as its actions.
+    fn record(&self, actions: Vec<Action>) -> HandRecord {
         HandRecord {
             game: None,
             options: BTreeMap::new(),
@@ -94,7 +182,7 @@ impl HandDraft {
             shoe: self.cards("shoe"),
             cut_card: self.cut_card.map(|(n, _)| n),
             deals: Vec::new(),
-            actions: std::mem::take(&mut self.actions),
+            actions,
             match_state: None,
         }
     }
@@ -114,8 +202,11 @@ impl HandDraft {
             ["actions", i, rest @ ..] => i
                 .parse::<usize>()
                 .ok()
-                .and_then(|i| self.action_cells.get(i))
-                .map(|c| c.at(if rest == ["seat"] { SEAT } else { VALUE })),
+                .and_then(|i| self.actions.get(i))
+                .map(|a| Cell {
+                    line: a.line,
+                    column: if rest == ["seat"] { SEAT } else { VALUE },
+                }),
             ["deal", seat, ..] => seat
                 .parse::<Seat>()
                 .ok()
@@ -173,12 +264,7 @@ fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
         .collect()
 }
 
-/// A verb's value in a cell: a number or `true`/`false` where the verb takes one, else text (a card).
-fn cell_value(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::String(text.to_string()))
-}
-
-/// The inverse of `cell_value`.
+/// The inverse of `HandDraft::push`'s reading of a value (`CellValue`).
 fn cell_text(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(s) => s.clone(),
@@ -217,6 +303,14 @@ fn unclosed_quote(bytes: &[u8]) -> Option<Cell> {
         at_start = b == b',' || b == b'\n';
     }
     open
+}
+
+/// Closes the hand being read (the last of the last match), once a row of another hand, or the
+/// sheet's end, is reached.
+fn close_last(matches: &mut [MatchDraft]) {
+    if let Some(h) = matches.last_mut().and_then(|m| m.hands.last_mut()) {
+        h.close();
+    }
 }
 
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
@@ -297,6 +391,7 @@ fn read(
                 );
                 continue;
             }
+            close_last(&mut matches);
             matches.push(MatchDraft {
                 label: label.to_string(),
                 first: cell,
@@ -341,6 +436,10 @@ fn read(
                 );
                 continue;
             }
+            // The hand being read is this match's last.
+            if let Some(h) = m.hands.last_mut() {
+                h.close();
+            }
             m.hands.push(HandDraft {
                 number,
                 first: cell,
@@ -349,7 +448,7 @@ fn read(
                 undealt: BTreeMap::new(),
                 cut_card: None,
                 actions: Vec::new(),
-                action_cells: Vec::new(),
+                texts: String::new(),
             });
         }
         let h = m.hands.last_mut().expect("pushed above");
@@ -408,12 +507,8 @@ fn read(
                     );
                     continue;
                 }
-                let kind = AnyVerb {
-                    verb: verb.to_string(),
-                    value: cell_value(value),
-                };
-                h.actions.push(Action { seat, kind });
-                h.action_cells.push(cell);
+                let verb = verbs.iter().find(|v| **v == verb).expect("matched above");
+                h.push(seat, cell, verb, value);
             }
             other => errors.push(cell.at(ACTION).problem(format!(
                 "'{other}' is not an action of {}: expected sit, deal, {}{}",
@@ -426,6 +521,7 @@ fn read(
             ))),
         }
     }
+    close_last(&mut matches);
     for m in &matches {
         for h in &m.hands {
             if h.dealer.is_none() {
@@ -523,40 +619,31 @@ pub fn prepare_import(
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;
     let (game, options) = repo::league_rules(&league)?;
-    let mut drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
-    // Each hand's record and digest, made once for the repeat check and the store.
-    let played: Vec<Vec<(HandRecord, Vec<u8>)>> = drafts
-        .iter_mut()
-        .map(|m| {
-            m.hands
-                .iter_mut()
-                .map(|h| {
-                    let record = h.take_record();
-                    let digest = repo::play_digest(&record);
-                    (record, digest)
-                })
-                .collect()
-        })
+    let drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
+    // Each hand's digest, for the repeat check and the store; its record is made when it is judged.
+    let digests: Vec<Vec<Vec<u8>>> = drafts
+        .iter()
+        .map(|m| m.hands.iter().map(HandDraft::digest).collect())
         .collect();
-    let digests = drafts.iter().zip(&played).flat_map(|(m, played)| {
+    let repeats = drafts.iter().zip(&digests).flat_map(|(m, digests)| {
         m.hands
             .iter()
-            .zip(played)
-            .map(move |(h, (_, digest))| (m.label.as_str(), h.number, h.first, digest.as_slice()))
+            .zip(digests)
+            .map(move |(h, digest)| (m.label.as_str(), h.number, h.first, digest.as_slice()))
     });
-    let repeats = repeated_hands(tx, session, digests)?;
+    let repeats = repeated_hands(tx, session, repeats)?;
     if !repeats.is_empty() {
         return Err(StoreError::Repeated(repeats));
     }
     let mut errors = Vec::new();
     let mut matches = Vec::new();
-    for (m, played) in drafts.iter().zip(played) {
+    for (m, digests) in drafts.iter().zip(digests) {
         let Some(to) = open_match(tx, club, session, m, &mut errors)? else {
             continue;
         };
         let (mut state, mut stored) = to.start();
         let mut hands = Vec::new();
-        for (h, (record, digest)) in m.hands.iter().zip(played) {
+        for (h, digest) in m.hands.iter().zip(digests) {
             if h.number != stored + 1 {
                 errors.push(h.first.at(HAND).problem(format!(
                     "{} has {stored} hand(s) stored: the next is hand {}",
@@ -568,6 +655,7 @@ pub fn prepare_import(
                 )));
                 break;
             }
+            let record = h.full_record();
             if let Err(e) = record.validate() {
                 errors.push(h.first.at(HAND).problem(e.to_string()));
                 break;

@@ -847,6 +847,19 @@ pub(super) fn check_players(m: &Match, record: &HandRecord) -> Vec<FieldError> {
 /// differ only in it are two hands), every object's keys in byte order: the text serde_json's
 /// `Value` writes, which the stored digests were made of. Written straight into the hash.
 pub fn play_digest(record: &HandRecord) -> Vec<u8> {
+    let actions = record.actions.iter();
+    play_digest_with(
+        record,
+        actions.map(|a| (a.seat, a.kind.verb.as_str(), &a.kind.value)),
+    )
+}
+
+/// `play_digest` of `record` with `actions` (each action's seat, verb and value) in place of its
+/// own: a sheet digests its hands before it makes their records.
+pub fn play_digest_with<'a, V: Serialize>(
+    record: &HandRecord,
+    actions: impl Iterator<Item = (Seat, &'a str, V)>,
+) -> Vec<u8> {
     let mut h = Hashed(sha2::Sha256::new());
     h.put("[");
     h.json(&record.dealer);
@@ -857,23 +870,23 @@ pub fn play_digest(record: &HandRecord) -> Vec<u8> {
     h.put(",");
     h.json(&record.stock);
     h.put(",[");
-    for (i, a) in record.actions.iter().enumerate() {
+    for (i, (seat, verb, value)) in actions.enumerate() {
         h.put(if i == 0 { "{" } else { ",{" });
         // Its two keys in order: the verb, and "seat" (no verb is named "seat").
-        let (verb, seat) = (&a.kind.verb, |h: &mut Hashed| {
+        let put_seat = |h: &mut Hashed| {
             h.put("\"seat\":");
-            h.json(&a.seat);
-        });
-        if verb.as_str() > "seat" {
-            seat(&mut h);
+            h.json(&seat);
+        };
+        if verb > "seat" {
+            put_seat(&mut h);
             h.put(",");
         }
-        h.json(verb);
+        h.json(&verb);
         h.put(":");
-        h.json(&a.kind.value);
-        if verb.as_str() < "seat" {
+        h.json(&value);
+        if verb < "seat" {
             h.put(",");
-            seat(&mut h);
+            put_seat(&mut h);
         }
         h.put("}");
     }

@@ -42,7 +42,9 @@ fn main() {
     let mut held: f64 = 0.0;
     for (sheet, session) in sheets.iter().zip(&sessions) {
         let prepared = store
-            .read_expensive(|tx| league::prepare_import(tx, club, *session, sheet.clone().into()))
+            .read_expensive(|tx| {
+                league::prepare_import(tx, club, *session, sheet.as_bytes().into())
+            })
             .unwrap();
         let t = Instant::now();
         store.write(|tx| league::publish(tx, prepared)).unwrap();

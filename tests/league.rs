@@ -3582,7 +3582,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
     let (club, _, sessions, _) = common::malilla_league(&store, 3);
     let prepare = |session: i64, sheet: &str| {
         store
-            .read_expensive(|tx| league::prepare_import(tx, club, session, sheet.into()))
+            .read_expensive(|tx| league::prepare_import(tx, club, session, sheet.as_bytes().into()))
             .unwrap()
     };
     let hands_stored = || -> i64 {

@@ -1787,17 +1787,20 @@ async fn import_sheet(
             "the sheet is empty: expected CSV with a header".into(),
         ));
     }
-    let sheet = bytes.to_vec();
+    // One copy of the sheet, shared by the preparation and the write's idempotency check.
+    let sheet: Arc<[u8]> = Arc::from(&bytes[..]);
+    drop(bytes);
     let turn = state.expensive.admit()?.turn().await;
     // Nearly all of an import is preparing it, which needs no writer: the write only publishes
     // it. A sheet refused is answered after the write's idempotency check (a retried import
     // replays its answer, though its hands are now stored).
+    let shared = sheet.clone();
     let prepared = blocking(&state, move |store| {
         let _turn = turn;
-        Ok(store.read_expensive(|tx| league::prepare_import(tx, club, s, sheet)))
+        Ok(store.read_expensive(|tx| league::prepare_import(tx, club, s, shared)))
     })
     .await?;
-    let resp = write(&req, &state, club, &bytes, StatusCode::CREATED, move |tx| {
+    let resp = write(&req, &state, club, &sheet, StatusCode::CREATED, move |tx| {
         league::publish(tx, prepared?)
     })
     .await

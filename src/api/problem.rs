@@ -238,7 +238,9 @@ pub async fn read_body(
     }
     let limit = req.app_data::<BodyTimeout>().map_or(BODY_TIMEOUT, |t| t.0);
     let read = async {
-        let mut bytes = web::BytesMut::new();
+        // Room for the length declared (within the bound), so that a large body is not copied
+        // again and again as it grows; pages of it not filled are never touched.
+        let mut bytes = web::BytesMut::with_capacity(declared.unwrap_or(0) as usize);
         while let Some(chunk) = body.next().await {
             let chunk = chunk.map_err(|e| {
                 Problem::new(

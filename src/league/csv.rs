@@ -12,6 +12,7 @@ use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
 use rusqlite::Transaction;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use validator::Validate;
 
 /// The sheet's columns. `action` is `sit` (value: a player's name), `deal` or one of the card
@@ -550,7 +551,7 @@ fn read(
 /// Imports a sheet into `session`: every match and hand, or (on any problem) nothing. Prepared and
 /// published in one transaction; the server prepares on a read and publishes in a short write.
 pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
-    publish(tx, prepare_import(tx, club, session, bytes.to_vec())?)
+    publish(tx, prepare_import(tx, club, session, bytes.into())?)
 }
 
 /// A sheet made ready to store: read, its players found, every hand adjudicated, digested and
@@ -562,7 +563,7 @@ pub struct PreparedImport {
     league: i64,
     session: i64,
     /// The sheet, to prepare again when the store moved on in between.
-    sheet: Vec<u8>,
+    sheet: Arc<[u8]>,
     matches: Vec<PreparedMatch>,
 }
 
@@ -614,7 +615,7 @@ pub fn prepare_import(
     tx: &Transaction,
     club: i64,
     session: i64,
-    sheet: Vec<u8>,
+    sheet: Arc<[u8]>,
 ) -> Result<PreparedImport> {
     let s = repo::get_session(tx, club, session)?;
     let league = repo::get_league(tx, club, s.league)?;

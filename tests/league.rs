@@ -674,6 +674,28 @@ async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
         "{e}"
     );
 
+    // A seat's deal, or the face-up cards, given twice: refused at the second row, at the seat and
+    // at the action.
+    let mut rows: Vec<&str> = good.lines().collect();
+    let deal = rows.iter().position(|l| l.contains(",deal,")).unwrap();
+    rows.insert(deal + 1, rows[deal]);
+    let face_up = rows.iter().position(|l| l.contains(",face_up,")).unwrap();
+    rows.insert(face_up + 1, rows[face_up]);
+    let r = c.import(s.evening1, &(rows.join("\n") + "\n")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let at: Vec<(Option<u64>, Option<u64>)> = r.json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["row"].as_u64(), e["column"].as_u64()))
+        .collect();
+    let mut expected = [
+        (Some(deal as u64 + 2), Some(4)),
+        (Some(face_up as u64 + 2), Some(5)),
+    ];
+    expected.sort();
+    assert_eq!(at, expected, "{}", r.text);
+
     // The good sheet stores both hands; the match is over after the capote.
     let r = c.import(s.evening1, &good).await;
     assert_eq!(r.status, 201, "{}", r.text);

@@ -65,9 +65,11 @@ struct HandDraft {
     number: u32,
     first: Cell,
     dealer: Option<Seat>,
-    deal: BTreeMap<Seat, (Vec<Card>, Cell)>,
+    /// Each seat's cards. Lists, not maps: a few entries, and a map's node is several times their
+    /// size, for every hand of a sheet.
+    deal: Vec<(Seat, Vec<Card>, Cell)>,
     /// The `SHEET_CARDS` fields given, by name.
-    undealt: BTreeMap<&'static str, (Vec<Card>, Cell)>,
+    undealt: Vec<(&'static str, Vec<Card>, Cell)>,
     cut_card: Option<(u32, Cell)>,
     actions: Vec<SheetAction>,
     /// The text of the actions' `CellValue::Text` values, one after another.
@@ -172,11 +174,7 @@ impl HandDraft {
             options: BTreeMap::new(),
             players: BTreeMap::new(),
             dealer: self.dealer.unwrap_or(Seat::N),
-            deal: self
-                .deal
-                .iter()
-                .map(|(s, (c, _))| (*s, c.clone()))
-                .collect(),
+            deal: self.deal.iter().map(|(s, c, _)| (*s, c.clone())).collect(),
             face_up: self.cards("face_up"),
             stock: self.cards("stock"),
             second_stock: self.cards("second_stock"),
@@ -191,8 +189,9 @@ impl HandDraft {
     /// The cards of `field` (one of `SHEET_CARDS`), none when the sheet gives none.
     fn cards(&self, field: &str) -> Vec<Card> {
         self.undealt
-            .get(field)
-            .map(|(c, _)| c.clone())
+            .iter()
+            .find(|(f, ..)| *f == field)
+            .map(|(_, c, _)| c.clone())
             .unwrap_or_default()
     }
 
@@ -211,11 +210,15 @@ impl HandDraft {
             ["deal", seat, ..] => seat
                 .parse::<Seat>()
                 .ok()
-                .and_then(|s| self.deal.get(&s))
-                .map(|(_, c)| c.at(VALUE)),
+                .and_then(|s| self.deal.iter().find(|(d, ..)| *d == s))
+                .map(|(.., c)| c.at(VALUE)),
             ["cut_card"] => self.cut_card.map(|(_, c)| c.at(VALUE)),
             ["dealer"] => Some(self.first.at(DEALER)),
-            [field, ..] => self.undealt.get(field).map(|(_, c)| c.at(VALUE)),
+            [field, ..] => self
+                .undealt
+                .iter()
+                .find(|(f, ..)| f == field)
+                .map(|(.., c)| c.at(VALUE)),
             _ => None,
         }
         .unwrap_or(self.first.at(HAND));
@@ -445,8 +448,8 @@ fn read(
                 number,
                 first: cell,
                 dealer: None,
-                deal: BTreeMap::new(),
-                undealt: BTreeMap::new(),
+                deal: Vec::new(),
+                undealt: Vec::new(),
                 cut_card: None,
                 actions: Vec::new(),
                 texts: String::new(),
@@ -482,21 +485,25 @@ fn read(
             "deal" | "face_up" | "stock" | "second_stock" | "shoe" => match cards(value) {
                 Err(e) => errors.push(cell.at(VALUE).problem(e)),
                 Ok(c) if action == "deal" => {
-                    if h.deal.insert(seat, (c, cell)).is_some() {
+                    if h.deal.iter().any(|(s, ..)| *s == seat) {
                         errors.push(
                             cell.at(SEAT)
                                 .problem(format!("{seat}'s deal is given twice")),
                         );
+                    } else {
+                        h.deal.push((seat, c, cell));
                     }
                 }
                 Ok(c) => {
                     let field = SHEET_CARDS.iter().find(|f| **f == action);
                     let field = field.expect("one of the card fields matched above");
-                    if h.undealt.insert(field, (c, cell)).is_some() {
+                    if h.undealt.iter().any(|(f, ..)| f == field) {
                         errors.push(
                             cell.at(ACTION)
                                 .problem(format!("the {action} cards are given twice")),
                         );
+                    } else {
+                        h.undealt.push((field, c, cell));
                     }
                 }
             },

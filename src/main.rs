@@ -235,7 +235,7 @@ fn write<T>(
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
-    return_freed_buffers();
+    tune_allocator();
     let Some(store) = open(&args.db.path) else {
         return ExitCode::FAILURE;
     };
@@ -260,16 +260,28 @@ fn serve(args: ServeArgs) -> ExitCode {
     }
 }
 
-/// Has glibc's allocator give a freed buffer of 128 KiB or more back to the system at once. By
-/// default it raises that threshold to the largest buffer freed so far (up to 32 MiB), after which
-/// such buffers (sheet pages, hand pages, decompressed rulings) stay in its arenas, one set per
-/// thread that freed them: under `benches/memory.sh`'s mixed load on a league of 1,000,000 hands
-/// the server's peak resident memory was 66.9 MB, and with the threshold fixed 32.1 MB.
-fn return_freed_buffers() {
+/// Two settings of glibc's allocator, so that the server's resident memory stays near what it
+/// uses (issue 26, target 7):
+/// - A freed buffer of 128 KiB or more goes back to the system at once. By default the threshold
+///   rises to the largest buffer freed so far (up to 32 MiB), after which such buffers (sheet
+///   pages, hand pages, decompressed rulings) stay in the allocator: under `benches/memory.sh`'s
+///   mixed load on a league of 1,000,000 hands the server's peak was 66.9 MB, and 32.1 MB with the
+///   threshold fixed.
+/// - One arena per core, not glibc's eight. Each arena keeps the small blocks freed in it, and the
+///   blocking threads that prepare imports, read standings and write sheets each took an arena of
+///   their own: the mixed load with imports on a league of 20,000 hands peaked at 58–61 MB, and at
+///   49 MB with an arena per core. Threads beyond the cores share arenas; each thread's cache of
+///   small blocks still serves most requests without the arena's lock.
+fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a parameter of the allocator, under the allocator's own lock.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // SAFETY: mallopt only sets a parameter of the allocator, under the allocator's own lock,
+        // and runs before the server starts its threads.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+            libc::mallopt(libc::M_ARENA_MAX, cores.min(64) as libc::c_int);
+        }
     }
 }
 

@@ -56,7 +56,7 @@ impl CardSet {
         CardSet(self.0 & other.0)
     }
 
-    pub fn union(self, other: CardSet) -> CardSet {
+    pub const fn union(self, other: CardSet) -> CardSet {
         CardSet(self.0 | other.0)
     }
 

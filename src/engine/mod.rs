@@ -44,6 +44,6 @@ pub use crate::record::MatchState;
 pub use crate::seat::{PerSide, Seat, Side, Table, TableShape};
 pub use stock::Stock;
 pub use trick::{
-    MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, Winning, must_follow_suit, trump_or_led,
-    trump_or_led_beaters,
+    Beaters, MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, Winning, must_follow_suit,
+    trump_or_led, trump_or_led_beaters,
 };

@@ -6,10 +6,10 @@
 use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault, FieldError,
-    GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind,
-    OptionSpec, Options, Outcome, PlayedCard, RankOrder, RecordError, Rules, ScoreSource, Seat,
-    Side, Table, TableView, Trick, TrickPlay, Winning, deal,
+    Adjudication, Beaters, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault,
+    FieldError, GameInfo, HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails,
+    OptionKind, OptionSpec, Options, Outcome, PlayedCard, RankOrder, RecordError, Rules,
+    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, Winning, deal,
 };
 use crate::record::{Action, HandRecord};
 
@@ -74,6 +74,14 @@ const ORDER: RankOrder = RankOrder::new(&[
     Rank::Three,
     Rank::Two,
 ]);
+/// The cards that beat a winning card under each trump (by `Suit as usize`): rule 3 asks them at
+/// every card.
+static BEATERS: [Beaters; 4] = [
+    Beaters::new(Some(Suit::Spades), &ORDER),
+    Beaters::new(Some(Suit::Hearts), &ORDER),
+    Beaters::new(Some(Suit::Diamonds), &ORDER),
+    Beaters::new(Some(Suit::Clubs), &ORDER),
+];
 const TRICKS: u8 = 10;
 /// §1: the side with more than half of the 70 points wins the hand; 35 wins the game.
 const HALF: i32 = 35;
@@ -140,7 +148,7 @@ fn judge(
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
     let winning = winning?;
     let w = trick.plays()[winning.pos()];
-    let beaters = allowed.intersect(winning.beaten_by(trick, led, Some(trump), &ORDER));
+    let beaters = allowed.intersect(winning.beaten_by(trick, &BEATERS[trump as usize]));
     // Partner's card: no obligation (MA-5). Tested without branches, as whether a partner wins
     // and whether the hand can beat the trick is what a predictor cannot guess; only a fault,
     // which is rare, branches. The seat to play follows the last card (the trick is not empty).
@@ -465,7 +473,8 @@ impl HandState<Verb> for MalillaHand {
                 };
                 self.play.play(index, seat, card, pending).map(|()| {
                     let on_table = &self.play.trick;
-                    self.winning = Winning::after(self.winning, on_table, Some(self.trump), &ORDER);
+                    let beaters = &BEATERS[self.trump as usize];
+                    self.winning = Winning::after(self.winning, on_table, beaters);
                     if let Some(f) = now {
                         self.foul(Established {
                             fault: f,

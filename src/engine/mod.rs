@@ -45,5 +45,5 @@ pub use crate::seat::{PerSide, Seat, Side, Table, TableShape};
 pub use stock::Stock;
 pub use trick::{
     Beaters, MAX_PLAYS, PlayedCard, RankOrder, Trick, TrickReport, Winning, must_follow_suit,
-    trump_or_led, trump_or_led_beaters,
+    trump_or_led,
 };

@@ -234,9 +234,9 @@ impl Winning {
         self.pos as usize
     }
 
-    /// Every card that would beat the winning card of `trick` (`trump_or_led_beaters`), read from
-    /// the trick's `beaters`. Always inlined: asked at every card, and a call showed in Malilla's
-    /// profile.
+    /// Every card that would beat the winning card of `trick`, read from `beaters` (the table for
+    /// the hand's trump and order). Always inlined: asked at every card, and a call showed in
+    /// Malilla's profile.
     #[inline(always)]
     pub fn beaten_by(self, trick: &Trick, beaters: &Beaters) -> CardSet {
         beaters.of(trick.plays()[self.pos()].card)
@@ -264,8 +264,8 @@ impl Winning {
 }
 
 /// For each suited card, every card that beats it where it wins a trick under the usual rule
-/// (`trump_or_led_beaters`) with one trump and card order: a winning card is a trump or of the led
-/// suit, so its beaters follow from the card alone. Built once (a const), it turns the beaters of
+/// (the cards `trump_or_led` ranks higher) with one trump and card order: a winning card is a
+/// trump or of the led suit, so its beaters follow from the card alone. Built once (a const), it turns the beaters of
 /// the winning card, asked at every card of a game that must head the trick (Malilla), into one
 /// load.
 #[derive(Clone, Copy, Debug)]
@@ -374,33 +374,6 @@ pub fn trump_or_led(card: Card, led: Suit, trump: Option<Suit>, order: &RankOrde
     let follows = (suit == led) as u16 & !trumps;
     let tier = trumps << 9 | follows << 8;
     (tier != 0).then_some(tier | rank)
-}
-
-/// Every card that beats `top` in a trick led in `led` under the usual rule (`trump_or_led`): the
-/// cards whose strength there is higher than `top`'s. A trump is beaten by the higher trumps only;
-/// a card of the led suit by its higher cards and by every trump; a card that cannot win by every
-/// card of the led suit and every trump.
-#[inline]
-pub fn trump_or_led_beaters(
-    top: Card,
-    led: Suit,
-    trump: Option<Suit>,
-    order: &RankOrder,
-) -> CardSet {
-    let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit);
-    let CardClass::Suited(suit, rank) = top.class() else {
-        return CardSet::suit(led).union(trumps);
-    };
-    // Chosen without branches: whether the top card is a trump is what a predictor cannot guess.
-    let trumped = Some(suit) == trump;
-    let ranked = trumped || suit == led;
-    let above = CardSet::ranks(suit, order.above(rank));
-    let higher = std::hint::select_unpredictable(ranked, above, CardSet::suit(led));
-    higher.union(std::hint::select_unpredictable(
-        trumped,
-        CardSet::EMPTY,
-        trumps,
-    ))
 }
 
 /// The plain follow rule: a card of the led suit if the hand holds one, otherwise any card. The
@@ -576,11 +549,12 @@ mod tests {
         );
     }
 
-    /// The beaters found by masks are exactly the cards `trump_or_led` ranks higher, for every
-    /// card on top, every lead and every trump (none included), in two orders (the second ranks
-    /// only some ranks, not in the order of their encoding).
+    /// The table of beaters holds exactly the cards `trump_or_led` ranks higher than a card that
+    /// can win a trick (a trump, or a card of the led suit), among cards of every suit and cards
+    /// with no suit, for every lead and every trump (none included), in two orders (the second
+    /// ranks only some ranks, not in the order of their encoding).
     #[test]
-    fn beaters_are_the_cards_ranked_higher() {
+    fn the_beaters_of_a_winning_card_are_the_cards_ranked_higher() {
         let partial = RankOrder::new(&[Rank::Three, Rank::Two, Rank::Ace, Rank::Seven]);
         let every: Vec<Card> = (0..90)
             .map(Card::from_index)
@@ -588,47 +562,21 @@ mod tests {
             .collect();
         let cards = CardSet::of(&every);
         for order in [RankOrder::ACE_HIGH, partial] {
-            for led in Suit::ALL {
-                for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
-                    for &top in &every {
-                        let strength = |c| trump_or_led(c, led, trump, &order);
+            for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
+                let table = Beaters::new(trump, &order);
+                for led in Suit::ALL {
+                    let strength = |c| trump_or_led(c, led, trump, &order);
+                    let can_win =
+                        |c: &&Card| c.suit().is_some_and(|s| s == led || Some(s) == trump);
+                    for &top in every.iter().filter(can_win) {
                         let higher: CardSet = every
                             .iter()
                             .copied()
                             .filter(|&c| strength(c) > strength(top))
                             .collect();
                         assert_eq!(
-                            trump_or_led_beaters(top, led, trump, &order).intersect(cards),
+                            table.of(top).intersect(cards),
                             higher,
-                            "{top} led {led:?} trump {trump:?}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// The table of beaters is `trump_or_led_beaters` for every card that can win a trick: a
-    /// trump, or a card of the led suit, for every lead and every trump (none included), in two
-    /// orders.
-    #[test]
-    fn the_beaters_table_is_the_beaters_of_a_winning_card() {
-        let partial = RankOrder::new(&[Rank::Three, Rank::Two, Rank::Ace, Rank::Seven]);
-        let suited: Vec<Card> = (0..64)
-            .map(Card::from_index)
-            .filter(|c| c.rank().is_some())
-            .collect();
-        for order in [RankOrder::ACE_HIGH, partial] {
-            for trump in std::iter::once(None).chain(Suit::ALL.map(Some)) {
-                let table = Beaters::new(trump, &order);
-                for led in Suit::ALL {
-                    for &top in suited
-                        .iter()
-                        .filter(|c| c.suit() == Some(led) || c.suit() == trump)
-                    {
-                        assert_eq!(
-                            table.of(top),
-                            trump_or_led_beaters(top, led, trump, &order),
                             "{top} led {led:?} trump {trump:?}"
                         );
                     }

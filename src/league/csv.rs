@@ -633,13 +633,13 @@ pub fn prepare_import(
         .iter()
         .map(|m| m.hands.iter().map(HandDraft::digest).collect())
         .collect();
-    let repeats = drafts.iter().zip(&digests).flat_map(|(m, digests)| {
+    let played = drafts.iter().zip(&digests).flat_map(|(m, digests)| {
         m.hands
             .iter()
             .zip(digests)
             .map(move |(h, digest)| (m.label.as_str(), h.number, h.first, digest.as_slice()))
     });
-    let repeats = repeated_hands(tx, session, repeats)?;
+    let repeats = repeated_hands(tx, session, played)?;
     if !repeats.is_empty() {
         return Err(StoreError::Repeated(repeats));
     }

@@ -265,9 +265,9 @@ impl Winning {
 
 /// For each suited card, every card that beats it where it wins a trick under the usual rule
 /// (the cards `trump_or_led` ranks higher) with one trump and card order: a winning card is a
-/// trump or of the led suit, so its beaters follow from the card alone. Built once (a const), it turns the beaters of
-/// the winning card, asked at every card of a game that must head the trick (Malilla), into one
-/// load.
+/// trump or of the led suit, so its beaters follow from the card alone. Built once (a const), it
+/// turns the beaters of the winning card, asked at every card of a game that must head the trick
+/// (Malilla), into one load.
 #[derive(Clone, Copy, Debug)]
 pub struct Beaters([CardSet; 64]);
 

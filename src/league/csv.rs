@@ -239,6 +239,16 @@ struct MatchDraft {
     hands: Vec<HandDraft>,
 }
 
+impl MatchDraft {
+    /// Closes the hand being read, the match's last, once a row of another hand or match, or the
+    /// sheet's end, is reached.
+    fn close_last_hand(&mut self) {
+        if let Some(h) = self.hands.last_mut() {
+            h.close();
+        }
+    }
+}
+
 /// What a spreadsheet runs as a formula when a cell starts with it (OWASP, "CSV injection").
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
@@ -307,14 +317,6 @@ fn unclosed_quote(bytes: &[u8]) -> Option<Cell> {
         at_start = b == b',' || b == b'\n';
     }
     open
-}
-
-/// Closes the hand being read (the last of the last match), once a row of another hand, or the
-/// sheet's end, is reached.
-fn close_last(matches: &mut [MatchDraft]) {
-    if let Some(h) = matches.last_mut().and_then(|m| m.hands.last_mut()) {
-        h.close();
-    }
 }
 
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
@@ -395,7 +397,9 @@ fn read(
                 );
                 continue;
             }
-            close_last(&mut matches);
+            if let Some(m) = matches.last_mut() {
+                m.close_last_hand();
+            }
             matches.push(MatchDraft {
                 label: label.to_string(),
                 first: cell,
@@ -440,10 +444,7 @@ fn read(
                 );
                 continue;
             }
-            // The hand being read is this match's last.
-            if let Some(h) = m.hands.last_mut() {
-                h.close();
-            }
+            m.close_last_hand();
             m.hands.push(HandDraft {
                 number,
                 first: cell,
@@ -529,7 +530,9 @@ fn read(
             ))),
         }
     }
-    close_last(&mut matches);
+    if let Some(m) = matches.last_mut() {
+        m.close_last_hand();
+    }
     for m in &matches {
         for h in &m.hands {
             if h.dealer.is_none() {

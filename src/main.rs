@@ -3,7 +3,7 @@
 use arbiter::api::problem::Problem;
 use arbiter::api::{self, league::LeagueState, problem};
 use arbiter::engine;
-use arbiter::league::{self, Store};
+use arbiter::league::{self, Store, Tx};
 use arbiter::pbn;
 use arbiter::record::{HandRecord, MatchRecord};
 use clap::{Args, Parser, Subcommand};
@@ -216,7 +216,7 @@ fn print_key(key: &league::ApiKey) {
 /// Runs one write on the database at `path` and prints what it made.
 fn write<T>(
     path: &Path,
-    f: impl FnOnce(&rusqlite::Transaction) -> league::Result<T>,
+    f: impl FnOnce(&Tx) -> league::Result<T>,
     print: impl FnOnce(&T),
 ) -> ExitCode {
     let Some(store) = open(path) else {

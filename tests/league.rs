@@ -1002,15 +1002,16 @@ async fn readjudication_finds_and_fixes_a_changed_ruling() {
     // Pretend hand 1 was stored under an older rule that gave it to EW.
     store
         .write(|tx| {
-            let Packed(ruling) =
-                tx.query_row("SELECT adjudication FROM hands WHERE number = 1", [], |r| {
-                    r.get(0)
-                })?;
+            let Packed(ruling) = tx.query_row(
+                "SELECT adjudication FROM hands WHERE number = 1",
+                &[],
+                |r| r.get(0),
+            )?;
             let mut ruling: serde_json::Value = serde_json::from_str(&ruling).unwrap();
             ruling["hand_score"] = json!({"NS": 0, "EW": 9});
             tx.execute(
                 "UPDATE hands SET adjudication = ?1 WHERE number = 1",
-                [Packed::json(&ruling)],
+                &[&Packed::json(&ruling)],
             )?;
             Ok(())
         })
@@ -3609,7 +3610,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
     };
     let hands_stored = || -> i64 {
         store
-            .read(|tx| Ok(tx.query_row("SELECT count(*) FROM hands", [], |r| r.get(0))?))
+            .read(|tx| tx.query_row("SELECT count(*) FROM hands", &[], |r| r.get(0)))
             .unwrap()
     };
 

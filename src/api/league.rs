@@ -10,14 +10,13 @@ use crate::league::{
     self, Actor, Amendment, ApiKey, Club, ClubSettings, Correction, HandAmendment, HandScope,
     HandSummary, HandVoid, Idempotency, ImportReport, Kept, KeyInfo, League, Match, NewClub,
     NewKey, NewLeague, NewMatch, NewNamed, NewPartnership, NewSession, Page, Partnership, Player,
-    Reader, Readjudication, Session, Shows, Standings, Store, StoreError, StoredHand,
+    Reader, Readjudication, Session, Shows, Standings, Store, StoreError, StoredHand, Tx,
 };
 use crate::record::HandRecord;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::{StreamExt, stream};
-use rusqlite::Transaction;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
@@ -260,7 +259,7 @@ async fn blocking<T: Send + 'static>(
 
 async fn read<T: Send + 'static>(
     state: &web::Data<LeagueState>,
-    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx) -> league::Result<T> + Send + 'static,
 ) -> Result<T, Problem> {
     blocking(state, move |s| s.read(f)).await
 }
@@ -272,7 +271,7 @@ async fn read_as<T: Send + 'static>(
     state: &web::Data<LeagueState>,
     club: i64,
     shows: Shows,
-    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx) -> league::Result<T> + Send + 'static,
 ) -> Result<T, Problem> {
     let (secret, operator) = reader_token(req, state);
     read(state, move |tx| {
@@ -290,7 +289,7 @@ async fn list_as<T: Serialize + Send + 'static>(
     state: &web::Data<LeagueState>,
     club: i64,
     shows: Shows,
-    f: impl FnOnce(&Transaction, i64, u32) -> league::Result<Page<T>> + Send + 'static,
+    f: impl FnOnce(&Tx, i64, u32) -> league::Result<Page<T>> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
     let (cursor, limit) = paging(req)?;
     let page = read_as(req, state, club, shows, move |tx| f(tx, cursor, limit)).await?;
@@ -356,7 +355,7 @@ async fn create<N, T>(
     state: &web::Data<LeagueState>,
     club: i64,
     body: web::Payload,
-    f: impl FnOnce(&Transaction, N) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, N) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
@@ -372,7 +371,7 @@ async fn create_as<N, T>(
     club: i64,
     body: web::Payload,
     access: Access,
-    f: impl FnOnce(&Transaction, N) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, N) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
@@ -454,7 +453,7 @@ async fn write_json<N, T>(
     body: web::Payload,
     status: StatusCode,
     access: Access,
-    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, &Actor, N) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
@@ -472,7 +471,7 @@ async fn commit_json<N, T>(
     body: web::Payload,
     status: StatusCode,
     access: Access,
-    f: impl FnOnce(&Transaction, &Actor, N) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, &Actor, N) -> league::Result<T> + Send + 'static,
 ) -> Result<(u16, serde_json::Value, bool), Problem>
 where
     N: DeserializeOwned + Validate + Send + 'static,
@@ -512,7 +511,7 @@ fn is_operator(state: &LeagueState, token: &str) -> bool {
 
 /// The writer `secret` names for `club`: the operator where `access` admits one, else a live key of
 /// the club (marked used).
-fn actor(tx: &Transaction, club: i64, secret: &str, operator: bool) -> league::Result<Actor> {
+fn actor(tx: &Tx, club: i64, secret: &str, operator: bool) -> league::Result<Actor> {
     if operator {
         league::get_club(tx, club)?;
         Ok(Actor::Operator)
@@ -528,7 +527,7 @@ async fn write<T: Kept + Send + 'static>(
     club: i64,
     body: &[u8],
     status: StatusCode,
-    f: impl FnOnce(&Transaction) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
     write_as(
         req,
@@ -552,7 +551,7 @@ async fn write_as<T: Kept + Send + 'static>(
     body: &[u8],
     status: StatusCode,
     access: Access,
-    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, &Actor) -> league::Result<T> + Send + 'static,
 ) -> Result<HttpResponse, Problem> {
     let (status, body, replayed) = commit_as(req, state, club, body, status, access, f).await?;
     Ok(respond(status, body, replayed))
@@ -566,7 +565,7 @@ async fn commit_as<T: Kept + Send + 'static>(
     body: &[u8],
     status: StatusCode,
     access: Access,
-    f: impl FnOnce(&Transaction, &Actor) -> league::Result<T> + Send + 'static,
+    f: impl FnOnce(&Tx, &Actor) -> league::Result<T> + Send + 'static,
 ) -> Result<(u16, serde_json::Value, bool), Problem> {
     let secret = bearer(req)?;
     let operator = access == Access::ClubOrOperator && is_operator(state, &secret);
@@ -1079,7 +1078,7 @@ async fn list_players(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let list = move |tx: &Transaction, cursor, limit| league::list_players(tx, club, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_players(tx, club, cursor, limit);
     list_as(&req, &state, club, Shows::Results, list).await
 }
 
@@ -1128,8 +1127,7 @@ async fn list_partnerships(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let list =
-        move |tx: &Transaction, cursor, limit| league::list_partnerships(tx, club, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_partnerships(tx, club, cursor, limit);
     list_as(&req, &state, club, Shows::Results, list).await
 }
 
@@ -1182,7 +1180,7 @@ async fn list_leagues(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let list = move |tx: &Transaction, cursor, limit| league::list_leagues(tx, club, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_leagues(tx, club, cursor, limit);
     list_as(&req, &state, club, Shows::Results, list).await
 }
 
@@ -1232,8 +1230,7 @@ async fn list_sessions(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
-    let list =
-        move |tx: &Transaction, cursor, limit| league::list_sessions(tx, club, l, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_sessions(tx, club, l, cursor, limit);
     list_as(&req, &state, club, Shows::Results, list).await
 }
 
@@ -1356,8 +1353,7 @@ async fn list_matches(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
-    let list =
-        move |tx: &Transaction, cursor, limit| league::list_matches(tx, club, s, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_matches(tx, club, s, cursor, limit);
     list_as(&req, &state, club, Shows::Results, list).await
 }
 
@@ -1680,8 +1676,7 @@ async fn list_amendments(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let club = id(&path, "club")?;
-    let list =
-        move |tx: &Transaction, cursor, limit| league::list_amendments(tx, club, cursor, limit);
+    let list = move |tx: &Tx, cursor, limit| league::list_amendments(tx, club, cursor, limit);
     list_as(&req, &state, club, Shows::Records, list).await
 }
 
@@ -1700,9 +1695,7 @@ async fn hand_amendments(
     state: web::Data<LeagueState>,
 ) -> Result<HttpResponse, Problem> {
     let (club, hand) = (id(&path.0, "club")?, id(&path.1, "hand")?);
-    let list = move |tx: &Transaction, cursor, limit| {
-        league::hand_amendments(tx, club, hand, cursor, limit)
-    };
+    let list = move |tx: &Tx, cursor, limit| league::hand_amendments(tx, club, hand, cursor, limit);
     list_as(&req, &state, club, Shows::Records, list).await
 }
 

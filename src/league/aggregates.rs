@@ -17,9 +17,9 @@
 
 use super::Result;
 use super::StoreError;
+use super::db::{Tx, args};
 use super::standings::{FinishedSide, order_of_finish, rate};
 use crate::games;
-use rusqlite::{OptionalExtension, Transaction, params};
 use skillratings::weng_lin::WengLinRating;
 use std::collections::BTreeMap;
 
@@ -35,16 +35,17 @@ struct Finish {
 
 /// Stores match `match_id`'s finish from its stored state. Returns the league and the point
 /// (`finished_by`, its last hand) from which ratings must be folded again, when its finish changed.
-pub(super) fn finish(tx: &Transaction, match_id: i64) -> Result<Option<(i64, i64)>> {
-    let (league, game_over, state): (i64, bool, String) = tx
-        .prepare_cached("SELECT league_id, game_over, state FROM matches WHERE id = ?1")?
-        .query_row(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    let before: Vec<Finish> = tx
-        .prepare_cached(
-            "SELECT side, place, won, lost, finished_by FROM match_finishes \
-             WHERE match_id = ?1 ORDER BY side",
-        )?
-        .query_map(params![match_id], |r| {
+pub(super) fn finish(tx: &Tx, match_id: i64) -> Result<Option<(i64, i64)>> {
+    let (league, game_over, state): (i64, bool, String) = tx.query_row(
+        "SELECT league_id, game_over, state FROM matches WHERE id = ?1",
+        args![match_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let before: Vec<Finish> = tx.query_map(
+        "SELECT side, place, won, lost, finished_by FROM match_finishes \
+         WHERE match_id = ?1 ORDER BY side",
+        args![match_id],
+        |r| {
             Ok(Finish {
                 side: r.get(0)?,
                 place: r.get(1)?,
@@ -52,8 +53,8 @@ pub(super) fn finish(tx: &Transaction, match_id: i64) -> Result<Option<(i64, i64
                 lost: r.get(3)?,
                 finished_by: r.get(4)?,
             })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+        },
+    )?;
     if !game_over && before.is_empty() {
         return Ok(None);
     }
@@ -65,14 +66,16 @@ pub(super) fn finish(tx: &Transaction, match_id: i64) -> Result<Option<(i64, i64
     if after == before {
         return Ok(None);
     }
-    tx.prepare_cached("DELETE FROM match_finishes WHERE match_id = ?1")?
-        .execute(params![match_id])?;
-    let mut insert = tx.prepare_cached(
+    tx.execute(
+        "DELETE FROM match_finishes WHERE match_id = ?1",
+        args![match_id],
+    )?;
+    let mut insert = tx.prepare(
         "INSERT INTO match_finishes (match_id, side, league_id, place, won, lost, finished_by) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for f in &after {
-        insert.execute(params![
+        insert.execute(args![
             match_id,
             f.side,
             league,
@@ -89,20 +92,25 @@ pub(super) fn finish(tx: &Transaction, match_id: i64) -> Result<Option<(i64, i64
 /// The finish of a finished match: its sides in order of side name, placed by `order_of_finish`
 /// from the stored state's final `scores` and `winners` (the one field every game names who won
 /// in), on its last hand.
-fn finishes(tx: &Transaction, league: i64, match_id: i64, state: &str) -> Result<Vec<Finish>> {
+fn finishes(tx: &Tx, league: i64, match_id: i64, state: &str) -> Result<Vec<Finish>> {
     let state: serde_json::Value = serde_json::from_str(state)
         .map_err(|e| StoreError::Database(format!("match {match_id}: {e}")))?;
-    let game: String = tx
-        .prepare_cached("SELECT game FROM leagues WHERE id = ?1")?
-        .query_row(params![league], |r| r.get(0))?;
+    let game: String = tx.query_row(
+        "SELECT game FROM leagues WHERE id = ?1",
+        args![league],
+        |r| r.get(0),
+    )?;
     let lowest_wins = games::find(&game).is_some_and(|g| g.lowest_total_wins());
-    let finished_by: Option<i64> = tx
-        .prepare_cached("SELECT max(id) FROM hands WHERE match_id = ?1")?
-        .query_row(params![match_id], |r| r.get(0))?;
-    let names: Vec<String> = tx
-        .prepare_cached("SELECT DISTINCT side FROM match_seats WHERE match_id = ?1 ORDER BY side")?
-        .query_map(params![match_id], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    let finished_by: Option<i64> = tx.query_row(
+        "SELECT max(id) FROM hands WHERE match_id = ?1",
+        args![match_id],
+        |r| r.get(0),
+    )?;
+    let names: Vec<String> = tx.query_map(
+        "SELECT DISTINCT side FROM match_seats WHERE match_id = ?1 ORDER BY side",
+        args![match_id],
+        |r| r.get(0),
+    )?;
     let winners = state["winners"].as_array().map(Vec::as_slice);
     let sides: Vec<FinishedSide> = names
         .iter()
@@ -130,25 +138,26 @@ fn finishes(tx: &Transaction, league: i64, match_id: i64, state: &str) -> Result
 
 /// Folds the ratings of `league` again over every match finished on or after hand `from`, in the
 /// order they finished, each player starting from his rating after his last earlier match.
-pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
+pub(super) fn rerate(tx: &Tx, league: i64, from: i64) -> Result<()> {
     // Everyone whose current rating may change: who played the matches folded before or now.
-    let mut touched: Vec<i64> = tx
-        .prepare_cached(
-            "SELECT DISTINCT player_id FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2",
-        )?
-        .query_map(params![league, from], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    tx.prepare_cached("DELETE FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2")?
-        .execute(params![league, from])?;
+    let mut touched: Vec<i64> = tx.query_map(
+        "SELECT DISTINCT player_id FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2",
+        args![league, from],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "DELETE FROM match_ratings WHERE league_id = ?1 AND finished_by >= ?2",
+        args![league, from],
+    )?;
     let mut matches: Vec<(i64, Vec<FinishedSide>, Vec<usize>)> = Vec::new();
     {
-        let mut st = tx.prepare_cached(
+        let mut st = tx.prepare(
             "SELECT f.finished_by, f.side, f.place, s.player_id FROM match_finishes f \
              JOIN match_seats s ON s.match_id = f.match_id AND s.side = f.side \
              WHERE f.league_id = ?1 AND f.finished_by >= ?2 \
              ORDER BY f.finished_by, f.side, s.player_id",
         )?;
-        let mut rows = st.query(params![league, from])?;
+        let mut rows = st.query(args![league, from])?;
         let mut last_side: Option<String> = None;
         while let Some(r) = rows.next()? {
             let (by, side, place, player): (i64, String, i64, i64) =
@@ -171,25 +180,23 @@ pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
     touched.dedup();
     let mut ratings: BTreeMap<i64, WengLinRating> = BTreeMap::new();
     {
-        let mut earlier = tx.prepare_cached(
+        let mut earlier = tx.prepare(
             "SELECT rating, uncertainty FROM match_ratings \
              WHERE league_id = ?1 AND player_id = ?2 ORDER BY finished_by DESC LIMIT 1",
         )?;
         for &p in &touched {
-            let r = earlier
-                .query_row(params![league, p], |r| {
-                    Ok(WengLinRating {
-                        rating: r.get(0)?,
-                        uncertainty: r.get(1)?,
-                    })
+            let r = earlier.query_opt(args![league, p], |r| {
+                Ok(WengLinRating {
+                    rating: r.get(0)?,
+                    uncertainty: r.get(1)?,
                 })
-                .optional()?;
+            })?;
             if let Some(r) = r {
                 ratings.insert(p, r);
             }
         }
     }
-    let mut keep = tx.prepare_cached(
+    let mut keep = tx.prepare(
         "INSERT OR REPLACE INTO match_ratings (league_id, player_id, finished_by, rating, uncertainty) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -197,16 +204,16 @@ pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
         rate(&mut ratings, sides, places);
         for p in sides.iter().flat_map(|s| &s.players) {
             let r = ratings[p];
-            keep.execute(params![league, p, by, r.rating, r.uncertainty])?;
+            keep.execute(args![league, p, by, r.rating, r.uncertainty])?;
         }
     }
-    let mut current = tx.prepare_cached(
+    let mut current = tx.prepare(
         "UPDATE standing_totals SET rating = ?3, uncertainty = ?4 \
          WHERE league_id = ?1 AND kind = 'player' AND who = ?2",
     )?;
     for p in touched {
         let r = ratings.get(&p);
-        current.execute(params![
+        current.execute(args![
             league,
             p,
             r.map(|r| r.rating),
@@ -221,23 +228,25 @@ pub(super) fn rerate(tx: &Transaction, league: i64, from: i64) -> Result<()> {
 /// `count_deferred`, in a few statements, instead of a dozen row updates a hand on the same few
 /// totals. Only new hands are deferred; a deferred write stores hands of `league` and deletes
 /// none.
-pub(super) fn defer_counts(tx: &Transaction, league: i64) -> Result<()> {
-    tx.prepare_cached(
+pub(super) fn defer_counts(tx: &Tx, league: i64) -> Result<()> {
+    tx.execute(
         "INSERT INTO counts_deferred (league_id, since) SELECT ?1, coalesce(max(id), 0) FROM hands",
-    )?
-    .execute([league])?;
+        args![league],
+    )?;
     Ok(())
 }
 
 /// Counts every hand stored since `defer_counts` into the standings, as the triggers would have
 /// one by one (hands, points for and against, irregularities, camps, the leagues' generation),
 /// and sets the triggers back.
-pub(super) fn count_deferred(tx: &Transaction) -> Result<()> {
-    let (league, since): (i64, i64) = tx
-        .prepare_cached("DELETE FROM counts_deferred RETURNING league_id, since")?
-        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+pub(super) fn count_deferred(tx: &Tx) -> Result<()> {
+    let (league, since): (i64, i64) = tx.query_row(
+        "DELETE FROM counts_deferred RETURNING league_id, since",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     for statement in COUNT_HANDS_SINCE {
-        tx.prepare_cached(statement)?.execute([league, since])?;
+        tx.execute(statement, args![league, since])?;
     }
     Ok(())
 }
@@ -301,7 +310,7 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
 /// Keeps a match's finish and the ratings after its state was stored (the store does it in
 /// `repo::set_match_state`; tests that store a state by hand do it here).
 #[cfg(test)]
-pub(super) fn settle(tx: &Transaction, match_id: i64) -> Result<()> {
+pub(super) fn settle(tx: &Tx, match_id: i64) -> Result<()> {
     if let Some((league, from)) = finish(tx, match_id)? {
         rerate(tx, league, from)?;
     }
@@ -332,12 +341,12 @@ mod tests {
 
     /// A new match of four of the six players: two pairs or four alone, where a pair is
     /// registered (1 & 3, 2 & 4) it sits as its partnership.
-    fn new_match(tx: &Transaction, t: &mut Table, pick: u8) -> i64 {
+    fn new_match(tx: &Tx, t: &mut Table, pick: u8) -> i64 {
         let id = t.next_match;
         t.next_match += 1;
         tx.execute(
             "INSERT INTO matches (id, league_id, session_id, state) VALUES (?1, 1, 1, '{}')",
-            params![id],
+            args![id],
         )
         .unwrap();
         let players: Vec<i64> = (0..4).map(|i| (i64::from(pick) + i) % 6 + 1).collect();
@@ -353,7 +362,7 @@ mod tests {
         for (i, p) in players.iter().enumerate() {
             tx.execute(
                 "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
-                params![id, seats[i], side_of(i), p],
+                args![id, seats[i], side_of(i), p],
             )
             .unwrap();
         }
@@ -371,7 +380,7 @@ mod tests {
                 };
                 tx.execute(
                     "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (?1, ?2, ?3)",
-                    params![id, side, team],
+                    args![id, side, team],
                 )
                 .unwrap();
             }
@@ -382,11 +391,11 @@ mod tests {
 
     /// A hand's ruling rows as `write_ruling` writes them: a score per side, an irregularity at
     /// a seat, a camp per seat where `camps`.
-    fn write_ruling(tx: &Transaction, hand: i64, sides: &[String], a: i16, b: i16, extra: u8) {
+    fn write_ruling(tx: &Tx, hand: i64, sides: &[String], a: i16, b: i16, extra: u8) {
         for table in repo::RULING_TABLES {
             tx.execute(
                 &format!("DELETE FROM {table} WHERE hand_id = ?1"),
-                params![hand],
+                args![hand],
             )
             .unwrap();
         }
@@ -394,7 +403,7 @@ mod tests {
             let points = if i % 2 == 0 { a } else { b } as i64 + i as i64;
             tx.execute(
                 "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",
-                params![hand, side, points],
+                args![hand, side, points],
             )
             .unwrap();
         }
@@ -402,7 +411,7 @@ mod tests {
             let seat = ["N", "E", "S", "W"][usize::from(extra) % 4];
             tx.execute(
                 "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, 0, 'revoke', ?2)",
-                params![hand, seat],
+                args![hand, seat],
             )
             .unwrap();
         }
@@ -420,17 +429,17 @@ mod tests {
     /// `over`, its winner named (the first side's best score) when `named`. A post, an amendment
     /// or a void stores it through `repo::set_match_state` (which settles the finish when the
     /// match was or is over); a readjudication writes it alone and settles the league after.
-    fn store_state(tx: &Transaction, match_id: i64, over: bool, named: bool, through_set: bool) {
+    fn store_state(tx: &Tx, match_id: i64, over: bool, named: bool, through_set: bool) {
         let scores: BTreeMap<String, i64> = tx
             .prepare(
                 "SELECT s.side, sum(s.points) FROM hand_scores s JOIN hands h ON h.id = s.hand_id \
                  WHERE h.match_id = ?1 GROUP BY s.side",
             )
             .unwrap()
-            .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map(args![match_id], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap();
+            .into_iter()
+            .collect();
         // A match is over on a hand: never before its first.
         let over = over && !scores.is_empty();
         let best = scores
@@ -443,7 +452,7 @@ mod tests {
             let before: String = tx
                 .query_row(
                     "SELECT state FROM matches WHERE id = ?1",
-                    params![match_id],
+                    args![match_id],
                     |r| r.get(0),
                 )
                 .unwrap();
@@ -454,22 +463,22 @@ mod tests {
         } else {
             tx.execute(
                 "UPDATE matches SET state = ?2, game_over = ?3 WHERE id = ?1",
-                params![match_id, state.to_string(), over],
+                args![match_id, state.to_string(), over],
             )
             .unwrap();
         }
     }
 
-    fn hands_of(tx: &Transaction, match_id: i64) -> Vec<i64> {
+    fn hands_of(tx: &Tx, match_id: i64) -> Vec<i64> {
         tx.prepare("SELECT id FROM hands WHERE match_id = ?1 ORDER BY number")
             .unwrap()
-            .query_map(params![match_id], |r| r.get(0))
+            .query_map(args![match_id], |r| r.get(0))
             .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap()
+            .into_iter()
+            .collect()
     }
 
-    fn write(tx: &Transaction, t: &mut Table, (kind, pick, a, b, extra, flags): Op) {
+    fn write(tx: &Tx, t: &mut Table, (kind, pick, a, b, extra, flags): Op) {
         let over = flags % 3 == 0;
         let named = flags % 2 == 0;
         let open: Vec<usize> = (0..t.matches.len()).collect();
@@ -509,17 +518,17 @@ mod tests {
                 let number: i64 = tx
                     .query_row(
                         "SELECT coalesce(max(number), 0) + 1 FROM hands WHERE match_id = ?1",
-                        params![match_id],
+                        args![match_id],
                         |r| r.get(0),
                     )
                     .unwrap();
-                tx.execute(
-                    "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
-                     VALUES (?1, 1, 1, ?2, 'N', 'scored', '{}', '{}')",
-                    params![match_id, number],
-                )
-                .unwrap();
-                let hand = tx.last_insert_rowid();
+                let hand = tx
+                    .insert(
+                        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
+                         VALUES (?1, 1, 1, ?2, 'N', 'scored', '{}', '{}') RETURNING id",
+                        args![match_id, number],
+                    )
+                    .unwrap();
                 write_ruling(tx, hand, &sides, a, b, extra);
                 store_state(tx, match_id, over, named, true);
             }
@@ -540,11 +549,11 @@ mod tests {
                     for table in repo::RULING_TABLES {
                         tx.execute(
                             &format!("DELETE FROM {table} WHERE hand_id = ?1"),
-                            params![hand],
+                            args![hand],
                         )
                         .unwrap();
                     }
-                    tx.execute("DELETE FROM hands WHERE id = ?1", params![hand])
+                    tx.execute("DELETE FROM hands WHERE id = ?1", args![hand])
                         .unwrap();
                     store_state(tx, match_id, over && hands.len() > 1, named, true);
                 }
@@ -580,7 +589,8 @@ mod tests {
             lowest_wins in any::<bool>(),
         ) {
             let mut conn = league_db(if lowest_wins { "big-two" } else { "briscola" });
-            let tx = conn.transaction().unwrap();
+            let sqlite = conn.transaction().unwrap();
+            let tx = Tx::sqlite(&sqlite);
             tx.execute_batch(
                 "INSERT INTO partnerships (id, club_id, name, roster) VALUES (1, 1, 'odd', '1,3'), (2, 1, 'even', '2,4');
                  INSERT INTO partnership_members VALUES (1, 1), (1, 3), (2, 2), (2, 4);",

@@ -3,13 +3,13 @@
 //! transaction, so it lands whole or (when any hand no longer adjudicates) not at all. Every
 //! correction is kept in the club's audit trail with what it replaced.
 
+use super::db::{Arg, Row, Tx, args};
 use super::model::*;
 use super::packed::Packed;
 use super::repo::{self, adjudicate, get_match, league_rules, set_match_state};
 use super::{Result, StoreError};
 use crate::engine::{FieldError, MatchState};
 use crate::record::HandRecord;
-use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde_json::{Value, json};
 
 /// A stored hand of a match, as read for a correction.
@@ -25,13 +25,12 @@ fn unreadable(hand: i64) -> impl Fn(serde_json::Error) -> StoreError {
 }
 
 /// The match's hands in order.
-fn match_hands(tx: &Transaction, match_id: i64) -> Result<Vec<StoredRow>> {
-    let rows: Vec<(i64, Packed, Packed)> = tx
-        .prepare_cached(
-            "SELECT id, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number",
-        )?
-        .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+fn match_hands(tx: &Tx, match_id: i64) -> Result<Vec<StoredRow>> {
+    let rows: Vec<(i64, Packed, Packed)> = tx.query_map(
+        "SELECT id, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number",
+        args![match_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     rows.into_iter()
         .map(|(id, Packed(record), Packed(adjudication))| {
             Ok(StoredRow {
@@ -45,13 +44,12 @@ fn match_hands(tx: &Transaction, match_id: i64) -> Result<Vec<StoredRow>> {
 }
 
 /// The match id of `club`'s hand `hand`.
-pub fn match_of(tx: &Transaction, club: i64, hand: i64) -> Result<i64> {
-    tx.query_row(
+pub fn match_of(tx: &Tx, club: i64, hand: i64) -> Result<i64> {
+    tx.query_opt(
         "SELECT match_id FROM hands WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)",
-        params![hand, club],
+        args![hand, club],
         |r| r.get(0),
-    )
-    .optional()?
+    )?
     .ok_or_else(|| StoreError::NotFound(format!("no hand {hand} in club {club}")))
 }
 
@@ -63,7 +61,7 @@ enum Edit<'a> {
 
 /// Replaces stored hand `hand`'s record with `record` and adjudicates its match again from it on.
 pub fn amend_hand(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     hand: i64,
     amendment: &HandAmendment,
@@ -88,19 +86,13 @@ pub fn amend_hand(
 
 /// Voids stored hand `hand`: it is removed from its match (its record and ruling are kept in the
 /// audit trail) and the later hands are adjudicated again, numbered one less.
-pub fn void_hand(
-    tx: &Transaction,
-    club: i64,
-    hand: i64,
-    void: &HandVoid,
-    by: &Actor,
-) -> Result<Correction> {
+pub fn void_hand(tx: &Tx, club: i64, hand: i64, void: &HandVoid, by: &Actor) -> Result<Correction> {
     let m = get_match(tx, club, match_of(tx, club, hand)?)?;
     correct(tx, club, &m, hand, Edit::Void, by, &void.note)
 }
 
 fn correct(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     m: &Match,
     hand: i64,
@@ -135,10 +127,10 @@ fn correct(
             for table in repo::RULING_TABLES {
                 tx.execute(
                     &format!("DELETE FROM {table} WHERE hand_id = ?1"),
-                    params![hand],
+                    args![hand],
                 )?;
             }
-            tx.execute("DELETE FROM hands WHERE id = ?1", params![hand])?;
+            tx.execute("DELETE FROM hands WHERE id = ?1", args![hand])?;
             "void_hand"
         }
     };
@@ -195,24 +187,18 @@ fn correct(
 }
 
 /// Renames player `id` of `club`.
-pub fn rename_player(
-    tx: &Transaction,
-    club: i64,
-    id: i64,
-    name: &str,
-    by: &Actor,
-) -> Result<Player> {
+pub fn rename_player(tx: &Tx, club: i64, id: i64, name: &str, by: &Actor) -> Result<Player> {
     let old = repo::get_player(tx, club, id)?;
     let name = normal_name(name);
     let taken = format!("club {club} has a player named '{name}'");
     if repo::player_named(tx, club, &name)?.is_some_and(|other| other != id) {
         return Err(StoreError::Conflict(taken));
     }
-    tx.execute(
+    tx.execute_unique(
         "UPDATE players SET name = ?2 WHERE id = ?1",
-        params![id, name],
-    )
-    .map_err(|e| repo::conflict_on_unique(e, taken))?;
+        args![id, name],
+        || taken,
+    )?;
     let renamed = repo::get_player(tx, club, id)?;
     let (before, after) = (json!({"name": old.name}), json!({"name": renamed.name}));
     record(
@@ -229,17 +215,11 @@ pub fn rename_player(
 }
 
 /// Renames session `id` of `club`.
-pub fn rename_session(
-    tx: &Transaction,
-    club: i64,
-    id: i64,
-    name: &str,
-    by: &Actor,
-) -> Result<Session> {
+pub fn rename_session(tx: &Tx, club: i64, id: i64, name: &str, by: &Actor) -> Result<Session> {
     let old = repo::get_session(tx, club, id)?;
     tx.execute(
         "UPDATE sessions SET name = ?2 WHERE id = ?1",
-        params![id, normal_name(name)],
+        args![id, normal_name(name)],
     )?;
     let renamed = repo::get_session(tx, club, id)?;
     let (before, after) = (json!({"name": old.name}), json!({"name": renamed.name}));
@@ -259,7 +239,7 @@ pub fn rename_session(
 /// Adds an entry to the audit trail; returns its id.
 #[allow(clippy::too_many_arguments)] // one column each
 fn record(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     by: &Actor,
     action: &str,
@@ -268,10 +248,10 @@ fn record(
     after: &Value,
     note: &Option<String>,
 ) -> Result<i64> {
-    tx.execute(
+    tx.insert(
         "INSERT INTO amendments (club_id, by, action, subject, subject_id, before, after, note) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+        args![
             club,
             by.name(),
             action,
@@ -281,21 +261,15 @@ fn record(
             after.to_string(),
             note
         ],
-    )?;
-    Ok(tx.last_insert_rowid())
+    )
 }
 
 /// The club's audit trail, oldest first, by cursor.
-pub fn list_amendments(
-    tx: &Transaction,
-    club: i64,
-    after: i64,
-    limit: u32,
-) -> Result<Page<Amendment>> {
+pub fn list_amendments(tx: &Tx, club: i64, after: i64, limit: u32) -> Result<Page<Amendment>> {
     repo::get_club(tx, club)?;
     let sql = "SELECT id, at, by, action, subject, subject_id, before, after, note FROM amendments \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-    let args: [&dyn ToSql; 2] = [&club, &after];
+    let args: [&dyn Arg; 2] = [&club, &after];
     repo::page(tx, sql, &args, limit, amendment, |a| a.id.to_string())
 }
 
@@ -308,24 +282,26 @@ pub(super) const HAND_AMENDMENTS: &str = "SELECT id, at, by, action, subject, su
 /// hand is no longer stored, but its trail is kept and listed; a hand neither stored nor in the
 /// trail is not found.
 pub fn hand_amendments(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     hand: i64,
     after: i64,
     limit: u32,
 ) -> Result<Page<Amendment>> {
     repo::get_club(tx, club)?;
-    let args: [&dyn ToSql; 3] = [&club, &after, &hand];
+    let args: [&dyn Arg; 3] = [&club, &after, &hand];
     let page = repo::page(tx, HAND_AMENDMENTS, &args, limit, amendment, |a| {
         a.id.to_string()
     })?;
     // An empty page (past the end, or no trail at all): the hand must be stored or in the trail.
     if page.items.is_empty() {
         let in_trail = tx
-            .prepare_cached(
+            .query_opt(
                 "SELECT 1 FROM amendments WHERE club_id = ?1 AND subject = 'hand' AND subject_id = ?2",
+                args![club, hand],
+                |_| Ok(()),
             )?
-            .exists(params![club, hand])?;
+            .is_some();
         if !in_trail {
             match_of(tx, club, hand)?;
         }
@@ -334,7 +310,7 @@ pub fn hand_amendments(
 }
 
 /// An audit trail row (the columns both lists select, in order).
-fn amendment(r: &Row) -> rusqlite::Result<Amendment> {
+fn amendment(r: &Row) -> Result<Amendment> {
     let json = |s: String| serde_json::from_str(&s).unwrap_or(Value::Null);
     Ok(Amendment {
         id: r.get(0)?,

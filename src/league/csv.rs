@@ -2,6 +2,7 @@
 //! columns), and standings and hand lists as CSV tables. The sheet format is in the README.
 
 use super::aggregates;
+use super::db::Tx;
 use super::model::*;
 use super::repo;
 use super::standings::Standings;
@@ -9,7 +10,6 @@ use super::{Result, StoreError};
 use crate::cards::Card;
 use crate::engine::{FieldError, Game, MatchState, Options, Seat, Side, Table};
 use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
-use rusqlite::Transaction;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -560,7 +560,7 @@ fn read(
 
 /// Imports a sheet into `session`: every match and hand, or (on any problem) nothing. Prepared and
 /// published in one transaction; the server prepares on a read and publishes in a short write.
-pub fn import(tx: &Transaction, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
+pub fn import(tx: &Tx, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
     publish(tx, prepare_import(tx, club, session, bytes.into())?)
 }
 
@@ -622,7 +622,7 @@ struct PreparedHand {
 /// Reads `sheet` and judges every hand as the next of its match, on `tx` (a read is enough): the
 /// problems of the sheet, as the import answers them, or the sheet ready to `publish`.
 pub fn prepare_import(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     session: i64,
     sheet: Arc<[u8]>,
@@ -710,7 +710,7 @@ pub fn prepare_import(
 /// Stores a prepared sheet. When a match it continues, or a player it names, has changed since it
 /// was prepared, it is prepared again here first, as it would have been had it been read now; and
 /// the repeat check is made again, since hands may have been stored in between.
-pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportReport> {
+pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
     let p = if still_holds(tx, &prepared)? {
         prepared
     } else {
@@ -779,7 +779,7 @@ pub fn publish(tx: &Transaction, prepared: PreparedImport) -> Result<ImportRepor
 
 /// Whether what `p` was prepared against still holds: every match it continues has the hands and
 /// state it had, and every name of a player it seats names the same player.
-fn still_holds(tx: &Transaction, p: &PreparedImport) -> Result<bool> {
+fn still_holds(tx: &Tx, p: &PreparedImport) -> Result<bool> {
     let mut found = BTreeMap::new();
     for m in &p.matches {
         match &m.to {
@@ -812,7 +812,7 @@ fn still_holds(tx: &Transaction, p: &PreparedImport) -> Result<bool> {
 /// that repeat a hand stored in the session: importing them would count each twice (a session's
 /// export posted back to it, say).
 fn repeated_hands<'a>(
-    tx: &Transaction,
+    tx: &Tx,
     session: i64,
     hands: impl Iterator<Item = (&'a str, u32, Cell, &'a [u8])>,
 ) -> Result<Vec<FieldError>> {
@@ -833,7 +833,7 @@ fn repeated_hands<'a>(
 /// The match a sheet's rows go to, found or checked (a new match is stored by `publish`). `None`
 /// when it cannot be opened (the problems are in `errors`).
 fn open_match(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     session: i64,
     m: &MatchDraft,
@@ -966,7 +966,7 @@ pub fn sheet_header() -> Vec<u8> {
 /// `MAX_ROWS` rows and `MAX_SHEET` bytes, the import's limits, so each page of a large session
 /// imports in turn; only a single match larger than that (thousands of hands) is alone on its
 /// page and over them.
-pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<SheetPage> {
+pub fn plan_sheet(tx: &Tx, club: i64, session: i64, after: i64) -> Result<SheetPage> {
     let (mut rows, mut bytes) = (0, sheet_header().len());
     let (mut matches, mut next_cursor) = (Vec::new(), None);
     for id in repo::match_ids(tx, club, session, after)? {
@@ -991,7 +991,7 @@ pub fn plan_sheet(tx: &Transaction, club: i64, session: i64, after: i64) -> Resu
 /// The rows of a batch of a planned page's matches, each match with the hands it had at planning.
 /// Each match is read whole in the caller's transaction; one amended or voided since the plan is
 /// written as it now stands.
-pub fn sheet_rows(tx: &Transaction, club: i64, batch: &[PlannedMatch]) -> Result<Vec<u8>> {
+pub fn sheet_rows(tx: &Tx, club: i64, batch: &[PlannedMatch]) -> Result<Vec<u8>> {
     let mut rows = Vec::new();
     for planned in batch {
         let (_, sheet, _) = stored_match_sheet(tx, club, planned.id, Some(planned.hands))?;
@@ -1003,7 +1003,7 @@ pub fn sheet_rows(tx: &Transaction, club: i64, batch: &[PlannedMatch]) -> Result
 /// Stored match `id`'s rows with its first `hands` hands (all of them when `None`): how many
 /// hands they hold, the rows and how many there are.
 fn stored_match_sheet(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     id: i64,
     hands: Option<u32>,

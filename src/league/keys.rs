@@ -3,10 +3,10 @@
 //! enough (no password stretching needed). A key is named by a random public id (`key_` and 16
 //! hex digits), so key ids say nothing about how many keys other clubs hold.
 
+use super::db::{Arg, Row, Tx, args};
 use super::model::{Page, normal_name};
 use super::repo;
 use super::{Result, StoreError};
-use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -74,12 +74,12 @@ fn random_hex(prefix: &str, n: usize) -> Result<String> {
 }
 
 /// Creates a key for `club` and returns it with its secret.
-pub fn create(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
+pub fn create(tx: &Tx, club: i64, label: &str) -> Result<ApiKey> {
     let secret = random_hex(PREFIX, 32)?;
     let id = random_hex(ID_PREFIX, 8)?;
     tx.execute(
         "INSERT INTO api_keys (club_id, digest, label, public_id) VALUES (?1, ?2, ?3, ?4)",
-        params![club, digest(&secret), normal_name(label), id],
+        args![club, digest(&secret), normal_name(label), id],
     )?;
     Ok(ApiKey {
         id,
@@ -101,29 +101,27 @@ pub struct LiveKey {
 
 /// The live key `secret` names, or `None` for an unknown or revoked key. Reads only: a read does
 /// not mark the key used (readers never wait for the writer).
-pub fn find(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
-    Ok(tx
-        .query_row(
-            "SELECT id, club_id, public_id FROM api_keys WHERE digest = ?1 AND revoked_at IS NULL",
-            params![digest(secret)],
-            |r| {
-                Ok(LiveKey {
-                    row: r.get(0)?,
-                    club: r.get(1)?,
-                    id: r.get(2)?,
-                })
-            },
-        )
-        .optional()?)
+pub fn find(tx: &Tx, secret: &str) -> Result<Option<LiveKey>> {
+    tx.query_opt(
+        "SELECT id, club_id, public_id FROM api_keys WHERE digest = ?1 AND revoked_at IS NULL",
+        args![digest(secret)],
+        |r| {
+            Ok(LiveKey {
+                row: r.get(0)?,
+                club: r.get(1)?,
+                id: r.get(2)?,
+            })
+        },
+    )
 }
 
 /// `find`, marking the key used (which stays only if the request's transaction commits).
-pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
+pub fn use_key(tx: &Tx, secret: &str) -> Result<Option<LiveKey>> {
     let found = find(tx, secret)?;
     if let Some(key) = &found {
         tx.execute(
             "UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
-            params![key.row],
+            args![key.row],
         )?;
     }
     Ok(found)
@@ -132,19 +130,18 @@ pub fn use_key(tx: &Transaction, secret: &str) -> Result<Option<LiveKey>> {
 /// A page of the club's keys, oldest first, after the key `after` names. The cursor is a key's
 /// public id, not its row (which would say how many keys other clubs hold); not found when
 /// `after` names no key of the club.
-pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Result<Page<KeyInfo>> {
+pub fn list(tx: &Tx, club: i64, after: Option<&str>, limit: u32) -> Result<Page<KeyInfo>> {
     let after = match after {
         None => 0,
         // A cursor is the last key of an earlier page; keys are revoked, never deleted, so a
         // cursor that names none of the club's keys was never one of its pages' (404, as a key
         // id in the path that names none).
         Some(id) => tx
-            .query_row(
+            .query_opt(
                 "SELECT id FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
-                params![id, club],
-                |r| r.get::<_, i64>(0),
-            )
-            .optional()?
+                args![id, club],
+                |r| r.get::<i64>(0),
+            )?
             .ok_or_else(|| {
                 StoreError::NotFound(format!(
                     "the cursor names no key of club {club}: pass a next_cursor of this list"
@@ -153,7 +150,7 @@ pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Res
     };
     let sql = "SELECT public_id, label, created_at, last_used_at, revoked_at FROM api_keys \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-    let row = |r: &Row| -> rusqlite::Result<KeyInfo> {
+    let row = |r: &Row| -> Result<KeyInfo> {
         Ok(KeyInfo {
             id: r.get(0)?,
             label: r.get(1)?,
@@ -162,24 +159,22 @@ pub fn list(tx: &Transaction, club: i64, after: Option<&str>, limit: u32) -> Res
             revoked_at: r.get(4)?,
         })
     };
-    let args: [&dyn ToSql; 2] = [&club, &after];
+    let args: [&dyn Arg; 2] = [&club, &after];
     repo::page(tx, sql, &args, limit, row, |k| k.id.clone())
 }
 
 /// Revokes key `id` of `club`; a club cannot revoke its last live key (it would lock itself out).
-pub fn revoke(tx: &Transaction, club: i64, id: &str) -> Result<()> {
+pub fn revoke(tx: &Tx, club: i64, id: &str) -> Result<()> {
     let live: i64 = tx.query_row(
         "SELECT count(*) FROM api_keys WHERE club_id = ?1 AND revoked_at IS NULL",
-        params![club],
+        args![club],
         |r| r.get(0),
     )?;
-    let found: Option<Option<String>> = tx
-        .query_row(
-            "SELECT revoked_at FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
-            params![id, club],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let found: Option<Option<String>> = tx.query_opt(
+        "SELECT revoked_at FROM api_keys WHERE public_id = ?1 AND club_id = ?2",
+        args![id, club],
+        |r| r.get(0),
+    )?;
     match found {
         None => Err(StoreError::NotFound(format!("no key {id} in club {club}"))),
         Some(Some(_)) => Ok(()),
@@ -189,7 +184,7 @@ pub fn revoke(tx: &Transaction, club: i64, id: &str) -> Result<()> {
         Some(None) => {
             tx.execute(
                 "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE public_id = ?1",
-                params![id],
+                args![id],
             )?;
             Ok(())
         }

@@ -11,6 +11,7 @@
 mod aggregates;
 mod amend;
 mod csv;
+mod db;
 mod keys;
 mod model;
 mod packed;
@@ -27,6 +28,7 @@ pub use csv::{
     import, plan_sheet, prepare_import, publish, sheet_header, sheet_rows, sheet_template,
     standings_table,
 };
+pub use db::{Arg, Row, Tx};
 pub use keys::{ApiKey, KeyInfo, is_key_id};
 pub use model::*;
 pub use packed::Packed;
@@ -211,33 +213,30 @@ impl Store {
     }
 
     /// Runs `f` on a reader connection (a consistent snapshot for the whole call).
-    pub fn read<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+    pub fn read<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         Self::read_on(&self.readers, f)
     }
 
     /// `read` on a connection kept for expensive reads.
-    pub fn read_expensive<T>(
-        &self,
-        f: impl FnOnce(&rusqlite::Transaction) -> Result<T>,
-    ) -> Result<T> {
+    pub fn read_expensive<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         Self::read_on(&self.expensive_readers, f)
     }
 
     fn read_on<T>(
         pool: &r2d2::Pool<SqliteConnectionManager>,
-        f: impl FnOnce(&rusqlite::Transaction) -> Result<T>,
+        f: impl FnOnce(&Tx) -> Result<T>,
     ) -> Result<T> {
         let mut conn = pool.get()?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
-        f(&tx)
+        f(&Tx::sqlite(&tx))
     }
 
     /// Runs `f` in one immediate transaction on the writer: committed when `f` succeeds, rolled
     /// back (nothing written) when it fails.
-    pub fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+    pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         let mut conn = self.writer();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&tx)?;
+        let out = f(&Tx::sqlite(&tx))?;
         tx.commit()?;
         Ok(out)
     }

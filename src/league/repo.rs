@@ -2,6 +2,7 @@
 //! request (or a whole sheet import) commits or rolls back as one.
 
 use super::aggregates;
+use super::db::{Arg, Row, Tx, args};
 use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::packed::Packed;
@@ -12,22 +13,10 @@ use crate::engine::{
 use crate::games;
 use crate::input::escape;
 use crate::record::HandRecord;
-use rusqlite::{OptionalExtension, Row, ToSql, Transaction, params};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::Digest;
 use std::collections::BTreeMap;
-
-pub(super) fn conflict_on_unique(e: rusqlite::Error, what: String) -> StoreError {
-    match e {
-        rusqlite::Error::SqliteFailure(f, _)
-            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
-        {
-            StoreError::Conflict(what)
-        }
-        e => e.into(),
-    }
-}
 
 fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     found.ok_or_else(|| StoreError::NotFound(what()))
@@ -38,9 +27,9 @@ fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
 /// `limit` (that row says that a next page exists). Each row is read by `row`; `cursor` names the
 /// page's last for the next page.
 pub(super) fn page<T, E>(
-    tx: &Transaction,
+    tx: &Tx,
     sql: &str,
-    args: &[&dyn ToSql],
+    args: &[&dyn Arg],
     limit: u32,
     mut row: impl FnMut(&Row) -> std::result::Result<T, E>,
     cursor: impl FnOnce(&T) -> String,
@@ -51,22 +40,22 @@ where
     let over = limit + 1;
     let mut all = args.to_vec();
     all.push(&over);
-    let mut st = tx.prepare_cached(sql)?;
-    let mut rows = st.query(&*all)?;
+    let mut st = tx.prepare(sql)?;
+    let mut rows = st.query(&all)?;
     let mut items = Vec::new();
     while let Some(r) = rows.next()? {
-        items.push(row(r)?);
+        items.push(row(&r)?);
     }
     Ok(Page::of(items, limit, cursor))
 }
 
 // ---- clubs and keys -------------------------------------------------------------------------
 
-fn club_row(r: &Row) -> rusqlite::Result<Club> {
+fn club_row(r: &Row) -> Result<Club> {
     Ok(Club {
         id: r.get(0)?,
         name: r.get(1)?,
-        visibility: Visibility::from_stored(&r.get::<_, String>(2)?),
+        visibility: Visibility::from_stored(&r.get::<String>(2)?),
         created_at: r.get(3)?,
     })
 }
@@ -74,21 +63,21 @@ fn club_row(r: &Row) -> rusqlite::Result<Club> {
 const CLUB_COLUMNS: &str = "SELECT id, name, visibility, created_at FROM clubs";
 
 /// Creates a club with its first key (shown once).
-pub fn create_club(tx: &Transaction, name: &str, visibility: Visibility) -> Result<(Club, ApiKey)> {
+pub fn create_club(tx: &Tx, name: &str, visibility: Visibility) -> Result<(Club, ApiKey)> {
     let name = normal_name(name);
-    tx.execute(
-        "INSERT INTO clubs (name, visibility) VALUES (?1, ?2)",
-        params![name, visibility.as_str()],
-    )
-    .map_err(|e| conflict_on_unique(e, format!("a club named '{name}' exists")))?;
-    let club = get_club(tx, tx.last_insert_rowid())?;
+    let id = tx.insert_unique(
+        "INSERT INTO clubs (name, visibility) VALUES (?1, ?2) RETURNING id",
+        args![name, visibility.as_str()],
+        || format!("a club named '{name}' exists"),
+    )?;
+    let club = get_club(tx, id)?;
     let key = keys::create(tx, club.id, "first key")?;
     Ok((club, key))
 }
 
 /// The clubs `reader` may see, by id after `after`: every public-results club, and the
 /// members-only clubs it is a member of.
-pub fn list_clubs(tx: &Transaction, reader: Reader, after: i64, limit: u32) -> Result<Page<Club>> {
+pub fn list_clubs(tx: &Tx, reader: Reader, after: i64, limit: u32) -> Result<Page<Club>> {
     // `Reader::is_member_of` in SQL, so that a page holds `limit` clubs the reader may see.
     let (every, own) = match reader {
         Reader::Operator => (true, None),
@@ -99,24 +88,25 @@ pub fn list_clubs(tx: &Transaction, reader: Reader, after: i64, limit: u32) -> R
     let sql = format!(
         "{CLUB_COLUMNS} WHERE id > ?1 AND (visibility = ?2 OR ?3 OR id = ?4) ORDER BY id LIMIT ?5"
     );
-    let args: [&dyn ToSql; 4] = [&after, &public, &every, &own];
+    let args: [&dyn Arg; 4] = [&after, &public, &every, &own];
     page(tx, &sql, &args, limit, club_row, |c| c.id.to_string())
 }
 
-pub fn get_club(tx: &Transaction, id: i64) -> Result<Club> {
-    let club = tx
-        .prepare_cached(&format!("{CLUB_COLUMNS} WHERE id = ?1"))?
-        .query_row(params![id], club_row)
-        .optional()?;
+pub fn get_club(tx: &Tx, id: i64) -> Result<Club> {
+    let club = tx.query_opt(
+        &format!("{CLUB_COLUMNS} WHERE id = ?1"),
+        args![id],
+        club_row,
+    )?;
     not_found(club, || format!("no club {id}"))
 }
 
 /// Sets who may read `club`.
-pub fn set_visibility(tx: &Transaction, club: i64, visibility: Visibility) -> Result<Club> {
+pub fn set_visibility(tx: &Tx, club: i64, visibility: Visibility) -> Result<Club> {
     get_club(tx, club)?;
     tx.execute(
         "UPDATE clubs SET visibility = ?2 WHERE id = ?1",
-        params![club, visibility.as_str()],
+        args![club, visibility.as_str()],
     )?;
     get_club(tx, club)
 }
@@ -132,7 +122,7 @@ pub enum Reader {
 impl Reader {
     /// The reader a request's bearer token names. An unknown or revoked key is refused (401)
     /// rather than read as no key, so that a client learns its key is wrong.
-    pub fn named(tx: &Transaction, secret: Option<&str>, operator: bool) -> Result<Reader> {
+    pub fn named(tx: &Tx, secret: Option<&str>, operator: bool) -> Result<Reader> {
         match secret {
             None => Ok(Reader::Anyone),
             Some(_) if operator => Ok(Reader::Operator),
@@ -167,7 +157,7 @@ pub enum Shows {
 /// its members, a club that does not exist (404), so that its ids cannot be walked; a
 /// public-results club shows its results to anyone and its records to its members (401 without
 /// a key, 403 with another club's).
-pub fn may_read(tx: &Transaction, club: i64, reader: Reader, shows: Shows) -> Result<()> {
+pub fn may_read(tx: &Tx, club: i64, reader: Reader, shows: Shows) -> Result<()> {
     let visibility = get_club(tx, club)?.visibility;
     if reader.is_member_of(club) {
         return Ok(());
@@ -191,7 +181,7 @@ pub fn may_read(tx: &Transaction, club: i64, reader: Reader, shows: Shows) -> Re
 /// Checks that `secret` is a live key of `club` and names it as the writer. An unknown or revoked
 /// key is 401 whatever the club; another club's key is 403, or 404 for a members-only club (to
 /// that key it does not exist).
-pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
+pub fn authorize(tx: &Tx, club: i64, secret: &str) -> Result<Actor> {
     match keys::use_key(tx, secret)? {
         Some(key) if key.club == club => Ok(Actor::Key {
             id: key.id,
@@ -210,30 +200,25 @@ pub fn authorize(tx: &Transaction, club: i64, secret: &str) -> Result<Actor> {
     }
 }
 
-pub fn create_key(tx: &Transaction, club: i64, label: &str) -> Result<ApiKey> {
+pub fn create_key(tx: &Tx, club: i64, label: &str) -> Result<ApiKey> {
     get_club(tx, club)?;
     keys::create(tx, club, label)
 }
 
 /// A page of the club's keys after the key `after` names (not found when it names none of the
 /// club's).
-pub fn list_keys(
-    tx: &Transaction,
-    club: i64,
-    after: Option<&str>,
-    limit: u32,
-) -> Result<Page<KeyInfo>> {
+pub fn list_keys(tx: &Tx, club: i64, after: Option<&str>, limit: u32) -> Result<Page<KeyInfo>> {
     get_club(tx, club)?;
     keys::list(tx, club, after, limit)
 }
 
-pub fn revoke_key(tx: &Transaction, club: i64, id: &str) -> Result<()> {
+pub fn revoke_key(tx: &Tx, club: i64, id: &str) -> Result<()> {
     keys::revoke(tx, club, id)
 }
 
 // ---- players and partnerships ---------------------------------------------------------------
 
-fn player_row(r: &Row) -> rusqlite::Result<Player> {
+fn player_row(r: &Row) -> Result<Player> {
     Ok(Player {
         id: r.get(0)?,
         club: r.get(1)?,
@@ -242,77 +227,75 @@ fn player_row(r: &Row) -> rusqlite::Result<Player> {
     })
 }
 
-pub fn create_player(tx: &Transaction, club: i64, name: &str) -> Result<Player> {
+pub fn create_player(tx: &Tx, club: i64, name: &str) -> Result<Player> {
     get_club(tx, club)?;
     let name = normal_name(name);
     let taken = format!("club {club} has a player named '{name}'");
     if player_named(tx, club, &name)?.is_some() {
         return Err(StoreError::Conflict(taken));
     }
-    tx.execute(
-        "INSERT INTO players (club_id, name) VALUES (?1, ?2)",
-        params![club, name],
-    )
-    .map_err(|e| conflict_on_unique(e, taken))?;
-    get_player(tx, club, tx.last_insert_rowid())
+    let id = tx.insert_unique(
+        "INSERT INTO players (club_id, name) VALUES (?1, ?2) RETURNING id",
+        args![club, name],
+        || taken,
+    )?;
+    get_player(tx, club, id)
 }
 
-pub fn list_players(tx: &Transaction, club: i64, after: i64, limit: u32) -> Result<Page<Player>> {
+pub fn list_players(tx: &Tx, club: i64, after: i64, limit: u32) -> Result<Page<Player>> {
     get_club(tx, club)?;
     let sql = "SELECT id, club_id, name, created_at FROM players \
                WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-    let args: [&dyn ToSql; 2] = [&club, &after];
+    let args: [&dyn Arg; 2] = [&club, &after];
     page(tx, sql, &args, limit, player_row, |p| p.id.to_string())
 }
 
-pub fn get_player(tx: &Transaction, club: i64, id: i64) -> Result<Player> {
-    let p = tx
-        .prepare_cached(
-            "SELECT id, club_id, name, created_at FROM players WHERE id = ?1 AND club_id = ?2",
-        )?
-        .query_row(params![id, club], player_row)
-        .optional()?;
+pub fn get_player(tx: &Tx, club: i64, id: i64) -> Result<Player> {
+    let p = tx.query_opt(
+        "SELECT id, club_id, name, created_at FROM players WHERE id = ?1 AND club_id = ?2",
+        args![id, club],
+        player_row,
+    )?;
     not_found(p, || format!("no player {id} in club {club}"))
 }
 
 /// The player of `club` named `name`, compared as `normal_name` keeps names (a name stored before
 /// names were kept so counts as it would be kept today): one name is one player, in sheets, on
 /// creation and on renaming.
-pub fn player_named(tx: &Transaction, club: i64, name: &str) -> Result<Option<i64>> {
+pub fn player_named(tx: &Tx, club: i64, name: &str) -> Result<Option<i64>> {
     let name = normal_name(name);
     // Names are kept normal now, so the index finds nearly every name; only a name that is not
     // there is looked for among the club's names as stored before.
-    let kept = tx
-        .prepare_cached("SELECT id FROM players WHERE club_id = ?1 AND name = ?2")?
-        .query_row(params![club, name], |r| r.get(0))
-        .optional()?;
+    let kept = tx.query_opt(
+        "SELECT id FROM players WHERE club_id = ?1 AND name = ?2",
+        args![club, name],
+        |r| r.get(0),
+    )?;
     if kept.is_some() {
         return Ok(kept);
     }
-    let mut st = tx.prepare_cached("SELECT id, name FROM players WHERE club_id = ?1")?;
-    let mut rows = st.query(params![club])?;
+    let mut st = tx.prepare("SELECT id, name FROM players WHERE club_id = ?1")?;
+    let mut rows = st.query(args![club])?;
     while let Some(r) = rows.next()? {
-        if normal_name(&r.get::<_, String>(1)?) == name {
+        if normal_name(&r.get::<String>(1)?) == name {
             return Ok(Some(r.get(0)?));
         }
     }
     Ok(None)
 }
 
-fn partnership_row(tx: &Transaction, r: &Row) -> Result<Partnership> {
+fn partnership_row(tx: &Tx, r: &Row) -> Result<Partnership> {
     let id: i64 = r.get(0)?;
-    let mut st = tx.prepare_cached(
+    let mut st = tx.prepare(
         "SELECT p.id, p.name FROM partnership_members m JOIN players p ON p.id = m.player_id \
          WHERE m.partnership_id = ?1 ORDER BY p.id",
     )?;
-    let players = st
-        .query_map(params![id], |r| {
-            Ok(NameRef {
-                id: r.get(0)?,
-                name: r.get(1)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let players = st.query_map(args![id], |r| {
+        Ok(NameRef {
+            id: r.get(0)?,
+            name: r.get(1)?,
+        })
+    })?;
     Ok(Partnership {
         id,
         club: r.get(1)?,
@@ -331,11 +314,7 @@ fn roster(players: &[i64]) -> String {
     ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
 }
 
-pub fn create_partnership(
-    tx: &Transaction,
-    club: i64,
-    new: &NewPartnership,
-) -> Result<Partnership> {
+pub fn create_partnership(tx: &Tx, club: i64, new: &NewPartnership) -> Result<Partnership> {
     get_club(tx, club)?;
     let mut names = Vec::new();
     let mut errors = Vec::new();
@@ -358,46 +337,35 @@ pub fn create_partnership(
         return Err(StoreError::Invalid(errors));
     }
     let name = new.name.clone().unwrap_or_else(|| names.join(" & "));
-    tx.execute(
-        "INSERT INTO partnerships (club_id, name, roster) VALUES (?1, ?2, ?3)",
-        params![club, normal_name(&name), roster(&new.players)],
-    )
-    .map_err(|e| {
-        conflict_on_unique(
-            e,
-            "these players or this partnership name are already registered".into(),
-        )
-    })?;
-    let id = tx.last_insert_rowid();
+    let id = tx.insert_unique(
+        "INSERT INTO partnerships (club_id, name, roster) VALUES (?1, ?2, ?3) RETURNING id",
+        args![club, normal_name(&name), roster(&new.players)],
+        || "these players or this partnership name are already registered".into(),
+    )?;
     for player in &new.players {
         tx.execute(
             "INSERT INTO partnership_members (partnership_id, player_id) VALUES (?1, ?2)",
-            params![id, player],
+            args![id, player],
         )?;
     }
     get_partnership(tx, club, id)
 }
 
-pub fn list_partnerships(
-    tx: &Transaction,
-    club: i64,
-    after: i64,
-    limit: u32,
-) -> Result<Page<Partnership>> {
+pub fn list_partnerships(tx: &Tx, club: i64, after: i64, limit: u32) -> Result<Page<Partnership>> {
     get_club(tx, club)?;
     let sql = format!("{PARTNERSHIP_COLUMNS} WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
-    let args: [&dyn ToSql; 2] = [&club, &after];
+    let args: [&dyn Arg; 2] = [&club, &after];
     let row = |r: &Row| partnership_row(tx, r);
     page(tx, &sql, &args, limit, row, |p| p.id.to_string())
 }
 
-pub fn get_partnership(tx: &Transaction, club: i64, id: i64) -> Result<Partnership> {
-    let mut st = tx.prepare_cached(&format!(
+pub fn get_partnership(tx: &Tx, club: i64, id: i64) -> Result<Partnership> {
+    let mut st = tx.prepare(&format!(
         "{PARTNERSHIP_COLUMNS} WHERE id = ?1 AND club_id = ?2"
     ))?;
-    let mut rows = st.query(params![id, club])?;
+    let mut rows = st.query(args![id, club])?;
     match rows.next()? {
-        Some(r) => partnership_row(tx, r),
+        Some(r) => partnership_row(tx, &r),
         None => Err(StoreError::NotFound(format!(
             "no partnership {id} in club {club}"
         ))),
@@ -406,7 +374,7 @@ pub fn get_partnership(tx: &Transaction, club: i64, id: i64) -> Result<Partnersh
 
 // ---- leagues and sessions -------------------------------------------------------------------
 
-fn league_row(r: &Row) -> rusqlite::Result<League> {
+fn league_row(r: &Row) -> Result<League> {
     let options: String = r.get(5)?;
     Ok(League {
         id: r.get(0)?,
@@ -419,7 +387,7 @@ fn league_row(r: &Row) -> rusqlite::Result<League> {
     })
 }
 
-pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<League> {
+pub fn create_league(tx: &Tx, club: i64, new: &NewLeague) -> Result<League> {
     get_club(tx, club)?;
     let game = games::find(&new.game).ok_or_else(|| {
         let ids: Vec<_> = games::all().iter().map(|g| g.info().id).collect();
@@ -433,47 +401,46 @@ pub fn create_league(tx: &Transaction, club: i64, new: &NewLeague) -> Result<Lea
         )
     })?;
     Options::resolve(game.info().options, &new.options, "/options").map_err(StoreError::Invalid)?;
-    tx.execute(
-        "INSERT INTO leagues (club_id, name, season, game, options) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
+    let id = tx.insert_unique(
+        "INSERT INTO leagues (club_id, name, season, game, options) VALUES (?1, ?2, ?3, ?4, ?5) \
+         RETURNING id",
+        args![
             club,
             normal_name(&new.name),
             normal_name(&new.season),
             new.game,
             serde_json::to_string(&new.options).expect("JSON")
         ],
-    )
-    .map_err(|e| {
-        conflict_on_unique(
-            e,
+        || {
             format!(
                 "club {club} has a league '{}' for season '{}'",
                 new.name, new.season
-            ),
-        )
-    })?;
-    get_league(tx, club, tx.last_insert_rowid())
+            )
+        },
+    )?;
+    get_league(tx, club, id)
 }
 
 const LEAGUE_COLUMNS: &str =
     "SELECT id, club_id, name, season, game, options, created_at FROM leagues";
 
-pub fn list_leagues(tx: &Transaction, club: i64, after: i64, limit: u32) -> Result<Page<League>> {
+pub fn list_leagues(tx: &Tx, club: i64, after: i64, limit: u32) -> Result<Page<League>> {
     get_club(tx, club)?;
     let sql = format!("{LEAGUE_COLUMNS} WHERE club_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
-    let args: [&dyn ToSql; 2] = [&club, &after];
+    let args: [&dyn Arg; 2] = [&club, &after];
     page(tx, &sql, &args, limit, league_row, |l| l.id.to_string())
 }
 
-pub fn get_league(tx: &Transaction, club: i64, id: i64) -> Result<League> {
-    let l = tx
-        .prepare_cached(&format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"))?
-        .query_row(params![id, club], league_row)
-        .optional()?;
+pub fn get_league(tx: &Tx, club: i64, id: i64) -> Result<League> {
+    let l = tx.query_opt(
+        &format!("{LEAGUE_COLUMNS} WHERE id = ?1 AND club_id = ?2"),
+        args![id, club],
+        league_row,
+    )?;
     not_found(l, || format!("no league {id} in club {club}"))
 }
 
-fn session_row(r: &Row) -> rusqlite::Result<Session> {
+fn session_row(r: &Row) -> Result<Session> {
     Ok(Session {
         id: r.get(0)?,
         league: r.get(1)?,
@@ -483,25 +450,20 @@ fn session_row(r: &Row) -> rusqlite::Result<Session> {
     })
 }
 
-pub fn create_session(
-    tx: &Transaction,
-    club: i64,
-    league: i64,
-    new: &NewSession,
-) -> Result<Session> {
+pub fn create_session(tx: &Tx, club: i64, league: i64, new: &NewSession) -> Result<Session> {
     get_league(tx, club, league)?;
-    tx.execute(
-        "INSERT INTO sessions (league_id, name, played_on) VALUES (?1, ?2, ?3)",
-        params![league, normal_name(&new.name), new.played_on],
+    let id = tx.insert(
+        "INSERT INTO sessions (league_id, name, played_on) VALUES (?1, ?2, ?3) RETURNING id",
+        args![league, normal_name(&new.name), new.played_on],
     )?;
-    get_session(tx, club, tx.last_insert_rowid())
+    get_session(tx, club, id)
 }
 
 const SESSION_COLUMNS: &str = "SELECT s.id, s.league_id, s.name, s.played_on, s.created_at \
      FROM sessions s JOIN leagues l ON l.id = s.league_id";
 
 pub fn list_sessions(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     league: i64,
     after: i64,
@@ -510,17 +472,16 @@ pub fn list_sessions(
     get_league(tx, club, league)?;
     let sql =
         format!("{SESSION_COLUMNS} WHERE s.league_id = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3");
-    let args: [&dyn ToSql; 2] = [&league, &after];
+    let args: [&dyn Arg; 2] = [&league, &after];
     page(tx, &sql, &args, limit, session_row, |s| s.id.to_string())
 }
 
-pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
-    let s = tx
-        .prepare_cached(&format!(
-            "{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"
-        ))?
-        .query_row(params![id, club], session_row)
-        .optional()?;
+pub fn get_session(tx: &Tx, club: i64, id: i64) -> Result<Session> {
+    let s = tx.query_opt(
+        &format!("{SESSION_COLUMNS} WHERE s.id = ?1 AND l.club_id = ?2"),
+        args![id, club],
+        session_row,
+    )?;
     not_found(s, || format!("no session {id} in club {club}"))
 }
 
@@ -528,7 +489,7 @@ pub fn get_session(tx: &Transaction, club: i64, id: i64) -> Result<Session> {
 
 /// Creates a match in `session` with the players at their seats. Pointers are relative to `base`
 /// (the request body, or a sheet's match).
-pub fn create_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<Match> {
+pub fn create_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<Match> {
     let seated = seat_match(tx, club, new)?;
     let id = insert_match(tx, club, &seated)?;
     get_match(tx, club, id)
@@ -555,7 +516,7 @@ impl SeatedMatch {
 }
 
 /// Checks `new` as `create_match` stores it, without storing it.
-pub(super) fn seat_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<SeatedMatch> {
+pub(super) fn seat_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<SeatedMatch> {
     let session = get_session(tx, club, new.session).map_err(|e| match e {
         StoreError::NotFound(d) => StoreError::invalid("/session", d),
         e => e,
@@ -616,30 +577,26 @@ pub(super) fn seat_match(tx: &Transaction, club: i64, new: &NewMatch) -> Result<
 }
 
 /// Stores a match `seat_match` checked; returns its id.
-pub(super) fn insert_match(tx: &Transaction, club: i64, m: &SeatedMatch) -> Result<i64> {
+pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
     let SeatedMatch {
         league,
         session,
         table,
         ref seats,
     } = *m;
-    tx.prepare_cached("INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3)")?
-        .execute(params![
+    let id = tx.insert(
+        "INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3) RETURNING id",
+        args![
             league,
             session,
             serde_json::to_string(&m.fresh_state()).expect("JSON")
-        ])?;
-    let id = tx.last_insert_rowid();
+        ],
+    )?;
     for (seat, player) in seats {
-        tx.prepare_cached(
+        tx.execute(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(params![
-            id,
-            seat.to_string(),
-            table.side(*seat).to_string(),
-            player
-        ])?;
+            args![id, seat.to_string(), table.side(*seat).to_string(), player],
+        )?;
     }
     // A side of two or more players that is a registered partnership counts for it.
     for side in table.sides() {
@@ -648,11 +605,11 @@ pub(super) fn insert_match(tx: &Transaction, club: i64, m: &SeatedMatch) -> Resu
             .filter_map(|seat| seats.get(&seat).copied())
             .collect();
         if team.len() >= 2 {
-            tx.prepare_cached(
+            tx.execute(
                 "INSERT INTO match_sides (match_id, side, partnership_id) \
                  SELECT ?1, ?2, id FROM partnerships WHERE club_id = ?3 AND roster = ?4",
-            )?
-            .execute(params![id, side.to_string(), club, roster(&team)])?;
+                args![id, side.to_string(), club, roster(&team)],
+            )?;
         }
     }
     Ok(id)
@@ -660,38 +617,39 @@ pub(super) fn insert_match(tx: &Transaction, club: i64, m: &SeatedMatch) -> Resu
 
 /// Match `id`'s hands and its state as stored (the text): what changes when any hand of it is
 /// posted, amended, voided or readjudicated.
-pub(super) fn match_version(tx: &Transaction, id: i64) -> Result<(u32, String)> {
-    Ok(tx
-        .prepare_cached("SELECT hands, state FROM matches WHERE id = ?1")?
-        .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?)
+pub(super) fn match_version(tx: &Tx, id: i64) -> Result<(u32, String)> {
+    tx.query_row(
+        "SELECT hands, state FROM matches WHERE id = ?1",
+        args![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
-pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
-    let m = tx
-        .prepare_cached(
-            "SELECT m.id, m.league_id, m.session_id, m.hands, m.state, m.created_at \
-             FROM matches m JOIN leagues l ON l.id = m.league_id WHERE m.id = ?1 AND l.club_id = ?2",
-        )?
-        .query_row(params![id, club], |r| {
-                Ok(Match {
-                    id: r.get(0)?,
-                    league: r.get(1)?,
-                    session: r.get(2)?,
-                    hands: r.get(3)?,
-                    state: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
-                    created_at: r.get(5)?,
-                    seats: BTreeMap::new(),
-                    partnerships: BTreeMap::new(),
-                })
-        })
-        .optional()?;
+pub fn get_match(tx: &Tx, club: i64, id: i64) -> Result<Match> {
+    let m = tx.query_opt(
+        "SELECT m.id, m.league_id, m.session_id, m.hands, m.state, m.created_at \
+         FROM matches m JOIN leagues l ON l.id = m.league_id WHERE m.id = ?1 AND l.club_id = ?2",
+        args![id, club],
+        |r| {
+            Ok(Match {
+                id: r.get(0)?,
+                league: r.get(1)?,
+                session: r.get(2)?,
+                hands: r.get(3)?,
+                state: serde_json::from_str(&r.get::<String>(4)?).unwrap_or_default(),
+                created_at: r.get(5)?,
+                seats: BTreeMap::new(),
+                partnerships: BTreeMap::new(),
+            })
+        },
+    )?;
     let mut m = not_found(m, || format!("no match {id} in club {club}"))?;
-    let mut st = tx.prepare_cached(
+    let mut st = tx.prepare(
         "SELECT ms.seat, p.id, p.name FROM match_seats ms JOIN players p ON p.id = ms.player_id WHERE ms.match_id = ?1",
     )?;
-    let mut rows = st.query(params![id])?;
+    let mut rows = st.query(args![id])?;
     while let Some(r) = rows.next()? {
-        let seat: Seat = parse_stored(&r.get::<_, String>(0)?)?;
+        let seat: Seat = parse_stored(&r.get::<String>(0)?)?;
         m.seats.insert(
             seat,
             NameRef {
@@ -700,13 +658,13 @@ pub fn get_match(tx: &Transaction, club: i64, id: i64) -> Result<Match> {
             },
         );
     }
-    let mut st = tx.prepare_cached(
+    let mut st = tx.prepare(
         "SELECT side, partnership_id FROM match_sides WHERE match_id = ?1 AND partnership_id IS NOT NULL",
     )?;
-    let mut rows = st.query(params![id])?;
+    let mut rows = st.query(args![id])?;
     while let Some(r) = rows.next()? {
         m.partnerships
-            .insert(parse_stored(&r.get::<_, String>(0)?)?, r.get(1)?);
+            .insert(parse_stored(&r.get::<String>(0)?)?, r.get(1)?);
     }
     Ok(m)
 }
@@ -716,14 +674,14 @@ const SESSION_MATCHES: &str =
     "SELECT id FROM matches WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
 
 pub fn list_matches(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     session: i64,
     after: i64,
     limit: u32,
 ) -> Result<Page<Match>> {
     get_session(tx, club, session)?;
-    let args: [&dyn ToSql; 2] = [&session, &after];
+    let args: [&dyn Arg; 2] = [&session, &after];
     let ids = page(
         tx,
         SESSION_MATCHES,
@@ -742,12 +700,9 @@ pub fn list_matches(
 
 /// The ids of `club`'s session's matches above `after`, in order: a sheet's page reads only the
 /// matches it writes.
-pub(super) fn match_ids(tx: &Transaction, club: i64, session: i64, after: i64) -> Result<Vec<i64>> {
+pub(super) fn match_ids(tx: &Tx, club: i64, session: i64, after: i64) -> Result<Vec<i64>> {
     get_session(tx, club, session)?;
-    Ok(tx
-        .prepare_cached(SESSION_MATCHES)?
-        .query_map(params![session, after, -1], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?)
+    tx.query_map(SESSION_MATCHES, args![session, after, -1i64], |r| r.get(0))
 }
 
 /// A seat or side name written by this store.
@@ -784,12 +739,7 @@ pub(super) fn league_rules(league: &League) -> Result<(&'static dyn engine::Game
 /// Adjudicates `record` as the next hand of `match_id` and stores it with the new match state.
 /// A record error (the record contradicts itself) is refused, like a malformed deal: a stored hand
 /// is one that was played. Irregularities are stored with the hand.
-pub fn post_hand(
-    tx: &Transaction,
-    club: i64,
-    match_id: i64,
-    record: &HandRecord,
-) -> Result<HandSummary> {
+pub fn post_hand(tx: &Tx, club: i64, match_id: i64, record: &HandRecord) -> Result<HandSummary> {
     let m = get_match(tx, club, match_id)?;
     let (game, options) = league_rules(&get_league(tx, club, m.league)?)?;
     let errors = check_players(&m, record);
@@ -955,20 +905,19 @@ impl std::io::Write for Hashed {
 }
 
 /// The hand of `session` that played exactly this (by `play_digest`), named for a problem.
-pub fn stored_play(tx: &Transaction, session: i64, digest: &[u8]) -> Result<Option<String>> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT id, match_id, number FROM hands WHERE session_id = ?1 AND play_digest = ?2",
-        )?
-        .query_row(params![session, digest], |r| {
+pub fn stored_play(tx: &Tx, session: i64, digest: &[u8]) -> Result<Option<String>> {
+    tx.query_opt(
+        "SELECT id, match_id, number FROM hands WHERE session_id = ?1 AND play_digest = ?2",
+        args![session, digest],
+        |r| {
             Ok(format!(
                 "hand {} (match {}, hand {})",
-                r.get::<_, i64>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?
+                r.get::<i64>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<i64>(2)?
             ))
-        })
-        .optional()?)
+        },
+    )
 }
 
 /// The engine's ruling on the next hand; a record error is a refusal.
@@ -1036,31 +985,28 @@ impl StoredForm {
 /// match's state is the caller's to store. The summary is made from what was written, not read
 /// back.
 pub(super) fn store_hand(
-    tx: &Transaction,
+    tx: &Tx,
     at: &HandPlace,
     form: &StoredForm,
     rows: &RulingRows,
 ) -> Result<HandSummary> {
-    let (hand, created_at): (i64, String) = tx
-        .prepare_cached(
-            "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, \
-             adjudication, play_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
-             RETURNING id, created_at",
-        )?
-        .query_row(
-            params![
-                at.match_id,
-                at.league,
-                at.session,
-                at.number,
-                form.dealer.to_string(),
-                outcome_name(rows.outcome),
-                form.record,
-                form.ruling,
-                form.digest
-            ],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+    let (hand, created_at): (i64, String) = tx.query_row(
+        "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, \
+         adjudication, play_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
+         RETURNING id, created_at",
+        args![
+            at.match_id,
+            at.league,
+            at.session,
+            at.number,
+            form.dealer.to_string(),
+            outcome_name(rows.outcome),
+            form.record,
+            form.ruling,
+            form.digest
+        ],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     write_ruling(tx, hand, rows)?;
     Ok(HandSummary {
         id: hand,
@@ -1114,7 +1060,7 @@ impl RulingRows {
 /// Stores hand `hand` as number `number` of its match with `record` and its ruling `a` (a
 /// readjudication or a correction).
 pub(super) fn store_ruling(
-    tx: &Transaction,
+    tx: &Tx,
     hand: i64,
     number: u32,
     record: &HandRecord,
@@ -1124,7 +1070,7 @@ pub(super) fn store_ruling(
     tx.execute(
         "UPDATE hands SET number = ?2, dealer = ?3, outcome = ?4, record = ?5, adjudication = ?6, \
          play_digest = ?7 WHERE id = ?1",
-        params![
+        args![
             hand,
             number,
             form.dealer.to_string(),
@@ -1137,7 +1083,7 @@ pub(super) fn store_ruling(
     for table in RULING_TABLES {
         tx.execute(
             &format!("DELETE FROM {table} WHERE hand_id = ?1"),
-            params![hand],
+            args![hand],
         )?;
     }
     write_ruling(tx, hand, &RulingRows::of(a))
@@ -1149,17 +1095,17 @@ pub(super) const RULING_TABLES: [&str; 3] = ["hand_scores", "hand_irregularities
 /// What standings add up: the match points the hand moved per side (its score plus any bonus the
 /// match received; nothing for a misdeal or a forfeited game), the irregularities by seat, and
 /// each seat's camp in a hand played in camps (the hand has none stored yet).
-fn write_ruling(tx: &Transaction, hand: i64, rows: &RulingRows) -> Result<()> {
+fn write_ruling(tx: &Tx, hand: i64, rows: &RulingRows) -> Result<()> {
     let mut score =
-        tx.prepare_cached("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
+        tx.prepare("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
     for (side, points) in &rows.points {
-        score.execute(params![hand, side.to_string(), points])?;
+        score.execute(args![hand, side.to_string(), points])?;
     }
-    let mut irregularity = tx.prepare_cached(
+    let mut irregularity = tx.prepare(
         "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
     )?;
     for (i, (code, seat)) in rows.irregularities.iter().enumerate() {
-        irregularity.execute(params![hand, i as i64, code, seat.to_string()])?;
+        irregularity.execute(args![hand, i as i64, code, seat.to_string()])?;
     }
     for (role, seats) in &rows.camps {
         write_camp(tx, hand, role, seats)?;
@@ -1169,7 +1115,7 @@ fn write_ruling(tx: &Transaction, hand: i64, rows: &RulingRows) -> Result<()> {
 
 /// Each seat's camp in hand `hand`, from a stored ruling's `camps` (none when it has none).
 #[cfg(test)]
-pub(super) fn write_camps(tx: &Transaction, hand: i64, ruling: &Value) -> Result<()> {
+pub(super) fn write_camps(tx: &Tx, hand: i64, ruling: &Value) -> Result<()> {
     #[derive(serde::Deserialize)]
     struct StoredCamp {
         role: String,
@@ -1187,13 +1133,12 @@ pub(super) fn write_camps(tx: &Transaction, hand: i64, ruling: &Value) -> Result
 }
 
 /// The seats of one camp of hand `hand`.
-fn write_camp(tx: &Transaction, hand: i64, role: &str, seats: &[Seat]) -> Result<()> {
-    let mut st = tx.prepare_cached(
-        "INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)",
-    )?;
+fn write_camp(tx: &Tx, hand: i64, role: &str, seats: &[Seat]) -> Result<()> {
+    let mut st =
+        tx.prepare("INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)")?;
     for seat in seats {
         // A seat is in one camp of a hand (the engine's contract); the first one named counts.
-        st.execute(params![hand, seat.to_string(), role])?;
+        st.execute(args![hand, seat.to_string(), role])?;
     }
     Ok(())
 }
@@ -1201,7 +1146,7 @@ fn write_camp(tx: &Transaction, hand: i64, role: &str, seats: &[Seat]) -> Result
 /// Stores match `match_id`'s state after `hands` hands (its stored state was `before`), and what
 /// its finish brings to the standings (the ratings folded again from it where its finish changed).
 pub(super) fn set_match_state(
-    tx: &Transaction,
+    tx: &Tx,
     match_id: i64,
     hands: u32,
     before: &MatchState,
@@ -1217,7 +1162,7 @@ pub(super) fn set_match_state(
 /// be folded again, when the match's finish changed, for a caller that stores several matches to
 /// fold them once.
 pub(super) fn keep_match_state(
-    tx: &Transaction,
+    tx: &Tx,
     match_id: i64,
     hands: u32,
     before: &MatchState,
@@ -1233,19 +1178,16 @@ pub(super) fn keep_match_state(
     }
 }
 
-fn write_match_state(
-    tx: &Transaction,
-    match_id: i64,
-    hands: u32,
-    state: &MatchState,
-) -> Result<()> {
-    tx.prepare_cached("UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1")?
-        .execute(params![
+fn write_match_state(tx: &Tx, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
+    tx.execute(
+        "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
+        args![
             match_id,
             serde_json::to_string(state).expect("JSON"),
             hands,
             state.game_over,
-        ])?;
+        ],
+    )?;
     Ok(())
 }
 
@@ -1266,7 +1208,7 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String)> {
             session: r.get(2)?,
             league: r.get(3)?,
             number: r.get(4)?,
-            dealer: parse_stored(&r.get::<_, String>(5)?)?,
+            dealer: parse_stored(&r.get::<String>(5)?)?,
             outcome: r.get(6)?,
             hand_score: ruling.hand_score,
             irregularities: ruling.irregularities.into_iter().map(|i| i.code).collect(),
@@ -1278,16 +1220,16 @@ fn hand_row(r: &Row) -> Result<(HandSummary, String)> {
 }
 
 /// One stored hand of `club`, with its record and adjudication.
-pub fn get_hand(tx: &Transaction, club: i64, id: i64) -> Result<StoredHand> {
-    let mut st = tx.prepare_cached(&format!(
+pub fn get_hand(tx: &Tx, club: i64, id: i64) -> Result<StoredHand> {
+    let mut st = tx.prepare(&format!(
         "SELECT {HAND_COLUMNS}, record FROM hands \
          WHERE id = ?1 AND league_id IN (SELECT id FROM leagues WHERE club_id = ?2)"
     ))?;
-    let mut rows = st.query(params![id, club])?;
+    let mut rows = st.query(args![id, club])?;
     let r = rows
         .next()?
         .ok_or_else(|| StoreError::NotFound(format!("no hand {id} in club {club}")))?;
-    let (summary, adjudication) = hand_row(r)?;
+    let (summary, adjudication) = hand_row(&r)?;
     let Packed(record) = r.get(9)?;
     let json = |s: &str| serde_json::from_str(s).map_err(|e| StoreError::Database(e.to_string()));
     Ok(StoredHand {
@@ -1307,7 +1249,7 @@ pub enum HandScope {
 
 /// Hands in `scope` with an id above `after`, oldest first, at most `limit`.
 pub fn list_hands(
-    tx: &Transaction,
+    tx: &Tx,
     club: i64,
     scope: HandScope,
     after: i64,
@@ -1321,7 +1263,7 @@ pub fn list_hands(
     let sql = format!(
         "SELECT {HAND_COLUMNS} FROM hands WHERE {column} = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
     );
-    let args: [&dyn ToSql; 2] = [&id, &after];
+    let args: [&dyn Arg; 2] = [&id, &after];
     page(
         tx,
         &sql,
@@ -1333,11 +1275,12 @@ pub fn list_hands(
 }
 
 /// The records of a match's first `hands` stored hands, by number (for the sheet export).
-pub fn match_records(tx: &Transaction, match_id: i64, hands: u32) -> Result<Vec<HandRecord>> {
-    let records: Vec<Packed> = tx
-        .prepare_cached("SELECT record FROM hands WHERE match_id = ?1 ORDER BY number LIMIT ?2")?
-        .query_map(params![match_id, hands], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+pub fn match_records(tx: &Tx, match_id: i64, hands: u32) -> Result<Vec<HandRecord>> {
+    let records: Vec<Packed> = tx.query_map(
+        "SELECT record FROM hands WHERE match_id = ?1 ORDER BY number LIMIT ?2",
+        args![match_id, hands],
+        |r| r.get(0),
+    )?;
     records
         .iter()
         .map(|Packed(s)| {
@@ -1352,17 +1295,13 @@ pub fn match_records(tx: &Transaction, match_id: i64, hands: u32) -> Result<Vec<
 /// Replays every stored hand of `league`, match by match, through today's engine. The new rulings
 /// are stored only when every hand still replays (and not on a dry run); otherwise nothing changes
 /// and the conflict names the hands that no longer do.
-pub fn readjudicate(
-    tx: &Transaction,
-    club: i64,
-    league_id: i64,
-    dry_run: bool,
-) -> Result<Readjudication> {
+pub fn readjudicate(tx: &Tx, club: i64, league_id: i64, dry_run: bool) -> Result<Readjudication> {
     let (game, options) = league_rules(&get_league(tx, club, league_id)?)?;
-    let matches: Vec<i64> = tx
-        .prepare_cached("SELECT id FROM matches WHERE league_id = ?1 ORDER BY id")?
-        .query_map(params![league_id], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    let matches: Vec<i64> = tx.query_map(
+        "SELECT id FROM matches WHERE league_id = ?1 ORDER BY id",
+        args![league_id],
+        |r| r.get(0),
+    )?;
     let mut report = Readjudication {
         league: league_id,
         applied: !dry_run,
@@ -1372,10 +1311,11 @@ pub fn readjudicate(
     let mut failures = Vec::new();
     let mut refold_from: Option<i64> = None;
     for match_id in matches {
-        let rows: Vec<(i64, u32, Packed, Packed)> = tx
-            .prepare_cached("SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number")?
-            .query_map(params![match_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        let rows: Vec<(i64, u32, Packed, Packed)> = tx.query_map(
+            "SELECT id, number, record, adjudication FROM hands WHERE match_id = ?1 ORDER BY number",
+            args![match_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
         let hands = rows.len() as u32;
         let mut state = MatchState::default();
         for (hand, number, Packed(record), Packed(stored)) in rows {
@@ -1447,7 +1387,7 @@ pub trait Kept: Serialize + Sized {
         serde_json::to_value(self).expect("an answer serializes")
     }
 
-    fn replayed(_tx: &Transaction, kept: Value) -> Result<Value> {
+    fn replayed(_tx: &Tx, kept: Value) -> Result<Value> {
         Ok(kept)
     }
 }
@@ -1470,7 +1410,7 @@ impl Kept for ApiKey {
         serde_json::json!({"id": self.id, "club": self.club, "label": self.label})
     }
 
-    fn replayed(_tx: &Transaction, mut kept: Value) -> Result<Value> {
+    fn replayed(_tx: &Tx, mut kept: Value) -> Result<Value> {
         kept["secret_shown_once"] = Value::Bool(true);
         Ok(kept)
     }
@@ -1488,18 +1428,18 @@ impl Kept for ImportReport {
         })
     }
 
-    fn replayed(tx: &Transaction, kept: Value) -> Result<Value> {
+    fn replayed(tx: &Tx, kept: Value) -> Result<Value> {
         let mut hands = Vec::new();
         if let Some([first, last]) =
             serde_json::from_value::<Option<[i64; 2]>>(kept["hands"].clone())
                 .map_err(|e| StoreError::Database(format!("unreadable kept answer: {e}")))?
         {
-            let mut st = tx.prepare_cached(&format!(
+            let mut st = tx.prepare(&format!(
                 "SELECT {HAND_COLUMNS} FROM hands WHERE id BETWEEN ?1 AND ?2 ORDER BY id"
             ))?;
-            let mut rows = st.query(params![first, last])?;
+            let mut rows = st.query(args![first, last])?;
             while let Some(r) = rows.next()? {
-                hands.push(hand_row(r)?.0);
+                hands.push(hand_row(&r)?.0);
             }
         }
         Ok(serde_json::json!({"matches_created": kept["matches_created"], "hands": hands}))
@@ -1529,31 +1469,25 @@ impl Idempotency {
     /// key's row, `None` for the operator): `Ok(Some)` to replay it; `Ok(None)` when there is none
     /// (answers are kept 24 hours; older ones are dropped here); 409 when another key of the club
     /// sent it, or the answer was too large to keep; 422 when it named a different request.
-    pub fn replay<T: Kept>(
-        &self,
-        tx: &Transaction,
-        by: Option<i64>,
-    ) -> Result<Option<(u16, Value)>> {
+    pub fn replay<T: Kept>(&self, tx: &Tx, by: Option<i64>) -> Result<Option<(u16, Value)>> {
         tx.execute(
             "DELETE FROM idempotency_keys WHERE created_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1)",
-            params![KEPT_FOR],
+            args![KEPT_FOR],
         )?;
-        let found = tx
-            .query_row(
-                "SELECT fingerprint, status, body, key_id, created_at FROM idempotency_keys \
-                 WHERE club_id = ?1 AND key = ?2",
-                params![self.club, self.key],
-                |r| {
-                    Ok(KeptRow {
-                        fingerprint: r.get(0)?,
-                        status: r.get(1)?,
-                        body: r.get(2)?,
-                        sender: r.get(3)?,
-                        at: r.get(4)?,
-                    })
-                },
-            )
-            .optional()?;
+        let found = tx.query_opt(
+            "SELECT fingerprint, status, body, key_id, created_at FROM idempotency_keys \
+             WHERE club_id = ?1 AND key = ?2",
+            args![self.club, self.key],
+            |r| {
+                Ok(KeptRow {
+                    fingerprint: r.get(0)?,
+                    status: r.get(1)?,
+                    body: r.get(2)?,
+                    sender: r.get(3)?,
+                    at: r.get(4)?,
+                })
+            },
+        )?;
         let Some(kept) = found else { return Ok(None) };
         if kept.sender != by {
             return Err(StoreError::Conflict(
@@ -1581,13 +1515,7 @@ impl Idempotency {
 
     /// Keeps what `T::kept` keeps of a successful answer (its status only when that is over
     /// `MAX_KEPT`), in the same transaction as the write it answers.
-    pub fn save<T: Kept>(
-        &self,
-        tx: &Transaction,
-        by: Option<i64>,
-        status: u16,
-        answer: &T,
-    ) -> Result<()> {
+    pub fn save<T: Kept>(&self, tx: &Tx, by: Option<i64>, status: u16, answer: &T) -> Result<()> {
         let mut body = answer.kept().to_string();
         if body.len() > MAX_KEPT {
             body.clear();
@@ -1595,7 +1523,7 @@ impl Idempotency {
         tx.execute(
             "INSERT INTO idempotency_keys (club_id, key, fingerprint, status, body, key_id) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![self.club, self.key, self.fingerprint, status, body, by],
+            args![self.club, self.key, self.fingerprint, status, body, by],
         )?;
         Ok(())
     }
@@ -1616,8 +1544,9 @@ mod idempotency_tests {
     fn an_answer_too_large_to_keep_is_not_replayed_or_run_again() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
         super::super::schema::migrate(&mut conn).unwrap();
-        let tx = conn.transaction().unwrap();
-        tx.execute("INSERT INTO clubs (id, name) VALUES (1, 'c')", [])
+        let sqlite = conn.transaction().unwrap();
+        let tx = Tx::sqlite(&sqlite);
+        tx.execute("INSERT INTO clubs (id, name) VALUES (1, 'c')", args![])
             .unwrap();
         let idem = |key: &str| Idempotency {
             club: 1,

@@ -1,6 +1,7 @@
 //! The schema, as numbered migrations applied at start-up (SQLite's `user_version` holds the
 //! number reached). Never edit a released migration: add the next one.
 
+use super::db::Tx;
 use rusqlite::{Connection, Transaction, params};
 use rusqlite_migration::{HookResult, M, Migrations};
 
@@ -680,14 +681,14 @@ fn keep_stored_standings(tx: &Transaction) -> HookResult {
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     for m in finished {
-        super::aggregates::finish(tx, m).map_err(failed)?;
+        super::aggregates::finish(&Tx::sqlite(tx), m).map_err(failed)?;
     }
     let leagues: Vec<i64> = tx
         .prepare("SELECT id FROM leagues")?
         .query_map([], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     for league in leagues {
-        super::aggregates::rerate(tx, league, 0).map_err(failed)?;
+        super::aggregates::rerate(&Tx::sqlite(tx), league, 0).map_err(failed)?;
     }
     Ok(())
 }
@@ -1541,7 +1542,8 @@ mod tests {
         )
         .unwrap();
         m.to_latest(&mut conn).unwrap();
-        let tx = conn.transaction().unwrap();
+        let sqlite = conn.transaction().unwrap();
+        let tx = crate::league::Tx::sqlite(&sqlite);
         let st = crate::league::standings::tests::kept(&tx, 1);
         let row = |name: &str| st.players.iter().find(|p| p.player.name == name).unwrap();
         let (ana, ben) = (row("Ana"), row("Ben"));

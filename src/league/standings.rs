@@ -20,10 +20,10 @@
 //!   of any size, or one player), folded over finished matches in the order they finished.
 
 use super::Result;
+use super::db::{Tx, args};
 use super::model::NameRef;
 use super::repo;
 use crate::games;
-use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -194,28 +194,26 @@ fn ranked<T>(mut rows: Vec<(Record, String, T)>, lowest_wins: bool) -> Vec<(u32,
 /// The generation of `league` of `club`: it moves with every write to what its standings are
 /// computed from (schema migration 10), so standings computed at one generation hold until it
 /// moves.
-pub fn generation(tx: &Transaction, club: i64, league: i64) -> Result<i64> {
-    let g = tx
-        .query_row(
-            "SELECT generation FROM leagues WHERE id = ?1 AND club_id = ?2",
-            params![league, club],
-            |r| r.get(0),
-        )
-        .optional()?;
+pub fn generation(tx: &Tx, club: i64, league: i64) -> Result<i64> {
+    let g = tx.query_opt(
+        "SELECT generation FROM leagues WHERE id = ?1 AND club_id = ?2",
+        args![league, club],
+        |r| r.get(0),
+    )?;
     g.ok_or_else(|| super::StoreError::NotFound(format!("no league {league} in club {club}")))
 }
 
 /// The standings of `league`, read from what every write keeps up to date (`aggregates.rs`).
-pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {
+pub fn standings(tx: &Tx, club: i64, league: i64) -> Result<Standings> {
     let l = repo::get_league(tx, club, league)?;
     let lowest_wins = games::find(&l.game).is_some_and(|g| g.lowest_total_wins());
     let mut places: BTreeMap<(String, i64), Vec<u32>> = BTreeMap::new();
     {
-        let mut st = tx.prepare_cached(
+        let mut st = tx.prepare(
             "SELECT kind, who, place, count FROM standing_places \
              WHERE league_id = ?1 AND count > 0 ORDER BY kind, who, place",
         )?;
-        let mut rows = st.query(params![league])?;
+        let mut rows = st.query(args![league])?;
         while let Some(r) = rows.next()? {
             let (place, count): (u32, u32) = (r.get(2)?, r.get(3)?);
             let place = place as usize;
@@ -226,11 +224,11 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
     }
     let mut camps: BTreeMap<i64, BTreeMap<String, CampRecord>> = BTreeMap::new();
     {
-        let mut st = tx.prepare_cached(
+        let mut st = tx.prepare(
             "SELECT player_id, role, hands, points FROM camp_totals \
              WHERE league_id = ?1 AND hands > 0",
         )?;
-        let mut rows = st.query(params![league])?;
+        let mut rows = st.query(args![league])?;
         while let Some(r) = rows.next()? {
             camps.entry(r.get(0)?).or_default().insert(
                 r.get(1)?,
@@ -243,7 +241,7 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
     }
     let mut player_rows = Vec::new();
     let mut partnership_rows = Vec::new();
-    let mut st = tx.prepare_cached(
+    let mut st = tx.prepare(
         "SELECT t.kind, t.who, coalesce(p.name, s.name), t.hands, t.points_for, t.points_against, \
                 t.irregularities, t.matches_played, t.won, t.lost, t.rating, t.uncertainty \
          FROM standing_totals t \
@@ -251,7 +249,7 @@ pub fn standings(tx: &Transaction, club: i64, league: i64) -> Result<Standings> 
          LEFT JOIN partnerships s ON t.kind = 'partnership' AND s.id = t.who \
          WHERE t.league_id = ?1 AND (t.hands > 0 OR t.matches_played > 0)",
     )?;
-    let mut rows = st.query(params![league])?;
+    let mut rows = st.query(args![league])?;
     while let Some(r) = rows.next()? {
         let (kind, id, name): (String, i64, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
         let record = Record {
@@ -481,7 +479,7 @@ pub(super) mod tests {
     }
 
     /// The standings the store keeps, checked against the oracle's recomputation.
-    pub(crate) fn kept(tx: &Transaction, league: i64) -> Standings {
+    pub(crate) fn kept(tx: &Tx, league: i64) -> Standings {
         let kept = standings(tx, 1, league).unwrap();
         let recomputed = recomputed(tx, 1, league).unwrap();
         assert_eq!(
@@ -494,7 +492,7 @@ pub(super) mod tests {
     /// A finished match with `seats` (seat, side, player), the registered partnerships sitting as
     /// `sides`, and its hands as per-side points, stored as the store writes them.
     fn finished_match(
-        tx: &Transaction,
+        tx: &Tx,
         state: &str,
         seats: &[(&str, &str, i64)],
         sides: &[(&str, i64)],
@@ -503,20 +501,20 @@ pub(super) mod tests {
         tx.execute(
             "INSERT INTO matches (id, league_id, session_id, state, hands, game_over) \
              VALUES (1, 1, 1, ?1, ?2, 1)",
-            params![state, hands.len() as i64],
+            args![state, hands.len() as i64],
         )
         .unwrap();
         for (seat, side, player) in seats {
             tx.execute(
                 "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (1, ?1, ?2, ?3)",
-                params![seat, side, player],
+                args![seat, side, player],
             )
             .unwrap();
         }
         for (side, team) in sides {
             tx.execute(
                 "INSERT INTO match_sides (match_id, side, partnership_id) VALUES (1, ?1, ?2)",
-                params![side, team],
+                args![side, team],
             )
             .unwrap();
         }
@@ -524,13 +522,13 @@ pub(super) mod tests {
             tx.execute(
                 "INSERT INTO hands (id, match_id, league_id, session_id, number, dealer, outcome, record, adjudication) \
                  VALUES (?1, 1, 1, 1, ?1, 'P1', 'scored', '{}', ?2)",
-                params![i as i64 + 1, ruling],
+                args![i as i64 + 1, ruling],
             )
             .unwrap();
             for (side, p) in *points {
                 tx.execute(
                     "INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)",
-                    params![i as i64 + 1, side, p],
+                    args![i as i64 + 1, side, p],
                 )
                 .unwrap();
             }
@@ -546,7 +544,8 @@ pub(super) mod tests {
         // makes it, each defender pays him 20. Hand 2: P2 declares and fails, paying each defender
         // 10. Totals P1 70, P2 −50, P3 −10, P4 −10: P1 first, P3 and P4 share second, P2 fourth.
         let mut conn = league_db("imperial-tarot");
-        let tx = conn.transaction().unwrap();
+        let sqlite = conn.transaction().unwrap();
+        let tx = Tx::sqlite(&sqlite);
         let solo: Vec<(&str, &str, i64)> = vec![
             ("P1", "P1", 1),
             ("P2", "P2", 2),
@@ -626,7 +625,8 @@ pub(super) mod tests {
     #[test]
     fn standings_read_the_winners_of_the_match_state() {
         let mut conn = league_db("big-two");
-        let tx = conn.transaction().unwrap();
+        let sqlite = conn.transaction().unwrap();
+        let tx = Tx::sqlite(&sqlite);
         let seats: Vec<(&str, &str, i64)> = vec![("P1", "P1", 1), ("P2", "P2", 2), ("P3", "P3", 3)];
         finished_match(
             &tx,
@@ -651,7 +651,7 @@ pub(super) mod tests {
         // The same match ended with no winner: nobody won or lost, places by score alone.
         tx.execute(
             "UPDATE matches SET state = json_set(state, '$.winners', json('[]'))",
-            [],
+            args![],
         )
         .unwrap();
         super::super::aggregates::settle(&tx, 1).unwrap();
@@ -667,7 +667,8 @@ pub(super) mod tests {
     #[test]
     fn a_registered_team_of_three_stands_as_one_partnership() {
         let mut conn = league_db("briscola");
-        let tx = conn.transaction().unwrap();
+        let sqlite = conn.transaction().unwrap();
+        let tx = Tx::sqlite(&sqlite);
         let team = |players: Vec<i64>| {
             repo::create_partnership(
                 &tx,
@@ -755,7 +756,7 @@ pub(super) mod tests {
          FROM match_sides WHERE partnership_id IS NOT NULL";
 
     /// Adds up hands, points and irregularities for the participants `part` of league `league`.
-    fn records(tx: &Transaction, league: i64, part: &str) -> Result<BTreeMap<i64, Record>> {
+    fn records(tx: &Tx, league: i64, part: &str) -> Result<BTreeMap<i64, Record>> {
         let mut out: BTreeMap<i64, Record> = BTreeMap::new();
         let queries = [
             // hands
@@ -774,8 +775,8 @@ pub(super) mod tests {
              WHERE h.league_id = ?1 GROUP BY p.who",
         ];
         for (q, sql) in queries.iter().enumerate() {
-            let mut st = tx.prepare_cached(&format!("WITH p AS ({part}) {sql}"))?;
-            let mut rows = st.query(params![league])?;
+            let mut st = tx.prepare(&format!("WITH p AS ({part}) {sql}"))?;
+            let mut rows = st.query(args![league])?;
             while let Some(r) = rows.next()? {
                 let rec = out.entry(r.get(0)?).or_default();
                 let (a, b, c): (i64, i64, i64) = (r.get(1)?, r.get(2)?, r.get(3)?);
@@ -791,15 +792,15 @@ pub(super) mod tests {
 
     /// The finished matches of `league` in the order they finished (by their last hand), each as its
     /// sides.
-    fn finished_matches(tx: &Transaction, league: i64) -> Result<Vec<Vec<FinishedSide>>> {
-        let mut st = tx.prepare_cached(
+    fn finished_matches(tx: &Tx, league: i64) -> Result<Vec<Vec<FinishedSide>>> {
+        let mut st = tx.prepare(
             "SELECT m.id, m.state, s.side, s.player_id, t.partnership_id \
              FROM matches m JOIN match_seats s ON s.match_id = m.id \
              LEFT JOIN match_sides t ON t.match_id = m.id AND t.side = s.side \
              WHERE m.league_id = ?1 AND m.game_over \
              ORDER BY (SELECT max(h.id) FROM hands h WHERE h.match_id = m.id), m.id, s.side, s.player_id",
         )?;
-        let mut rows = st.query(params![league])?;
+        let mut rows = st.query(args![league])?;
         let mut out: Vec<Vec<FinishedSide>> = Vec::new();
         let (mut current, mut sides): (Option<i64>, Vec<(String, FinishedSide)>) =
             (None, Vec::new());
@@ -853,15 +854,15 @@ pub(super) mod tests {
     }
 
     /// Each player's hands and points by camp role.
-    fn camps(tx: &Transaction, league: i64) -> Result<BTreeMap<i64, BTreeMap<String, CampRecord>>> {
-        let mut st = tx.prepare_cached(
+    fn camps(tx: &Tx, league: i64) -> Result<BTreeMap<i64, BTreeMap<String, CampRecord>>> {
+        let mut st = tx.prepare(
             "SELECT p.player_id, c.role, count(*), coalesce(sum(s.points), 0) \
              FROM hand_camps c JOIN hands h ON h.id = c.hand_id \
              JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat \
              LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side \
              WHERE h.league_id = ?1 GROUP BY p.player_id, c.role",
         )?;
-        let mut rows = st.query(params![league])?;
+        let mut rows = st.query(args![league])?;
         let mut out: BTreeMap<i64, BTreeMap<String, CampRecord>> = BTreeMap::new();
         while let Some(r) = rows.next()? {
             out.entry(r.get(0)?).or_default().insert(
@@ -875,7 +876,7 @@ pub(super) mod tests {
         Ok(out)
     }
 
-    pub(crate) fn recomputed(tx: &Transaction, club: i64, league: i64) -> Result<Standings> {
+    pub(crate) fn recomputed(tx: &Tx, club: i64, league: i64) -> Result<Standings> {
         let l = repo::get_league(tx, club, league)?;
         let lowest_wins = games::find(&l.game).is_some_and(|g| g.lowest_total_wins());
         let mut players = records(tx, league, PLAYERS)?;

@@ -197,8 +197,9 @@ pub(super) fn rerate(tx: &Tx, league: i64, from: i64) -> Result<()> {
         }
     }
     let mut keep = tx.prepare(
-        "INSERT OR REPLACE INTO match_ratings (league_id, player_id, finished_by, rating, uncertainty) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO match_ratings (league_id, player_id, finished_by, rating, uncertainty) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (league_id, player_id, finished_by) \
+         DO UPDATE SET rating = excluded.rating, uncertainty = excluded.uncertainty",
     )?;
     for (by, sides, places) in &matches {
         rate(&mut ratings, sides, places);
@@ -265,22 +266,25 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
            JOIN match_sides d ON d.match_id = h.match_id
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
-         ON CONFLICT DO UPDATE SET hands = hands + excluded.hands",
+         ON CONFLICT (league_id, kind, who) DO UPDATE SET hands = hands + excluded.hands",
     "INSERT INTO standing_totals (league_id, kind, who, points_for, points_against)
          SELECT ?1, 'player', p.player_id,
-                sum(iif(p.side = s.side, s.points, 0)), sum(iif(p.side = s.side, 0, s.points))
+                sum(CASE WHEN p.side = s.side THEN s.points ELSE 0 END),
+                sum(CASE WHEN p.side = s.side THEN 0 ELSE s.points END)
            FROM hands h JOIN hand_scores s ON s.hand_id = h.id
            JOIN match_seats p ON p.match_id = h.match_id
           WHERE h.league_id = ?1 AND h.id > ?2 GROUP BY p.player_id
          UNION ALL
          SELECT ?1, 'partnership', d.partnership_id,
-                sum(iif(d.side = s.side, s.points, 0)), sum(iif(d.side = s.side, 0, s.points))
+                sum(CASE WHEN d.side = s.side THEN s.points ELSE 0 END),
+                sum(CASE WHEN d.side = s.side THEN 0 ELSE s.points END)
            FROM hands h JOIN hand_scores s ON s.hand_id = h.id
            JOIN match_sides d ON d.match_id = h.match_id
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
-         ON CONFLICT DO UPDATE SET points_for = points_for + excluded.points_for,
-                                   points_against = points_against + excluded.points_against",
+         ON CONFLICT (league_id, kind, who)
+         DO UPDATE SET points_for = points_for + excluded.points_for,
+                       points_against = points_against + excluded.points_against",
     // The player at the irregularity's seat, and the partnership sitting as that seat's side.
     "INSERT INTO standing_totals (league_id, kind, who, irregularities)
          SELECT ?1, 'player', o.player_id, count(*) FROM hands h
@@ -294,7 +298,8 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
            JOIN match_sides d ON d.match_id = h.match_id AND d.side = o.side
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
-         ON CONFLICT DO UPDATE SET irregularities = irregularities + excluded.irregularities",
+         ON CONFLICT (league_id, kind, who)
+         DO UPDATE SET irregularities = irregularities + excluded.irregularities",
     // A camp's points: its seat's side's score in the hand.
     "INSERT INTO camp_totals (league_id, player_id, role, hands, points)
          SELECT ?1, p.player_id, c.role, count(*), coalesce(sum(s.points), 0) FROM hands h
@@ -302,7 +307,8 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
            JOIN match_seats p ON p.match_id = h.match_id AND p.seat = c.seat
            LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side
           WHERE h.league_id = ?1 AND h.id > ?2 GROUP BY p.player_id, c.role
-         ON CONFLICT DO UPDATE SET hands = hands + excluded.hands, points = points + excluded.points",
+         ON CONFLICT (league_id, player_id, role)
+         DO UPDATE SET hands = hands + excluded.hands, points = points + excluded.points",
     "UPDATE leagues SET generation = generation + 1
       WHERE id = ?1 AND EXISTS (SELECT 1 FROM hands WHERE league_id = ?1 AND id > ?2)",
 ];

@@ -5,12 +5,40 @@
 //! here rather than a second copy of the store. The schema and its migrations stay each backend's
 //! own (`schema`).
 //!
-//! A new row's id is read with `RETURNING id`, which both databases have, rather than SQLite's
-//! `last_insert_rowid`; a broken unique constraint is a conflict by `execute_unique` and
-//! `insert_unique`, not by a backend's error code at each call.
+//! The store's statements are written in the SQL both databases read:
+//! - a new row's id is read with `RETURNING id`, not SQLite's `last_insert_rowid`;
+//! - upserts name their conflict target (`ON CONFLICT (...) DO UPDATE`, `DO NOTHING`), not
+//!   `INSERT OR REPLACE` or `INSERT OR IGNORE`;
+//! - `CASE WHEN`, not `iif`;
+//! - a time the store writes itself is given as an argument (`now`, `timestamp`), not made by
+//!   `strftime`;
+//! - a broken unique constraint is a conflict by `execute_unique` and `insert_unique`, not by a
+//!   backend's error code at each call.
 
 use super::{Result, StoreError};
 use rusqlite::types::FromSql;
+use time::OffsetDateTime;
+
+/// `at` as the store keeps times: UTC to the second, `2026-11-30T06:19:44Z`, as the schema's
+/// column defaults write them (SQLite's `strftime('%Y-%m-%dT%H:%M:%SZ', 'now')`). Text of one
+/// width in one zone, so that times compare as text.
+pub fn timestamp(at: OffsetDateTime) -> String {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
+/// The time now, as `timestamp` writes it.
+pub fn now() -> String {
+    timestamp(OffsetDateTime::now_utc())
+}
 
 /// One transaction on the league's database.
 pub struct Tx<'t> {
@@ -222,5 +250,37 @@ impl Row<'_> {
     /// Column `i` (from 0).
     pub fn get<T: Column>(&self, i: usize) -> Result<T> {
         Ok(self.0.get(i)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The store's own times read as the schema's defaults write them, so that the two
+        /// compare as text (`created_at` against the idempotency window's start, say).
+        #[test]
+        fn a_time_is_written_as_the_schema_writes_it(seconds in -62_135_596_800i64..253_402_300_799) {
+            let conn = rusqlite::Connection::open_in_memory().unwrap();
+            let sqlite: String = conn
+                .query_row(
+                    "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', ?1, 'unixepoch')",
+                    [seconds],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            let at = OffsetDateTime::from_unix_timestamp(seconds).unwrap();
+            prop_assert_eq!(timestamp(at), sqlite);
+        }
+    }
+
+    #[test]
+    fn a_time_in_another_zone_is_written_in_utc() {
+        let at = OffsetDateTime::from_unix_timestamp(0)
+            .unwrap()
+            .to_offset(time::UtcOffset::from_hms(5, 30, 0).unwrap());
+        assert_eq!(timestamp(at), "1970-01-01T00:00:00Z");
     }
 }

@@ -3,7 +3,7 @@
 //! enough (no password stretching needed). A key is named by a random public id (`key_` and 16
 //! hex digits), so key ids say nothing about how many keys other clubs hold.
 
-use super::db::{Arg, Row, Tx, args};
+use super::db::{self, Arg, Row, Tx, args};
 use super::model::{Page, normal_name};
 use super::repo;
 use super::{Result, StoreError};
@@ -120,8 +120,8 @@ pub fn use_key(tx: &Tx, secret: &str) -> Result<Option<LiveKey>> {
     let found = find(tx, secret)?;
     if let Some(key) = &found {
         tx.execute(
-            "UPDATE api_keys SET last_used_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
-            args![key.row],
+            "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1",
+            args![key.row, db::now()],
         )?;
     }
     Ok(found)
@@ -183,8 +183,8 @@ pub fn revoke(tx: &Tx, club: i64, id: &str) -> Result<()> {
         )),
         Some(None) => {
             tx.execute(
-                "UPDATE api_keys SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE public_id = ?1",
-                args![id],
+                "UPDATE api_keys SET revoked_at = ?2 WHERE public_id = ?1",
+                args![id, db::now()],
             )?;
             Ok(())
         }

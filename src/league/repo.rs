@@ -2,7 +2,7 @@
 //! request (or a whole sheet import) commits or rolls back as one.
 
 use super::aggregates;
-use super::db::{Arg, Row, Tx, args};
+use super::db::{self, Arg, Row, Tx, args};
 use super::keys::{self, ApiKey, KeyInfo};
 use super::model::*;
 use super::packed::Packed;
@@ -1134,8 +1134,9 @@ pub(super) fn write_camps(tx: &Tx, hand: i64, ruling: &Value) -> Result<()> {
 
 /// The seats of one camp of hand `hand`.
 fn write_camp(tx: &Tx, hand: i64, role: &str, seats: &[Seat]) -> Result<()> {
-    let mut st =
-        tx.prepare("INSERT OR IGNORE INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3)")?;
+    let mut st = tx.prepare(
+        "INSERT INTO hand_camps (hand_id, seat, role) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    )?;
     for seat in seats {
         // A seat is in one camp of a hand (the engine's contract); the first one named counts.
         st.execute(args![hand, seat.to_string(), role])?;
@@ -1374,8 +1375,8 @@ pub fn readjudicate(tx: &Tx, club: i64, league_id: i64, dry_run: bool) -> Result
 
 // ---- idempotency ----------------------------------------------------------------------------
 
-/// How long an answer is kept for a retry with the same `Idempotency-Key` (SQLite's modifier).
-const KEPT_FOR: &str = "-24 hours";
+/// How long an answer is kept for a retry with the same `Idempotency-Key`.
+const KEPT_FOR: time::Duration = time::Duration::hours(24);
 
 /// The largest answer kept (as JSON); a larger one is kept as its status only.
 pub const MAX_KEPT: usize = 64 * 1024;
@@ -1471,8 +1472,8 @@ impl Idempotency {
     /// sent it, or the answer was too large to keep; 422 when it named a different request.
     pub fn replay<T: Kept>(&self, tx: &Tx, by: Option<i64>) -> Result<Option<(u16, Value)>> {
         tx.execute(
-            "DELETE FROM idempotency_keys WHERE created_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1)",
-            args![KEPT_FOR],
+            "DELETE FROM idempotency_keys WHERE created_at < ?1",
+            args![db::timestamp(time::OffsetDateTime::now_utc() - KEPT_FOR)],
         )?;
         let found = tx.query_opt(
             "SELECT fingerprint, status, body, key_id, created_at FROM idempotency_keys \

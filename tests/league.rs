@@ -3798,3 +3798,61 @@ async fn padded_cells_read_as_the_same_sheet() {
     let r = c.import(s.evening1, &sheet).await;
     assert_eq!(r.status, 409, "{}", r.text);
 }
+
+/// A replica is ready while its store answers on the schema its binary migrates to. A database
+/// another arbiter has migrated further takes it out of service, with a problem that says why,
+/// until the schema is its own again. Liveness (`/health`) does not ask the store.
+#[actix_web::test]
+async fn readiness_asks_the_store_on_its_own_schema() {
+    let (state, db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let ready = || async {
+        let resp = http::call_service(
+            &app,
+            http::TestRequest::get().uri("/health/ready").to_request(),
+        )
+        .await;
+        let status = resp.status().as_u16();
+        let kind = resp
+            .headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let body: Value = http::read_body_json(resp).await;
+        (status, kind, body)
+    };
+    let (status, _, body) = ready().await;
+    assert_eq!((status, &body["status"]), (200, &json!("ready")), "{body}");
+    let schema = body["schema"].as_u64().expect("the schema's version");
+    assert!(schema > 0, "{body}");
+
+    let file = rusqlite::Connection::open(db.path().join("league.db")).unwrap();
+    file.pragma_update(None, "user_version", schema as i64 + 1)
+        .unwrap();
+    let (status, kind, body) = ready().await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (503, "application/problem+json"),
+        "{body}"
+    );
+    assert_eq!(
+        body["type"], "urn:arbiter:problem:store-unavailable",
+        "{body}"
+    );
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(&format!(
+            "at version {}, and this arbiter's is {schema}",
+            schema + 1
+        )),
+        "{detail}"
+    );
+    let health = http::call_service(&app, http::TestRequest::get().uri("/health").to_request());
+    assert_eq!(health.await.status().as_u16(), 200);
+
+    file.pragma_update(None, "user_version", schema as i64)
+        .unwrap();
+    assert_eq!(ready().await.0, 200);
+}

@@ -801,9 +801,55 @@ fn page_response<T: Serialize>(req: &HttpRequest, page: &Page<T>, limit: u32) ->
     with_next(resp, req, page.next_cursor.as_deref(), Some(limit))
 }
 
+/// What `GET /health/ready` answers when this replica can serve the league.
+#[derive(Serialize, ToSchema)]
+pub struct Ready {
+    /// Always `ready`.
+    status: &'static str,
+    /// The version of the store's schema, which is this binary's.
+    schema: usize,
+}
+
+/// Readiness: whether this replica can serve the league, as a load balancer asks before sending it
+/// requests. Ready when its store answers a read on the schema this binary migrates to. Liveness,
+/// which does not ask the store, is `GET /health`.
+#[utoipa::path(
+    get, path = "/health/ready", tag = "service",
+    responses(
+        (status = 200, description = "Ready", body = Ready),
+        (status = 503, description = "Not ready: the store does not answer, or its schema is another arbiter's (older or newer)", body = Problem, content_type = "application/problem+json")
+    )
+)]
+async fn readiness(state: web::Data<LeagueState>) -> Result<web::Json<Ready>, Problem> {
+    let store = state.store.clone();
+    let answer = web::block(move || store.ready())
+        .await
+        .map_err(|e| StoreError::Database(e.to_string()))
+        .and_then(|ready| ready);
+    match answer {
+        Ok(schema) => Ok(web::Json(Ready {
+            status: "ready",
+            schema,
+        })),
+        Err(e) => {
+            let why = match e {
+                StoreError::Database(d) => d,
+                other => format!("{other:?}"),
+            };
+            Err(Problem::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "The league store is unavailable",
+                format!("not ready: {why}"),
+            ))
+        }
+    }
+}
+
 /// Mounts the league routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     use super::resource;
+    cfg.service(resource("/health/ready").route(web::get().to(readiness)));
     cfg.service(
         resource("/v1/clubs")
             .route(web::get().to(list_clubs))

@@ -32,7 +32,7 @@ use utoipa_swagger_ui::SwaggerUi;
                        Record format: docs/records.md."
     ),
     paths(
-        health, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
+        health, league::readiness, serve_openapi, list_games, get_game, adjudicate, adjudicate_match, legal_actions,
         league::list_clubs, league::create_club, league::get_club, league::set_club, league::list_keys, league::create_key, league::revoke_key,
         league::list_players, league::create_player, league::get_player, league::rename_player,
         league::list_partnerships, league::create_partnership, league::get_partnership,
@@ -49,7 +49,7 @@ use utoipa_swagger_ui::SwaggerUi;
         cards::Card, cards::Suit, Seat, Side, Action, HandRecord, MatchRecord, MatchState, Adjudication, Outcome, Camp,
         TrickReport, PlayedCard, Irregularity, Effect, Decides, CorrectedRevoke, RecordError, IgnoredAction, Bonus, BonusStatus,
         ScoreItem, ScoreSource, Contract, Event, Tally, MatchReport,
-        TableView, GameInfo, GameDescription, SchemaRefs, OptionSpec, OptionKind, Problem, FieldError, Health, GameId, crate::desk::Example
+        TableView, GameInfo, GameDescription, SchemaRefs, OptionSpec, OptionKind, Problem, FieldError, Health, league::Ready, GameId, crate::desk::Example
     )),
     tags((name = "games", description = "Rules, adjudication and legal actions (stateless)"),
          (name = "league", description = "Clubs, leagues, players, partnerships, sessions, matches, stored hands, standings and sheets. \

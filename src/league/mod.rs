@@ -212,6 +212,16 @@ impl Store {
         &self.path
     }
 
+    /// Whether the store can serve this binary: a reader answers a read, on the schema this
+    /// binary migrates to. Returns that schema's version. For readiness probes: a replica whose
+    /// binary is older or newer than the database's schema is not ready.
+    pub fn ready(&self) -> Result<usize> {
+        let conn = self.readers.get()?;
+        let version = schema::at_latest(&conn).map_err(StoreError::Database)?;
+        conn.query_row("SELECT max(id) FROM clubs", [], |_| Ok(()))?;
+        Ok(version)
+    }
+
     /// Runs `f` on a reader connection (a consistent snapshot for the whole call).
     pub fn read<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         Self::read_on(&self.readers, f)

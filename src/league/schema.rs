@@ -928,6 +928,25 @@ pub fn migrate(conn: &mut Connection) -> rusqlite_migration::Result<()> {
     Migrations::new(migrations()).to_latest(conn)
 }
 
+/// The schema's version, when it is the one `migrate` brings a database to; otherwise what it is.
+/// A database migrated by a newer arbiter is ahead of this one's schema (its binary may not read
+/// what that one writes); one no migration has run on is behind.
+pub fn at_latest(conn: &Connection) -> std::result::Result<usize, String> {
+    let all = migrations();
+    let latest = all.len();
+    let found: usize = Migrations::new(all)
+        .current_version(conn)
+        .map_err(|e| e.to_string())?
+        .into();
+    if found == latest {
+        Ok(found)
+    } else {
+        Err(format!(
+            "the schema is at version {found}, and this arbiter's is {latest}"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The text values of the first column `sql` selects, in order (a hand's record and ruling

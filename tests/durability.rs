@@ -3,100 +3,16 @@
 //! is either wholly there or wholly absent.
 
 mod common;
+// The server as a process: apart from `common`, which an example also reads (cargo tells tests,
+// not examples, where the binary is).
+#[path = "common/server.rs"]
+mod server;
 
+use common::{big_sheet, malilla_fixture};
 use serde_json::{Value, json};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use server::{call, free_port, request, start};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// A minimal HTTP/1.1 client (one request per connection), so the test needs no HTTP crate.
-fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    key: &str,
-    content_type: &str,
-    body: &[u8],
-) -> Option<(u16, Value)> {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\nauthorization: Bearer {key}\r\n\
-         content-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).ok()?;
-    s.write_all(body).ok()?;
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).ok()?;
-    let text = String::from_utf8_lossy(&out);
-    let status = text.split(' ').nth(1)?.parse().ok()?;
-    let body = text.split_once("\r\n\r\n")?.1;
-    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
-}
-
-fn call(port: u16, method: &str, path: &str, key: &str, body: &Value) -> (u16, Value) {
-    request(
-        port,
-        method,
-        path,
-        key,
-        "application/json",
-        body.to_string().as_bytes(),
-    )
-    .expect("the server answers")
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn start(db: &Path, port: u16) -> Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--port", &port.to_string(), "--db"])
-        .arg(db)
-        .env("ARBITER_ADMIN_TOKEN", "operator-token")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the arbiter binary starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while request(port, "GET", "/health", "", "application/json", b"").is_none() {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child
-}
-
-fn fixture(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/malilla")
-        .join(name);
-    serde_json::from_slice::<Value>(&std::fs::read(path).unwrap()).unwrap()["record"].clone()
-}
-
-/// A sheet of `matches` new matches of one Malilla hand each (fixture 01).
-fn big_sheet(matches: usize) -> String {
-    let hand = fixture("01-normal-hand-ew-scores-2.json");
-    let mut out = String::from("match,hand,dealer,seat,action,value\n");
-    for m in 0..matches {
-        for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
-            out.push_str(&format!("m{m},,,{seat},sit,{name}\n"));
-        }
-        for row in common::sheet_rows(&format!("m{m}"), 1, &hand) {
-            out.push_str(&row);
-            out.push('\n');
-        }
-    }
-    out
-}
+use std::time::Duration;
 
 #[test]
 fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
@@ -154,7 +70,7 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
     let acknowledged = Arc::new(Mutex::new(Vec::new()));
     let poster = {
         let (acknowledged, key) = (acknowledged.clone(), key.clone());
-        let hand = fixture("01-normal-hand-ew-scores-2.json").to_string();
+        let hand = malilla_fixture("01-normal-hand-ew-scores-2.json").to_string();
         std::thread::spawn(move || {
             for m in matches {
                 let path = format!("/v1/clubs/1/matches/{m}/hands");

@@ -924,8 +924,15 @@ fn digest_stored_hands(tx: &Transaction) -> HookResult {
     Ok(())
 }
 
+/// Brings the schema up to date, in one transaction. Several replicas may start on one database
+/// at once. Each reads the schema's version before its transaction writes, so all but the first
+/// fail on finding the first's work ("table ... already exists"), and their transactions roll
+/// back. A replica whose migration failed that way finds the schema up to date and goes on.
 pub fn migrate(conn: &mut Connection) -> rusqlite_migration::Result<()> {
-    Migrations::new(migrations()).to_latest(conn)
+    match Migrations::new(migrations()).to_latest(conn) {
+        Err(_) if at_latest(conn).is_ok() => Ok(()),
+        done => done,
+    }
 }
 
 /// The schema's version, when it is the one `migrate` brings a database to; otherwise what it is.

@@ -221,3 +221,27 @@ pub fn malilla_league(store: &Store, sessions: usize) -> (i64, i64, Vec<i64>, St
         })
         .unwrap()
 }
+
+/// The record of Malilla fixture `name`.
+pub fn malilla_fixture(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/malilla")
+        .join(name);
+    serde_json::from_slice::<Value>(&std::fs::read(path).unwrap()).unwrap()["record"].clone()
+}
+
+/// A sheet of `matches` new matches of one Malilla hand each (fixture 01).
+pub fn big_sheet(matches: usize) -> String {
+    let hand = malilla_fixture("01-normal-hand-ew-scores-2.json");
+    let mut out = String::from("match,hand,dealer,seat,action,value\n");
+    for m in 0..matches {
+        for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
+            out.push_str(&format!("m{m},,,{seat},sit,{name}\n"));
+        }
+        for row in sheet_rows(&format!("m{m}"), 1, &hand) {
+            out.push_str(&row);
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! The real binary as a server process, and a minimal client for it.
+#![allow(dead_code)] // each test crate uses a different part
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A minimal HTTP/1.1 client (one request per connection), so the test needs no HTTP crate.
+pub fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    key: &str,
+    content_type: &str,
+    body: &[u8],
+) -> Option<(u16, Value)> {
+    request_with(port, method, path, key, "", content_type, body)
+}
+
+/// `request`, with an `Idempotency-Key` when `idempotency` is not empty.
+pub fn request_with(
+    port: u16,
+    method: &str,
+    path: &str,
+    key: &str,
+    idempotency: &str,
+    content_type: &str,
+    body: &[u8],
+) -> Option<(u16, Value)> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    let idempotency = match idempotency {
+        "" => String::new(),
+        k => format!("idempotency-key: {k}\r\n"),
+    };
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\nauthorization: Bearer {key}\r\n\
+         {idempotency}content-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).ok()?;
+    s.write_all(body).ok()?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).ok()?;
+    let text = String::from_utf8_lossy(&out);
+    let status = text.split(' ').nth(1)?.parse().ok()?;
+    let body = text.split_once("\r\n\r\n")?.1;
+    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+pub fn call(port: u16, method: &str, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    request(
+        port,
+        method,
+        path,
+        key,
+        "application/json",
+        body.to_string().as_bytes(),
+    )
+    .expect("the server answers")
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The server on `db` at `port`, once it answers.
+pub fn start(db: &Path, port: u16) -> Child {
+    let mut child = spawn(db, port);
+    wait_up(&mut child, port);
+    child
+}
+
+/// The server on `db` at `port`, started (it may not answer yet).
+pub fn spawn(db: &Path, port: u16) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--port", &port.to_string(), "--db"])
+        .arg(db)
+        .env("ARBITER_ADMIN_TOKEN", "operator-token")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the arbiter binary starts")
+}
+
+/// Waits until `server` answers at `port` (30 s at most); fails at once if it exits.
+pub fn wait_up(server: &mut Child, port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while request(port, "GET", "/health", "", "application/json", b"").is_none() {
+        if let Some(status) = server.try_wait().expect("the server's status") {
+            panic!("the server exited before it answered: {status}");
+        }
+        assert!(Instant::now() < deadline, "the server did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

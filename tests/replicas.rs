@@ -1,8 +1,8 @@
 //! Several replicas on one database: two arbiter processes serve one league database, started at
 //! the same moment, with writers racing through both. Every acknowledged write is there once,
 //! idempotency keys hold across the replicas, each replica's standings are fresh after a write
-//! through the other, and a replica killed mid-import leaves nothing partial for the other to
-//! serve. Today the database is one SQLite file (the embedded default, which WAL lets several
+//! through the other, corrections racing through both leave one audit trail, and a replica killed
+//! mid-import leaves nothing partial for the other to serve. Today the database is one SQLite file (the embedded default, which WAL lets several
 //! processes share on one machine); the PostgreSQL backend (issue 27) is to run it too.
 
 mod common;
@@ -174,6 +174,59 @@ fn two_replicas_on_one_database_lose_nothing_and_agree() {
         assert_eq!(ana.unwrap()["hands"], m + 1, "after match {m}: {on_a}");
     }
     assert_eq!(stored.len(), MATCHES);
+
+    // One hand amended through both replicas at once: both corrections land, one after the
+    // other, and the hand's audit trail holds both, each once, the second starting from what
+    // the first left.
+    let first = *stored.first().unwrap();
+    let amend = format!("/v1/clubs/1/hands/{first}/amend");
+    let record: Value = hand.parse().unwrap();
+    let corrections: Vec<(u16, Value)> = std::thread::scope(|scope| {
+        let amendments: Vec<_> = ports
+            .iter()
+            .map(|&port| {
+                let body = json!({"record": record, "note": format!("through {port}")});
+                let (amend, key) = (&amend, &key);
+                scope.spawn(move || call(port, "POST", amend, key, &body))
+            })
+            .collect();
+        amendments.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    assert!(
+        corrections.iter().all(|(s, _)| *s == 200),
+        "{corrections:?}"
+    );
+    // Each note as JSON text, as the trail answers it.
+    let notes_sent: BTreeSet<String> = ports
+        .iter()
+        .map(|p| json!(format!("through {p}")).to_string())
+        .collect();
+    let mut amendment_ids: Vec<&Value> = corrections.iter().map(|(_, c)| &c["amendment"]).collect();
+    amendment_ids.sort_by_key(|id| id.as_i64());
+    for port in ports {
+        let (s, trail) = call(
+            port,
+            "GET",
+            &format!("/v1/clubs/1/hands/{first}/amendments"),
+            &key,
+            &Value::Null,
+        );
+        assert_eq!(s, 200, "{trail}");
+        let trail = trail["items"].as_array().unwrap();
+        let ids: Vec<&Value> = trail.iter().map(|e| &e["id"]).collect();
+        assert_eq!(ids, amendment_ids, "through {port}: {trail:?}");
+        let notes: BTreeSet<String> = trail.iter().map(|e| e["note"].to_string()).collect();
+        assert_eq!(notes, notes_sent, "through {port}");
+        assert_eq!(
+            trail[1]["before"]["record"], trail[0]["after"]["record"],
+            "{trail:?}"
+        );
+    }
+    assert_eq!(
+        get(a, &standings),
+        get(b, &standings),
+        "after the amendments"
+    );
 
     // B is killed while it imports a large sheet; A serves on. The import is wholly there or
     // wholly absent, and every hand acknowledged before is still there, read through A.

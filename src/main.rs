@@ -107,7 +107,8 @@ impl From<Visibility> for league::Visibility {
 
 #[derive(Args)]
 struct DbArg {
-    /// The league database (SQLite), created if absent.
+    /// The league database: an SQLite file, created if absent, or a PostgreSQL database
+    /// (`postgres://user:password@host/db`), whose schema is created if absent.
     #[arg(long = "db", env = "ARBITER_DB", default_value = "arbiter.db")]
     path: PathBuf,
 }
@@ -154,13 +155,10 @@ fn main() -> ExitCode {
 }
 
 fn open(path: &Path) -> Option<Store> {
-    match Store::open(path) {
+    match Store::connect(&path.to_string_lossy()) {
         Ok(s) => Some(s),
         Err(e) => {
-            eprintln!(
-                "arbiter: cannot open the league database {}: {e:?}",
-                path.display()
-            );
+            eprintln!("arbiter: cannot open the league database: {e:?}");
             None
         }
     }
@@ -239,13 +237,12 @@ fn serve(args: ServeArgs) -> ExitCode {
     let Some(store) = open(&args.db.path) else {
         return ExitCode::FAILURE;
     };
+    let described = store.describe();
     let state = LeagueState::new(store, args.admin_token.filter(|t| !t.is_empty()));
     let run = actix_web::rt::System::new().block_on(async move {
         eprintln!(
             "arbiter listening on http://{}:{} (Swagger UI at /swagger-ui/), league database {}",
-            args.host,
-            args.port,
-            args.db.path.display()
+            args.host, args.port, described
         );
         let body_timeout = problem::BodyTimeout(Duration::from_secs(args.body_timeout));
         let (server, _) = api::server(state, body_timeout, (args.host.as_str(), args.port))?;

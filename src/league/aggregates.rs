@@ -266,7 +266,7 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
            JOIN match_sides d ON d.match_id = h.match_id
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
-         ON CONFLICT (league_id, kind, who) DO UPDATE SET hands = hands + excluded.hands",
+         ON CONFLICT (league_id, kind, who) DO UPDATE SET hands = standing_totals.hands + excluded.hands",
     "INSERT INTO standing_totals (league_id, kind, who, points_for, points_against)
          SELECT ?1, 'player', p.player_id,
                 sum(CASE WHEN p.side = s.side THEN s.points ELSE 0 END),
@@ -283,8 +283,8 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
          ON CONFLICT (league_id, kind, who)
-         DO UPDATE SET points_for = points_for + excluded.points_for,
-                       points_against = points_against + excluded.points_against",
+         DO UPDATE SET points_for = standing_totals.points_for + excluded.points_for,
+                       points_against = standing_totals.points_against + excluded.points_against",
     // The player at the irregularity's seat, and the partnership sitting as that seat's side.
     "INSERT INTO standing_totals (league_id, kind, who, irregularities)
          SELECT ?1, 'player', o.player_id, count(*) FROM hands h
@@ -299,7 +299,7 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
           WHERE h.league_id = ?1 AND h.id > ?2 AND d.partnership_id IS NOT NULL
           GROUP BY d.partnership_id
          ON CONFLICT (league_id, kind, who)
-         DO UPDATE SET irregularities = irregularities + excluded.irregularities",
+         DO UPDATE SET irregularities = standing_totals.irregularities + excluded.irregularities",
     // A camp's points: its seat's side's score in the hand.
     "INSERT INTO camp_totals (league_id, player_id, role, hands, points)
          SELECT ?1, p.player_id, c.role, count(*), coalesce(sum(s.points), 0) FROM hands h
@@ -308,7 +308,8 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
            LEFT JOIN hand_scores s ON s.hand_id = h.id AND s.side = p.side
           WHERE h.league_id = ?1 AND h.id > ?2 GROUP BY p.player_id, c.role
          ON CONFLICT (league_id, player_id, role)
-         DO UPDATE SET hands = hands + excluded.hands, points = points + excluded.points",
+         DO UPDATE SET hands = camp_totals.hands + excluded.hands,
+                       points = camp_totals.points + excluded.points",
     "UPDATE leagues SET generation = generation + 1
       WHERE id = ?1 AND EXISTS (SELECT 1 FROM hands WHERE league_id = ?1 AND id > ?2)",
 ];

@@ -1,9 +1,8 @@
 //! The league's SQL, apart from the database that runs it. Every read and write of the store goes
 //! through a `Tx` (one transaction), its cached `Statement`s and the `Row`s they return, with
 //! arguments and columns of the few types the schema holds (`Arg`, `Column`). The store's code
-//! names no database library, so that a second backend (issue 27: PostgreSQL) is one more arm
-//! here rather than a second copy of the store. The schema and its migrations stay each backend's
-//! own (`schema`).
+//! names no database library: SQLite and PostgreSQL are two arms here, not two copies of the
+//! store. The schema and its migrations are each backend's own (`schema`, `postgres_schema`).
 //!
 //! The store's statements are written in the SQL both databases read:
 //! - a new row's id is read with `RETURNING id`, not SQLite's `last_insert_rowid`;
@@ -16,8 +15,14 @@
 //!   backend's error code at each call.
 
 use super::{Result, StoreError};
+use bytes::BytesMut;
+use futures_executor::block_on;
 use rusqlite::types::FromSql;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use time::OffsetDateTime;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::{IsNull, Type};
 
 /// `at` as the store keeps times: UTC to the second, `2026-11-30T06:19:44Z`, as the schema's
 /// column defaults write them (SQLite's `strftime('%Y-%m-%dT%H:%M:%SZ', 'now')`). Text of one
@@ -41,26 +46,133 @@ pub fn now() -> String {
 }
 
 /// One transaction on the league's database.
-pub struct Tx<'t> {
-    sqlite: &'t rusqlite::Transaction<'t>,
+pub struct Tx<'t>(Backend<'t>);
+
+enum Backend<'t> {
+    Sqlite(&'t rusqlite::Transaction<'t>),
+    /// A PostgreSQL transaction takes `&mut` for every statement; the store's code reads rows of
+    /// one statement while it runs others, so the rows of each are read whole first.
+    Postgres(RefCell<tokio_postgres::Transaction<'t>>),
 }
 
 /// A value bound to a statement's `?N`: one of the types the schema stores.
-pub trait Arg: rusqlite::ToSql {}
+pub trait Arg: rusqlite::ToSql + Sync {
+    /// The value as PostgreSQL takes it, converted to the parameter's type there.
+    fn postgres(&self) -> PgArg<'_>;
+}
 
-impl Arg for i64 {}
-impl Arg for i32 {}
-impl Arg for u32 {}
-impl Arg for u16 {}
-impl Arg for f64 {}
-impl Arg for bool {}
-impl Arg for str {}
-impl Arg for String {}
-impl Arg for [u8] {}
-impl Arg for Vec<u8> {}
-impl Arg for super::Packed {}
-impl<T: Arg + ?Sized> Arg for &T {}
-impl<T: Arg> Arg for Option<T> {}
+/// An argument on its way to PostgreSQL. SQLite keeps any value in any column; PostgreSQL's
+/// columns are typed, and a parameter's type is the column's (a count kept as a flag, a flag
+/// compared with a count), so each is converted to the type the statement expects.
+#[derive(Debug)]
+pub enum PgArg<'a> {
+    Null,
+    Int(i64),
+    Real(f64),
+    Bool(bool),
+    Text(&'a str),
+    Bytes(Cow<'a, [u8]>),
+}
+
+impl Arg for i64 {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Int(*self)
+    }
+}
+impl Arg for i32 {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Int(i64::from(*self))
+    }
+}
+impl Arg for u32 {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Int(i64::from(*self))
+    }
+}
+impl Arg for u16 {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Int(i64::from(*self))
+    }
+}
+impl Arg for f64 {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Real(*self)
+    }
+}
+impl Arg for bool {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Bool(*self)
+    }
+}
+impl Arg for str {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Text(self)
+    }
+}
+impl Arg for String {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Text(self)
+    }
+}
+impl Arg for [u8] {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Bytes(Cow::Borrowed(self))
+    }
+}
+impl Arg for Vec<u8> {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Bytes(Cow::Borrowed(self))
+    }
+}
+impl Arg for super::Packed {
+    fn postgres(&self) -> PgArg<'_> {
+        PgArg::Bytes(Cow::Owned(self.pack()))
+    }
+}
+impl<T: Arg + ?Sized> Arg for &T {
+    fn postgres(&self) -> PgArg<'_> {
+        (**self).postgres()
+    }
+}
+impl<T: Arg> Arg for Option<T> {
+    fn postgres(&self) -> PgArg<'_> {
+        self.as_ref().map_or(PgArg::Null, Arg::postgres)
+    }
+}
+
+impl tokio_postgres::types::ToSql for PgArg<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        let mismatch = || format!("{self:?} is not a {ty}").into();
+        match (self, ty) {
+            (PgArg::Null, _) => Ok(IsNull::Yes),
+            (PgArg::Int(i), &Type::INT8) => i.to_sql(ty, out),
+            (PgArg::Int(i), &Type::INT4) => i32::try_from(*i)?.to_sql(ty, out),
+            (PgArg::Int(i), &Type::INT2) => i16::try_from(*i)?.to_sql(ty, out),
+            (PgArg::Int(i), &Type::FLOAT8) => (*i as f64).to_sql(ty, out),
+            (PgArg::Int(i), &Type::BOOL) => (*i != 0).to_sql(ty, out),
+            (PgArg::Bool(b), &Type::BOOL) => b.to_sql(ty, out),
+            (PgArg::Bool(b), &Type::INT8) => i64::from(*b).to_sql(ty, out),
+            (PgArg::Bool(b), &Type::INT4) => i32::from(*b).to_sql(ty, out),
+            (PgArg::Real(r), &Type::FLOAT8) => r.to_sql(ty, out),
+            (PgArg::Real(r), &Type::FLOAT4) => (*r as f32).to_sql(ty, out),
+            (PgArg::Text(t), &Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME) => {
+                t.to_sql(ty, out)
+            }
+            (PgArg::Bytes(b), &Type::BYTEA) => b.as_ref().to_sql(ty, out),
+            _ => Err(mismatch()),
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
 
 /// A statement's arguments in order (`?1`, `?2`, ...), each borrowed as an `Arg`.
 macro_rules! args {
@@ -71,27 +183,162 @@ macro_rules! args {
 pub(crate) use args;
 
 /// A column's value as read: one of the types the schema stores.
-pub trait Column: FromSql {}
+pub trait Column: FromSql {
+    /// The value of a PostgreSQL column of type `ty` (`None`: NULL), in its binary form.
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String>;
+}
 
-impl Column for i64 {}
-impl Column for u32 {}
-impl Column for u16 {}
-impl Column for f64 {}
-impl Column for bool {}
-impl Column for String {}
-impl Column for Vec<u8> {}
-impl Column for super::Packed {}
-impl<T: Column> Column for Option<T> {}
+/// A PostgreSQL integer column of any width.
+fn pg_int(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<i64, String> {
+    use tokio_postgres::types::FromSql;
+    let raw = raw.ok_or("a NULL where a number was expected")?;
+    let int = match *ty {
+        Type::INT8 => i64::from_sql(ty, raw),
+        Type::INT4 => i32::from_sql(ty, raw).map(i64::from),
+        Type::INT2 => i16::from_sql(ty, raw).map(i64::from),
+        Type::BOOL => bool::from_sql(ty, raw).map(i64::from),
+        _ => return Err(format!("a {ty} where a number was expected")),
+    };
+    int.map_err(|e| e.to_string())
+}
+
+/// A PostgreSQL column of type `T` there.
+fn pg<'a, T: tokio_postgres::types::FromSql<'a>>(
+    ty: &Type,
+    raw: Option<&'a [u8]>,
+) -> std::result::Result<T, String> {
+    match raw {
+        Some(raw) if T::accepts(ty) => T::from_sql(ty, raw).map_err(|e| e.to_string()),
+        Some(_) => Err(format!(
+            "a {ty} where a {} was expected",
+            std::any::type_name::<T>()
+        )),
+        None => T::from_sql_null(ty).map_err(|e| e.to_string()),
+    }
+}
+
+impl Column for i64 {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        pg_int(ty, raw)
+    }
+}
+impl Column for u32 {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        u32::try_from(pg_int(ty, raw)?).map_err(|e| e.to_string())
+    }
+}
+impl Column for u16 {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        u16::try_from(pg_int(ty, raw)?).map_err(|e| e.to_string())
+    }
+}
+impl Column for f64 {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        match *ty {
+            Type::FLOAT8 => pg(ty, raw),
+            _ => pg_int(ty, raw).map(|i| i as f64),
+        }
+    }
+}
+impl Column for bool {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        pg_int(ty, raw).map(|i| i != 0)
+    }
+}
+impl Column for String {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        pg(ty, raw)
+    }
+}
+impl Column for Vec<u8> {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        pg(ty, raw)
+    }
+}
+impl Column for super::Packed {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        super::Packed::unpack(pg::<&[u8]>(ty, raw)?)
+    }
+}
+impl<T: Column> Column for Option<T> {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        raw.map(|raw| T::postgres(ty, Some(raw))).transpose()
+    }
+}
+
+/// A column's bytes as PostgreSQL sent them, whatever its type.
+struct Raw<'a>(&'a [u8]);
+
+impl<'a> tokio_postgres::types::FromSql<'a> for Raw<'a> {
+    fn from_sql(
+        _: &Type,
+        raw: &'a [u8],
+    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Raw(raw))
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+}
+
+/// `sql` with SQLite's numbered parameters (`?1`) as PostgreSQL's (`$1`), outside quotes.
+fn numbered_as_postgres(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut quote = None;
+    for c in sql.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '?') => {
+                out.push('$');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        StoreError::Database(match e.as_db_error() {
+            Some(db) => format!("{} ({})", db.message(), db.code().code()),
+            None => e.to_string(),
+        })
+    }
+}
 
 impl<'t> Tx<'t> {
     /// The store's view of an SQLite transaction.
     pub fn sqlite(tx: &'t rusqlite::Transaction<'t>) -> Tx<'t> {
-        Tx { sqlite: tx }
+        Tx(Backend::Sqlite(tx))
+    }
+
+    /// The store's view of a PostgreSQL transaction.
+    pub fn postgres(tx: tokio_postgres::Transaction<'t>) -> Tx<'t> {
+        Tx(Backend::Postgres(RefCell::new(tx)))
+    }
+
+    /// The PostgreSQL transaction, to commit.
+    pub fn into_postgres(self) -> Option<tokio_postgres::Transaction<'t>> {
+        match self.0 {
+            Backend::Postgres(tx) => Some(tx.into_inner()),
+            Backend::Sqlite(_) => None,
+        }
     }
 
     /// `sql`, prepared once per connection and kept.
-    pub fn prepare(&self, sql: &str) -> Result<Statement<'t>> {
-        Ok(Statement(self.sqlite.prepare_cached(sql)?))
+    pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
+        Ok(match &self.0 {
+            Backend::Sqlite(tx) => Statement::Sqlite(tx.prepare_cached(sql)?),
+            Backend::Postgres(tx) => {
+                let sql = numbered_as_postgres(sql);
+                let st = block_on(tx.borrow_mut().prepare(&sql))?;
+                Statement::Postgres(tx as &dyn PgTransaction, st)
+            }
+        })
     }
 
     /// Runs `sql`; returns how many rows it changed.
@@ -112,9 +359,15 @@ impl<'t> Tx<'t> {
         args: &[&dyn Arg],
         conflict: impl FnOnce() -> String,
     ) -> Result<usize> {
-        let mut st = self.prepare(sql)?;
-        st.0.execute(params(args))
-            .map_err(|e| unique_or(e, conflict))
+        match self.prepare(sql)? {
+            Statement::Sqlite(mut st) => {
+                st.execute(params(args)).map_err(|e| unique_or(e, conflict))
+            }
+            Statement::Postgres(tx, st) => tx
+                .execute(&st, &pg_params(args))
+                .map(|n| n as usize)
+                .map_err(|e| pg_unique_or(e, conflict)),
+        }
     }
 
     /// Runs `sql`, an `INSERT ... RETURNING id`, under unique constraints that stand for
@@ -125,9 +378,18 @@ impl<'t> Tx<'t> {
         args: &[&dyn Arg],
         conflict: impl FnOnce() -> String,
     ) -> Result<i64> {
-        let mut st = self.prepare(sql)?;
-        st.0.query_row(params(args), |r| r.get(0))
-            .map_err(|e| unique_or(e, conflict))
+        match self.prepare(sql)? {
+            Statement::Sqlite(mut st) => st
+                .query_row(params(args), |r| r.get(0))
+                .map_err(|e| unique_or(e, conflict)),
+            Statement::Postgres(tx, st) => {
+                let rows = tx
+                    .query(&st, &pg_params(args))
+                    .map_err(|e| pg_unique_or(e, conflict))?;
+                let row = rows.first().ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+                Row::Postgres(row).get(0)
+            }
+        }
     }
 
     /// The one row `sql` returns, read by `f`.
@@ -162,7 +424,10 @@ impl<'t> Tx<'t> {
 
     /// Runs statements without arguments, one after another.
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
-        Ok(self.sqlite.execute_batch(sql)?)
+        match &self.0 {
+            Backend::Sqlite(tx) => Ok(tx.execute_batch(sql)?),
+            Backend::Postgres(tx) => Ok(block_on(tx.borrow_mut().batch_execute(sql))?),
+        }
     }
 }
 
@@ -178,17 +443,71 @@ fn unique_or(e: rusqlite::Error, conflict: impl FnOnce() -> String) -> StoreErro
     }
 }
 
+/// `unique_or` for PostgreSQL.
+fn pg_unique_or(e: tokio_postgres::Error, conflict: impl FnOnce() -> String) -> StoreError {
+    match e.code() {
+        Some(&SqlState::UNIQUE_VIOLATION) => StoreError::Conflict(conflict()),
+        _ => e.into(),
+    }
+}
+
 fn params<'a>(args: &'a [&'a dyn Arg]) -> impl rusqlite::Params + 'a {
     rusqlite::params_from_iter(args.iter().map(|a| *a as &dyn rusqlite::ToSql))
 }
 
+fn pg_params<'a>(args: &'a [&'a dyn Arg]) -> Vec<PgArg<'a>> {
+    args.iter().map(|a| a.postgres()).collect()
+}
+
 /// A prepared statement, kept by its connection for the next call with the same SQL.
-pub struct Statement<'t>(rusqlite::CachedStatement<'t>);
+pub enum Statement<'t> {
+    Sqlite(rusqlite::CachedStatement<'t>),
+    Postgres(&'t dyn PgTransaction, tokio_postgres::Statement),
+}
+
+/// What a statement runs on: the PostgreSQL transaction (whose own lifetime this hides).
+pub trait PgTransaction {
+    fn execute(
+        &self,
+        st: &tokio_postgres::Statement,
+        args: &[PgArg],
+    ) -> std::result::Result<u64, tokio_postgres::Error>;
+    fn query(
+        &self,
+        st: &tokio_postgres::Statement,
+        args: &[PgArg],
+    ) -> std::result::Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>;
+}
+
+impl PgTransaction for RefCell<tokio_postgres::Transaction<'_>> {
+    fn execute(
+        &self,
+        st: &tokio_postgres::Statement,
+        args: &[PgArg],
+    ) -> std::result::Result<u64, tokio_postgres::Error> {
+        let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
+            args.iter().map(|a| a as _).collect();
+        block_on(self.borrow_mut().execute(st, &args))
+    }
+
+    fn query(
+        &self,
+        st: &tokio_postgres::Statement,
+        args: &[PgArg],
+    ) -> std::result::Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
+        let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
+            args.iter().map(|a| a as _).collect();
+        block_on(self.borrow_mut().query(st, &args))
+    }
+}
 
 impl Statement<'_> {
     /// Runs the statement; returns how many rows it changed.
     pub fn execute(&mut self, args: &[&dyn Arg]) -> Result<usize> {
-        Ok(self.0.execute(params(args))?)
+        match self {
+            Statement::Sqlite(st) => Ok(st.execute(params(args))?),
+            Statement::Postgres(tx, st) => Ok(tx.execute(st, &pg_params(args))? as usize),
+        }
     }
 
     /// The one row the statement returns, read by `f`.
@@ -230,26 +549,57 @@ impl Statement<'_> {
 
     /// The rows the statement returns, one at a time.
     pub fn query(&mut self, args: &[&dyn Arg]) -> Result<Rows<'_>> {
-        Ok(Rows(self.0.query(params(args))?))
+        match self {
+            Statement::Sqlite(st) => Ok(Rows::Sqlite(st.query(params(args))?)),
+            Statement::Postgres(tx, st) => {
+                let rows = tx.query(st, &pg_params(args))?;
+                Ok(Rows::Postgres(rows.into_iter(), None))
+            }
+        }
     }
 }
 
 /// The rows of a query, read one at a time.
-pub struct Rows<'s>(rusqlite::Rows<'s>);
+pub enum Rows<'s> {
+    Sqlite(rusqlite::Rows<'s>),
+    /// Read whole (see `Backend::Postgres`); the one being read.
+    Postgres(
+        std::vec::IntoIter<tokio_postgres::Row>,
+        Option<tokio_postgres::Row>,
+    ),
+}
 
 impl Rows<'_> {
     pub fn next(&mut self) -> Result<Option<Row<'_>>> {
-        Ok(self.0.next()?.map(Row))
+        match self {
+            Rows::Sqlite(rows) => Ok(rows.next()?.map(Row::Sqlite)),
+            Rows::Postgres(rows, current) => {
+                *current = rows.next();
+                Ok(current.as_ref().map(Row::Postgres))
+            }
+        }
     }
 }
 
 /// One row of a query's result.
-pub struct Row<'r>(&'r rusqlite::Row<'r>);
+pub enum Row<'r> {
+    Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r tokio_postgres::Row),
+}
 
 impl Row<'_> {
     /// Column `i` (from 0).
     pub fn get<T: Column>(&self, i: usize) -> Result<T> {
-        Ok(self.0.get(i)?)
+        match self {
+            Row::Sqlite(r) => Ok(r.get(i)?),
+            Row::Postgres(r) => {
+                let ty = r.columns()[i].type_();
+                let raw: Option<Raw> = r.try_get(i)?;
+                T::postgres(ty, raw.map(|r| r.0)).map_err(|e| {
+                    StoreError::Database(format!("column {} ({ty}): {e}", r.columns()[i].name()))
+                })
+            }
+        }
     }
 }
 

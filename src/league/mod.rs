@@ -1,12 +1,17 @@
-//! The league store: clubs, leagues, players, partnerships, sessions, matches and their hands in one
-//! SQLite file. Hands keep the record as posted and its adjudication, so history can be replayed
-//! after a rules fix. The store never scores: every hand goes through the engine on the way in.
+//! The league store: clubs, leagues, players, partnerships, sessions, matches and their hands, in
+//! one SQLite file (the default) or one PostgreSQL database (several replicas may share it). Hands
+//! keep the record as posted and its adjudication, so history can be replayed after a rules fix.
+//! The store never scores: every hand goes through the engine on the way in.
 //!
-//! Concurrency: one writer connection behind a mutex (writes queue in the process instead of
-//! racing for SQLite's lock) and two pools of readers, which WAL lets run beside the writer: one
-//! for cheap reads, and a small one of its own for expensive reads (standings, sheet exports), so
-//! that a flood of one never waits for a connection held by the other. Every write is one
-//! `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
+//! Concurrency on SQLite: one writer connection behind a mutex (writes queue in the process
+//! instead of racing for SQLite's lock) and two pools of readers, which WAL lets run beside the
+//! writer: one for cheap reads, and a small one of its own for expensive reads (standings, sheet
+//! exports), so that a flood of one never waits for a connection held by the other. Every write is
+//! one `BEGIN IMMEDIATE` transaction, so a request either lands whole or not at all.
+//!
+//! On PostgreSQL: a pool of connections, and a small one for expensive reads. A read is one
+//! repeatable-read snapshot; a write is one transaction that first takes `WRITE_LOCK`, so that
+//! writes run one at a time across every replica, as SQLite's one writer runs them.
 
 mod aggregates;
 mod amend;
@@ -15,6 +20,8 @@ mod db;
 mod keys;
 mod model;
 mod packed;
+mod pg;
+mod postgres_schema;
 mod repo;
 mod schema;
 mod standings;
@@ -39,10 +46,11 @@ pub use standings::{
 };
 
 use crate::engine::FieldError;
+use futures_executor::block_on;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How long a connection waits for another process's lock before giving up.
@@ -98,13 +106,29 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// expensive work (`api::league::Expensive`) cannot exceed it.
 pub const EXPENSIVE_READERS: u32 = 2;
 
-/// The open database: one writer, readers for cheap reads and readers for expensive ones.
-pub struct Store {
-    path: PathBuf,
-    writer: Mutex<Connection>,
-    readers: r2d2::Pool<SqliteConnectionManager>,
-    expensive_readers: r2d2::Pool<SqliteConnectionManager>,
+/// The open database.
+pub struct Store(Backend);
+
+enum Backend {
+    /// One file: one writer, readers for cheap reads and readers for expensive ones.
+    Sqlite {
+        path: PathBuf,
+        writer: Mutex<Connection>,
+        readers: r2d2::Pool<SqliteConnectionManager>,
+        expensive_readers: r2d2::Pool<SqliteConnectionManager>,
+    },
+    /// A PostgreSQL database, perhaps shared with other replicas: a pool of connections for
+    /// writes and cheap reads, and a small one for expensive reads.
+    Postgres {
+        pool: r2d2::Pool<pg::Manager>,
+        expensive: r2d2::Pool<pg::Manager>,
+    },
 }
+
+/// Writes on PostgreSQL take this transaction-level advisory lock first, so that writes run one
+/// at a time across every replica, as SQLite's one writer runs them: a hand's number, a match's
+/// state and the standings are read and written in one write that no other interleaves.
+const WRITE_LOCK: i64 = i64::from_be_bytes(*b"arbiterw");
 
 /// Statements each connection keeps prepared. The store uses about a hundred different ones, and
 /// one on a table with triggers compiles them too: rusqlite's default of 16 had an import spend a
@@ -200,39 +224,100 @@ impl Store {
             .max_size(EXPENSIVE_READERS)
             .min_idle(Some(0))
             .build(manager())?;
-        Ok(Store {
+        Ok(Store(Backend::Sqlite {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers,
             expensive_readers,
-        })
+        }))
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Opens the store `db` names: a `postgres://` or `postgresql://` URL, or an SQLite file's
+    /// path.
+    pub fn connect(db: &str) -> Result<Store> {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            Store::open_postgres(db)
+        } else {
+            Store::open(Path::new(db))
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url` and brings its schema up to date.
+    pub fn open_postgres(url: &str) -> Result<Store> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
+        let driver = pg::Driver::new()
+            .map_err(|e| StoreError::Database(format!("cannot start PostgreSQL's driver: {e}")))?;
+        let manager = || pg::Manager {
+            config: config.clone(),
+            driver: driver.clone(),
+        };
+        let pool = r2d2::Pool::builder()
+            .max_size(16)
+            .min_idle(Some(1))
+            .connection_timeout(BUSY_TIMEOUT)
+            .build(manager())?;
+        let expensive = r2d2::Pool::builder()
+            .max_size(EXPENSIVE_READERS)
+            .min_idle(Some(0))
+            .connection_timeout(BUSY_TIMEOUT)
+            .build(manager())?;
+        postgres_schema::migrate(&mut *pool.get()?)?;
+        Ok(Store(Backend::Postgres { pool, expensive }))
+    }
+
+    /// What the store is: its file, or its PostgreSQL database (without the password).
+    pub fn describe(&self) -> String {
+        match &self.0 {
+            Backend::Sqlite { path, .. } => path.display().to_string(),
+            Backend::Postgres { pool, .. } => {
+                let c = pool.state();
+                format!("PostgreSQL ({} connections)", c.connections)
+            }
+        }
     }
 
     /// Whether the store can serve this binary: a reader answers a read, on the schema this
     /// binary migrates to. Returns that schema's version. For readiness probes: a replica whose
     /// binary is older or newer than the database's schema is not ready.
     pub fn ready(&self) -> Result<usize> {
-        let conn = self.readers.get()?;
-        let version = schema::at_latest(&conn).map_err(StoreError::Database)?;
-        conn.query_row("SELECT max(id) FROM clubs", [], |_| Ok(()))?;
-        Ok(version)
+        match &self.0 {
+            Backend::Sqlite { readers, .. } => {
+                let conn = readers.get()?;
+                let version = schema::at_latest(&conn).map_err(StoreError::Database)?;
+                conn.query_row("SELECT max(id) FROM clubs", [], |_| Ok(()))?;
+                Ok(version)
+            }
+            Backend::Postgres { pool, .. } => {
+                let mut conn = pool.get()?;
+                let version =
+                    postgres_schema::at_latest(&mut conn).map_err(StoreError::Database)?;
+                block_on(conn.query_one("SELECT max(id) FROM clubs", &[]))?;
+                Ok(version)
+            }
+        }
     }
 
     /// Runs `f` on a reader connection (a consistent snapshot for the whole call).
     pub fn read<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
-        Self::read_on(&self.readers, f)
+        match &self.0 {
+            Backend::Sqlite { readers, .. } => Self::read_sqlite(readers, f),
+            Backend::Postgres { pool, .. } => Self::read_postgres(pool, f),
+        }
     }
 
     /// `read` on a connection kept for expensive reads.
     pub fn read_expensive<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
-        Self::read_on(&self.expensive_readers, f)
+        match &self.0 {
+            Backend::Sqlite {
+                expensive_readers, ..
+            } => Self::read_sqlite(expensive_readers, f),
+            Backend::Postgres { expensive, .. } => Self::read_postgres(expensive, f),
+        }
     }
 
-    fn read_on<T>(
+    fn read_sqlite<T>(
         pool: &r2d2::Pool<SqliteConnectionManager>,
         f: impl FnOnce(&Tx) -> Result<T>,
     ) -> Result<T> {
@@ -241,19 +326,48 @@ impl Store {
         f(&Tx::sqlite(&tx))
     }
 
-    /// Runs `f` in one immediate transaction on the writer: committed when `f` succeeds, rolled
-    /// back (nothing written) when it fails.
-    pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
-        let mut conn = self.writer();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&Tx::sqlite(&tx))?;
-        tx.commit()?;
-        Ok(out)
+    /// A read on one snapshot, as SQLite's read transaction sees one.
+    fn read_postgres<T>(
+        pool: &r2d2::Pool<pg::Manager>,
+        f: impl FnOnce(&Tx) -> Result<T>,
+    ) -> Result<T> {
+        let mut conn = pool.get()?;
+        let tx = block_on(
+            conn.build_transaction()
+                .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start(),
+        )?;
+        f(&Tx::postgres(tx))
     }
 
-    fn writer(&self) -> MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave a transaction open (it rolls back on drop),
-        // so a poisoned lock is still a usable connection.
-        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    /// Runs `f` in one write transaction: committed when `f` succeeds, rolled back (nothing
+    /// written) when it fails. Writes run one at a time (on SQLite the one writer; on
+    /// PostgreSQL, `WRITE_LOCK` across replicas).
+    pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
+        match &self.0 {
+            Backend::Sqlite { writer, .. } => {
+                // A panic while holding the lock cannot leave a transaction open (it rolls back
+                // on drop), so a poisoned lock is still a usable connection.
+                let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                let out = f(&Tx::sqlite(&tx))?;
+                tx.commit()?;
+                Ok(out)
+            }
+            Backend::Postgres { pool, .. } => {
+                let mut conn = pool.get()?;
+                let tx = block_on(conn.transaction())?;
+                block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
+                let tx = Tx::postgres(tx);
+                let out = f(&tx)?;
+                block_on(
+                    tx.into_postgres()
+                        .expect("a PostgreSQL transaction")
+                        .commit(),
+                )?;
+                Ok(out)
+            }
+        }
     }
 }

@@ -65,7 +65,7 @@ impl Packed {
         out
     }
 
-    fn unpack(bytes: &[u8]) -> Result<Packed, String> {
+    pub(super) fn unpack(bytes: &[u8]) -> Result<Packed, String> {
         let (&number, frame) = bytes.split_first().ok_or("an empty stored value")?;
         if number != DICTIONARY_NUMBER {
             return Err(format!("a stored value with unknown dictionary {number}"));

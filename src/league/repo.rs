@@ -669,7 +669,8 @@ pub fn get_match(tx: &Tx, club: i64, id: i64) -> Result<Match> {
     Ok(m)
 }
 
-/// A session's matches above an id (`?2`), in order, at most `?3` (-1: all of them).
+/// A session's matches above an id (`?2`), in order, at most `?3` (`i64::MAX`: all of them; SQLite's
+/// -1 for all is not PostgreSQL's).
 const SESSION_MATCHES: &str =
     "SELECT id FROM matches WHERE session_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
 
@@ -702,7 +703,9 @@ pub fn list_matches(
 /// matches it writes.
 pub(super) fn match_ids(tx: &Tx, club: i64, session: i64, after: i64) -> Result<Vec<i64>> {
     get_session(tx, club, session)?;
-    tx.query_map(SESSION_MATCHES, args![session, after, -1i64], |r| r.get(0))
+    tx.query_map(SESSION_MATCHES, args![session, after, i64::MAX], |r| {
+        r.get(0)
+    })
 }
 
 /// A seat or side name written by this store.

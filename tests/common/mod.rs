@@ -65,10 +65,75 @@ pub fn subset(expected: &Value, actual: Option<&Value>, path: &str) -> Result<()
     }
 }
 
+/// Whether the tests run on PostgreSQL (`ARBITER_TEST_POSTGRES`), where a test that looks into the
+/// SQLite file itself, saying `why`, does not apply (it runs on SQLite, in the same CI run).
+pub fn skipped_on_postgres(why: &str) -> bool {
+    let on = std::env::var_os("ARBITER_TEST_POSTGRES").is_some();
+    if on {
+        eprintln!("skipped on PostgreSQL: the test {why}");
+    }
+    on
+}
+
+/// The store a test keeps in `dir`: the SQLite file `league.db` there, or, when
+/// `ARBITER_TEST_POSTGRES` names a PostgreSQL server (`postgres://user@host:port`), a database
+/// of its own there named after `dir` (opened again, the same database).
+pub fn store_in(dir: &Path) -> Store {
+    let Ok(server) = std::env::var("ARBITER_TEST_POSTGRES") else {
+        return Store::open(&dir.join("league.db")).expect("a new store");
+    };
+    let name: String = dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = format!("t{name}");
+    // A database of its own, made on a runtime of the helper's own (the test's may be running).
+    let admin = format!("{server}/postgres");
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    let (client, connection) =
+                        tokio_postgres::connect(&admin, tokio_postgres::NoTls)
+                            .await
+                            .expect("the test PostgreSQL server");
+                    tokio::spawn(connection);
+                    let exists = client
+                        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+                        .await
+                        .unwrap()
+                        .is_some();
+                    if !exists {
+                        client
+                            .batch_execute(&format!("CREATE DATABASE {name}"))
+                            .await
+                            .unwrap();
+                    }
+                })
+            })
+            .join()
+            .unwrap()
+    });
+    Store::open_postgres(&format!("{server}/{name}")).expect("a new store")
+}
+
 /// The app's state on a fresh league database in a temporary directory (kept while the guard lives).
 pub fn league_state() -> (arbiter::api::league::LeagueState, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let store = arbiter::league::Store::open(&dir.path().join("league.db")).expect("a new store");
+    let store = store_in(dir.path());
     let state = arbiter::api::league::LeagueState::new(store, Some("operator-token".into()));
     (state, dir)
 }

@@ -10,7 +10,7 @@ mod server;
 
 use common::{big_sheet, malilla_fixture};
 use serde_json::{Value, json};
-use server::{call, free_port, request, start};
+use server::{call, club_of_four, free_port, request, start};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -21,27 +21,7 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
     let port = free_port();
     let mut server = start(&db, port);
 
-    let (s, club) = call(
-        port,
-        "POST",
-        "/v1/clubs",
-        "operator-token",
-        &json!({"name": "Casa"}),
-    );
-    assert_eq!(s, 201, "{club}");
-    let key = club["key"]["secret"].as_str().unwrap().to_string();
-    let mut seats = serde_json::Map::new();
-    for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
-        let (s, p) = call(
-            port,
-            "POST",
-            "/v1/clubs/1/players",
-            &key,
-            &json!({"name": name}),
-        );
-        assert_eq!(s, 201, "{p}");
-        seats.insert(seat.into(), p["id"].clone());
-    }
+    let (key, seats) = club_of_four(&[port]);
     let (_, league) = call(
         port,
         "POST",

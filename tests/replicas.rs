@@ -13,7 +13,7 @@ mod server;
 
 use common::{big_sheet, malilla_fixture};
 use serde_json::{Value, json};
-use server::{call, free_port, request, request_with, spawn, wait_up};
+use server::{call, club_of_four, free_port, request, request_with, spawn, wait_up};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -52,30 +52,7 @@ fn two_replicas_on_one_database_lose_nothing_and_agree() {
     let [a, b] = ports;
 
     // The club, its players, league and session, written through one replica and the other.
-    let (s, club) = call(
-        a,
-        "POST",
-        "/v1/clubs",
-        "operator-token",
-        &json!({"name": "Casa"}),
-    );
-    assert_eq!(s, 201, "{club}");
-    let key = club["key"]["secret"].as_str().unwrap().to_string();
-    let mut seats = serde_json::Map::new();
-    for (i, (seat, name)) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")]
-        .into_iter()
-        .enumerate()
-    {
-        let (s, p) = call(
-            ports[i % 2],
-            "POST",
-            "/v1/clubs/1/players",
-            &key,
-            &json!({"name": name}),
-        );
-        assert_eq!(s, 201, "{p}");
-        seats.insert(seat.into(), p["id"].clone());
-    }
+    let (key, seats) = club_of_four(&ports);
     let (s, league) = call(
         b,
         "POST",

@@ -1,7 +1,7 @@
 //! The real binary as a server process, and a minimal client for it.
 #![allow(dead_code)] // each test crate uses a different part
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -100,4 +100,36 @@ pub fn wait_up(server: &mut Child, port: u16) {
         assert!(Instant::now() < deadline, "the server did not come up");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Club 1, "Casa", made with the operator's token through the first of `ports`, and its four
+/// players Ana, Ben, Cai and Dee, made through each of `ports` in turn: the club's key, and the
+/// players as a match's seats (N, E, S, W).
+pub fn club_of_four(ports: &[u16]) -> (String, serde_json::Map<String, Value>) {
+    let (s, club) = call(
+        ports[0],
+        "POST",
+        "/v1/clubs",
+        "operator-token",
+        &json!({"name": "Casa"}),
+    );
+    assert_eq!(s, 201, "{club}");
+    let key = club["key"]["secret"].as_str().unwrap().to_string();
+    let mut seats = serde_json::Map::new();
+    for (i, (seat, name)) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")]
+        .into_iter()
+        .enumerate()
+    {
+        let port = ports[i % ports.len()];
+        let (s, p) = call(
+            port,
+            "POST",
+            "/v1/clubs/1/players",
+            &key,
+            &json!({"name": name}),
+        );
+        assert_eq!(s, 201, "{p}");
+        seats.insert(seat.into(), p["id"].clone());
+    }
+    (key, seats)
 }

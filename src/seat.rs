@@ -27,6 +27,18 @@ impl Seat {
     fn numbered(pos: usize) -> Seat {
         Seat(NUMBERED + pos as u8)
     }
+
+    /// Every seat name (`N E S W`, `P1`..`P7`).
+    fn every_name() -> impl Iterator<Item = Seat> {
+        (0..4).chain(NUMBERED..NUMBERED + 7).map(Seat)
+    }
+
+    /// One bit per seat name, so that the names a record uses are gathered in one mask
+    /// (`Table::name_bits`).
+    #[inline]
+    pub fn name_bit(self) -> u32 {
+        1 << self.0
+    }
 }
 
 impl Seat {
@@ -213,6 +225,22 @@ impl Table {
         } else {
             Seat::numbered(pos)
         }
+    }
+
+    /// The seat names `resolve` accepts, and among them those it reads as another name (`P1` as
+    /// `N` at four seats), as `Seat::name_bit`s: a record's actions are checked against these
+    /// masks rather than seat by seat.
+    pub fn name_bits(self) -> (u32, u32) {
+        let (mut known, mut renamed) = (0, 0);
+        for seat in Seat::every_name() {
+            if let Some(named) = self.resolve(seat) {
+                known |= seat.name_bit();
+                if named != seat {
+                    renamed |= seat.name_bit();
+                }
+            }
+        }
+        (known, renamed)
     }
 
     /// The seat as this table names it, or `None` when the table has no such seat (or it has left).

@@ -25,6 +25,9 @@ pub struct TrickPlay<H: Holding = CardSet> {
     /// Fault of each card in the current trick, not yet established. Boxed: faults are rare, and
     /// every hand moves its trick play about (seven inline faults would triple its size).
     pending: [Option<Box<Fault>>; MAX_PLAYS],
+    /// Bit per trick position whose `pending` holds a fault: a trick is closed without looking at
+    /// each card's slot when none does (nearly every trick).
+    pending_at: u8,
     /// The trick position of the first corrected revoke: seats after it may change their cards too.
     correction_window: Option<usize>,
     /// Seats sitting this hand out (Bacon's loner's partner): skipped in turn, no card to a trick.
@@ -73,6 +76,7 @@ impl<H: Holding> TrickPlay<H> {
             trick: Trick::new(1, leader),
             next: Some(leader),
             pending: Default::default(),
+            pending_at: 0,
             correction_window: None,
             out: [false; MAX_PLAYS],
             players: table.players() as u8,
@@ -171,7 +175,7 @@ impl<H: Holding> TrickPlay<H> {
         self.give_up(index, seat, card, "play")?;
         let pos = self.trick.len();
         self.trick.push(seat, card, index);
-        self.pending[pos] = fault.map(Box::new);
+        self.set_pending(pos, fault);
         self.next = if self.is_complete() {
             None
         } else {
@@ -298,7 +302,7 @@ impl<H: Holding> TrickPlay<H> {
             self.given_up[p].insert(old);
             return Err(e);
         }
-        if let Some(f) = self.pending[pos].take() {
+        if let Some(f) = self.take_pending(pos) {
             self.corrected.push(CorrectedRevoke {
                 action_index: self.trick.action_index(pos),
                 correct_index: index,
@@ -312,7 +316,7 @@ impl<H: Holding> TrickPlay<H> {
         }
         // README C10: the card on the table is now the one the `correct` put there.
         self.trick.replace(pos, card, index);
-        self.pending[pos] = fault.map(Box::new);
+        self.set_pending(pos, fault);
         Ok(())
     }
 
@@ -327,8 +331,36 @@ impl<H: Holding> TrickPlay<H> {
             before.truncate(later);
             let mut hand = self.hands[play.seat.pos()];
             hand.insert(play.card);
-            self.pending[later] = judge(&before, hand, play.card).map(Box::new);
+            let fault = judge(&before, hand, play.card);
+            self.set_pending(later, fault);
         }
+    }
+
+    /// The fault of the card at trick position `pos`, not yet established (`None`: the card broke
+    /// no rule).
+    #[inline]
+    fn set_pending(&mut self, pos: usize, fault: Option<Fault>) {
+        match fault {
+            None if self.pending_at >> pos & 1 == 0 => {}
+            None => {
+                self.pending[pos] = None;
+                self.pending_at &= !(1 << pos);
+            }
+            Some(f) => self.add_pending(pos, f),
+        }
+    }
+
+    /// `set_pending` with a fault: out of line, as faults are rare.
+    #[cold]
+    fn add_pending(&mut self, pos: usize, fault: Fault) {
+        self.pending[pos] = Some(Box::new(fault));
+        self.pending_at |= 1 << pos;
+    }
+
+    /// Takes the fault pending at trick position `pos`, if any.
+    fn take_pending(&mut self, pos: usize) -> Option<Box<Fault>> {
+        self.pending_at &= !(1 << pos);
+        self.pending[pos].take()
     }
 
     /// Whether action `index` put a card with a fault not yet established on the trick in progress.
@@ -406,10 +438,20 @@ impl<H: Holding> TrickPlay<H> {
     /// The faults of the complete trick, established now (in play order).
     #[inline]
     fn establish(&mut self) -> Vec<Established> {
-        let done = &self.trick;
+        if self.pending_at == 0 {
+            return Vec::new();
+        }
+        self.establish_pending()
+    }
+
+    /// `establish` where some card has a fault: out of line, as faults are rare.
+    #[cold]
+    fn establish_pending(&mut self) -> Vec<Established> {
         let mut established = Vec::new();
-        for (pos, p) in done.plays().iter().enumerate() {
-            if let Some(fault) = self.pending[pos].take() {
+        for pos in 0..self.trick.len() {
+            let p = self.trick.plays()[pos];
+            if let Some(fault) = self.take_pending(pos) {
+                let done = &self.trick;
                 established.push(Established {
                     fault: *fault,
                     action_index: done.action_index(pos),

@@ -333,25 +333,26 @@ fn prepare<'a, R: Rules>(
     };
     // The seats still in: a seat that has left the table is dealt nothing and acts no more.
     let table = table.map(|t| t.without(before.out.keys().copied()));
-    // One pass over the actions: a seat not at the table is refused, and a seat the table names
-    // otherwise (`P1` for `N`) means the record is read renamed.
+    // A seat not at the table is refused, and a seat the table names otherwise (`P1` for `N`)
+    // means the record is read renamed: the names the actions use are gathered in one mask, with
+    // no branch per action, and the actions looked at one by one only to name a refused seat.
     let mut renamed_actions = false;
     if let Some(table) = table {
-        for (a, action) in record.actions.iter().enumerate() {
-            match table.resolve(action.seat) {
-                Some(seat) => renamed_actions |= seat != action.seat,
-                None => {
-                    errors.push(FieldError::new(
-                        format!("/actions/{a}/seat"),
-                        format!(
-                            "no seat {} at this table: expected {}",
-                            action.seat,
-                            table.names()
-                        ),
-                    ));
-                    break;
-                }
-            }
+        let (known, renamed) = table.name_bits();
+        let named = (record.actions.iter()).fold(0, |names, a| names | a.seat.name_bit());
+        renamed_actions = named & renamed != 0;
+        let refused = (named & !known != 0)
+            .then(|| (record.actions.iter()).position(|a| table.resolve(a.seat).is_none()))
+            .flatten();
+        if let Some(a) = refused {
+            errors.push(FieldError::new(
+                format!("/actions/{a}/seat"),
+                format!(
+                    "no seat {} at this table: expected {}",
+                    record.actions[a].seat,
+                    table.names()
+                ),
+            ));
         }
     }
     let (options, table) = match (options, table) {

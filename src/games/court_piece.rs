@@ -320,14 +320,11 @@ impl Hand {
         self.play.stop();
     }
 
-    fn close_trick(&mut self) {
-        let trick = &self.play.trick;
-        let winner = trick
-            .trump_or_led_winner(self.adj.trump, &ORDER)
-            .expect("a complete trick");
-        let last_action = trick.action_index(trick.len() - 1);
-        let established = self.play.close_trick_reported(winner, &mut self.adj.tricks);
-        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
+    /// The revokes the trick just closed `established`, and the claims made while it was in
+    /// progress (§3): whether a revoke discovered now forfeited the hand. Out of line: revokes and
+    /// claims are rare, and every trick closes.
+    #[cold]
+    fn discover(&mut self, established: Vec<Established>) -> bool {
         let first_new = self.revokes.len();
         self.revokes
             .extend(established.into_iter().map(|at| Revoke {
@@ -364,6 +361,22 @@ impl Hand {
         {
             self.forfeit = Some(first);
             self.end(Ending::Forfeited);
+            return true;
+        }
+        false
+    }
+
+    fn close_trick(&mut self) {
+        let trick = &self.play.trick;
+        let winner = trick
+            .trump_or_led_winner(self.adj.trump, &ORDER)
+            .expect("a complete trick");
+        let last_action = trick.action_index(trick.len() - 1);
+        let established = self.play.close_trick_reported(winner, &mut self.adj.tricks);
+        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
+        // Nearly every trick establishes no revoke and answers no claim: nothing to look at.
+        if (!established.is_empty() || !self.early_claims.is_empty()) && self.discover(established)
+        {
             return;
         }
         let n = self.adj.tricks.len();

@@ -113,37 +113,65 @@ fn sevens_not_led(trump: Suit) -> CardSet {
         .collect()
 }
 
-/// §3: the legality of `card` played from `hand` to `trick`, checked in the order of MA-10.
-/// `forbidden_sevens` holds the non-trump sevens of the suits not led in earlier tricks, `winning`
-/// the card winning `trick` (`Winning::of`). `None` = legal.
-fn judge(
+/// The rule of §3 a card breaks (`judge`): one byte. The fault with its explanation is large and
+/// wanted only when a card breaks a rule, which is rare; built and copied at every card, it showed
+/// in the replay profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Breach {
+    /// Rule 1: did not follow suit.
+    Revoke,
+    /// Rule 2: the forbidden seven.
+    IllegalSeven,
+    /// Rule 3: did not beat an opponent's winning card when able.
+    FailedToOvertake,
+}
+
+/// The hand's facts `judge` asks besides the trick, the hand and the card: the trump,
+/// `forbidden_sevens` the non-trump sevens of the suits not led in earlier tricks, and `winning`
+/// the card winning the trick (`Winning::of`).
+#[derive(Clone, Copy)]
+struct Judged {
     trump: Suit,
     forbidden_sevens: CardSet,
-    trick: &Trick,
     winning: Option<Winning>,
-    hand: CardSet,
-    card: Card,
-) -> Option<Fault> {
+}
+
+/// The cards of `hand` rules 1–2 allow on a `led` lead: the led suit if held, else every card
+/// but the forbidden sevens (all of them when nothing else is left).
+#[inline(always)]
+fn allowed(forbidden_sevens: CardSet, hand: CardSet, led: Suit) -> CardSet {
+    let of_led = hand.of_suit(led);
+    if !of_led.is_empty() {
+        return of_led;
+    }
+    let sevens = hand.intersect(forbidden_sevens);
+    if sevens == hand {
+        hand
+    } else {
+        hand.minus(sevens)
+    }
+}
+
+/// §3: the legality of `card` played from `hand` to `trick`, checked in the order of MA-10: the
+/// rule it breaks, `None` = legal (`fault` says how it broke it). Always inlined: every card is
+/// judged, and its answer is nearly always `None`.
+#[inline(always)]
+fn judge(facts: Judged, trick: &Trick, hand: CardSet, card: Card) -> Option<Breach> {
+    let Judged {
+        trump,
+        forbidden_sevens,
+        winning,
+    } = facts;
     debug_assert_eq!(winning, Winning::of(trick, Some(trump), &ORDER));
     let led = trick.led()?.suit_unchecked(); // the leader may lead anything, a 7 included
-    let of_led = hand.of_suit(led);
     // Rule 1: follow suit.
-    if !of_led.is_empty() && card.suit_unchecked() != led {
-        return Some(revoke(trick, of_led, card, led));
+    if !hand.of_suit(led).is_empty() && card.suit_unchecked() != led {
+        return Some(Breach::Revoke);
     }
     // Rule 2: the forbidden seven (MA-3): a non-trump 7 of a suit not yet led, when not following.
-    let allowed = if !of_led.is_empty() {
-        of_led
-    } else {
-        let sevens = hand.intersect(forbidden_sevens);
-        if sevens == hand {
-            hand
-        } else {
-            hand.minus(sevens)
-        }
-    };
+    let allowed = allowed(forbidden_sevens, hand, led);
     if !allowed.contains(card) {
-        return Some(illegal_seven(trick, card));
+        return Some(Breach::IllegalSeven);
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
     let winning = winning?;
@@ -157,9 +185,26 @@ fn judge(
     let able = !beaters.is_empty();
     let under = !beaters.contains(card);
     if opponent & able & under {
-        return Some(failed_to_overtake(trick, w, card, beaters));
+        return Some(Breach::FailedToOvertake);
     }
     None
+}
+
+/// The fault of `card`, played from `hand` to `trick`, that broke `breach` (`judge`, with the
+/// same `facts`): out of line, as faults are rare and every card is judged.
+#[cold]
+fn fault(breach: Breach, facts: Judged, trick: &Trick, hand: CardSet, card: Card) -> Fault {
+    let led = trick.led().expect("a card follows").suit_unchecked();
+    match breach {
+        Breach::Revoke => revoke(trick, hand.of_suit(led), card, led),
+        Breach::IllegalSeven => illegal_seven(trick, card),
+        Breach::FailedToOvertake => {
+            let winning = facts.winning.expect("a winning card to beat");
+            let beaten_by = winning.beaten_by(trick, &BEATERS[facts.trump as usize]);
+            let beaters = allowed(facts.forbidden_sevens, hand, led).intersect(beaten_by);
+            failed_to_overtake(trick, trick.plays()[winning.pos()], card, beaters)
+        }
+    }
 }
 
 // The faults of `judge`, out of line: they are rare, and every card is judged.
@@ -320,13 +365,26 @@ struct MalillaHand {
 }
 
 impl MalillaHand {
+    /// What `judge` asks of the hand for a card played to the trick on the table.
+    fn facts(&self) -> Judged {
+        Judged {
+            trump: self.trump,
+            forbidden_sevens: self.forbidden_sevens,
+            winning: self.winning,
+        }
+    }
+
     /// The judge of a card played to any trick (a correction's, whose trick is cut at the card):
     /// the winning card found from the trick.
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let (trump, forbidden_sevens) = (self.trump, self.forbidden_sevens);
         move |trick, hand, card| {
-            let winning = Winning::of(trick, Some(trump), &ORDER);
-            judge(trump, forbidden_sevens, trick, winning, hand, card)
+            let facts = Judged {
+                trump,
+                forbidden_sevens,
+                winning: Winning::of(trick, Some(trump), &ORDER),
+            };
+            judge(facts, trick, hand, card).map(|b| fault(b, facts, trick, hand, card))
         }
     }
 
@@ -456,14 +514,9 @@ impl HandState<Verb> for MalillaHand {
         let seat = action.seat;
         let result = match action.kind {
             Verb::Play(card) => {
-                let fault = judge(
-                    self.trump,
-                    self.forbidden_sevens,
-                    &self.play.trick,
-                    self.winning,
-                    self.play.hand(seat),
-                    card,
-                );
+                let (facts, hand) = (self.facts(), self.play.hand(seat));
+                let fault = judge(facts, &self.play.trick, hand, card)
+                    .map(|b| fault(b, facts, &self.play.trick, hand, card));
                 let trick = self.play.trick.number;
                 // MA-8: without the option a foul is complete the moment the card is played.
                 let (now, pending) = if self.allow_correction {

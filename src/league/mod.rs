@@ -208,8 +208,10 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store> {
         prepare(path)?;
         let mut writer = Connection::open(path)?;
-        writer.pragma_update(None, "journal_mode", "WAL")?;
+        // The busy timeout first: another process (a replica starting at the same moment) may
+        // hold the file while this one turns WAL on or migrates.
         configure(&mut writer)?;
+        writer.pragma_update(None, "journal_mode", "WAL")?;
         schema::migrate(&mut writer)?;
         let manager = || {
             SqliteConnectionManager::file(path)

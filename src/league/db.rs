@@ -479,15 +479,18 @@ pub trait PgTransaction {
     ) -> std::result::Result<Vec<tokio_postgres::Row>, tokio_postgres::Error>;
 }
 
+/// `args` as tokio-postgres takes a statement's parameters.
+fn as_sql<'a>(args: &'a [PgArg]) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
+    args.iter().map(|a| a as _).collect()
+}
+
 impl PgTransaction for RefCell<tokio_postgres::Transaction<'_>> {
     fn execute(
         &self,
         st: &tokio_postgres::Statement,
         args: &[PgArg],
     ) -> std::result::Result<u64, tokio_postgres::Error> {
-        let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
-            args.iter().map(|a| a as _).collect();
-        block_on(self.borrow_mut().execute(st, &args))
+        block_on(self.borrow_mut().execute(st, &as_sql(args)))
     }
 
     fn query(
@@ -495,9 +498,7 @@ impl PgTransaction for RefCell<tokio_postgres::Transaction<'_>> {
         st: &tokio_postgres::Statement,
         args: &[PgArg],
     ) -> std::result::Result<Vec<tokio_postgres::Row>, tokio_postgres::Error> {
-        let args: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
-            args.iter().map(|a| a as _).collect();
-        block_on(self.borrow_mut().query(st, &args))
+        block_on(self.borrow_mut().query(st, &as_sql(args)))
     }
 }
 

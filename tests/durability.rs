@@ -1,5 +1,5 @@
 //! Durability: the real binary, posting hands and importing a large sheet, is killed with SIGKILL
-//! mid-import. After a restart on the same file every acknowledged hand is there and the import
+//! mid-import. After a restart on the same database every acknowledged hand is there and the import
 //! is either wholly there or wholly absent.
 
 mod common;
@@ -8,18 +8,18 @@ mod common;
 #[path = "common/server.rs"]
 mod server;
 
-use common::{big_sheet, malilla_fixture};
+use common::{big_sheet, database_in, malilla_fixture};
 use serde_json::{Value, json};
-use server::{call, club_of_four, free_port, request, start};
+use server::{Server, call, club_of_four, free_port, request};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 #[test]
 fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("league.db");
+    let db = database_in(dir.path());
     let port = free_port();
-    let mut server = start(&db, port);
+    let mut server = Server::start(&db, port);
 
     let (key, seats) = club_of_four(&[port]);
     let (_, league) = call(
@@ -80,13 +80,12 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
         std::thread::spawn(move || request(port, "POST", &path, &key, "text/csv", sheet.as_bytes()))
     };
     std::thread::sleep(Duration::from_millis(400));
-    server.kill().unwrap(); // SIGKILL
-    server.wait().unwrap();
+    server.kill();
     let import_answer = importer.join().unwrap();
     poster.join().unwrap();
     let acknowledged = acknowledged.lock().unwrap().clone();
 
-    let mut server = start(&db, port);
+    let _server = Server::start(&db, port);
     for id in &acknowledged {
         let (s, h) = call(
             port,
@@ -132,6 +131,4 @@ fn acknowledged_hands_survive_sigkill_and_no_import_is_partial() {
         acknowledged.len(),
         import_answer.map(|(s, _)| s)
     );
-    server.kill().unwrap();
-    server.wait().unwrap();
 }

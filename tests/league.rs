@@ -3865,3 +3865,33 @@ async fn readiness_asks_the_store_on_its_own_schema() {
         .unwrap();
     assert_eq!(ready().await.0, 200);
 }
+
+/// Replicas starting at the same moment on a new database all open it: one migrates it, and the
+/// others wait their turn and find it up to date (on SQLite, none is refused a stale snapshot; on
+/// PostgreSQL, the migration's lock). Several rounds, so that the starts really overlap.
+#[test]
+fn replicas_opening_a_new_database_at_once_all_find_it_migrated() {
+    const ROUNDS: usize = 8;
+    const REPLICAS: usize = 4;
+    for round in 0..ROUNDS {
+        let dir = tempfile::tempdir().unwrap();
+        let db = common::database_in(dir.path());
+        let start = std::sync::Barrier::new(REPLICAS);
+        std::thread::scope(|scope| {
+            let opened: Vec<_> = (0..REPLICAS)
+                .map(|_| {
+                    scope.spawn(|| {
+                        start.wait();
+                        arbiter::league::Store::connect(&db)
+                    })
+                })
+                .collect();
+            for (replica, store) in opened.into_iter().enumerate() {
+                let store = store.join().unwrap();
+                let store =
+                    store.unwrap_or_else(|e| panic!("round {round}, replica {replica}: {e:?}"));
+                assert!(store.ready().is_ok(), "round {round}, replica {replica}");
+            }
+        });
+    }
+}

@@ -150,6 +150,31 @@ fn configure(c: &mut Connection) -> rusqlite::Result<()> {
     c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;")
 }
 
+/// Puts the database in WAL mode (it stays so: the mode is kept in the file). The switch needs the
+/// file to itself, and SQLite does not wait for that behind the busy timeout: while another
+/// connection writes, it refuses at once (and where it cannot switch, it answers the mode it
+/// kept). A replica starting as another migrates the same new file meets that. So this waits its
+/// turn itself, as long as the busy timeout.
+fn turn_wal_on(c: &Connection) -> Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode =
+            c.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0));
+        match mode {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(_) => {} // not switched: try again
+            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) => {}
+            Err(e) => return Err(e.into()),
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(StoreError::Database(
+                "cannot put the database in WAL mode: other connections kept it busy".into(),
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// `configure`, and a reader's smaller page cache.
 fn configure_reader(c: &mut Connection) -> rusqlite::Result<()> {
     configure(c)?;
@@ -209,9 +234,9 @@ impl Store {
         prepare(path)?;
         let mut writer = Connection::open(path)?;
         // The busy timeout first: another process (a replica starting at the same moment) may
-        // hold the file while this one turns WAL on or migrates.
+        // hold the file while this one migrates.
         configure(&mut writer)?;
-        writer.pragma_update(None, "journal_mode", "WAL")?;
+        turn_wal_on(&writer)?;
         schema::migrate(&mut writer)?;
         let manager = || {
             SqliteConnectionManager::file(path)
@@ -371,5 +396,34 @@ impl Store {
                 Ok(out)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A replica turning WAL on while another writes the new file waits for the write to end, and
+    /// is not refused.
+    #[test]
+    fn wal_is_turned_on_once_another_connections_write_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("league.db");
+        let writing = rusqlite::Connection::open(&file).unwrap();
+        writing
+            .execute_batch("BEGIN IMMEDIATE; CREATE TABLE elsewhere (x INTEGER);")
+            .unwrap();
+        let mut turning = rusqlite::Connection::open(&file).unwrap();
+        super::configure(&mut turning).unwrap();
+        let turning = &mut turning; // moved to its thread as `&mut`, which is `Send`
+        std::thread::scope(|scope| {
+            let turned = scope.spawn(move || super::turn_wal_on(turning));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            writing.execute_batch("COMMIT").unwrap();
+            turned.join().unwrap().unwrap();
+        });
+        let mode: String = rusqlite::Connection::open(&file)
+            .unwrap()
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
     }
 }

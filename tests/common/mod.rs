@@ -75,12 +75,18 @@ pub fn skipped_on_postgres(why: &str) -> bool {
     on
 }
 
-/// The store a test keeps in `dir`: the SQLite file `league.db` there, or, when
-/// `ARBITER_TEST_POSTGRES` names a PostgreSQL server (`postgres://user@host:port`), a database
-/// of its own there named after `dir` (opened again, the same database).
+/// The store a test keeps in `dir`: see `database_in`.
 pub fn store_in(dir: &Path) -> Store {
+    Store::connect(&database_in(dir)).expect("a new store")
+}
+
+/// The league database a test keeps in `dir`, as `--db` names it: the SQLite file `league.db`
+/// there, or, when `ARBITER_TEST_POSTGRES` names a PostgreSQL server (`postgres://user@host:port`),
+/// a database of its own there named after `dir` (asked again, the same database).
+pub fn database_in(dir: &Path) -> String {
     let Ok(server) = std::env::var("ARBITER_TEST_POSTGRES") else {
-        return Store::open(&dir.join("league.db")).expect("a new store");
+        let file = dir.join("league.db");
+        return file.to_str().expect("a UTF-8 temporary path").to_string();
     };
     let name: String = dir
         .file_name()
@@ -127,7 +133,7 @@ pub fn store_in(dir: &Path) -> Store {
             .join()
             .unwrap()
     });
-    Store::open_postgres(&format!("{server}/{name}")).expect("a new store")
+    format!("{server}/{name}")
 }
 
 /// The app's state on a fresh league database in a temporary directory (kept while the guard lives).

@@ -2,9 +2,9 @@
 #![allow(dead_code)] // each test crate uses a different part
 
 use serde_json::{Value, json};
-use std::io::{Read, Write};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -71,34 +71,71 @@ pub fn free_port() -> u16 {
         .port()
 }
 
-/// The server on `db` at `port`, once it answers.
-pub fn start(db: &Path, port: u16) -> Child {
-    let mut child = spawn(db, port);
-    wait_up(&mut child, port);
-    child
+/// The real binary serving a database at a port. Its stderr goes to a file of its own, shown when
+/// it exits before it answers; dropped (a test that fails included), it is killed.
+pub struct Server {
+    process: Child,
+    log: File,
+    pub port: u16,
 }
 
-/// The server on `db` at `port`, started (it may not answer yet).
-pub fn spawn(db: &Path, port: u16) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--port", &port.to_string(), "--db"])
-        .arg(db)
-        .env("ARBITER_ADMIN_TOKEN", "operator-token")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the arbiter binary starts")
-}
+impl Server {
+    /// The server on `db` (a SQLite file's path or a PostgreSQL URL) at `port`, started: it may
+    /// not answer yet.
+    pub fn spawn(db: &str, port: u16) -> Server {
+        let log = tempfile::tempfile().expect("a file for the server's stderr");
+        let process = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["serve", "--port", &port.to_string(), "--db", db])
+            .env("ARBITER_ADMIN_TOKEN", "operator-token")
+            .stdout(Stdio::null())
+            .stderr(log.try_clone().expect("the stderr file, twice"))
+            .spawn()
+            .expect("the arbiter binary starts");
+        Server { process, log, port }
+    }
 
-/// Waits until `server` answers at `port` (30 s at most); fails at once if it exits.
-pub fn wait_up(server: &mut Child, port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while request(port, "GET", "/health", "", "application/json", b"").is_none() {
-        if let Some(status) = server.try_wait().expect("the server's status") {
-            panic!("the server exited before it answered: {status}");
+    /// The server on `db` at `port`, once it answers.
+    pub fn start(db: &str, port: u16) -> Server {
+        let mut server = Server::spawn(db, port);
+        server.wait_up();
+        server
+    }
+
+    /// Waits until the server answers (30 s at most); fails at once, with its stderr, if it exits.
+    pub fn wait_up(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while request(self.port, "GET", "/health", "", "application/json", b"").is_none() {
+            if let Some(status) = self.process.try_wait().expect("the server's status") {
+                panic!(
+                    "the server exited before it answered: {status}; its stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            assert!(Instant::now() < deadline, "the server did not come up");
+            std::thread::sleep(Duration::from_millis(50));
         }
-        assert!(Instant::now() < deadline, "the server did not come up");
-        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    /// Kills the server with SIGKILL, as a crash would, and waits for it.
+    pub fn kill(&mut self) {
+        self.process.kill().expect("the server is killed");
+        self.process.wait().expect("the server's status");
+    }
+
+    /// What the server wrote to stderr so far.
+    pub fn stderr(&mut self) -> String {
+        let mut text = String::new();
+        let _ = self.log.seek(SeekFrom::Start(0));
+        let _ = self.log.read_to_string(&mut text);
+        text
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.process.try_wait() {
+            self.kill();
+        }
     }
 }
 

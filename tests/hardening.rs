@@ -1432,17 +1432,11 @@ async fn invisible_characters_are_refused_and_names_are_compared_after_nfc() {
 
 // ---- 17. issue 19: idempotent replays keep no secret and belong to their key --------------------
 
-/// The store's file beside the app, for what no endpoint shows: what an idempotent answer kept.
-fn store_file(db: &tempfile::TempDir) -> rusqlite::Connection {
-    rusqlite::Connection::open(db.path().join("league.db")).unwrap()
-}
-
+/// The app's database, opened beside it, for what no endpoint shows: what an idempotent answer
+/// kept.
 fn kept_bodies(db: &tempfile::TempDir) -> Vec<String> {
-    let conn = store_file(db);
-    let mut st = conn.prepare("SELECT body FROM idempotency_keys").unwrap();
-    st.query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
+    common::store_in(db.path())
+        .read(|tx| tx.query_map("SELECT body FROM idempotency_keys", &[], |r| r.get(0)))
         .unwrap()
 }
 
@@ -1505,12 +1499,14 @@ async fn a_replayed_key_creation_never_shows_the_secret_and_replays_are_the_send
     assert_eq!(send(&app, player(&key_a)).await.status, 201);
     assert_eq!(send(&app, player(&key_b)).await.status, 409);
     assert_eq!(send(&app, player(&key_a)).await.status, 201);
-    // Answers are kept 24 hours: a day later the same Idempotency-Key runs as new.
-    store_file(&db)
-        .execute(
-            "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-25 hours')",
-            [],
-        )
+    // Answers are kept 24 hours: later (here, months later) the same Idempotency-Key runs as new.
+    common::store_in(db.path())
+        .write(|tx| {
+            tx.execute(
+                "UPDATE idempotency_keys SET created_at = '2026-01-01T00:00:00Z'",
+                &[],
+            )
+        })
         .unwrap();
     let later = send(&app, make_key(&key_a, "new-laptop")).await;
     assert_eq!(

@@ -16,7 +16,9 @@ use common::{big_sheet, database_in, malilla_fixture};
 use serde_json::{Value, json};
 use server::{Server, call, club_of_four, free_port, request, request_with};
 use std::collections::BTreeSet;
-use std::time::Duration;
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// `GET path` through the replica at `port`, as anyone (the club's results are public).
 fn get(port: u16, path: &str) -> Value {
@@ -245,4 +247,144 @@ fn two_replicas_on_one_database_lose_nothing_and_agree() {
     }
     let ready = get(a, "/health/ready");
     assert_eq!(ready["status"], "ready", "{ready}");
+}
+
+/// A TCP link to the database that the test can cut and restore. Cut, it closes every connection
+/// through it and refuses new ones, as a database that went away does.
+struct Link {
+    port: u16,
+    /// Whether the link is up, and the connections through it (both ends), under one lock: a
+    /// connection accepted as the link is cut is either closed with the others or refused.
+    open: Arc<Mutex<(bool, Vec<TcpStream>)>>,
+}
+
+impl Link {
+    fn to(target: String) -> Link {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(Mutex::new((true, Vec::new())));
+        let link = open.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                let mut open = link.lock().unwrap();
+                let Ok(server) = TcpStream::connect(&target) else {
+                    continue;
+                };
+                if !open.0 {
+                    continue; // dropped: the connection is refused
+                }
+                open.1.push(client.try_clone().unwrap());
+                open.1.push(server.try_clone().unwrap());
+                pipe(client.try_clone().unwrap(), server.try_clone().unwrap());
+                pipe(server, client);
+            }
+        });
+        Link { port, open }
+    }
+
+    fn cut(&self) {
+        let mut open = self.open.lock().unwrap();
+        open.0 = false;
+        for end in open.1.drain(..) {
+            let _ = end.shutdown(Shutdown::Both);
+        }
+    }
+
+    fn restore(&self) {
+        self.open.lock().unwrap().0 = true;
+    }
+}
+
+/// Copies what `from` sends to `to` until either closes.
+fn pipe(mut from: TcpStream, mut to: TcpStream) {
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut from, &mut to);
+        let _ = to.shutdown(Shutdown::Both);
+    });
+}
+
+/// Losing the database: the replica stays up (liveness), is not ready, and answers the league's
+/// reads and writes with 503 problem+json, writing nothing. When the database returns, the
+/// replica serves again by itself, without a restart. PostgreSQL only: an SQLite file cannot go
+/// away from under its process that way.
+#[test]
+fn losing_the_database_gives_503_and_service_returns_with_it() {
+    let Some(server) = common::postgres_server() else {
+        eprintln!("skipped: needs a PostgreSQL server (ARBITER_TEST_POSTGRES)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = database_in(dir.path());
+    let address = server.rsplit_once('@').map_or(server.as_str(), |(_, a)| a);
+    let link = Link::to(address.to_string());
+    let through_link = db.replacen(address, &format!("127.0.0.1:{}", link.port), 1);
+    let port = free_port();
+    let mut replica = Server::start(&through_link, port);
+    let (key, _) = club_of_four(&[port]);
+    assert_eq!(get(port, "/health/ready")["status"], "ready");
+
+    link.cut();
+    // Asked at once (each waits for the pool's connection timeout): a read, a write, readiness.
+    let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+        let asks = [
+            scope.spawn(|| call(port, "GET", "/v1/clubs/1/players", &key, &Value::Null)),
+            scope.spawn(|| {
+                call(
+                    port,
+                    "POST",
+                    "/v1/clubs/1/players",
+                    &key,
+                    &json!({"name": "Eve"}),
+                )
+            }),
+            scope.spawn(|| call(port, "GET", "/health/ready", "", &Value::Null)),
+        ];
+        asks.map(|a| a.join().unwrap()).into()
+    });
+    for (status, problem) in &answers {
+        assert_eq!(*status, 503, "{answers:?}");
+        assert_eq!(
+            problem["type"], "urn:arbiter:problem:store-unavailable",
+            "{answers:?}"
+        );
+    }
+    let (status, _) = call(port, "GET", "/health", "", &Value::Null);
+    assert_eq!(status, 200, "liveness does not ask the store");
+    assert!(
+        replica.is_running(),
+        "the replica exited: {}",
+        replica.stderr()
+    );
+
+    link.restore();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while call(port, "GET", "/health/ready", "", &Value::Null).0 != 200 {
+        assert!(
+            Instant::now() < deadline,
+            "not ready again: {}",
+            replica.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (status, player) = call(
+        port,
+        "POST",
+        "/v1/clubs/1/players",
+        &key,
+        &json!({"name": "Fay"}),
+    );
+    assert_eq!(status, 201, "{player}");
+    let names: BTreeSet<String> = get(port, "/v1/clubs/1/players")["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    let expected = ["Ana", "Ben", "Cai", "Dee", "Fay"].map(String::from);
+    assert_eq!(
+        names,
+        BTreeSet::from(expected),
+        "the write refused in the outage is not there"
+    );
 }

@@ -56,6 +56,11 @@ use std::time::Duration;
 /// How long a connection waits for another process's lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a request waits for a connection to PostgreSQL (a free one from the pool, or a new
+/// one) before it is answered 503: when the database is gone, clients and a load balancer's
+/// readiness probe learn it within this time.
+const POSTGRES_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Why a store operation did not happen. Each maps to one HTTP status.
 #[derive(Debug)]
 pub enum StoreError {
@@ -78,7 +83,7 @@ pub enum StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Database(e.to_string())
+        StoreError::Database(format!("no connection to the database: {e}"))
     }
 }
 
@@ -271,9 +276,18 @@ impl Store {
 
     /// Connects to the PostgreSQL database at `url` and brings its schema up to date.
     pub fn open_postgres(url: &str) -> Result<Store> {
-        let config: tokio_postgres::Config = url
+        let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(|e| StoreError::Database(format!("not a PostgreSQL URL: {e}")))?;
+        // Unless the URL says otherwise, a database that went away is noticed within bounds: a
+        // connection attempt gives up, and so does a connection whose sent statement the server
+        // never acknowledges (a host gone without closing its connections).
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(POSTGRES_TIMEOUT);
+        }
+        if config.get_tcp_user_timeout().is_none() {
+            config.tcp_user_timeout(POSTGRES_TIMEOUT);
+        }
         let driver = pg::Driver::new()
             .map_err(|e| StoreError::Database(format!("cannot start PostgreSQL's driver: {e}")))?;
         let manager = || pg::Manager {
@@ -283,12 +297,12 @@ impl Store {
         let pool = r2d2::Pool::builder()
             .max_size(16)
             .min_idle(Some(1))
-            .connection_timeout(BUSY_TIMEOUT)
+            .connection_timeout(POSTGRES_TIMEOUT)
             .build(manager())?;
         let expensive = r2d2::Pool::builder()
             .max_size(EXPENSIVE_READERS)
             .min_idle(Some(0))
-            .connection_timeout(BUSY_TIMEOUT)
+            .connection_timeout(POSTGRES_TIMEOUT)
             .build(manager())?;
         postgres_schema::migrate(&mut *pool.get()?)?;
         Ok(Store(Backend::Postgres { pool, expensive }))

@@ -68,11 +68,17 @@ pub fn subset(expected: &Value, actual: Option<&Value>, path: &str) -> Result<()
 /// Whether the tests run on PostgreSQL (`ARBITER_TEST_POSTGRES`), where a test that looks into the
 /// SQLite file itself, saying `why`, does not apply (it runs on SQLite, in the same CI run).
 pub fn skipped_on_postgres(why: &str) -> bool {
-    let on = std::env::var_os("ARBITER_TEST_POSTGRES").is_some();
+    let on = postgres_server().is_some();
     if on {
         eprintln!("skipped on PostgreSQL: the test {why}");
     }
     on
+}
+
+/// The PostgreSQL server the tests run on (`ARBITER_TEST_POSTGRES`, `postgres://user@host:port`),
+/// if any.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("ARBITER_TEST_POSTGRES").ok()
 }
 
 /// The store a test keeps in `dir`: see `database_in`.
@@ -84,7 +90,7 @@ pub fn store_in(dir: &Path) -> Store {
 /// there, or, when `ARBITER_TEST_POSTGRES` names a PostgreSQL server (`postgres://user@host:port`),
 /// a database of its own there named after `dir` (asked again, the same database).
 pub fn database_in(dir: &Path) -> String {
-    let Ok(server) = std::env::var("ARBITER_TEST_POSTGRES") else {
+    let Some(server) = postgres_server() else {
         let file = dir.join("league.db");
         return file.to_str().expect("a UTF-8 temporary path").to_string();
     };

@@ -122,6 +122,11 @@ impl Server {
         self.process.wait().expect("the server's status");
     }
 
+    /// Whether the server still runs.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.process.try_wait(), Ok(None))
+    }
+
     /// What the server wrote to stderr so far.
     pub fn stderr(&mut self) -> String {
         let mut text = String::new();
@@ -133,7 +138,7 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Ok(None) = self.process.try_wait() {
+        if self.is_running() {
             self.kill();
         }
     }

@@ -40,6 +40,17 @@ enum Command {
     /// Manages a club's API keys in the league database.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Copies a league database, an SQLite file, into an empty PostgreSQL database: every row,
+    /// ids included, so that a club that grows into a federation keeps its history.
+    Copy {
+        /// The SQLite file to copy (brought up to date first, as `serve` would).
+        #[arg(long)]
+        from: PathBuf,
+        /// The PostgreSQL database to copy into (`postgres://user:password@host/db`), holding no
+        /// club yet; its schema is created if absent.
+        #[arg(long)]
+        to: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -150,6 +161,38 @@ fn main() -> ExitCode {
         })) => create_club(&db.path, &name, visibility.into()),
         Some(Command::Key(KeyCommand::Create { club, label, db })) => {
             create_key(&db.path, club, &label)
+        }
+        Some(Command::Copy { from, to }) => copy(&from, &to),
+    }
+}
+
+fn copy(from: &Path, to: &str) -> ExitCode {
+    if !from.is_file() {
+        eprintln!("arbiter: --from: no SQLite file at {}", from.display());
+        return ExitCode::FAILURE;
+    }
+    if !to.starts_with("postgres://") && !to.starts_with("postgresql://") {
+        eprintln!("arbiter: --to: a PostgreSQL URL (postgres://user:password@host/db)");
+        return ExitCode::FAILURE;
+    }
+    let (Some(source), Some(target)) = (open(from), open(Path::new(to))) else {
+        return ExitCode::FAILURE;
+    };
+    match source.copy_into(&target) {
+        Ok(copied) => {
+            for (table, rows) in &copied {
+                println!("{table}: {rows}");
+            }
+            let total: u64 = copied.iter().map(|(_, rows)| rows).sum();
+            println!(
+                "copied {total} rows from {} into PostgreSQL",
+                from.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("arbiter: nothing was copied: {e:?}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -3895,3 +3895,222 @@ fn replicas_opening_a_new_database_at_once_all_find_it_migrated() {
         });
     }
 }
+
+/// What every read of club 1 answers, by URI, as text: the club, each list, each league with its
+/// sessions, standings and hands, each session with its matches, hands and sheet, each match, each
+/// hand with its audit trail. (The keys' list is left out: reading it is a use of the key, which
+/// moves its `last_used_at`.)
+async fn everything_club_1_reads<S, B>(c: &Client<S>) -> std::collections::BTreeMap<String, String>
+where
+    S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut read = std::collections::BTreeMap::new();
+    let mut pending = vec!["/v1/clubs/1".to_string()];
+    for list in ["players", "partnerships", "leagues", "amendments"] {
+        pending.push(format!("/v1/clubs/1/{list}?limit=1000"));
+    }
+    while let Some(uri) = pending.pop() {
+        let r = c.send(c.get_req(&uri)).await;
+        assert_eq!(r.status, 200, "GET {uri}: {}", r.text);
+        let ids = |field: &str| -> Vec<i64> {
+            r.json[field]
+                .as_array()
+                .map(|items| items.iter().filter_map(|i| i["id"].as_i64()).collect())
+                .unwrap_or_default()
+        };
+        let path = uri.split('?').next().unwrap();
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts[3..] {
+            ["1", "leagues"] => {
+                for l in ids("items") {
+                    for read in [
+                        "",
+                        "/sessions?limit=1000",
+                        "/standings",
+                        "/hands?limit=1000",
+                    ] {
+                        pending.push(format!("/v1/clubs/1/leagues/{l}{read}"));
+                    }
+                }
+            }
+            ["1", "leagues", _, "sessions"] => {
+                for s in ids("items") {
+                    for read in ["", "/matches?limit=1000", "/hands?limit=1000", "/sheet"] {
+                        pending.push(format!("/v1/clubs/1/sessions/{s}{read}"));
+                    }
+                }
+            }
+            ["1", "sessions", _, "matches"] => {
+                for m in ids("items") {
+                    pending.push(format!("/v1/clubs/1/matches/{m}"));
+                    pending.push(format!("/v1/clubs/1/matches/{m}/hands?limit=1000"));
+                }
+            }
+            ["1", "matches", _, "hands"] => {
+                for h in ids("items") {
+                    pending.push(format!("/v1/clubs/1/hands/{h}"));
+                    pending.push(format!("/v1/clubs/1/hands/{h}/amendments?limit=1000"));
+                }
+            }
+            _ => {}
+        }
+        read.insert(uri, r.text);
+    }
+    read
+}
+
+/// A club's SQLite league copied into PostgreSQL by `arbiter copy` reads the same through every
+/// endpoint, ids, standings, ratings and audit trail included; and it goes on: the next player
+/// gets the next id, the next hand is the match's next. A second copy into the same database is
+/// refused and changes nothing. PostgreSQL only (it needs a server to copy into).
+#[actix_web::test]
+async fn a_league_copied_into_postgresql_reads_the_same_and_goes_on() {
+    let Some(_) = common::postgres_server() else {
+        eprintln!("skipped: needs a PostgreSQL server (ARBITER_TEST_POSTGRES)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("club.db");
+    let app_on = |store| {
+        let state = LeagueState::new(store, Some("operator-token".into()));
+        http::init_service(arbiter::api::app(state))
+    };
+
+    // The club's history on SQLite: pairs and players, three leagues, hands posted, a sheet
+    // imported, a three-player match finished and rated, a hand amended and another voided, an
+    // idempotent post.
+    let sqlite = {
+        let store = arbiter::league::Store::open(&file).unwrap();
+        let app = app_on(store).await;
+        let (_, key) = new_club(&app, "Casa").await;
+        let c = Client { app, key };
+        let s = set_up(&c).await;
+        let p = &s.players;
+        let seating = json!({"N": p["Ana"], "E": p["Ben"], "S": p["Cai"], "W": p["Dee"]});
+        for hands in &MALILLA_MATCHES[..3] {
+            play_match(&c, s.evening1, seating.clone(), "malilla", hands).await;
+        }
+        assert_eq!(c.import(s.evening2, &two_hand_sheet()).await.status, 201);
+        let seating = json!({"N": p["Dee"], "E": p["Eve"], "S": p["Fay"], "W": p["Ana"]});
+        let m = play_match(&c, s.evening3, seating, "stubs-and-spoils", &["02", "01"]).await;
+        let hands = c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await["items"].clone();
+        let amended = c
+            .post(
+                &format!("/v1/clubs/1/hands/{}/amend", hands[1]["id"]),
+                &json!({"record": fixture("stubs-and-spoils", "01"), "note": "checked"}),
+            )
+            .await;
+        assert_eq!(amended.status, 200, "{}", amended.text);
+        let (_, session) = c.briscola_for_three().await;
+        let three = json!({"P1": p["Ana"], "P2": p["Ben"], "P3": p["Cai"]});
+        let played = fixture("briscola", "03");
+        let m = c
+            .create(
+                "/v1/clubs/1/matches",
+                json!({"session": session, "seats": three}),
+            )
+            .await;
+        for record in [rotated(&played, 2), played.clone(), rotated(&played, 1)] {
+            let r = c.post_hand(m, &record).await;
+            assert_eq!(r.status, 201, "{}", r.text);
+        }
+        let voided = c
+            .send(
+                c.post_req(&format!("/v1/clubs/1/hands/{}/void", hands[0]["id"]))
+                    .set_json(json!({"note": "misdeal"})),
+            )
+            .await;
+        assert_eq!(voided.status, 200, "{}", voided.text);
+        let kept = c
+            .send(
+                c.post_req("/v1/clubs/1/players")
+                    .insert_header(("idempotency-key", "gil-once"))
+                    .set_json(json!({"name": "Gil"})),
+            )
+            .await;
+        assert_eq!(kept.status, 201, "{}", kept.text);
+        (c.key.clone(), everything_club_1_reads(&c).await)
+    };
+    let (key, before) = sqlite;
+    assert!(before.len() > 40, "{} reads", before.len());
+
+    let federation = tempfile::tempdir().unwrap();
+    let target = common::database_in(federation.path());
+    let copy = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["copy", "--from"])
+            .arg(&file)
+            .args(["--to", &target])
+            .output()
+            .unwrap()
+    };
+    let out = copy();
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{printed}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.contains("hands: "), "{printed}");
+
+    let app = app_on(arbiter::league::Store::connect(&target).unwrap()).await;
+    let c = Client { app, key };
+    let after = everything_club_1_reads(&c).await;
+    assert_eq!(after.len(), before.len());
+    for (uri, text) in &before {
+        assert_eq!(&after[uri], text, "GET {uri} after the copy");
+    }
+    // The idempotent answer came too: the same request replays it.
+    let replayed = c
+        .send(
+            c.post_req("/v1/clubs/1/players")
+                .insert_header(("idempotency-key", "gil-once"))
+                .set_json(json!({"name": "Gil"})),
+        )
+        .await;
+    assert!(replayed.replayed, "{}", replayed.text);
+    // It goes on: a new player has the id after the last copied (7 players), and a new match's
+    // first hand is its hand 1, with an id after every copied hand's.
+    assert_eq!(
+        c.create("/v1/clubs/1/players", json!({"name": "Hal"}))
+            .await,
+        8
+    );
+    let seating = json!({"N": 1, "E": 2, "S": 3, "W": 4});
+    let sessions = c.get("/v1/clubs/1/leagues/1/sessions?limit=1000").await;
+    let evening = sessions["items"][0]["id"].as_i64().unwrap();
+    let m = play_match(&c, evening, seating, "malilla", &["01"]).await;
+    let hand = &c.get(&format!("/v1/clubs/1/matches/{m}/hands")).await["items"][0];
+    assert_eq!(hand["number"], 1, "{hand}");
+    let last_copied: i64 = serde_json::from_str::<Value>(
+        &before["/v1/clubs/1/leagues/1/hands?limit=1000"],
+    )
+    .unwrap()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert!(hand["id"].as_i64().unwrap() > last_copied, "{hand}");
+
+    // A file that is not there is not made and copied empty: refused.
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["copy", "--from"])
+        .arg(dir.path().join("typo.db"))
+        .args(["--to", &target])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no SQLite file"));
+    assert!(!dir.path().join("typo.db").exists());
+
+    // Copied again into the database that now holds the club: refused, and nothing changes.
+    let standings = c.get("/v1/clubs/1/leagues/1/standings").await;
+    let out = copy();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("already holds 1 club"), "{said}");
+    assert_eq!(c.get("/v1/clubs/1/leagues/1/standings").await, standings);
+}

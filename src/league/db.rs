@@ -17,10 +17,12 @@
 use super::{Result, StoreError};
 use bytes::BytesMut;
 use futures_executor::block_on;
-use rusqlite::types::FromSql;
+use rusqlite::types::{FromSql, Value};
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::pin::Pin;
 use time::OffsetDateTime;
+use tokio_postgres::binary_copy::BinaryCopyInWriter;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::{IsNull, Type};
 
@@ -53,6 +55,22 @@ enum Backend<'t> {
     /// A PostgreSQL transaction takes `&mut` for every statement; the store's code reads rows of
     /// one statement while it runs others, so the rows of each are read whole first.
     Postgres(RefCell<tokio_postgres::Transaction<'t>>),
+}
+
+/// Rows on their way into a table by `Tx::copy_in`.
+pub struct CopyIn(Pin<Box<BinaryCopyInWriter>>);
+
+impl CopyIn {
+    /// Appends one row, its values in the columns' order.
+    pub fn write(&mut self, row: &[&dyn Arg]) -> Result<()> {
+        let row: Vec<PgArg> = row.iter().map(|a| a.postgres()).collect();
+        Ok(block_on(self.0.as_mut().write(&as_sql(&row)))?)
+    }
+
+    /// Ends the copy; returns how many rows it appended.
+    pub fn finish(mut self) -> Result<u64> {
+        Ok(block_on(self.0.as_mut().finish())?)
+    }
 }
 
 /// A value bound to a statement's `?N`: one of the types the schema stores.
@@ -127,6 +145,18 @@ impl Arg for Vec<u8> {
 impl Arg for super::Packed {
     fn postgres(&self) -> PgArg<'_> {
         PgArg::Bytes(Cow::Owned(self.pack()))
+    }
+}
+/// Any value, as a copy of a whole table reads and writes it.
+impl Arg for Value {
+    fn postgres(&self) -> PgArg<'_> {
+        match self {
+            Value::Null => PgArg::Null,
+            Value::Integer(i) => PgArg::Int(*i),
+            Value::Real(r) => PgArg::Real(*r),
+            Value::Text(t) => PgArg::Text(t),
+            Value::Blob(b) => PgArg::Bytes(Cow::Borrowed(b)),
+        }
     }
 }
 impl<T: Arg + ?Sized> Arg for &T {
@@ -258,6 +288,19 @@ impl Column for Vec<u8> {
 impl Column for super::Packed {
     fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
         super::Packed::unpack(pg::<&[u8]>(ty, raw)?)
+    }
+}
+impl Column for Value {
+    fn postgres(ty: &Type, raw: Option<&[u8]>) -> std::result::Result<Self, String> {
+        Ok(match (raw, ty) {
+            (None, _) => Value::Null,
+            (_, &Type::INT8 | &Type::INT4 | &Type::INT2 | &Type::BOOL) => {
+                Value::Integer(pg_int(ty, raw)?)
+            }
+            (_, &Type::FLOAT8) => Value::Real(pg(ty, raw)?),
+            (_, &Type::BYTEA) => Value::Blob(pg(ty, raw)?),
+            _ => Value::Text(pg(ty, raw)?),
+        })
     }
 }
 impl<T: Column> Column for Option<T> {
@@ -428,6 +471,26 @@ impl<'t> Tx<'t> {
             Backend::Sqlite(tx) => Ok(tx.execute_batch(sql)?),
             Backend::Postgres(tx) => Ok(block_on(tx.borrow_mut().batch_execute(sql))?),
         }
+    }
+
+    /// Rows appended to `table`'s `columns` (quoted names) in bulk: PostgreSQL's binary `COPY`,
+    /// each value converted to its column's type. Only on PostgreSQL, which a copy of a league
+    /// writes to.
+    pub fn copy_in(&self, table: &str, columns: &str) -> Result<CopyIn> {
+        let Backend::Postgres(tx) = &self.0 else {
+            return Err(StoreError::Database(
+                "a bulk copy writes to PostgreSQL only".into(),
+            ));
+        };
+        let tx = tx.borrow();
+        let types: Vec<Type> = block_on(tx.prepare(&format!("SELECT {columns} FROM {table}")))?
+            .columns()
+            .iter()
+            .map(|c| c.type_().clone())
+            .collect();
+        let sql = format!("COPY {table} ({columns}) FROM STDIN (FORMAT binary)");
+        let sink = block_on(tx.copy_in(&sql))?;
+        Ok(CopyIn(Box::pin(BinaryCopyInWriter::new(sink, &types))))
     }
 }
 

@@ -15,6 +15,7 @@
 
 mod aggregates;
 mod amend;
+mod copy;
 mod csv;
 mod db;
 mod keys;

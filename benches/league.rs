@@ -3,9 +3,10 @@
 //! times standings, a page of hands and a session's sheet over them. Prints hands per second and
 //! the latencies.
 //!
-//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; set `LEAGUE_KEEP` to a
-//! directory to keep the database there as `league.db`, with the club's key in `key` and the first
-//! sheet in `sheet.csv`, for a load test against `arbiter serve`).
+//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; `LEAGUE_DB` to the URL of
+//! an empty PostgreSQL database to measure the store there instead of in an SQLite file; on SQLite,
+//! `LEAGUE_KEEP` to a directory to keep the database there as `league.db`, with the club's key in
+//! `key` and the first sheet in `sheet.csv`, for a load test against `arbiter serve`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -34,7 +35,13 @@ fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.db");
-    let store = Store::open(&path).unwrap();
+    // A PostgreSQL database instead of the SQLite file, when `LEAGUE_DB` names one (empty).
+    let postgres = std::env::var("LEAGUE_DB").ok();
+    let store = match &postgres {
+        Some(url) => Store::connect(url).unwrap(),
+        None => Store::open(&path).unwrap(),
+    };
+    eprintln!("on {}", store.describe());
     let (club, league_id, sessions, key) = common::malilla_league(&store, sheets.len());
     let started = Instant::now();
     // As the server imports: prepared on a read, then published in a write. The longest an
@@ -119,15 +126,27 @@ fn main() {
         size as f64 / 1e6,
         t.elapsed().as_secs_f64() * 1e3
     );
-    // Closed first, so that the file holds every write (the last connection checkpoints the WAL).
-    drop(store);
-    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let size = match &postgres {
+        Some(_) => store
+            .read(|tx| {
+                tx.query_row("SELECT pg_database_size(current_database())", &[], |r| {
+                    r.get::<i64>(0)
+                })
+            })
+            .unwrap() as u64,
+        None => {
+            // Closed first, so that the file holds every write (the last connection checkpoints
+            // the WAL).
+            drop(store);
+            std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0)
+        }
+    };
     println!(
         "database: {:.1} MB, {:.0} bytes per hand",
         size as f64 / 1e6,
         size as f64 / hands as f64
     );
-    if let Ok(keep) = std::env::var("LEAGUE_KEEP") {
+    if let (Ok(keep), None) = (std::env::var("LEAGUE_KEEP"), &postgres) {
         let keep = std::path::Path::new(&keep);
         std::fs::copy(&path, keep.join("league.db")).unwrap();
         std::fs::write(keep.join("key"), key).unwrap();

@@ -53,8 +53,12 @@ pub struct Tx<'t>(Backend<'t>);
 enum Backend<'t> {
     Sqlite(&'t rusqlite::Transaction<'t>),
     /// A PostgreSQL transaction takes `&mut` for every statement; the store's code reads rows of
-    /// one statement while it runs others, so the rows of each are read whole first.
-    Postgres(RefCell<tokio_postgres::Transaction<'t>>),
+    /// one statement while it runs others, so the rows of each are read whole first. Beside it, the
+    /// statements its connection keeps prepared.
+    Postgres(
+        RefCell<tokio_postgres::Transaction<'t>>,
+        RefCell<&'t mut super::pg::Prepared>,
+    ),
 }
 
 /// Rows on their way into a table by `Tx::copy_in`.
@@ -359,15 +363,18 @@ impl<'t> Tx<'t> {
         Tx(Backend::Sqlite(tx))
     }
 
-    /// The store's view of a PostgreSQL transaction.
-    pub fn postgres(tx: tokio_postgres::Transaction<'t>) -> Tx<'t> {
-        Tx(Backend::Postgres(RefCell::new(tx)))
+    /// The store's view of a PostgreSQL transaction, on a connection that keeps `prepared`.
+    pub fn postgres(
+        tx: tokio_postgres::Transaction<'t>,
+        prepared: &'t mut super::pg::Prepared,
+    ) -> Tx<'t> {
+        Tx(Backend::Postgres(RefCell::new(tx), RefCell::new(prepared)))
     }
 
     /// The PostgreSQL transaction, to commit.
     pub fn into_postgres(self) -> Option<tokio_postgres::Transaction<'t>> {
         match self.0 {
-            Backend::Postgres(tx) => Some(tx.into_inner()),
+            Backend::Postgres(tx, _) => Some(tx.into_inner()),
             Backend::Sqlite(_) => None,
         }
     }
@@ -376,9 +383,16 @@ impl<'t> Tx<'t> {
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         Ok(match &self.0 {
             Backend::Sqlite(tx) => Statement::Sqlite(tx.prepare_cached(sql)?),
-            Backend::Postgres(tx) => {
-                let sql = numbered_as_postgres(sql);
-                let st = block_on(tx.borrow_mut().prepare(&sql))?;
+            Backend::Postgres(tx, prepared) => {
+                let kept = prepared.borrow().get(sql);
+                let st = match kept {
+                    Some(st) => st,
+                    None => {
+                        let st = block_on(tx.borrow_mut().prepare(&numbered_as_postgres(sql)))?;
+                        prepared.borrow_mut().keep(sql, st.clone());
+                        st
+                    }
+                };
                 Statement::Postgres(tx as &dyn PgTransaction, st)
             }
         })
@@ -469,7 +483,7 @@ impl<'t> Tx<'t> {
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         match &self.0 {
             Backend::Sqlite(tx) => Ok(tx.execute_batch(sql)?),
-            Backend::Postgres(tx) => Ok(block_on(tx.borrow_mut().batch_execute(sql))?),
+            Backend::Postgres(tx, _) => Ok(block_on(tx.borrow_mut().batch_execute(sql))?),
         }
     }
 
@@ -477,7 +491,7 @@ impl<'t> Tx<'t> {
     /// each value converted to its column's type. Only on PostgreSQL, which a copy of a league
     /// writes to.
     pub fn copy_in(&self, table: &str, columns: &str) -> Result<CopyIn> {
-        let Backend::Postgres(tx) = &self.0 else {
+        let Backend::Postgres(tx, _) = &self.0 else {
             return Err(StoreError::Database(
                 "a bulk copy writes to PostgreSQL only".into(),
             ));

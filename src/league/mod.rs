@@ -305,7 +305,7 @@ impl Store {
             .min_idle(Some(0))
             .connection_timeout(POSTGRES_TIMEOUT)
             .build(manager())?;
-        postgres_schema::migrate(&mut *pool.get()?)?;
+        postgres_schema::migrate(&mut pool.get()?.client)?;
         Ok(Store(Backend::Postgres { pool, expensive }))
     }
 
@@ -332,10 +332,9 @@ impl Store {
                 Ok(version)
             }
             Backend::Postgres { pool, .. } => {
-                let mut conn = pool.get()?;
-                let version =
-                    postgres_schema::at_latest(&mut conn).map_err(StoreError::Database)?;
-                block_on(conn.query_one("SELECT max(id) FROM clubs", &[]))?;
+                let client = &mut pool.get()?.client;
+                let version = postgres_schema::at_latest(client).map_err(StoreError::Database)?;
+                block_on(client.query_one("SELECT max(id) FROM clubs", &[]))?;
                 Ok(version)
             }
         }
@@ -374,13 +373,15 @@ impl Store {
         f: impl FnOnce(&Tx) -> Result<T>,
     ) -> Result<T> {
         let mut conn = pool.get()?;
+        let pg::Connection { client, prepared } = &mut *conn;
         let tx = block_on(
-            conn.build_transaction()
+            client
+                .build_transaction()
                 .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
                 .read_only(true)
                 .start(),
         )?;
-        f(&Tx::postgres(tx))
+        f(&Tx::postgres(tx, prepared))
     }
 
     /// Runs `f` in one write transaction: committed when `f` succeeds, rolled back (nothing
@@ -399,9 +400,10 @@ impl Store {
             }
             Backend::Postgres { pool, .. } => {
                 let mut conn = pool.get()?;
-                let tx = block_on(conn.transaction())?;
+                let pg::Connection { client, prepared } = &mut *conn;
+                let tx = block_on(client.transaction())?;
                 block_on(tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]))?;
-                let tx = Tx::postgres(tx);
+                let tx = Tx::postgres(tx, prepared);
                 let out = f(&tx)?;
                 block_on(
                     tx.into_postgres()

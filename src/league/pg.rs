@@ -9,9 +9,10 @@
 //! another: the server's.
 
 use futures_executor::block_on;
+use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::runtime::Runtime;
-use tokio_postgres::{Client, Config, NoTls};
+use tokio_postgres::{Client, Config, NoTls, Statement};
 
 /// The runtime that drives the store's connections. Shut down without waiting when the store is
 /// dropped, which may be inside another runtime.
@@ -40,6 +41,32 @@ impl Drop for Driver {
     }
 }
 
+/// A pooled connection: its client, and the statements prepared on it.
+pub struct Connection {
+    pub client: Client,
+    pub prepared: Prepared,
+}
+
+/// The statements prepared on one connection, by the store's SQL, kept for the connection's life
+/// as SQLite's connections keep theirs: preparing is a round trip to the server, as long as running
+/// the statement. At most `PREPARED_STATEMENTS`: the store's statements are a fixed set, and a
+/// connection that somehow met more starts again from none.
+#[derive(Default)]
+pub struct Prepared(HashMap<String, Statement>);
+
+impl Prepared {
+    pub fn get(&self, sql: &str) -> Option<Statement> {
+        self.0.get(sql).cloned()
+    }
+
+    pub fn keep(&mut self, sql: &str, statement: Statement) {
+        if self.0.len() >= super::PREPARED_STATEMENTS {
+            self.0.clear();
+        }
+        self.0.insert(sql.to_string(), statement);
+    }
+}
+
 /// Opens connections for an r2d2 pool, each driven by `driver`.
 pub struct Manager {
     pub config: Config,
@@ -47,10 +74,10 @@ pub struct Manager {
 }
 
 impl r2d2::ManageConnection for Manager {
-    type Connection = Client;
+    type Connection = Connection;
     type Error = tokio_postgres::Error;
 
-    fn connect(&self) -> Result<Client, tokio_postgres::Error> {
+    fn connect(&self) -> Result<Connection, tokio_postgres::Error> {
         let config = self.config.clone();
         let opened = self.driver.runtime().spawn(async move {
             let (client, connection) = config.connect(NoTls).await?;
@@ -59,14 +86,25 @@ impl r2d2::ManageConnection for Manager {
             tokio::spawn(connection);
             Ok(client)
         });
-        block_on(opened).expect("the connection task is not cancelled")
+        let client = block_on(opened).expect("the connection task is not cancelled")?;
+        Ok(Connection {
+            client,
+            prepared: Prepared::default(),
+        })
     }
 
-    fn is_valid(&self, client: &mut Client) -> Result<(), tokio_postgres::Error> {
-        block_on(client.simple_query("")).map(drop)
+    /// Checked as it leaves the pool without a round trip: a connection the server closed (or
+    /// lost) says so; asking it then gives the error. One lost silently fails its statement
+    /// within the TCP user timeout, and is dropped on its return (`has_broken`).
+    fn is_valid(&self, conn: &mut Connection) -> Result<(), tokio_postgres::Error> {
+        if conn.client.is_closed() {
+            block_on(conn.client.simple_query("")).map(drop)
+        } else {
+            Ok(())
+        }
     }
 
-    fn has_broken(&self, client: &mut Client) -> bool {
-        client.is_closed()
+    fn has_broken(&self, conn: &mut Connection) -> bool {
+        conn.client.is_closed()
     }
 }

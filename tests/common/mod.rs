@@ -210,9 +210,9 @@ pub fn undeclared_codes(info: &GameInfo, a: &Adjudication) -> Vec<&'static str> 
 /// The players of `malilla_league`, seated in turn by `malilla_sheets`.
 pub const PLAYERS: [&str; 8] = ["Ana", "Ben", "Cai", "Dee", "Eve", "Fay", "Gil", "Hal"];
 
-/// Sheets of `total` random legal Malilla hands, whole games to 35 (the last may stop short), a
-/// sheet once it holds `per_sheet` hands or more; and how many matches they hold.
-pub fn malilla_sheets(total: usize, per_sheet: usize) -> (Vec<String>, usize) {
+/// Matches of `total` random legal Malilla hands in all, each the hands of a whole game to 35 (the
+/// last may stop short), in the order they are played.
+pub fn malilla_games(total: usize) -> Vec<Vec<HandRecord>> {
     let game = arbiter::games::find("malilla").unwrap();
     let options = Options::resolve(game.info().options, &BTreeMap::new(), "/options").unwrap();
     // A pool of random legal hands by dealer; matches draw from it and run to the end of a game.
@@ -223,45 +223,56 @@ pub fn malilla_sheets(total: usize, per_sheet: usize) -> (Vec<String>, usize) {
         seed += 1;
         pool.entry(h.dealer).or_default().push(h);
     }
-    let mut sheets = Vec::new();
-    let (mut sheet, mut in_sheet, mut hands, mut matches, mut pick) =
-        (String::new(), 0, 0, 0, 0usize);
+    let (mut games, mut hands, mut pick) = (Vec::new(), 0, 0usize);
     while hands < total {
-        if in_sheet == 0 {
-            sheet = "match,hand,dealer,seat,action,value\n".to_string();
-        }
-        let label = format!("m{matches}");
-        for (i, seat) in ["N", "E", "S", "W"].iter().enumerate() {
-            writeln!(
-                sheet,
-                "{label},,,{seat},sit,{}",
-                PLAYERS[(matches + i * 3) % 8]
-            )
-            .unwrap();
-        }
-        let mut state = MatchState::default();
-        let mut number = 0;
-        while !state.game_over && hands + number < total {
+        let (mut state, mut played) = (MatchState::default(), Vec::new());
+        while !state.game_over && hands < total {
             let dealer = state.next_dealer.unwrap_or(Seat::N);
             let bucket = &pool[&dealer];
             let h = &bucket[pick % bucket.len()];
             pick += 7;
-            let a = engine::adjudicate_next(game, &options, &state, h, number).unwrap();
+            let a = engine::adjudicate_next(game, &options, &state, h, played.len()).unwrap();
             state = a.match_after;
-            number += 1;
-            for row in sheet_rows(&label, number, &serde_json::to_value(h).unwrap()) {
+            played.push(h.clone());
+            hands += 1;
+        }
+        games.push(played);
+    }
+    games
+}
+
+/// The seats of match `m` (N, E, S, W) as `malilla_sheets` fills them from `PLAYERS`: a different
+/// table for each of eight matches in turn.
+pub fn malilla_seating(m: usize) -> [&'static str; 4] {
+    [0, 1, 2, 3].map(|i| PLAYERS[(m + i * 3) % 8])
+}
+
+/// Sheets of `total` random legal Malilla hands (`malilla_games`), a sheet once it holds
+/// `per_sheet` hands or more; and how many matches they hold.
+pub fn malilla_sheets(total: usize, per_sheet: usize) -> (Vec<String>, usize) {
+    let games = malilla_games(total);
+    let mut sheets = Vec::new();
+    let (mut sheet, mut in_sheet) = (String::new(), 0);
+    for (m, hands) in games.iter().enumerate() {
+        if in_sheet == 0 {
+            sheet = "match,hand,dealer,seat,action,value\n".to_string();
+        }
+        let label = format!("m{m}");
+        for (seat, name) in ["N", "E", "S", "W"].iter().zip(malilla_seating(m)) {
+            writeln!(sheet, "{label},,,{seat},sit,{name}").unwrap();
+        }
+        for (i, h) in hands.iter().enumerate() {
+            for row in sheet_rows(&label, i + 1, &serde_json::to_value(h).unwrap()) {
                 writeln!(sheet, "{row}").unwrap();
             }
         }
-        hands += number;
-        in_sheet += number;
-        matches += 1;
-        if in_sheet >= per_sheet || hands >= total {
+        in_sheet += hands.len();
+        if in_sheet >= per_sheet || m + 1 == games.len() {
             sheets.push(std::mem::take(&mut sheet));
             in_sheet = 0;
         }
     }
-    (sheets, matches)
+    (sheets, games.len())
 }
 
 /// A club with `PLAYERS` and a Malilla league with `sessions` sessions in `store`: the club's id,

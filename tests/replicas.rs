@@ -348,6 +348,12 @@ fn losing_the_database_gives_503_and_service_returns_with_it() {
             problem["type"], "urn:arbiter:problem:store-unavailable",
             "{answers:?}"
         );
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("no connection to the database"), "{detail}");
+        assert!(
+            !detail.contains(&through_link),
+            "the URL is not shown: {detail}"
+        );
     }
     let (status, _) = call(port, "GET", "/health", "", &Value::Null);
     assert_eq!(status, 200, "liveness does not ask the store");

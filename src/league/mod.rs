@@ -84,7 +84,7 @@ pub enum StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Database(format!("no connection to the database: {e}"))
+        StoreError::Database(e.to_string())
     }
 }
 
@@ -96,7 +96,7 @@ impl From<rusqlite_migration::Error> for StoreError {
 
 impl From<r2d2::Error> for StoreError {
     fn from(e: r2d2::Error) -> StoreError {
-        StoreError::Database(e.to_string())
+        StoreError::Database(format!("no connection to the database: {e}"))
     }
 }
 

@@ -230,6 +230,7 @@ impl Rules for CourtPiece {
             revokes: Vec::new(),
             forfeit: None,
             early_claims: Vec::new(),
+            streak: carried.streak,
             rules: Variants {
                 claim_only: options.choice("discovery") == "recorded_claim_only",
                 any_court_resets_streak: options.flag("any_court_resets_streak"),
@@ -306,6 +307,9 @@ struct Hand {
     /// Claims (action index, accused seat) made during the trick in progress against a card that may
     /// still be corrected: they discover the accused's revoke if it becomes established (§3).
     early_claims: Vec<(usize, Seat)>,
+    /// The streak the match state carried into the hand (§4.2), as `start` read it: `score` needs
+    /// it, and reading the match state's details again showed in the replay profile.
+    streak: Option<Streak>,
     rules: Variants,
     adj: Adjudication,
 }
@@ -565,6 +569,7 @@ fn score(
     phase: Phase,
     first_seven: Option<Side>,
     forfeit: Option<(usize, Seat)>,
+    streak: Option<Streak>,
     rules: Variants,
 ) {
     let dealer = adj.dealer;
@@ -615,9 +620,7 @@ fn score(
     // Every court of the hand so far is the winner's (first seven, all thirteen, forfeit).
     let hand_courts = !adj.score_items.is_empty();
     // §4.2: the streak counts every won hand; its seventh scores a court and restarts it at 0.
-    let before: Carried =
-        details::read(&adj.match_before.details, "/match_state").unwrap_or_default();
-    let mut count = match before.streak {
+    let mut count = match streak {
         Some(s) if s.side == winner => s.count + 1,
         _ => 1,
     };
@@ -861,9 +864,10 @@ impl HandState<Verb> for Hand {
             Phase::PlayOn(_) | Phase::Over(_) => engine::Ending::Over,
         };
         let forfeit = self.forfeit.map(|f| (f, self.revokes[f].at.seat));
-        let (phase, first_seven, rules) = (self.phase, self.first_seven, self.rules);
+        let (phase, first_seven, streak, rules) =
+            (self.phase, self.first_seven, self.streak, self.rules);
         self.adj.conclude(error, ending, |adj| {
-            score(adj, phase, first_seven, forfeit, rules)
+            score(adj, phase, first_seven, forfeit, streak, rules)
         });
         self.adj
     }

@@ -175,19 +175,27 @@ fn judge(facts: Judged, trick: &Trick, hand: CardSet, card: Card) -> Option<Brea
     }
     // Rule 3: beat an opponent's winning card when a card legal under rules 1–2 does.
     let winning = winning?;
-    let w = trick.plays()[winning.pos()];
     let beaters = allowed.intersect(winning.beaten_by(trick, &BEATERS[trump as usize]));
     // Partner's card: no obligation (MA-5). Tested without branches, as whether a partner wins
     // and whether the hand can beat the trick is what a predictor cannot guess; only a fault,
-    // which is rare, branches. The seat to play follows the last card (the trick is not empty).
-    let to_play = Table::FOUR.next(trick.plays()[trick.len() - 1].seat);
-    let opponent = Table::FOUR.side(w.seat) != Table::FOUR.side(to_play);
+    // which is rare, branches. The seat to play is the trick's next place (`trick.len()`); the
+    // sides alternate round the four seats, so the winner is an opponent when an odd number of
+    // places separates them (`opponent_at`): no seat looked up, at every card.
+    let opponent = opponent_at(winning.pos(), trick.len());
     let able = !beaters.is_empty();
     let under = !beaters.contains(card);
     if opponent & able & under {
         return Some(Breach::FailedToOvertake);
     }
     None
+}
+
+/// Whether the card at place `winner` of a trick was played by an opponent of the seat at place
+/// `to_play`: at four seats in partnerships the sides alternate round the table, and the cards of
+/// a trick are played by seats in turn from the leader.
+#[inline(always)]
+fn opponent_at(winner: usize, to_play: usize) -> bool {
+    (to_play - winner) & 1 == 1
 }
 
 /// The fault of `card`, played from `hand` to `trick`, that broke `breach` (`judge`, with the
@@ -710,5 +718,32 @@ fn score(
     let scores = m.scores;
     if let Some(side) = game_won.or_else(|| Side::BOTH.into_iter().find(|&s| scores[s] >= GAME)) {
         m.end_game([side]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rule 3's opponent by places in the trick (`opponent_at`) is the seat of the other side, for
+    /// every leader, every winning place and every place to play after it.
+    #[test]
+    fn an_opponent_is_an_odd_number_of_places_away() {
+        for leader in Table::FOUR.seats() {
+            let mut seats = vec![leader];
+            for _ in 1..4 {
+                seats.push(Table::FOUR.next(*seats.last().unwrap()));
+            }
+            for to_play in 1..4 {
+                for winner in 0..to_play {
+                    let sides = Table::FOUR.side(seats[winner]) != Table::FOUR.side(seats[to_play]);
+                    assert_eq!(
+                        opponent_at(winner, to_play),
+                        sides,
+                        "{leader} {winner} {to_play}"
+                    );
+                }
+            }
+        }
     }
 }

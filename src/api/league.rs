@@ -91,12 +91,7 @@ impl From<StoreError> for Problem {
             StoreError::Forbidden(d) => {
                 Problem::new(StatusCode::FORBIDDEN, "forbidden", "Forbidden", d)
             }
-            StoreError::Database(d) => Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "store-unavailable",
-                "The league store is unavailable",
-                format!("nothing was written: {d}"),
-            ),
+            StoreError::Database(d) => store_unavailable(format!("nothing was written: {d}")),
         }
     }
 }
@@ -250,11 +245,28 @@ async fn blocking<T: Send + 'static>(
     state: &web::Data<LeagueState>,
     f: impl FnOnce(&Store) -> league::Result<T> + Send + 'static,
 ) -> Result<T, Problem> {
+    on_store(state, f).await.map_err(Problem::from)
+}
+
+/// `blocking`, the store's error kept as it is.
+async fn on_store<T: Send + 'static>(
+    state: &web::Data<LeagueState>,
+    f: impl FnOnce(&Store) -> league::Result<T> + Send + 'static,
+) -> league::Result<T> {
     let store = state.store.clone();
     web::block(move || f(&store))
         .await
         .map_err(|e| StoreError::Database(e.to_string()))?
-        .map_err(Problem::from)
+}
+
+/// 503: the store did not answer (`detail` says why, and what that means for the request).
+fn store_unavailable(detail: String) -> Problem {
+    Problem::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "store-unavailable",
+        "The league store is unavailable",
+        detail,
+    )
 }
 
 async fn read<T: Send + 'static>(
@@ -821,12 +833,7 @@ pub struct Ready {
     )
 )]
 async fn readiness(state: web::Data<LeagueState>) -> Result<web::Json<Ready>, Problem> {
-    let store = state.store.clone();
-    let answer = web::block(move || store.ready())
-        .await
-        .map_err(|e| StoreError::Database(e.to_string()))
-        .and_then(|ready| ready);
-    match answer {
+    match on_store(&state, |store| store.ready()).await {
         Ok(schema) => Ok(web::Json(Ready {
             status: "ready",
             schema,
@@ -836,12 +843,7 @@ async fn readiness(state: web::Data<LeagueState>) -> Result<web::Json<Ready>, Pr
                 StoreError::Database(d) => d,
                 other => format!("{other:?}"),
             };
-            Err(Problem::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "store-unavailable",
-                "The league store is unavailable",
-                format!("not ready: {why}"),
-            ))
+            Err(store_unavailable(format!("not ready: {why}")))
         }
     }
 }

@@ -171,7 +171,7 @@ fn copy(from: &Path, to: &str) -> ExitCode {
         eprintln!("arbiter: --from: no SQLite file at {}", from.display());
         return ExitCode::FAILURE;
     }
-    if !to.starts_with("postgres://") && !to.starts_with("postgresql://") {
+    if !league::is_postgres_url(to) {
         eprintln!("arbiter: --to: a PostgreSQL URL (postgres://user:password@host/db)");
         return ExitCode::FAILURE;
     }

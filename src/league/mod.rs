@@ -51,7 +51,7 @@ use futures_executor::block_on;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 /// How long a connection waits for another process's lock before giving up.
@@ -234,6 +234,18 @@ fn prepare(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether `db`, as `--db` takes it, names a PostgreSQL database (`postgres://` or
+/// `postgresql://`) rather than an SQLite file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// The SQLite writer, locked. A panic while holding the lock cannot leave a transaction open (it
+/// rolls back on drop), so a poisoned lock is still a usable connection.
+fn lock_writer(writer: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    writer.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store> {
@@ -265,10 +277,9 @@ impl Store {
         }))
     }
 
-    /// Opens the store `db` names: a `postgres://` or `postgresql://` URL, or an SQLite file's
-    /// path.
+    /// Opens the store `db` names: a PostgreSQL URL (`is_postgres_url`), or an SQLite file's path.
     pub fn connect(db: &str) -> Result<Store> {
-        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        if is_postgres_url(db) {
             Store::open_postgres(db)
         } else {
             Store::open(Path::new(db))
@@ -390,9 +401,7 @@ impl Store {
     pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         match &self.0 {
             Backend::Sqlite { writer, .. } => {
-                // A panic while holding the lock cannot leave a transaction open (it rolls back
-                // on drop), so a poisoned lock is still a usable connection.
-                let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
+                let mut conn = lock_writer(writer);
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
                 let out = f(&Tx::sqlite(&tx))?;
                 tx.commit()?;
@@ -423,7 +432,7 @@ impl Store {
 impl Drop for Store {
     fn drop(&mut self) {
         if let Backend::Sqlite { writer, .. } = &self.0 {
-            let conn = writer.lock().unwrap_or_else(|p| p.into_inner());
+            let conn = lock_writer(writer);
             // Best effort: a reader still inside a read keeps the WAL, which the next open reads.
             let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
         }

@@ -14,7 +14,7 @@ mod common;
 mod server;
 
 use serde_json::{Value, json};
-use server::{Server, call, free_port, request};
+use server::{Server, call, free_port, new_club, request};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -30,15 +30,7 @@ fn main() {
     let ports = [replicas[0].port, replicas[1].port];
 
     // Club 1 with the league bench's players, a Malilla league and one session.
-    let (s, club) = call(
-        ports[0],
-        "POST",
-        "/v1/clubs",
-        "operator-token",
-        &json!({"name": "Bench"}),
-    );
-    assert_eq!(s, 201, "{club}");
-    let key = club["key"]["secret"].as_str().unwrap().to_string();
+    let key = new_club(ports[0], "Bench");
     let mut players = std::collections::BTreeMap::new();
     for name in common::PLAYERS {
         let (s, p) = call(

@@ -4,6 +4,10 @@
 //! that say what failed.
 
 mod common;
+// The server as a process: apart from `common`, which an example also reads (cargo tells tests,
+// not examples, where the binary is).
+#[path = "common/server.rs"]
+mod server;
 
 use actix_http::Request;
 use actix_web::body::MessageBody;
@@ -13,6 +17,7 @@ use actix_web::test as http;
 use arbiter::api::problem::Problem;
 use arbiter::engine::Options;
 use serde_json::{Value, json};
+use server::{Server, free_port};
 use std::path::Path;
 
 struct Reply {
@@ -256,46 +261,13 @@ async fn formula_names_are_quoted_in_csv_and_a_sheet_round_trip_keeps_them() {
 
 // ---- 2. stalled and oversize bodies ---------------------------------------------------------
 
-/// The real server (so that the bound on a body's time is the server's), with a 1 s body timeout.
-struct Server {
-    child: std::process::Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn server() -> Server {
-    use std::time::{Duration, Instant};
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--body-timeout", "1", "--port", &port.to_string()])
-        .arg("--db")
-        .arg(dir.path().join("league.db"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Server {
-        child,
-        port,
-        _dir: dir,
-    }
+/// The real server (so that the bound on a body's time is the server's), with a 1 s body timeout,
+/// on a database in `dir`.
+fn server(dir: &tempfile::TempDir) -> Server {
+    let db = common::database_in(dir.path());
+    let mut server = Server::spawn_with(&db, free_port(), &["--body-timeout", "1"]);
+    server.wait_up();
+    server
 }
 
 /// Sends `head` (and no more), then reads what the server answers within 10 s: the status line,
@@ -328,7 +300,8 @@ fn answer_to(port: u16, head: &str) -> (String, std::time::Duration, Option<std:
 #[test]
 fn a_stalled_body_times_out_and_an_oversize_one_is_refused_unread() {
     use std::time::Duration;
-    let s = server();
+    let dir = tempfile::tempdir().unwrap();
+    let s = server(&dir);
     let post = "POST /v1/games/malilla/adjudications HTTP/1.1\r\nhost: x\r\n\
                 content-type: application/json\r\n";
     // Headers, a byte of the body, then nothing: 408 once the body timeout passes, and the

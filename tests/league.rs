@@ -4037,15 +4037,15 @@ async fn a_league_copied_into_postgresql_reads_the_same_and_goes_on() {
 
     let federation = tempfile::tempdir().unwrap();
     let target = common::database_in(federation.path());
-    let copy = || {
+    let copy = |from: &Path| {
         std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(["copy", "--from"])
-            .arg(&file)
+            .arg(from)
             .args(["--to", &target])
             .output()
             .unwrap()
     };
-    let out = copy();
+    let out = copy(&file);
     let printed = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -4096,19 +4096,14 @@ async fn a_league_copied_into_postgresql_reads_the_same_and_goes_on() {
     assert!(hand["id"].as_i64().unwrap() > last_copied, "{hand}");
 
     // A file that is not there is not made and copied empty: refused.
-    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["copy", "--from"])
-        .arg(dir.path().join("typo.db"))
-        .args(["--to", &target])
-        .output()
-        .unwrap();
+    let missing = copy(&dir.path().join("typo.db"));
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no SQLite file"));
     assert!(!dir.path().join("typo.db").exists());
 
     // Copied again into the database that now holds the club: refused, and nothing changes.
     let standings = c.get("/v1/clubs/1/leagues/1/standings").await;
-    let out = copy();
+    let out = copy(&file);
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("already holds 1 club"), "{said}");

@@ -83,9 +83,15 @@ impl Server {
     /// The server on `db` (a SQLite file's path or a PostgreSQL URL) at `port`, started: it may
     /// not answer yet.
     pub fn spawn(db: &str, port: u16) -> Server {
+        Server::spawn_with(db, port, &[])
+    }
+
+    /// `spawn`, with more of `serve`'s options (`--body-timeout 1`, say).
+    pub fn spawn_with(db: &str, port: u16, options: &[&str]) -> Server {
         let log = tempfile::tempfile().expect("a file for the server's stderr");
         let process = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(["serve", "--port", &port.to_string(), "--db", db])
+            .args(options)
             .env("ARBITER_ADMIN_TOKEN", "operator-token")
             .stdout(Stdio::null())
             .stderr(log.try_clone().expect("the stderr file, twice"))
@@ -144,19 +150,24 @@ impl Drop for Server {
     }
 }
 
+/// A club named `name`, made with the operator's token through the server at `port`: its key.
+pub fn new_club(port: u16, name: &str) -> String {
+    let (s, club) = call(
+        port,
+        "POST",
+        "/v1/clubs",
+        "operator-token",
+        &json!({"name": name}),
+    );
+    assert_eq!(s, 201, "{club}");
+    club["key"]["secret"].as_str().unwrap().to_string()
+}
+
 /// Club 1, "Casa", made with the operator's token through the first of `ports`, and its four
 /// players Ana, Ben, Cai and Dee, made through each of `ports` in turn: the club's key, and the
 /// players as a match's seats (N, E, S, W).
 pub fn club_of_four(ports: &[u16]) -> (String, serde_json::Map<String, Value>) {
-    let (s, club) = call(
-        ports[0],
-        "POST",
-        "/v1/clubs",
-        "operator-token",
-        &json!({"name": "Casa"}),
-    );
-    assert_eq!(s, 201, "{club}");
-    let key = club["key"]["secret"].as_str().unwrap().to_string();
+    let key = new_club(ports[0], "Casa");
     let mut seats = serde_json::Map::new();
     for (i, (seat, name)) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")]
         .into_iter()

@@ -433,23 +433,22 @@ pub fn check_counts<V: Verbs>(
         (None, HandSize::Each(_)) => table.seat(0),
         (None, HandSize::Dealer { .. }) => return Ok(()),
     };
-    let errors: Vec<_> = record
-        .deal
-        .iter()
-        .filter_map(|(s, cards)| {
-            let seat = table.resolve(*s)?;
-            (cards.len() != size.of(seat, dealer)).then(|| {
-                FieldError::new(
-                    format!("/deal/{s}"),
-                    format!(
-                        "{s} was dealt {} cards; expected {}",
-                        cards.len(),
-                        size.expected(seat, dealer)
-                    ),
-                )
-            })
-        })
-        .collect();
+    let mut errors = Vec::new();
+    for (s, cards) in &record.deal {
+        let Some(seat) = table.resolve(*s) else {
+            continue;
+        };
+        if cards.len() != size.of(seat, dealer) {
+            errors.push(FieldError::new(
+                format!("/deal/{s}"),
+                format!(
+                    "{s} was dealt {} cards; expected {}",
+                    cards.len(),
+                    size.expected(seat, dealer)
+                ),
+            ));
+        }
+    }
     if errors.is_empty() {
         Ok(())
     } else {

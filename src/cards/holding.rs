@@ -3,7 +3,7 @@
 //! pack has copies (`CardCounts`: Calypso's four packs, Hand and Foot's five packs and ten jokers).
 //! The engine's dealing and trick play work on either.
 
-use super::{Card, CardSet, Pack, Suit};
+use super::{Card, CardSet, Pack, Suit, SuitedSet};
 use std::fmt;
 
 /// Cards held, with or without copies.
@@ -41,42 +41,51 @@ pub trait Holding: Copy + Default + PartialEq + fmt::Debug + fmt::Display {
     }
 }
 
-impl Holding for CardSet {
-    fn count(&self, card: Card) -> u32 {
-        CardSet::contains(*self, card) as u32
-    }
-    fn insert(&mut self, card: Card) -> bool {
-        CardSet::insert(self, card)
-    }
-    fn remove(&mut self, card: Card) -> bool {
-        CardSet::remove(self, card)
-    }
-    fn len(&self) -> u32 {
-        CardSet::len(*self)
-    }
-    fn distinct(&self) -> CardSet {
-        *self
-    }
-    fn of_suit(&self, suit: Suit) -> CardSet {
-        CardSet::of_suit(*self, suit)
-    }
-    fn to_vec(&self) -> Vec<Card> {
-        self.iter().collect()
-    }
-    fn deal_regular(cards: &[Card], pack: &Pack, dealt: &mut CardSet) -> Option<CardSet> {
-        if pack.copies.is_some() {
-            return None;
+/// A set holds each card once: `CardSet`, and `SuitedSet` for a pack of suited cards alone.
+macro_rules! set_holding {
+    ($set:ident) => {
+        impl Holding for $set {
+            fn count(&self, card: Card) -> u32 {
+                $set::contains(*self, card) as u32
+            }
+            fn insert(&mut self, card: Card) -> bool {
+                $set::insert(self, card)
+            }
+            fn remove(&mut self, card: Card) -> bool {
+                $set::remove(self, card)
+            }
+            fn len(&self) -> u32 {
+                $set::len(*self)
+            }
+            fn distinct(&self) -> CardSet {
+                CardSet::from(*self)
+            }
+            fn of_suit(&self, suit: Suit) -> $set {
+                $set::of_suit(*self, suit)
+            }
+            fn to_vec(&self) -> Vec<Card> {
+                self.iter().collect()
+            }
+            fn deal_regular(cards: &[Card], pack: &Pack, dealt: &mut $set) -> Option<$set> {
+                if pack.copies.is_some() {
+                    return None;
+                }
+                // A card the set cannot hold is left out of `hand`, and its count then differs.
+                let hand = $set::of(cards);
+                let regular = hand.len() as usize == cards.len()
+                    && CardSet::from(hand).minus(pack.cards).is_empty()
+                    && hand.intersect(*dealt).is_empty();
+                regular.then(|| {
+                    *dealt = dealt.union(hand);
+                    hand
+                })
+            }
         }
-        let hand = CardSet::of(cards);
-        let regular = hand.len() as usize == cards.len()
-            && hand.minus(pack.cards).is_empty()
-            && hand.intersect(*dealt).is_empty();
-        regular.then(|| {
-            *dealt = dealt.union(hand);
-            hand
-        })
-    }
+    };
 }
+
+set_holding!(CardSet);
+set_holding!(SuitedSet);
 
 /// Every card index a `Card` can have (suited cards, tarot trumps, the Fool, the jokers).
 const INDICES: usize = 90;

@@ -1,13 +1,14 @@
 //! Cards, suits, ranks and packs, with the canonical notation of `docs/rules/README.md`.
 //!
-//! A card is one byte; a set of cards is one `u128` bit mask, so hands, tricks and packs are
-//! copied and tested without allocating.
+//! A card is one byte; a set of cards is one `u128` bit mask (`CardSet`), or one `u64` where only
+//! suited cards can be in it (`SuitedSet`), so hands, tricks and packs are copied and tested
+//! without allocating.
 
 mod holding;
 mod set;
 
 pub use holding::{CardCounts, Holding};
-pub use set::CardSet;
+pub use set::{CardSet, SuitedSet};
 
 /// Serializes a type as its `Display` string and deserializes it through its `FromStr`; a value
 /// that is not a string is refused as not `$expecting` ("a string" unless given).

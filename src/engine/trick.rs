@@ -1,7 +1,7 @@
 //! Tricks: the cards played to one trick, in order, and the helpers that decide who wins it.
 
 use super::log::Fault;
-use crate::cards::{Card, CardClass, CardSet, Holding, Rank, Suit};
+use crate::cards::{Card, CardClass, Holding, Rank, Suit, SuitedSet};
 use crate::seat::{Seat, Table};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -238,7 +238,7 @@ impl Winning {
     /// the hand's trump and order). Always inlined: asked at every card, and a call showed in
     /// Malilla's profile.
     #[inline(always)]
-    pub fn beaten_by(self, trick: &Trick, beaters: &Beaters) -> CardSet {
+    pub fn beaten_by(self, trick: &Trick, beaters: &Beaters) -> SuitedSet {
         beaters.of(trick.plays()[self.pos()].card)
     }
 
@@ -267,21 +267,21 @@ impl Winning {
 /// (the cards `trump_or_led` ranks higher) with one trump and card order: a winning card is a
 /// trump or of the led suit, so its beaters follow from the card alone. Built once (a const), it
 /// turns the beaters of the winning card, asked at every card of a game that must head the trick
-/// (Malilla), into one load.
+/// (Malilla), into one load. Only suited cards beat a card this way: the sets are `SuitedSet`s.
 #[derive(Clone, Copy, Debug)]
-pub struct Beaters([CardSet; 64]);
+pub struct Beaters([SuitedSet; 64]);
 
 impl Beaters {
     pub const fn new(trump: Option<Suit>, order: &RankOrder) -> Beaters {
         let trumps = match trump {
-            Some(t) => CardSet::suit(t),
-            None => CardSet::EMPTY,
+            Some(t) => SuitedSet::suit(t),
+            None => SuitedSet::EMPTY,
         };
-        let mut by_card = [CardSet::EMPTY; 64];
+        let mut by_card = [SuitedSet::EMPTY; 64];
         let mut i = 0;
         while i < 64 {
             let suit = Suit::ALL[i >> 4];
-            let above = CardSet::ranks(suit, order.above[i & 15]);
+            let above = SuitedSet::ranks(suit, order.above[i & 15]);
             // A trump is beaten by higher trumps only; a card of the led suit by its higher
             // cards and every trump.
             let trumped = matches!(trump, Some(t) if t as usize == suit as usize);
@@ -293,7 +293,7 @@ impl Beaters {
 
     /// The cards that beat `top`, a suited card winning the trick.
     #[inline(always)]
-    pub fn of(&self, top: Card) -> CardSet {
+    pub fn of(&self, top: Card) -> SuitedSet {
         self.0[top.index() as usize & 63]
     }
 }
@@ -481,6 +481,7 @@ fn serialize_plays<S: serde::Serializer>(t: &Trick, s: S) -> Result<S::Ok, S::Er
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::CardSet;
 
     fn c(s: &str) -> Card {
         s.parse().unwrap()
@@ -513,7 +514,7 @@ mod tests {
         let table = Table::FOUR;
         let mut t = Trick::new(1, Seat::N);
         t.push(Seat::N, c("T5"), 0);
-        let hand = crate::cards::CardSet::of(&[c("T7"), c("KS")]);
+        let hand = CardSet::of(&[c("T7"), c("KS")]);
         assert_eq!(must_follow_suit(table, "x", &t, hand, c("KS")), None);
         let mut t = Trick::new(1, Seat::N);
         t.push(Seat::N, c("2S"), 0);
@@ -540,7 +541,7 @@ mod tests {
             None,
             "the game rules it"
         );
-        let hand = crate::cards::CardSet::of(&[c("T7"), c("2S")]);
+        let hand = CardSet::of(&[c("T7"), c("2S")]);
         let mut t = Trick::new(1, Seat::N);
         t.push(Seat::N, c("KS"), 0);
         assert!(
@@ -575,7 +576,7 @@ mod tests {
                             .filter(|&c| strength(c) > strength(top))
                             .collect();
                         assert_eq!(
-                            table.of(top).intersect(cards),
+                            CardSet::from(table.of(top)).intersect(cards),
                             higher,
                             "{top} led {led:?} trump {trump:?}"
                         );

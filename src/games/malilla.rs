@@ -3,7 +3,7 @@
 //! point per trick on top of the card points (70 a hand); the side over 35 scores the excess; game
 //! to 35; any incorrect play loses the game at once.
 
-use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
+use crate::cards::{Card, Pack, Rank, Suit, SuitedSet, packs};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Beaters, Bonus, BonusStatus, Decides, Effect, Ending, Established, Fault,
@@ -105,7 +105,7 @@ fn card_points(card: Card) -> i32 {
 
 /// MA-3: the sevens a hand may not discard at the start of the hand: every seven but the trump's
 /// (each suit's seven joins the others once the suit is led, `MalillaHand::close_trick`).
-fn sevens_not_led(trump: Suit) -> CardSet {
+fn sevens_not_led(trump: Suit) -> SuitedSet {
     Suit::ALL
         .into_iter()
         .filter(|&s| s != trump)
@@ -132,14 +132,14 @@ enum Breach {
 #[derive(Clone, Copy)]
 struct Judged {
     trump: Suit,
-    forbidden_sevens: CardSet,
+    forbidden_sevens: SuitedSet,
     winning: Option<Winning>,
 }
 
 /// The cards of `hand` rules 1–2 allow on a `led` lead: the led suit if held, else every card
 /// but the forbidden sevens (all of them when nothing else is left).
 #[inline(always)]
-fn allowed(forbidden_sevens: CardSet, hand: CardSet, led: Suit) -> CardSet {
+fn allowed(forbidden_sevens: SuitedSet, hand: SuitedSet, led: Suit) -> SuitedSet {
     let of_led = hand.of_suit(led);
     if !of_led.is_empty() {
         return of_led;
@@ -156,7 +156,7 @@ fn allowed(forbidden_sevens: CardSet, hand: CardSet, led: Suit) -> CardSet {
 /// rule it breaks, `None` = legal (`fault` says how it broke it). Always inlined: every card is
 /// judged, and its answer is nearly always `None`.
 #[inline(always)]
-fn judge(facts: Judged, trick: &Trick, hand: CardSet, card: Card) -> Option<Breach> {
+fn judge(facts: Judged, trick: &Trick, hand: SuitedSet, card: Card) -> Option<Breach> {
     let Judged {
         trump,
         forbidden_sevens,
@@ -201,7 +201,7 @@ fn opponent_at(winner: usize, to_play: usize) -> bool {
 /// The fault of `card`, played from `hand` to `trick`, that broke `breach` (`judge`, with the
 /// same `facts`): out of line, as faults are rare and every card is judged.
 #[cold]
-fn fault(breach: Breach, facts: Judged, trick: &Trick, hand: CardSet, card: Card) -> Fault {
+fn fault(breach: Breach, facts: Judged, trick: &Trick, hand: SuitedSet, card: Card) -> Fault {
     let led = trick.led().expect("a card follows").suit_unchecked();
     match breach {
         Breach::Revoke => revoke(trick, hand.of_suit(led), card, led),
@@ -218,7 +218,7 @@ fn fault(breach: Breach, facts: Judged, trick: &Trick, hand: CardSet, card: Card
 // The faults of `judge`, out of line: they are rare, and every card is judged.
 
 #[cold]
-fn revoke(trick: &Trick, of_led: CardSet, card: Card, led: Suit) -> Fault {
+fn revoke(trick: &Trick, of_led: SuitedSet, card: Card, led: Suit) -> Fault {
     Fault::new(
         "revoke",
         "malilla.md §3.1",
@@ -244,7 +244,7 @@ fn illegal_seven(trick: &Trick, card: Card) -> Fault {
 }
 
 #[cold]
-fn failed_to_overtake(trick: &Trick, w: PlayedCard, card: Card, beaters: CardSet) -> Fault {
+fn failed_to_overtake(trick: &Trick, w: PlayedCard, card: Card, beaters: SuitedSet) -> Fault {
     Fault::new(
         "failed_to_overtake",
         "malilla.md §3.3",
@@ -288,7 +288,7 @@ impl Rules for Malilla {
         before: &MatchState,
     ) -> Result<Box<dyn HandState<Verb>>, Vec<FieldError>> {
         let pack = pack();
-        let dealt = deal::check_cards(record, Table::FOUR, &pack)?;
+        let dealt = deal::check_holdings::<SuitedSet, _>(record, Table::FOUR, &pack)?;
         deal::check_whole_pack(&dealt, &pack)?;
         let dealer = record.dealer;
         let adj = Adjudication::new(INFO.id, dealer, before, TRICKS as usize);
@@ -309,7 +309,7 @@ impl Rules for Malilla {
         let mut hand = Box::new(MalillaHand {
             trump: trump_card.map_or(Suit::Spades, |c| c.suit_unchecked()),
             play: TrickPlay::new(Table::FOUR, dealt.hands, Table::FOUR.left(dealer)),
-            forbidden_sevens: CardSet::EMPTY,
+            forbidden_sevens: SuitedSet::EMPTY,
             allow_correction: options.flag("allow_correction_before_trick_end"),
             foul: None,
             winning: None,
@@ -354,10 +354,11 @@ impl Rules for Malilla {
 #[derive(Clone)]
 struct MalillaHand {
     trump: Suit,
-    play: TrickPlay,
+    /// A suited pack: hands are 64-bit sets, and every card is checked against several.
+    play: TrickPlay<SuitedSet>,
     /// The sevens that may not be discarded: not trumps, of a suit not led in a completed trick
     /// (MA-3).
-    forbidden_sevens: CardSet,
+    forbidden_sevens: SuitedSet,
     allow_correction: bool,
     /// The first established incorrect play: the offenders' side and its action.
     foul: Option<(Side, usize)>,
@@ -384,7 +385,7 @@ impl MalillaHand {
 
     /// The judge of a card played to any trick (a correction's, whose trick is cut at the card):
     /// the winning card found from the trick.
-    fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
+    fn judge(&self) -> impl Fn(&Trick, SuitedSet, Card) -> Option<Fault> + use<> {
         let (trump, forbidden_sevens) = (self.trump, self.forbidden_sevens);
         move |trick, hand, card| {
             let facts = Judged {

@@ -214,31 +214,37 @@ impl Rules for CourtPiece {
         let dealer = record.dealer;
         let maker = Table::FOUR.left(dealer);
         // §1: the first five cards listed for each seat are the packet dealt before trump.
-        let mut first_packets = [CardSet::EMPTY; 4];
+        let mut first_packets = [[Card::JOKER; FIRST_PACKET]; 4];
         for (seat, cards) in &record.deal {
             let at = Table::FOUR.resolve(*seat).expect("checked by check_cards");
-            first_packets[at.pos()] = CardSet::of(&cards[..FIRST_PACKET]);
+            first_packets[at.pos()].copy_from_slice(&cards[..FIRST_PACKET]);
         }
-        Ok(Box::new(Hand {
-            maker,
-            first_packets,
-            // §1: the trump maker leads.
-            play: TrickPlay::new(Table::FOUR, dealt.hands, maker),
-            phase: Phase::Trump,
-            first_seven: None,
-            playing_on: false,
-            revokes: Vec::new(),
-            forfeit: None,
-            early_claims: Vec::new(),
-            streak: carried.streak,
-            rules: Variants {
-                claim_only: options.choice("discovery") == "recorded_claim_only",
-                any_court_resets_streak: options.flag("any_court_resets_streak"),
-                courts_52_plus_1: options.flag("courts_52_plus_1"),
-                match_hands,
+        // The box first, the hand written into it: the hand is large, and built then boxed it was
+        // copied whole once more (the copy showed in `start`'s profile).
+        let hand: Box<Hand> = Box::write(
+            Box::new_uninit(),
+            Hand {
+                maker,
+                first_packets,
+                // §1: the trump maker leads.
+                play: TrickPlay::new(Table::FOUR, dealt.hands, maker),
+                phase: Phase::Trump,
+                first_seven: None,
+                playing_on: false,
+                revokes: Vec::new(),
+                forfeit: None,
+                early_claims: Vec::new(),
+                streak: carried.streak,
+                rules: Variants {
+                    claim_only: options.choice("discovery") == "recorded_claim_only",
+                    any_court_resets_streak: options.flag("any_court_resets_streak"),
+                    courts_52_plus_1: options.flag("courts_52_plus_1"),
+                    match_hands,
+                },
+                adj: Adjudication::new(INFO.id, dealer, before, TRICKS),
             },
-            adj: Adjudication::new(INFO.id, dealer, before, TRICKS),
-        }))
+        );
+        Ok(hand)
     }
 }
 
@@ -294,8 +300,9 @@ struct Variants {
 struct Hand {
     maker: Seat,
     /// Each seat's first five cards, by seat position: all it holds while trump is named (the
-    /// trump maker's are all he sees).
-    first_packets: [CardSet; 4],
+    /// trump maker's are all he sees). Kept as dealt, made a set only for a view of the trump
+    /// phase: every hand starts here, and making the four sets showed in `start`'s profile.
+    first_packets: [[Card; FIRST_PACKET]; 4],
     play: TrickPlay,
     phase: Phase,
     first_seven: Option<Side>,
@@ -370,46 +377,104 @@ impl Hand {
         false
     }
 
-    fn close_trick(&mut self) {
+    /// The seat whose card wins the complete trick on the table: §3, the highest trump, else the
+    /// highest card of the suit led. The usual rule (`Trick::trump_or_led_winner`) for a trick of
+    /// exactly four cards of the 52-card pack, where A is high as the ranks are numbered: it
+    /// checks for short tricks and cards without a suit, which showed in `close_trick`'s profile.
+    #[inline]
+    fn trick_winner(&self) -> Seat {
         let trick = &self.play.trick;
-        let winner = trick
-            .trump_or_led_winner(self.adj.trump, &ORDER)
-            .expect("a complete trick");
-        let last_action = trick.action_index(trick.len() - 1);
+        let &[a, b, c, d] = trick.plays() else {
+            unreachable!("a complete trick of four cards")
+        };
+        let trump = self
+            .adj
+            .trump
+            .expect("trump is named before the first lead");
+        let led = a.card.suit_unchecked();
+        // Above every other card a trump, then a card of the suit led, each by rank; no two cards
+        // of those suits are equal, and the lead always outranks a card of neither.
+        let rank = |card: Card| {
+            let suit = card.suit_unchecked();
+            ((suit == trump) as u8) << 5 | ((suit == led) as u8) << 4 | card.index() & 15
+        };
+        let (ka, kb, kc, kd) = (rank(a.card), rank(b.card), rank(c.card), rank(d.card));
+        let (first, kf) = if kb > ka { (b.seat, kb) } else { (a.seat, ka) };
+        let (second, ks) = if kd > kc { (d.seat, kd) } else { (c.seat, kc) };
+        let winner = if ks > kf { second } else { first };
+        debug_assert_eq!(
+            Some(winner),
+            trick.trump_or_led_winner(self.adj.trump, &ORDER)
+        );
+        winner
+    }
+
+    fn close_trick(&mut self) {
+        let winner = self.trick_winner();
         let established = self.play.close_trick_reported(winner, &mut self.adj.tricks);
-        self.adj.tally[Table::FOUR.side(winner)].tricks += 1;
+        let side = Table::FOUR.side(winner);
+        self.adj.tally[side].tricks += 1;
         // Nearly every trick establishes no revoke and answers no claim: nothing to look at.
         if (!established.is_empty() || !self.early_claims.is_empty()) && self.discover(established)
         {
             return;
         }
         let n = self.adj.tricks.len();
-        if self.playing_on && Some(Table::FOUR.side(winner)) != self.first_seven {
-            let side = self.first_seven.expect("playing on after the first seven");
-            let detail = format!(
-                "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
-                Table::FOUR.side(winner).spoken(),
-                side.spoken()
-            );
-            let event = Event::new("play_on_failed", last_action, None, Vec::new(), detail);
-            self.adj.events.push(event.for_side(side));
-            self.end(Ending::PlayOnFailed(n as u8));
+        if self.playing_on && Some(side) != self.first_seven {
+            self.play_on_failed(side, n);
         } else if n == TRICKS {
             self.end(Ending::Complete);
-        } else if n == FIRST_SEVEN
-            && let Some(side) = Side::BOTH
-                .into_iter()
-                .find(|&s| self.tricks_of(s) == FIRST_SEVEN)
-        {
-            self.first_seven = Some(side);
-            self.phase = Phase::PlayOn(side);
-            let detail = format!(
-                "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
-                side.spoken()
-            );
-            let event = Event::new("first_seven", last_action, None, Vec::new(), detail);
-            self.adj.events.push(event.for_side(side));
+        } else if n == FIRST_SEVEN && self.tricks_of(side) == FIRST_SEVEN {
+            // Seven tricks of seven: the side that took the seventh took them all.
+            self.took_first_seven(side);
         }
+    }
+
+    /// The action that completed the trick last closed.
+    fn last_trick_closed_at(&self) -> usize {
+        let trick = &self.adj.tricks.last().expect("a trick closed").plays;
+        trick.action_index(trick.len() - 1)
+    }
+
+    /// §4.1: the side playing on for all thirteen lost trick `n` (taken by `winner`): the hand
+    /// ends. Out of line, as `close_trick` is asked at every trick.
+    #[cold]
+    fn play_on_failed(&mut self, winner: Side, n: usize) {
+        let side = self.first_seven.expect("playing on after the first seven");
+        let detail = format!(
+            "{} took trick {n}: {} cannot take all thirteen and keep their one court; the hand ends",
+            winner.spoken(),
+            side.spoken()
+        );
+        let event = Event::new(
+            "play_on_failed",
+            self.last_trick_closed_at(),
+            None,
+            Vec::new(),
+            detail,
+        );
+        self.adj.events.push(event.for_side(side));
+        self.end(Ending::PlayOnFailed(n as u8));
+    }
+
+    /// §4.1: `side` took each of the first seven tricks: its court, and the choice to play on.
+    /// Out of line, as `close_trick` is asked at every trick.
+    #[cold]
+    fn took_first_seven(&mut self, side: Side) {
+        self.first_seven = Some(side);
+        self.phase = Phase::PlayOn(side);
+        let detail = format!(
+            "{} took each of the first seven tricks: one court; they may play on for all thirteen (§4.1)",
+            side.spoken()
+        );
+        let event = Event::new(
+            "first_seven",
+            self.last_trick_closed_at(),
+            None,
+            Vec::new(),
+            detail,
+        );
+        self.adj.events.push(event.for_side(side));
     }
 
     /// A `claim_revoke` by `seat` naming `accused`: discovers that seat's established revokes.
@@ -511,6 +576,139 @@ impl Hand {
         );
         adj.events
             .push(Event::new("hand_abandoned", None, None, Vec::new(), detail).for_side(side));
+    }
+
+    /// §3: a card played to the trick, judged; the trick closed when it is the fourth. A revoke
+    /// goes out of line (`play_revoke`): a card known to break no rule passes no fault to the
+    /// trick play, so its check is folded away rather than made through memory at every card.
+    #[inline(always)]
+    fn play_card(&mut self, index: usize, seat: Seat, card: Card) -> Result<(), RecordError> {
+        if let Some(fault) = judge(&self.play.trick, self.play.hand(seat), card) {
+            return self.play_revoke(index, seat, card, fault);
+        }
+        self.play.play(index, seat, card, None)?;
+        if self.play.is_complete() {
+            self.close_trick();
+        }
+        Ok(())
+    }
+
+    /// `play_card` for a card that revokes (§3): rare.
+    #[cold]
+    #[inline(never)]
+    fn play_revoke(
+        &mut self,
+        index: usize,
+        seat: Seat,
+        card: Card,
+        fault: Fault,
+    ) -> Result<(), RecordError> {
+        self.play.play(index, seat, card, Some(fault))?;
+        if self.play.is_complete() {
+            self.close_trick();
+        }
+        Ok(())
+    }
+
+    /// Every action but a card played in `Phase::Play` (`HandState::apply`).
+    #[inline(never)]
+    fn apply_other(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
+        let seat = action.seat;
+        let verb = action.kind.verb();
+        let error = |code, detail: String| RecordError::at(code, index, seat, verb, detail);
+        // Only an ended hand ignores actions: the reason is not asked of every card.
+        if matches!(self.phase, Phase::Over(_))
+            && let Some(reason) = self.ignored_after_end()
+            && (self.phase == Phase::Over(Ending::Forfeited)
+                || !matches!(action.kind, Verb::ClaimRevoke(_)))
+        {
+            self.ignore(index, reason);
+            return Ok(());
+        }
+        match (self.phase, action.kind) {
+            // A revoke may be claimed until the record ends, unless the hand is already forfeited.
+            (_, Verb::ClaimRevoke(accused)) => {
+                self.claim(index, seat, accused);
+                Ok(())
+            }
+            (Phase::Trump, Verb::Trump(suit)) if seat == self.maker => {
+                self.adj.trump = Some(suit);
+                self.phase = Phase::Play;
+                Ok(())
+            }
+            // README C11: no card is on the table, so nobody is entitled to correct.
+            (Phase::Trump, Verb::Correct(_)) => {
+                Err(RecordError::correct_before_play(index, action))
+            }
+            // README C12: the seat is checked before the verb.
+            (Phase::Trump, _) if seat != self.maker => Err(error(
+                "out_of_turn",
+                format!(
+                    "only the trump maker {} (the dealer's left) names trump (§1), and nothing comes before it",
+                    self.maker
+                ),
+            )),
+            (Phase::Trump, _) => Err(error(
+                "unexpected_action",
+                format!(
+                    "the trump maker {} must name trump before the first lead (§2)",
+                    self.maker
+                ),
+            )),
+            (Phase::Play, Verb::Play(card)) => self.play_card(index, seat, card),
+            (Phase::Play, Verb::Correct(card)) => self.play.correct(index, seat, card, judge),
+            (Phase::Play, _) if self.play.to_play().is_some_and(|due| due != seat) => Err(error(
+                "out_of_turn",
+                format!(
+                    "{} is due to play to trick {}, not {seat}",
+                    self.play.to_play().expect("checked"),
+                    self.play.trick.number
+                ),
+            )),
+            (Phase::Play, _) => Err(error(
+                "unexpected_action",
+                "a card is due to the trick".into(),
+            )),
+            (Phase::PlayOn(side), Verb::PlayOn(on)) if Table::FOUR.side(seat) == side => {
+                if on {
+                    self.playing_on = true;
+                    self.phase = Phase::Play;
+                    self.adj.events.push(
+                        Event::new(
+                            "play_on",
+                            index,
+                            seat,
+                            Vec::new(),
+                            format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
+                        )
+                        .for_side(side),
+                    );
+                } else {
+                    self.decline(seat, side, index);
+                }
+                Ok(())
+            }
+            (Phase::PlayOn(side), Verb::PlayOn(_)) => Err(error(
+                "out_of_turn",
+                format!(
+                    "only {}, who took the first seven tricks, decide whether to play on",
+                    side.spoken()
+                ),
+            )),
+            (Phase::PlayOn(side), _) => {
+                // CP-c, CP-e: no decision recorded: the hand is abandoned and this action ignored.
+                Hand::undecided(&mut self.adj, side);
+                self.end(Ending::Abandoned);
+                let reason = self.ignored_after_end().expect("abandoned");
+                self.ignore(index, reason);
+                Ok(())
+            }
+            (Phase::Over(_), _) => Err(RecordError::after_end(
+                index,
+                action,
+                "all thirteen tricks have been played",
+            )),
+        }
     }
 
     fn irregularities(&self) -> Vec<Irregularity> {
@@ -657,110 +855,13 @@ fn score(
 /// An event of the hand: each belongs to a side (the first-seven side's court, its play-on), and
 /// to the seat that decided where one did. The replay driver states its trick.
 impl HandState<Verb> for Hand {
+    /// Nearly every action is a card played to a trick: it is checked here, every other action
+    /// out of line (`apply_other`), so that a card does not pay for the frame of the rest.
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
-        let seat = action.seat;
-        let verb = action.kind.verb();
-        let error = |code, detail: String| RecordError::at(code, index, seat, verb, detail);
-        // Only an ended hand ignores actions: the reason is not asked of every card.
-        if matches!(self.phase, Phase::Over(_))
-            && let Some(reason) = self.ignored_after_end()
-            && (self.phase == Phase::Over(Ending::Forfeited)
-                || !matches!(action.kind, Verb::ClaimRevoke(_)))
-        {
-            self.ignore(index, reason);
-            return Ok(());
+        if let (Phase::Play, Verb::Play(card)) = (self.phase, action.kind) {
+            return self.play_card(index, action.seat, card);
         }
-        match (self.phase, action.kind) {
-            // A revoke may be claimed until the record ends, unless the hand is already forfeited.
-            (_, Verb::ClaimRevoke(accused)) => {
-                self.claim(index, seat, accused);
-                Ok(())
-            }
-            (Phase::Trump, Verb::Trump(suit)) if seat == self.maker => {
-                self.adj.trump = Some(suit);
-                self.phase = Phase::Play;
-                Ok(())
-            }
-            // README C11: no card is on the table, so nobody is entitled to correct.
-            (Phase::Trump, Verb::Correct(_)) => {
-                Err(RecordError::correct_before_play(index, action))
-            }
-            // README C12: the seat is checked before the verb.
-            (Phase::Trump, _) if seat != self.maker => Err(error(
-                "out_of_turn",
-                format!(
-                    "only the trump maker {} (the dealer's left) names trump (§1), and nothing comes before it",
-                    self.maker
-                ),
-            )),
-            (Phase::Trump, _) => Err(error(
-                "unexpected_action",
-                format!(
-                    "the trump maker {} must name trump before the first lead (§2)",
-                    self.maker
-                ),
-            )),
-            (Phase::Play, Verb::Play(card)) => {
-                let fault = judge(&self.play.trick, self.play.hand(seat), card);
-                self.play.play(index, seat, card, fault)?;
-                if self.play.is_complete() {
-                    self.close_trick();
-                }
-                Ok(())
-            }
-            (Phase::Play, Verb::Correct(card)) => self.play.correct(index, seat, card, judge),
-            (Phase::Play, _) if self.play.to_play().is_some_and(|due| due != seat) => Err(error(
-                "out_of_turn",
-                format!(
-                    "{} is due to play to trick {}, not {seat}",
-                    self.play.to_play().expect("checked"),
-                    self.play.trick.number
-                ),
-            )),
-            (Phase::Play, _) => Err(error(
-                "unexpected_action",
-                "a card is due to the trick".into(),
-            )),
-            (Phase::PlayOn(side), Verb::PlayOn(on)) if Table::FOUR.side(seat) == side => {
-                if on {
-                    self.playing_on = true;
-                    self.phase = Phase::Play;
-                    self.adj.events.push(
-                        Event::new(
-                            "play_on",
-                            index,
-                            seat,
-                            Vec::new(),
-                            format!("{} play on for all thirteen tricks (§4.1)", side.spoken()),
-                        )
-                        .for_side(side),
-                    );
-                } else {
-                    self.decline(seat, side, index);
-                }
-                Ok(())
-            }
-            (Phase::PlayOn(side), Verb::PlayOn(_)) => Err(error(
-                "out_of_turn",
-                format!(
-                    "only {}, who took the first seven tricks, decide whether to play on",
-                    side.spoken()
-                ),
-            )),
-            (Phase::PlayOn(side), _) => {
-                // CP-c, CP-e: no decision recorded: the hand is abandoned and this action ignored.
-                Hand::undecided(&mut self.adj, side);
-                self.end(Ending::Abandoned);
-                let reason = self.ignored_after_end().expect("abandoned");
-                self.ignore(index, reason);
-                Ok(())
-            }
-            (Phase::Over(_), _) => Err(RecordError::after_end(
-                index,
-                action,
-                "all thirteen tricks have been played",
-            )),
-        }
+        self.apply_other(index, action)
     }
 
     fn view(&self) -> TableView {
@@ -776,11 +877,12 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.irregularities();
         if self.phase == Phase::Trump {
             // §1: only the first packet has been dealt when trump is named.
-            view.set_hands(
-                Table::FOUR
-                    .seats()
-                    .map(|s| (s, self.first_packets[s.pos()].iter().collect())),
-            );
+            view.set_hands(Table::FOUR.seats().map(|s| {
+                (
+                    s,
+                    CardSet::of(&self.first_packets[s.pos()]).iter().collect(),
+                )
+            }));
         }
         view
     }

@@ -234,6 +234,32 @@ impl Variants {
         }
     }
 
+    /// §4.5, IT-1: the points of `cards`, counted by kind with masks (the same as `points` card
+    /// by card): a seat's count is asked at every trick, and the loop over its cards compiled
+    /// unevenly (issue 26).
+    fn points_of(&self, cards: CardSet) -> i32 {
+        const fn every_suit(rank: Rank) -> CardSet {
+            let bit = 1 << rank as u16;
+            CardSet::ranks(Suit::Spades, bit)
+                .union(CardSet::ranks(Suit::Hearts, bit))
+                .union(CardSet::ranks(Suit::Diamonds, bit))
+                .union(CardSet::ranks(Suit::Clubs, bit))
+        }
+        const KINGS: CardSet = every_suit(Rank::King);
+        const QUEENS: CardSet = every_suit(Rank::Queen);
+        const CAVALIERS: CardSet = every_suit(Rank::Cavalier);
+        const JACKS: CardSet = every_suit(Rank::Jack);
+        static HONOURS: std::sync::LazyLock<CardSet> = std::sync::LazyLock::new(|| {
+            let trump = |n| Card::tarot_trump(n).expect("a tarot trump");
+            CardSet::of(&[trump(1), trump(21), Card::FOOL])
+        });
+        let count = |kind: CardSet| cards.intersect(kind).len() as i32;
+        let (honours, kings, queens) = (count(*HONOURS), count(KINGS), count(QUEENS));
+        let (cavaliers, jacks) = (count(CAVALIERS), count(JACKS));
+        let others = cards.len() as i32 - honours - kings - queens - cavaliers - jacks;
+        honours * self.honour + 5 * kings + 4 * queens + 3 * cavaliers + 2 * jacks + others
+    }
+
     /// Card points plus one per trick in a whole hand (163 by default).
     fn hand_total(&self) -> i32 {
         packs::tarot78()
@@ -978,13 +1004,9 @@ impl TarotHand {
         let mut out = [0; 4];
         for s in TABLE.seats() {
             let p = s.pos();
-            out[p] = self.won[p]
-                .iter()
-                .map(|c| self.rules.points(c))
-                .sum::<i32>()
-                + self.tricks_won[p] as i32;
+            out[p] = self.rules.points_of(self.won[p]) + self.tricks_won[p] as i32;
             if self.extra_to == TarotPeopleTo::Declarer && Some(s) == self.declarer() {
-                out[p] += self.extra.iter().map(|c| self.rules.points(c)).sum::<i32>();
+                out[p] += self.rules.points_of(self.extra);
             }
         }
         out
@@ -1170,7 +1192,7 @@ impl TarotHand {
         let counts = self.counts();
         let camp_points = self.declarer().map(|d| {
             let people = match self.extra_to {
-                TarotPeopleTo::Defenders => self.extra.iter().map(|c| self.rules.points(c)).sum(),
+                TarotPeopleTo::Defenders => self.rules.points_of(self.extra),
                 _ => 0,
             };
             CampPoints {
@@ -1700,6 +1722,29 @@ mod tests {
         assert_eq!(d("JH", false), Discardable::Never);
         assert_eq!(d("JH", true), Discardable::Plain, "imperial_discardable");
         assert_eq!(d("KH", true), Discardable::Never);
+    }
+
+    /// IT-1: a set's points counted by kind (`points_of`) are its cards' points one by one.
+    #[test]
+    fn points_counted_by_kind_are_the_cards_points() {
+        for honour in [5, 10] {
+            let rules = Variants {
+                honour,
+                margin: false,
+                handful_only_if_made: false,
+                imperial_discardable: false,
+                penalties: true,
+            };
+            let pack: Vec<Card> = packs::tarot78().cards.iter().collect();
+            // Every single card, and many mixed sets: the 78 cards cut in runs of every length.
+            for len in 1..=pack.len() {
+                for run in pack.chunks(len) {
+                    let set = CardSet::of(run);
+                    let each: i32 = run.iter().map(|&c| rules.points(c)).sum();
+                    assert_eq!(rules.points_of(set), each, "{set}");
+                }
+            }
+        }
     }
 
     /// IT-1, IT-3: 145 card points and 18 tricks; the targets, absolute or as a margin.

@@ -498,9 +498,7 @@ impl MalillaHand {
             reason: reason.into(),
         });
     }
-}
 
-impl MalillaHand {
     /// Any action, by the rules in full: what `apply` does not take its short way.
     #[inline(never)]
     fn apply_any(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {

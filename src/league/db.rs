@@ -352,6 +352,9 @@ impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> StoreError {
         StoreError::Database(match e.as_db_error() {
             Some(db) => format!("{} ({})", db.message(), db.code().code()),
+            // The database went away after the connection left the pool (its check there costs
+            // no round trip): the same outage as finding no connection, and said the same way.
+            None if e.is_closed() => format!("no connection to the database: {e}"),
             None => e.to_string(),
         })
     }

@@ -320,3 +320,24 @@ fn a_revoke_may_be_claimed_while_its_trick_is_in_progress() {
         );
     }
 }
+
+/// The hands are sets of suited cards alone (`SuitedSet`): a tarot trump or a joker dealt is still
+/// refused card by card at its place, as any card outside the pack.
+#[test]
+fn a_card_outside_the_suited_pack_is_refused_at_its_place() {
+    let mut record = random_deal(&mut Rng(11), json!({}));
+    record["deal"]["E"][3] = json!("JK");
+    record["deal"]["W"][12] = json!("T21");
+    let errors = engine::adjudicate(game(), &parse(&record)).expect_err("refused");
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| (e.pointer.as_str(), e.detail.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/deal/E/3", "JK is not in the 52-card pack"),
+            ("/deal/W/12", "T21 is not in the 52-card pack"),
+        ]
+    );
+}

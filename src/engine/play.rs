@@ -68,6 +68,7 @@ impl Established {
 }
 
 impl<H: Holding> TrickPlay<H> {
+    #[inline]
     pub fn new(table: Table, hands: [H; MAX_PLAYS], leader: Seat) -> TrickPlay<H> {
         let mut play = TrickPlay {
             table,
@@ -431,6 +432,7 @@ impl<H: Holding> TrickPlay<H> {
     /// end of `tricks` (`TrickReport::new`), for the game to complete there, and the faults it
     /// established are returned. The report is built where it stays: assembled and moved, it
     /// showed in Malilla's profile (every trick of every hand makes one).
+    #[inline]
     pub fn close_trick_reported(
         &mut self,
         winner: Seat,

@@ -753,21 +753,33 @@ fn score(
 mod tests {
     use super::*;
 
-    /// §1's card points, read by rank from the table: each suit's 7 A K Q J count 5 4 3 2 1, the
-    /// rest nothing, so the 40 cards hold 60 and the ten tricks' points bring the hand to 70.
+    /// §1's card points, written out as the rules give them: in each suit 7 A K Q J count
+    /// 5 4 3 2 1 and 6 5 4 3 2 nothing, so the 40 cards hold 60 and the ten tricks' points bring
+    /// the hand to 70.
     #[test]
     fn card_points_are_the_ranks_points() {
-        for card in pack().cards.iter() {
-            let expected = match card.rank_unchecked() {
-                Rank::Seven => 5,
-                Rank::Ace => 4,
-                Rank::King => 3,
-                Rank::Queen => 2,
-                Rank::Jack => 1,
-                _ => 0,
-            };
-            assert_eq!(card_points(card), expected, "{card}");
+        const POINTS: [(&str, i32); 10] = [
+            ("7", 5),
+            ("A", 4),
+            ("K", 3),
+            ("Q", 2),
+            ("J", 1),
+            ("6", 0),
+            ("5", 0),
+            ("4", 0),
+            ("3", 0),
+            ("2", 0),
+        ];
+        let mut listed = 0;
+        for suit in ["S", "H", "D", "C"] {
+            for (rank, points) in POINTS {
+                let card: Card = format!("{rank}{suit}").parse().unwrap();
+                assert!(pack().cards.contains(card), "{card} is in the pack");
+                assert_eq!(card_points(card), points, "{card}");
+                listed += 1;
+            }
         }
+        assert_eq!(listed, pack().len(), "every card of the pack is listed");
         let cards: i32 = pack().cards.iter().map(card_points).sum();
         assert_eq!(cards + i32::from(TRICKS), 70);
     }

@@ -297,12 +297,12 @@ fn prepare<'a, R: Rules>(
     };
     let table = options.as_ref().map(|o| Rules::table(game, o));
     let before = match (before, &record.match_state) {
-        (Some(m), None) => with_every_field::<R>(m)?,
+        (Some(m), None) => with_every_field::<R>(m.clone())?,
         (Some(m), Some(r)) if r.scores == m.scores => {
             if let Some(t) = table {
                 errors.extend(check_sides(t, &r.scores, "/match_state"));
             }
-            with_every_field::<R>(m)?
+            with_every_field::<R>(m.clone())?
         }
         (Some(_), Some(_)) => {
             errors.push(FieldError::new(
@@ -312,7 +312,7 @@ fn prepare<'a, R: Rules>(
             MatchState::default()
         }
         // No match state: every match's start, which holds nothing to check.
-        (None, None) => with_every_field::<R>(&MatchState::default())?,
+        (None, None) => with_every_field::<R>(MatchState::default())?,
         (None, Some(state)) => {
             let mut state = state.clone();
             let named = |s: Seat| table.and_then(|t| t.resolve(s)).unwrap_or(s);
@@ -504,10 +504,12 @@ pub fn adjudicate_match(game: &dyn Game, m: &MatchRecord) -> Result<MatchReport,
 
 /// `state` with every carried field of the game `R`, those it lacks at their starting values
 /// (records.md, "Presence"): a match's start, or a match state a league kept.
-fn with_every_field<R: Rules>(state: &MatchState) -> Result<MatchState, Vec<FieldError>> {
+/// Taken by value: a match's start is made for it, and not copied again (every hand without a
+/// match state comes here).
+fn with_every_field<R: Rules>(state: MatchState) -> Result<MatchState, Vec<FieldError>> {
     Ok(MatchState {
         details: crate::details::checked::<R::Carried>(&state.details, "/match_state")?,
-        ..state.clone()
+        ..state
     })
 }
 

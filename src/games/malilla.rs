@@ -770,17 +770,18 @@ mod tests {
             ("3", 0),
             ("2", 0),
         ];
+        let pack = pack();
         let mut listed = 0;
         for suit in ["S", "H", "D", "C"] {
             for (rank, points) in POINTS {
                 let card: Card = format!("{rank}{suit}").parse().unwrap();
-                assert!(pack().cards.contains(card), "{card} is in the pack");
+                assert!(pack.cards.contains(card), "{card} is in the pack");
                 assert_eq!(card_points(card), points, "{card}");
                 listed += 1;
             }
         }
-        assert_eq!(listed, pack().len(), "every card of the pack is listed");
-        let cards: i32 = pack().cards.iter().map(card_points).sum();
+        assert_eq!(listed, pack.len(), "every card of the pack is listed");
+        let cards: i32 = pack.cards.iter().map(card_points).sum();
         assert_eq!(cards + i32::from(TRICKS), 70);
     }
 

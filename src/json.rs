@@ -15,7 +15,12 @@ use std::fmt;
 /// reads the body again to name the problem (`api::problem::parse_json`).
 pub fn read_unique<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Option<T> {
     let keys = Keys::default();
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // The whole text checked as UTF-8 once, not each string again as it is read: text from a
+    // `str` is known to be UTF-8 (`from_str`), bytes are not (`from_slice` checks every string,
+    // a tenth of reading a record). The same answer: every byte outside a string is JSON's ASCII
+    // and every string of a record is read, so bytes that are not UTF-8 never read.
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let value = T::deserialize(Unique {
         de: &mut de,
         keys: &keys,

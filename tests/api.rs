@@ -161,6 +161,29 @@ async fn malformed_card_is_named_by_pointer() {
 }
 
 #[actix_web::test]
+async fn a_body_not_in_utf8_is_refused_and_utf8_beyond_ascii_is_read() {
+    let mut r = malilla(json!([]));
+    r["players"] = json!({"N": "Zoë"});
+    let (s, _, body) = post("/v1/games/malilla/adjudications", &r).await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    // The same body with the name's ë written in Latin-1 (one byte, 0xEB): not UTF-8, so not
+    // JSON (RFC 8259 §8.1); the refusal names the string that holds the byte.
+    let text = serde_json::to_vec(&r).unwrap();
+    let at = text.windows(2).position(|w| w == "ë".as_bytes()).unwrap();
+    let latin1 = [&text[..at], &[0xEB], &text[at + 2..]].concat();
+    let (s, ct, body) = call(
+        "POST",
+        "/v1/games/malilla/adjudications",
+        Some(latin1),
+        Some("application/json"),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(ct, "application/problem+json");
+    assert_eq!(body["errors"][0]["pointer"], "/players/N", "{body}");
+}
+
+#[actix_web::test]
 async fn deal_problems_are_refused_with_pointers() {
     let mut r = malilla(json!([]));
     r["deal"]["E"][4] = json!("AS");

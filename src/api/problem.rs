@@ -659,6 +659,14 @@ mod tests {
         let long = format!("{{{}}}", long.join(","));
         assert!(read_unique::<Value>(long.as_bytes()).is_none());
         assert!(check_document(long.as_bytes()).is_ok());
+        // Text is checked as UTF-8 once, before it is read: beyond ASCII it is read as it is, and
+        // a byte that is not UTF-8, in a value or in a key, leaves the body to the walk.
+        assert_eq!(
+            read_unique::<Value>("{\"note\": \"Zoë\"}".as_bytes()),
+            Some(serde_json::json!({"note": "Zoë"}))
+        );
+        assert!(read_unique::<Value>(b"{\"note\": \"Zo\xeb\"}").is_none());
+        assert!(read_unique::<Value>(b"{\"Zo\xeb\": 1}").is_none());
     }
 
     /// JSON-ish text built from a few keys (so that duplicates are common), nested, with stray

@@ -646,54 +646,25 @@ pub fn prepare_import(
     if !repeats.is_empty() {
         return Err(StoreError::Repeated(repeats));
     }
+    // Each match opened on `tx` (one connection, so in turn), then its hands judged, the matches
+    // side by side: a match's hands follow from each other, another match's do not.
+    let mut opened = Vec::new();
+    for (m, digests) in drafts.iter().zip(digests) {
+        let mut problems = Vec::new();
+        let to = open_match(tx, club, session, m, &mut problems)?;
+        opened.push((m, digests, to, problems));
+    }
+    let judged = super::side_by_side(
+        opened,
+        |(m, ..)| m.hands.len(),
+        |(m, digests, to, problems)| judge_match(game, &options, m, digests, to, problems),
+    );
     let mut errors = Vec::new();
     let mut matches = Vec::new();
-    for (m, digests) in drafts.iter().zip(digests) {
-        let Some(to) = open_match(tx, club, session, m, &mut errors)? else {
-            continue;
-        };
-        let (mut state, mut stored) = to.start();
-        let mut hands = Vec::new();
-        for (h, digest) in m.hands.iter().zip(digests) {
-            if h.number != stored + 1 {
-                errors.push(h.first.at(HAND).problem(format!(
-                    "{} has {stored} hand(s) stored: the next is hand {}",
-                    match &to {
-                        Opened::Stored { id, .. } => format!("match {id}"),
-                        Opened::New { .. } => format!("match '{}'", m.label),
-                    },
-                    stored + 1
-                )));
-                break;
-            }
-            let record = h.full_record();
-            if let Err(e) = record.validate() {
-                errors.push(h.first.at(HAND).problem(e.to_string()));
-                break;
-            }
-            match repo::adjudicate(game, &options, &state, &record, stored) {
-                Ok(adjudication) => {
-                    stored = h.number;
-                    state = adjudication.match_after.clone();
-                    hands.push(PreparedHand {
-                        number: h.number,
-                        first: h.first,
-                        form: repo::StoredForm::of(&record, digest, &adjudication),
-                        ruling: repo::RulingRows::of(&adjudication),
-                    });
-                }
-                Err(StoreError::Invalid(e)) => {
-                    errors.extend(e.into_iter().map(|e| h.locate(e)));
-                    break; // later hands of this match depend on this one
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        matches.push(PreparedMatch {
-            label: m.label.clone(),
-            to,
-            hands,
-        });
+    for j in judged {
+        let (prepared, problems) = j?;
+        errors.extend(problems);
+        matches.extend(prepared);
     }
     if !errors.is_empty() {
         return Err(StoreError::Invalid(errors));
@@ -705,6 +676,65 @@ pub fn prepare_import(
         sheet,
         matches,
     })
+}
+
+/// Match `m`'s hands judged in turn from where `to` stands (none when it could not be opened): the
+/// match prepared, and its problems after those already found in `problems` (a hand that cannot be
+/// judged ends the match's judging: later hands follow from it).
+fn judge_match(
+    game: &dyn Game,
+    options: &Options,
+    m: &MatchDraft,
+    digests: Vec<Vec<u8>>,
+    to: Option<Opened>,
+    mut problems: Vec<FieldError>,
+) -> Result<(Option<PreparedMatch>, Vec<FieldError>)> {
+    let Some(to) = to else {
+        return Ok((None, problems));
+    };
+    let (mut state, mut stored) = to.start();
+    let mut hands = Vec::new();
+    for (h, digest) in m.hands.iter().zip(digests) {
+        if h.number != stored + 1 {
+            problems.push(h.first.at(HAND).problem(format!(
+                "{} has {stored} hand(s) stored: the next is hand {}",
+                match &to {
+                    Opened::Stored { id, .. } => format!("match {id}"),
+                    Opened::New { .. } => format!("match '{}'", m.label),
+                },
+                stored + 1
+            )));
+            break;
+        }
+        let record = h.full_record();
+        if let Err(e) = record.validate() {
+            problems.push(h.first.at(HAND).problem(e.to_string()));
+            break;
+        }
+        match repo::adjudicate(game, options, &state, &record, stored) {
+            Ok(adjudication) => {
+                stored = h.number;
+                state = adjudication.match_after.clone();
+                hands.push(PreparedHand {
+                    number: h.number,
+                    first: h.first,
+                    form: repo::StoredForm::of(&record, digest, &adjudication),
+                    ruling: repo::RulingRows::of(&adjudication),
+                });
+            }
+            Err(StoreError::Invalid(e)) => {
+                problems.extend(e.into_iter().map(|e| h.locate(e)));
+                break; // later hands of this match depend on this one
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let prepared = PreparedMatch {
+        label: m.label.clone(),
+        to,
+        hands,
+    };
+    Ok((Some(prepared), problems))
 }
 
 /// Stores a prepared sheet. When a match it continues, or a player it names, has changed since it

@@ -147,6 +147,62 @@ const PREPARED_STATEMENTS: usize = 256;
 /// hand after hand.
 const READER_CACHE_KIB: i64 = 256;
 
+/// The cores this machine has: the threads an import judges its matches on, and the compression
+/// contexts kept. Asked once: the answer reads the process's CPU quota from files.
+fn cores() -> usize {
+    static CORES: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    });
+    *CORES
+}
+
+/// The least weight (hands) a thread of `side_by_side` is given: starting a thread costs about
+/// what judging a few hands does.
+const WEIGHT_PER_THREAD: usize = 64;
+
+/// `f` of each of `items`, in order. The items are cut into contiguous runs of about equal
+/// `weight`, one per core, each mapped on its own thread (at least `WEIGHT_PER_THREAD` each: a
+/// light load stays on the caller's thread). A panic in any run is the caller's, as on one thread.
+fn side_by_side<T: Send, R: Send>(
+    items: Vec<T>,
+    weight: impl Fn(&T) -> usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    let total: usize = items.iter().map(&weight).sum();
+    let threads = cores().min(total / WEIGHT_PER_THREAD).max(1);
+    if threads == 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let mut runs: Vec<Vec<T>> = Vec::with_capacity(threads);
+    let mut run = Vec::new();
+    let mut so_far = 0;
+    for item in items {
+        so_far += weight(&item);
+        run.push(item);
+        // Run k ends once the weight so far reaches k + 1 shares.
+        if runs.len() + 1 < threads && so_far * threads >= total * (runs.len() + 1) {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    runs.push(run);
+    let f = &f;
+    std::thread::scope(|s| {
+        let mut runs = runs.into_iter();
+        let first = runs.next().unwrap_or_default();
+        let others: Vec<_> = runs
+            .map(|run| s.spawn(move || run.into_iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out: Vec<R> = first.into_iter().map(f).collect();
+        for other in others {
+            match other.join() {
+                Ok(mapped) => out.extend(mapped),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
+}
+
 /// Settings every connection gets: foreign keys enforced, a busy timeout for other processes
 /// (the CLI beside a running server), a synchronous WAL so that an acknowledged write survives a
 /// crash of the process or of the machine, and room for every statement the store prepares.
@@ -441,6 +497,35 @@ impl Drop for Store {
 
 #[cfg(test)]
 mod tests {
+    /// `side_by_side` maps every item once and keeps their order, whatever the weights; a load
+    /// that is heavy enough runs on more than one thread where the machine has more than one core.
+    #[test]
+    fn side_by_side_maps_in_order_and_shares_a_heavy_load() {
+        for (count, weight) in [(0, 1), (1, 1000), (5, 1), (1000, 1), (301, 7)] {
+            let items: Vec<usize> = (0..count).collect();
+            let mapped =
+                super::side_by_side(items, |_| weight, |i| (i * 3, std::thread::current().id()));
+            assert_eq!(
+                mapped.iter().map(|m| m.0).collect::<Vec<_>>(),
+                (0..count).map(|i| i * 3).collect::<Vec<_>>()
+            );
+            let mut threads: Vec<_> = mapped.iter().map(|m| format!("{:?}", m.1)).collect();
+            threads.sort();
+            threads.dedup();
+            let heavy = count * weight >= 2 * super::WEIGHT_PER_THREAD && count > 1;
+            let expected = if heavy && super::cores() > 1 {
+                2..
+            } else {
+                0..
+            };
+            assert!(
+                expected.contains(&threads.len()) && threads.len() <= super::cores().max(1),
+                "{count} items of weight {weight} ran on {} thread(s)",
+                threads.len()
+            );
+        }
+    }
+
     /// A store closed leaves every write in the database's file and an empty WAL at most: a copy of
     /// the file alone (a backup made with `cp` once the server stopped) holds everything.
     #[test]

@@ -27,13 +27,12 @@ static ENCODER: LazyLock<EncoderDictionary<'static>> =
 static DECODER: LazyLock<DecoderDictionary<'static>> =
     LazyLock::new(|| DecoderDictionary::copy(DICTIONARY));
 
-/// One compression context, made once (making one costs more than compressing a hand). Hands are
-/// compressed by the writer and by imports being prepared (at most two at a time, the expensive
-/// pool), each holding it for one hand, so one is enough; a context per thread held a megabyte in
-/// each of the server's blocking threads.
-static COMPRESSOR: LazyLock<Mutex<Compressor<'static>>> = LazyLock::new(|| {
-    Mutex::new(Compressor::with_prepared_dictionary(&ENCODER).expect("zstd compression context"))
-});
+/// Compression contexts, each made once (making one costs more than compressing a hand) and kept
+/// for the next hand. Hands are compressed by the writer and by imports being prepared, which
+/// judge a sheet's matches on every core: a context is taken for one hand and given back, so
+/// there are as many as hands compressed at once, and no more are kept than the machine has
+/// cores (a context per blocking thread held a megabyte in each).
+static COMPRESSORS: Mutex<Vec<Compressor<'static>>> = Mutex::new(Vec::new());
 
 thread_local! {
     // A decompression context per thread, made once: reads run side by side, and one is small.
@@ -53,15 +52,22 @@ impl Packed {
     }
 
     pub(super) fn pack(&self) -> Vec<u8> {
+        // A panic while compressing drops the context it took; the pool stays usable.
+        let pool = || COMPRESSORS.lock().unwrap_or_else(|p| p.into_inner());
+        let taken = pool().pop();
+        let mut compressor = taken.unwrap_or_else(|| {
+            Compressor::with_prepared_dictionary(&ENCODER).expect("zstd compression context")
+        });
         let mut out = vec![DICTIONARY_NUMBER];
-        // A panic while compressing leaves nothing half-done in the context: a poisoned lock is
-        // still a usable one.
-        let mut compressor = COMPRESSOR.lock().unwrap_or_else(|p| p.into_inner());
         out.extend(
             compressor
                 .compress(self.0.as_bytes())
                 .expect("zstd compresses any input"),
         );
+        let mut pool = pool();
+        if pool.len() < super::cores() {
+            pool.push(compressor);
+        }
         out
     }
 

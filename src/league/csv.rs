@@ -112,12 +112,26 @@ impl serde::Serialize for CellValueRef<'_> {
     }
 }
 
+/// Whether a trimmed cell can be JSON at all: it starts a JSON value, and where that is a number,
+/// holds nothing a number cannot. Most cells are cards (`QS`, `7S`), which this tells apart
+/// without a failed parse (`serde_json` makes an error for each).
+fn may_be_json(cell: &str) -> bool {
+    match cell.as_bytes().first() {
+        Some(b'{' | b'[' | b'"' | b't' | b'f' | b'n') => true,
+        Some(b'-' | b'0'..=b'9') => cell
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')),
+        _ => false,
+    }
+}
+
 impl HandDraft {
     /// Adds an action, its value read from `text` (see `CellValue`).
     fn push(&mut self, seat: Seat, cell: Cell, verb: &'static str, text: &str) {
-        let value = match serde_json::from_str(text) {
-            Ok(json) => CellValue::Json(Box::new(json)),
-            Err(_) => {
+        let json = may_be_json(text).then(|| serde_json::from_str(text).ok());
+        let value = match json.flatten() {
+            Some(json) => CellValue::Json(Box::new(json)),
+            None => {
                 let start = self.texts.len() as u32;
                 self.texts.push_str(text);
                 CellValue::Text(start, self.texts.len() as u32)
@@ -1251,4 +1265,54 @@ pub fn standings_table(s: &Standings) -> String {
         .expect("writing to memory");
     }
     finish(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_be_json;
+    use proptest::prelude::*;
+
+    /// A cell `may_be_json` rules out never reads as JSON: the shortcut changes no value.
+    fn agrees(cell: &str) {
+        let cell = cell.trim();
+        if serde_json::from_str::<serde_json::Value>(cell).is_ok() {
+            assert!(may_be_json(cell), "{cell:?} is JSON but was ruled out");
+        }
+    }
+
+    #[test]
+    fn a_cell_ruled_out_as_json_is_not_json() {
+        for cell in [
+            "7S",
+            "QS",
+            "10H",
+            "1E5",
+            "-0.5e-3",
+            "12",
+            "-",
+            "true",
+            "false",
+            "null",
+            "\"7S\"",
+            "[1,2]",
+            "{\"a\":1}",
+            "Infinity",
+            "NaN",
+            "tru",
+            "1e",
+            "+1",
+            "",
+            " 3 ",
+        ] {
+            agrees(cell);
+        }
+        assert!(!may_be_json("7S") && !may_be_json("QS") && may_be_json("12"));
+    }
+
+    proptest! {
+        #[test]
+        fn no_json_cell_is_ruled_out(cell in "[-+.0-9eEtruefalsnQS7\\[\\]{}\":, ]{0,8}") {
+            agrees(&cell);
+        }
+    }
 }

@@ -19,6 +19,7 @@ use super::Result;
 use super::StoreError;
 use super::db::{Tx, args};
 use super::standings::{FinishedSide, order_of_finish, rate};
+use crate::engine::{MatchState, Side};
 use crate::games;
 use skillratings::weng_lin::WengLinRating;
 use std::collections::BTreeMap;
@@ -70,11 +71,46 @@ pub(super) fn finish(tx: &Tx, match_id: i64) -> Result<Option<(i64, i64)>> {
         "DELETE FROM match_finishes WHERE match_id = ?1",
         args![match_id],
     )?;
+    insert_finishes(tx, league, match_id, &after)?;
+    let from = before.iter().chain(&after).map(|f| f.finished_by).min();
+    Ok(from.map(|from| (league, from)))
+}
+
+/// `finish` for a match stored finished in this write with `state`, whose finish was never stored
+/// (an import's new match): made from what the caller holds (the sides of its seats, its game's
+/// `lowest_wins`, its last hand `finished_by`), not read back from what was just written.
+pub(super) fn first_finish(
+    tx: &Tx,
+    league: i64,
+    match_id: i64,
+    state: &MatchState,
+    sides: impl IntoIterator<Item = Side>,
+    lowest_wins: bool,
+    finished_by: i64,
+) -> Result<Option<(i64, i64)>> {
+    if !state.game_over {
+        return Ok(None);
+    }
+    let mut sides: Vec<(String, i64, bool)> = sides
+        .into_iter()
+        .map(|side| {
+            let won = state.winners.contains(&side);
+            (side.to_string(), state.scores[side].into(), won)
+        })
+        .collect();
+    // As `finishes` reads them: by name.
+    sides.sort();
+    let after = placed(sides, lowest_wins, finished_by);
+    insert_finishes(tx, league, match_id, &after)?;
+    Ok(Some((league, finished_by)))
+}
+
+fn insert_finishes(tx: &Tx, league: i64, match_id: i64, finishes: &[Finish]) -> Result<()> {
     let mut insert = tx.prepare(
         "INSERT INTO match_finishes (match_id, side, league_id, place, won, lost, finished_by) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
-    for f in &after {
+    for f in finishes {
         insert.execute(args![
             match_id,
             f.side,
@@ -85,8 +121,7 @@ pub(super) fn finish(tx: &Tx, match_id: i64) -> Result<Option<(i64, i64)>> {
             f.finished_by
         ])?;
     }
-    let from = before.iter().chain(&after).map(|f| f.finished_by).min();
-    Ok(from.map(|from| (league, from)))
+    Ok(())
 }
 
 /// The finish of a finished match: its sides in order of side name, placed by `order_of_finish`
@@ -112,28 +147,43 @@ fn finishes(tx: &Tx, league: i64, match_id: i64, state: &str) -> Result<Vec<Fini
         |r| r.get(0),
     )?;
     let winners = state["winners"].as_array().map(Vec::as_slice);
-    let sides: Vec<FinishedSide> = names
+    let sides = names
+        .into_iter()
+        .map(|side| {
+            let score = state["scores"][&side].as_i64().unwrap_or(0);
+            let won = winners.unwrap_or_default().iter().any(|w| *w == *side);
+            (side, score, won)
+        })
+        .collect();
+    // A match over before any hand (none in any game) rates first.
+    Ok(placed(sides, lowest_wins, finished_by.unwrap_or(0)))
+}
+
+/// A finished match's finish, from its sides in order of name, each with its final score and
+/// whether the state names it a winner: placed by `order_of_finish`, on its last hand
+/// `finished_by`.
+fn placed(sides: Vec<(String, i64, bool)>, lowest_wins: bool, finished_by: i64) -> Vec<Finish> {
+    let finished: Vec<FinishedSide> = sides
         .iter()
-        .map(|side| FinishedSide {
-            score: state["scores"][side].as_i64().unwrap_or(0),
-            winner: winners.unwrap_or_default().iter().any(|w| *w == **side),
+        .map(|(_, score, won)| FinishedSide {
+            score: *score,
+            winner: *won,
             ..FinishedSide::default()
         })
         .collect();
-    let any_winner = sides.iter().any(|s| s.winner);
-    let places = order_of_finish(&sides, lowest_wins);
-    Ok(names
+    let any_winner = finished.iter().any(|s| s.winner);
+    let places = order_of_finish(&finished, lowest_wins);
+    sides
         .into_iter()
-        .zip(sides.iter().zip(places))
-        .map(|(side, (s, place))| Finish {
+        .zip(places)
+        .map(|((side, _, won), place)| Finish {
             side,
             place: place as i64,
-            won: s.winner,
-            lost: any_winner && !s.winner,
-            // A match over before any hand (none in any game) rates first.
-            finished_by: finished_by.unwrap_or(0),
+            won,
+            lost: any_winner && !won,
+            finished_by,
         })
-        .collect())
+        .collect()
 }
 
 /// Folds the ratings of `league` again over every match finished on or after hand `from`, in the
@@ -465,8 +515,48 @@ mod tests {
                 .unwrap();
             let before: MatchState = serde_json::from_str(&before).unwrap();
             let state: MatchState = serde_json::from_value(state).unwrap();
-            let hands = hands_of(tx, match_id).len() as u32;
-            repo::set_match_state(tx, match_id, hands, &before, &state).unwrap();
+            let hands = hands_of(tx, match_id);
+            let finishes: i64 = tx
+                .query_row(
+                    "SELECT count(*) FROM match_finishes WHERE match_id = ?1",
+                    args![match_id],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            if finishes == 0 && !before.game_over && match_id % 2 == 0 {
+                // As an import stores a new match: its finish from what is in hand.
+                tx.execute(
+                    "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
+                    args![
+                        match_id,
+                        serde_json::to_string(&state).unwrap(),
+                        hands.len() as u32,
+                        state.game_over
+                    ],
+                )
+                .unwrap();
+                let sides: Vec<Side> = tx
+                    .query_map(
+                        "SELECT DISTINCT side FROM match_seats WHERE match_id = ?1",
+                        args![match_id],
+                        |r| Ok(r.get::<String>(0)?.parse().unwrap()),
+                    )
+                    .unwrap();
+                let game: String = tx
+                    .query_row("SELECT game FROM leagues WHERE id = 1", args![], |r| {
+                        r.get(0)
+                    })
+                    .unwrap();
+                let lowest_wins = games::find(&game).unwrap().lowest_total_wins();
+                let last = hands.iter().max().copied().unwrap_or(0);
+                if let Some((league, from)) =
+                    first_finish(tx, 1, match_id, &state, sides, lowest_wins, last).unwrap()
+                {
+                    rerate(tx, league, from).unwrap();
+                }
+            } else {
+                repo::set_match_state(tx, match_id, hands.len() as u32, &before, &state).unwrap();
+            }
         } else {
             tx.execute(
                 "UPDATE matches SET state = ?2, game_over = ?3 WHERE id = ?1",

@@ -585,6 +585,7 @@ pub fn import(tx: &Tx, club: i64, session: i64, bytes: &[u8]) -> Result<ImportRe
 pub struct PreparedImport {
     club: i64,
     league: i64,
+    game: &'static dyn Game,
     session: i64,
     /// The sheet, to prepare again when the store moved on in between.
     sheet: Arc<[u8]>,
@@ -686,6 +687,7 @@ pub fn prepare_import(
     Ok(PreparedImport {
         club,
         league: league.id,
+        game,
         session,
         sheet,
         matches,
@@ -794,6 +796,7 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
             }
         };
         let Some(last) = m.hands.last() else { continue };
+        let mut last_id = 0;
         for h in &m.hands {
             let at = repo::HandPlace {
                 match_id,
@@ -801,16 +804,31 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
                 session: p.session,
                 number: h.number,
             };
-            report
-                .hands
-                .push(repo::store_hand(tx, &at, &h.form, &h.ruling)?);
+            let stored = repo::store_hand(tx, &at, &h.form, &h.ruling)?;
+            last_id = stored.id;
+            report.hands.push(stored);
         }
         // The match's state once, after its last hand: no hand of a match is stored after the
         // one that ends it, so its finish is kept on that hand, as hand by hand.
-        let (before, _) = m.to.start();
         let after = &last.ruling.match_after;
-        if let Some((_, from)) = repo::keep_match_state(tx, match_id, last.number, &before, after)?
-        {
+        let finish = match &m.to {
+            Opened::New { seated, .. } => {
+                let lowest_wins = p.game.lowest_total_wins();
+                repo::keep_new_match_state(
+                    tx,
+                    match_id,
+                    seated,
+                    last.number,
+                    after,
+                    lowest_wins,
+                    last_id,
+                )?
+            }
+            Opened::Stored { state, .. } => {
+                repo::keep_match_state(tx, match_id, last.number, state, after)?
+            }
+        };
+        if let Some((_, from)) = finish {
             rerate_from = Some(rerate_from.map_or(from, |f| f.min(from)));
         }
     }

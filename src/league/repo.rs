@@ -1182,6 +1182,32 @@ pub(super) fn keep_match_state(
     }
 }
 
+/// `keep_match_state` for match `match_id`, stored as `m` in this write (an import's new match)
+/// with its last hand `finished_by`: its finish made from what is in hand (`first_finish`).
+pub(super) fn keep_new_match_state(
+    tx: &Tx,
+    match_id: i64,
+    m: &SeatedMatch,
+    hands: u32,
+    state: &MatchState,
+    lowest_wins: bool,
+    finished_by: i64,
+) -> Result<Option<(i64, i64)>> {
+    write_match_state(tx, match_id, hands, state)?;
+    let mut sides: Vec<Side> = m.seats.keys().map(|&seat| m.table.side(seat)).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    aggregates::first_finish(
+        tx,
+        m.league,
+        match_id,
+        state,
+        sides,
+        lowest_wins,
+        finished_by,
+    )
+}
+
 fn write_match_state(tx: &Tx, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
     tx.execute(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",

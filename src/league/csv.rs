@@ -5,7 +5,7 @@ use super::aggregates;
 use super::db::Tx;
 use super::model::*;
 use super::repo;
-use super::standings::Standings;
+use super::standings::{Standings, generation};
 use super::{Result, StoreError};
 use crate::cards::Card;
 use crate::engine::{FieldError, Game, MatchState, Options, Seat, Side, Table};
@@ -586,6 +586,9 @@ pub struct PreparedImport {
     club: i64,
     league: i64,
     game: &'static dyn Game,
+    /// The league's generation when it was prepared: unchanged at publishing, nothing the
+    /// preparation read has changed.
+    generation: i64,
     session: i64,
     /// The sheet, to prepare again when the store moved on in between.
     sheet: Arc<[u8]>,
@@ -688,6 +691,7 @@ pub fn prepare_import(
         club,
         league: league.id,
         game,
+        generation: generation(tx, club, league.id)?,
         session,
         sheet,
         matches,
@@ -753,11 +757,14 @@ fn judge_match(
     Ok((Some(prepared), problems))
 }
 
-/// Stores a prepared sheet. When a match it continues, or a player it names, has changed since it
-/// was prepared, it is prepared again here first, as it would have been had it been read now; and
-/// the repeat check is made again, since hands may have been stored in between.
+/// Stores a prepared sheet. When the league's generation moved since it was prepared (a hand,
+/// a match or a player's name of the league was written in between), what it read is checked
+/// again: when a match it continues, or a player it names, has changed, it is prepared again here
+/// first, as it would have been had it been read now; and the repeat check is made again, since
+/// hands may have been stored. When the generation stands, nothing it read has changed.
 pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
-    let p = if still_holds(tx, &prepared)? {
+    let moved = generation(tx, prepared.club, prepared.league)? != prepared.generation;
+    let p = if !moved || still_holds(tx, &prepared)? {
         prepared
     } else {
         let PreparedImport {
@@ -768,14 +775,16 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
         } = prepared;
         prepare_import(tx, club, session, sheet)?
     };
-    let digests = p.matches.iter().flat_map(|m| {
-        m.hands
-            .iter()
-            .map(move |h| (m.label.as_str(), h.number, h.first, h.form.digest()))
-    });
-    let repeats = repeated_hands(tx, p.session, digests)?;
-    if !repeats.is_empty() {
-        return Err(StoreError::Repeated(repeats));
+    if moved {
+        let digests = p.matches.iter().flat_map(|m| {
+            m.hands
+                .iter()
+                .map(move |h| (m.label.as_str(), h.number, h.first, h.form.digest()))
+        });
+        let repeats = repeated_hands(tx, p.session, digests)?;
+        if !repeats.is_empty() {
+            return Err(StoreError::Repeated(repeats));
+        }
     }
     let mut report = ImportReport {
         matches_created: BTreeMap::new(),

@@ -1,7 +1,7 @@
 //! League store throughput: bulk-imports 100,000 Malilla hands (random legal hands, whole games
 //! to 35) as sheets into a fresh SQLite file, through the same import the HTTP handler calls, then
-//! times standings, a page of hands and a session's sheet over them. Prints hands per second and
-//! the latencies.
+//! times standings, a page of hands and a session's sheet over them. Prints hands per second (on
+//! SQLite also with two imports in flight) and the latencies.
 //!
 //! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; `LEAGUE_DB` to the URL of
 //! an empty PostgreSQL database to measure the store there instead of in an SQLite file; on SQLite,
@@ -46,23 +46,32 @@ fn main() {
     let started = Instant::now();
     // As the server imports: prepared on a read, then published in a write. The longest an
     // import held the writer (its write): what another writer may wait.
-    let mut held: f64 = 0.0;
+    let (mut held, mut preparing, mut publishing): (f64, f64, f64) = (0.0, 0.0, 0.0);
     for (sheet, session) in sheets.iter().zip(&sessions) {
+        let t = Instant::now();
         let prepared = store
             .read_expensive(|tx| {
                 league::prepare_import(tx, club, *session, sheet.as_bytes().into())
             })
             .unwrap();
+        preparing += t.elapsed().as_secs_f64();
         let t = Instant::now();
         store.write(|tx| league::publish(tx, prepared)).unwrap();
-        held = held.max(t.elapsed().as_secs_f64() * 1e3);
+        let write = t.elapsed().as_secs_f64();
+        held = held.max(write * 1e3);
+        publishing += write;
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "import: {hands} hands in {secs:.2}s = {:.0} hands/s ({} imports of up to {HANDS_PER_SHEET} hands, each prepared on a read and published in one write, the writer held up to {held:.0} ms)",
+        "import: {hands} hands in {secs:.2}s = {:.0} hands/s ({} imports of up to {HANDS_PER_SHEET} hands, each prepared on a read and published in one write, the writer held up to {held:.0} ms; a hand prepared in {:.1} us, published in {:.1} us)",
         hands as f64 / secs,
-        sheets.len()
+        sheets.len(),
+        preparing * 1e6 / hands as f64,
+        publishing * 1e6 / hands as f64,
     );
+    if postgres.is_none() {
+        imports_in_flight(&dir.path().join("in-flight.db"), &sheets, hands);
+    }
 
     let mut times = Vec::new();
     let mut players = 0;
@@ -153,4 +162,35 @@ fn main() {
         // A sheet of new matches, for a load that imports (`benches/memory.sh`).
         std::fs::write(keep.join("sheet.csv"), &sheets[0]).unwrap();
     }
+}
+
+/// The same sheets imported into another new file with two imports in flight, as two clients'
+/// imports run in the server: one sheet is prepared (on a read) while the one before it is
+/// published (in the write).
+fn imports_in_flight(path: &std::path::Path, sheets: &[String], hands: usize) {
+    let store = Store::open(path).unwrap();
+    let (club, _, sessions, _) = common::malilla_league(&store, sheets.len());
+    let started = Instant::now();
+    let (prepared, publish) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|s| {
+        let store = &store;
+        s.spawn(move || {
+            for (sheet, session) in sheets.iter().zip(&sessions) {
+                let p = store
+                    .read_expensive(|tx| {
+                        league::prepare_import(tx, club, *session, sheet.as_bytes().into())
+                    })
+                    .unwrap();
+                prepared.send(p).unwrap();
+            }
+        });
+        for p in publish {
+            store.write(|tx| league::publish(tx, p)).unwrap();
+        }
+    });
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "import, two in flight (a sheet prepared while the one before is published): {hands} hands in {secs:.2}s = {:.0} hands/s",
+        hands as f64 / secs
+    );
 }

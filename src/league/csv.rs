@@ -471,18 +471,21 @@ fn read(
             });
         }
         let h = m.hands.last_mut().expect("pushed above");
-        match (row[DEALER].parse::<Seat>(), h.dealer) {
-            _ if row[DEALER].is_empty() => {}
-            (Ok(d), None) if table.resolve(d).is_some() => h.dealer = Some(d),
-            (Ok(d), Some(prev)) if d == prev => {}
-            (Ok(d), Some(prev)) => errors.push(
-                cell.at(DEALER)
-                    .problem(format!("hand {number} is dealt by {prev}, not {d}")),
-            ),
-            _ => errors.push(
-                cell.at(DEALER)
-                    .problem(format!("expected the dealer's seat: {}", table.names())),
-            ),
+        // A hand's rows after its first may leave the dealer empty: such a cell is not parsed (a
+        // failed parse makes its message, on nearly every row).
+        if !row[DEALER].is_empty() {
+            match (row[DEALER].parse::<Seat>(), h.dealer) {
+                (Ok(d), None) if table.resolve(d).is_some() => h.dealer = Some(d),
+                (Ok(d), Some(prev)) if d == prev => {}
+                (Ok(d), Some(prev)) => errors.push(
+                    cell.at(DEALER)
+                        .problem(format!("hand {number} is dealt by {prev}, not {d}")),
+                ),
+                _ => errors.push(
+                    cell.at(DEALER)
+                        .problem(format!("expected the dealer's seat: {}", table.names())),
+                ),
+            }
         }
         let Some(seat) = seat else { continue };
         match action {
@@ -1296,7 +1299,7 @@ pub fn standings_table(s: &Standings) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::may_be_json;
+    use super::{Options, may_be_json, read};
     use proptest::prelude::*;
 
     /// A cell `may_be_json` rules out never reads as JSON: the shortcut changes no value.
@@ -1334,6 +1337,55 @@ mod tests {
             agrees(cell);
         }
         assert!(!may_be_json("7S") && !may_be_json("QS") && may_be_json("12"));
+    }
+
+    /// A hand's dealer is said on one of its rows or more (the others may leave it empty): a seat
+    /// that is none, and a second dealer for the hand, are each refused at the cell; a hand that
+    /// never names one (a seat that is none names none) needs it.
+    #[test]
+    fn a_hands_dealer_is_read_where_given_and_checked() {
+        let game = crate::games::find("malilla").unwrap();
+        let table = game.table(&Options::defaults(game.info().options));
+        let sheet = "match,hand,dealer,seat,action,value\n\
+                     m,,,N,sit,Ana\nm,,,E,sit,Ben\nm,,,S,sit,Cai\nm,,,W,sit,Dee\n\
+                     m,1,N,N,play,QS\nm,1,,E,play,7S\nm,1,N,S,play,2S\nm,1,E,W,play,3S\n\
+                     m,2,X,N,play,QS\nm,3,,N,play,QS\n";
+        let problems: Vec<(u64, String)> = read(game, table, sheet.as_bytes())
+            .err()
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.row.unwrap(),
+                    e.pointer.rsplit('/').next().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let expected = [
+            (9, "dealer"),
+            (10, "dealer"),
+            (10, "dealer"),
+            (11, "dealer"),
+        ];
+        assert_eq!(
+            problems,
+            expected.map(|(row, column)| (row, column.to_string()))
+        );
+        let details: Vec<String> = read(game, table, sheet.as_bytes())
+            .err()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.detail)
+            .collect();
+        assert_eq!(
+            details,
+            [
+                "hand 1 is dealt by N, not E",
+                "expected the dealer's seat: N, E, S, W",
+                "hand 2 needs its dealer",
+                "hand 3 needs its dealer"
+            ]
+        );
     }
 
     proptest! {

@@ -653,10 +653,11 @@ pub fn prepare_import(
     let (game, options) = repo::league_rules(&league)?;
     let drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
     // Each hand's digest, for the repeat check and the store; its record is made when it is judged.
-    let digests: Vec<Vec<Vec<u8>>> = drafts
-        .iter()
-        .map(|m| m.hands.iter().map(HandDraft::digest).collect())
-        .collect();
+    let digests: Vec<Vec<Vec<u8>>> = super::side_by_side(
+        drafts.iter().collect(),
+        |m| m.hands.len(),
+        |m| m.hands.iter().map(HandDraft::digest).collect(),
+    );
     let played = drafts.iter().zip(&digests).flat_map(|(m, digests)| {
         m.hands
             .iter()

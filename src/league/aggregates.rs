@@ -525,16 +525,7 @@ mod tests {
                 .unwrap();
             if finishes == 0 && !before.game_over && match_id % 2 == 0 {
                 // As an import stores a new match: its finish from what is in hand.
-                tx.execute(
-                    "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
-                    args![
-                        match_id,
-                        serde_json::to_string(&state).unwrap(),
-                        hands.len() as u32,
-                        state.game_over
-                    ],
-                )
-                .unwrap();
+                repo::write_match_state(tx, match_id, hands.len() as u32, &state).unwrap();
                 let sides: Vec<Side> = tx
                     .query_map(
                         "SELECT DISTINCT side FROM match_seats WHERE match_id = ?1",

@@ -809,7 +809,6 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
             }
         };
         let Some(last) = m.hands.last() else { continue };
-        let mut last_id = 0;
         for h in &m.hands {
             let at = repo::HandPlace {
                 match_id,
@@ -817,24 +816,28 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
                 session: p.session,
                 number: h.number,
             };
-            let stored = repo::store_hand(tx, &at, &h.form, &h.ruling)?;
-            last_id = stored.id;
-            report.hands.push(stored);
+            report
+                .hands
+                .push(repo::store_hand(tx, &at, &h.form, &h.ruling)?);
         }
         // The match's state once, after its last hand: no hand of a match is stored after the
         // one that ends it, so its finish is kept on that hand, as hand by hand.
         let after = &last.ruling.match_after;
         let finish = match &m.to {
+            // A new match has no finish stored: it is made from what is in hand, not read back.
             Opened::New { seated, .. } => {
+                repo::write_match_state(tx, match_id, last.number, after)?;
+                let finished_by = report.hands.last().expect("stored above").id;
                 let lowest_wins = p.game.lowest_total_wins();
-                repo::keep_new_match_state(
+                let sides = seated.sides();
+                aggregates::first_finish(
                     tx,
+                    p.league,
                     match_id,
-                    seated,
-                    last.number,
                     after,
+                    sides,
                     lowest_wins,
-                    last_id,
+                    finished_by,
                 )?
             }
             Opened::Stored { state, .. } => {

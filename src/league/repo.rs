@@ -513,6 +513,18 @@ impl SeatedMatch {
             ..MatchState::default()
         }
     }
+
+    /// The sides its seats sit as, each once.
+    pub(super) fn sides(&self) -> Vec<Side> {
+        let mut sides: Vec<Side> = self
+            .seats
+            .keys()
+            .map(|&seat| self.table.side(seat))
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        sides
+    }
 }
 
 /// Checks `new` as `create_match` stores it, without storing it.
@@ -1182,33 +1194,14 @@ pub(super) fn keep_match_state(
     }
 }
 
-/// `keep_match_state` for match `match_id`, stored as `m` in this write (an import's new match)
-/// with its last hand `finished_by`: its finish made from what is in hand (`first_finish`).
-pub(super) fn keep_new_match_state(
+/// Stores match `match_id`'s state after `hands` hands, and nothing else: the caller keeps its
+/// finish (`keep_match_state`, or an import's `aggregates::first_finish` for a new match).
+pub(super) fn write_match_state(
     tx: &Tx,
     match_id: i64,
-    m: &SeatedMatch,
     hands: u32,
     state: &MatchState,
-    lowest_wins: bool,
-    finished_by: i64,
-) -> Result<Option<(i64, i64)>> {
-    write_match_state(tx, match_id, hands, state)?;
-    let mut sides: Vec<Side> = m.seats.keys().map(|&seat| m.table.side(seat)).collect();
-    sides.sort_unstable();
-    sides.dedup();
-    aggregates::first_finish(
-        tx,
-        m.league,
-        match_id,
-        state,
-        sides,
-        lowest_wins,
-        finished_by,
-    )
-}
-
-fn write_match_state(tx: &Tx, match_id: i64, hands: u32, state: &MatchState) -> Result<()> {
+) -> Result<()> {
     tx.execute(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
         args![

@@ -49,11 +49,7 @@ fn main() {
     let (mut held, mut preparing, mut publishing): (f64, f64, f64) = (0.0, 0.0, 0.0);
     for (sheet, session) in sheets.iter().zip(&sessions) {
         let t = Instant::now();
-        let prepared = store
-            .read_expensive(|tx| {
-                league::prepare_import(tx, club, *session, sheet.as_bytes().into())
-            })
-            .unwrap();
+        let prepared = prepare(&store, club, *session, sheet);
         preparing += t.elapsed().as_secs_f64();
         let t = Instant::now();
         store.write(|tx| league::publish(tx, prepared)).unwrap();
@@ -176,12 +172,9 @@ fn imports_in_flight(path: &std::path::Path, sheets: &[String], hands: usize) {
         let store = &store;
         s.spawn(move || {
             for (sheet, session) in sheets.iter().zip(&sessions) {
-                let p = store
-                    .read_expensive(|tx| {
-                        league::prepare_import(tx, club, *session, sheet.as_bytes().into())
-                    })
+                prepared
+                    .send(prepare(store, club, *session, sheet))
                     .unwrap();
-                prepared.send(p).unwrap();
             }
         });
         for p in publish {
@@ -193,4 +186,11 @@ fn imports_in_flight(path: &std::path::Path, sheets: &[String], hands: usize) {
         "import, two in flight (a sheet prepared while the one before is published): {hands} hands in {secs:.2}s = {:.0} hands/s",
         hands as f64 / secs
     );
+}
+
+/// `sheet` prepared for `session`, on a read, as the server prepares an import.
+fn prepare(store: &Store, club: i64, session: i64, sheet: &str) -> league::PreparedImport {
+    store
+        .read_expensive(|tx| league::prepare_import(tx, club, session, sheet.as_bytes().into()))
+        .unwrap()
 }

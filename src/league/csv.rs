@@ -1354,41 +1354,24 @@ mod tests {
                      m,,,N,sit,Ana\nm,,,E,sit,Ben\nm,,,S,sit,Cai\nm,,,W,sit,Dee\n\
                      m,1,N,N,play,QS\nm,1,,E,play,7S\nm,1,N,S,play,2S\nm,1,E,W,play,3S\n\
                      m,2,X,N,play,QS\nm,3,,N,play,QS\n";
-        let problems: Vec<(u64, String)> = read(game, table, sheet.as_bytes())
+        let problems: Vec<(u64, String, String)> = read(game, table, sheet.as_bytes())
             .err()
             .unwrap()
             .into_iter()
             .map(|e| {
-                (
-                    e.row.unwrap(),
-                    e.pointer.rsplit('/').next().unwrap().to_string(),
-                )
+                let column = e.pointer.rsplit('/').next().unwrap().to_string();
+                (e.row.unwrap(), column, e.detail)
             })
             .collect();
         let expected = [
-            (9, "dealer"),
-            (10, "dealer"),
-            (10, "dealer"),
-            (11, "dealer"),
+            (9, "hand 1 is dealt by N, not E"),
+            (10, "expected the dealer's seat: N, E, S, W"),
+            (10, "hand 2 needs its dealer"),
+            (11, "hand 3 needs its dealer"),
         ];
         assert_eq!(
             problems,
-            expected.map(|(row, column)| (row, column.to_string()))
-        );
-        let details: Vec<String> = read(game, table, sheet.as_bytes())
-            .err()
-            .unwrap()
-            .into_iter()
-            .map(|e| e.detail)
-            .collect();
-        assert_eq!(
-            details,
-            [
-                "hand 1 is dealt by N, not E",
-                "expected the dealer's seat: N, E, S, W",
-                "hand 2 needs its dealer",
-                "hand 3 needs its dealer"
-            ]
+            expected.map(|(row, detail)| (row, "dealer".to_string(), detail.to_string()))
         );
     }
 

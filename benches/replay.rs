@@ -90,14 +90,14 @@ fn replay(c: &mut Criterion) {
                             .unwrap()
                             .adjudicate()
                             .unwrap();
-                        black_box(serde_json::to_vec(&a).unwrap());
+                        black_box(arbiter::json::to_vec(&a).unwrap());
                     }
                 })
             });
             if set == "random" {
                 // Not arbiter's work: what serde_json alone takes to scan the same bodies (into
-                // `IgnoredAny`) and to write the same rulings, the floor under `end-to-end` for any
-                // reader and writer built on it.
+                // `IgnoredAny`) and to write the same rulings. Its scan is the floor under any
+                // reader built on it; arbiter writes the same bytes in less time (`json::to_vec`).
                 let rulings: Vec<_> = read.iter().map(|r| r.adjudicate().unwrap()).collect();
                 group.bench_function("serde-json-floor", |b| {
                     b.iter(|| {

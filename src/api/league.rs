@@ -5,6 +5,7 @@
 
 use super::expensive::{Expensive, StandingsCache};
 use super::problem::{Problem, json_body, parse_json, read_body, require_content_type};
+use super::{Json, json_response};
 use crate::engine::FieldError;
 use crate::league::{
     self, Actor, Amendment, ApiKey, Club, ClubSettings, Correction, HandAmendment, HandScope,
@@ -629,7 +630,7 @@ fn respond(status: u16, body: serde_json::Value, replayed: bool) -> HttpResponse
     if status == 204 {
         resp.finish()
     } else {
-        resp.json(body)
+        json_response(resp, &body)
     }
 }
 
@@ -809,7 +810,7 @@ fn with_next(
 
 /// A page of a list as JSON, the next page also in the `Link` header.
 fn page_response<T: Serialize>(req: &HttpRequest, page: &Page<T>, limit: u32) -> HttpResponse {
-    let resp = HttpResponse::Ok().json(page);
+    let resp = json_response(HttpResponse::Ok(), page);
     with_next(resp, req, page.next_cursor.as_deref(), Some(limit))
 }
 
@@ -832,9 +833,9 @@ pub struct Ready {
         (status = 503, description = "Not ready: the store does not answer, or its schema is another arbiter's (older or newer)", body = Problem, content_type = "application/problem+json")
     )
 )]
-async fn readiness(state: web::Data<LeagueState>) -> Result<web::Json<Ready>, Problem> {
+async fn readiness(state: web::Data<LeagueState>) -> Result<Json<Ready>, Problem> {
     match on_store(&state, |store| store.ready()).await {
-        Ok(schema) => Ok(web::Json(Ready {
+        Ok(schema) => Ok(Json(Ready {
             status: "ready",
             schema,
         })),
@@ -996,7 +997,7 @@ async fn create_club(
     .await?;
     let location = format!("/v1/clubs/{}", club.id);
     Ok(with_location(
-        HttpResponse::Created().json(ClubCreated { club, key }),
+        json_response(HttpResponse::Created(), &ClubCreated { club, key }),
         Some(location),
     ))
 }
@@ -1008,13 +1009,13 @@ async fn get_club(
     req: HttpRequest,
     path: web::Path<String>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Club>, Problem> {
+) -> Result<Json<Club>, Problem> {
     let club = id(&path, "club")?;
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_club(tx, club)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 /// Changes who may read the club (`visibility`), with one of its keys.
@@ -1154,13 +1155,13 @@ async fn get_player(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Player>, Problem> {
+) -> Result<Json<Player>, Problem> {
     let (club, player) = (id(&path.0, "club")?, id(&path.1, "player")?);
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_player(tx, club, player)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
@@ -1205,13 +1206,13 @@ async fn get_partnership(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Partnership>, Problem> {
+) -> Result<Json<Partnership>, Problem> {
     let (club, p) = (id(&path.0, "club")?, id(&path.1, "partnership")?);
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_partnership(tx, club, p)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 // ---- leagues, sessions, standings -----------------------------------------------------------
@@ -1257,13 +1258,13 @@ async fn get_league(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<League>, Problem> {
+) -> Result<Json<League>, Problem> {
     let (club, l) = (id(&path.0, "club")?, id(&path.1, "league")?);
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_league(tx, club, l)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
@@ -1337,7 +1338,7 @@ async fn standings(
     Ok(if wants_csv(&req) {
         csv_response(league::standings_table(&s))
     } else {
-        HttpResponse::Ok().json(s)
+        json_response(HttpResponse::Ok(), &s)
     })
 }
 
@@ -1380,13 +1381,13 @@ async fn get_session(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Session>, Problem> {
+) -> Result<Json<Session>, Problem> {
     let (club, s) = (id(&path.0, "club")?, id(&path.1, "session")?);
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_session(tx, club, s)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 /// Public for a club with public results; a members-only club's need one of its keys (without
@@ -1430,13 +1431,13 @@ async fn get_match(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<Match>, Problem> {
+) -> Result<Json<Match>, Problem> {
     let (club, m) = (id(&path.0, "club")?, id(&path.1, "match")?);
     read_as(&req, &state, club, Shows::Results, move |tx| {
         league::get_match(tx, club, m)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 /// Posts the next hand of a match: adjudicated on the way in and stored with its ruling and the
@@ -1592,13 +1593,13 @@ async fn get_hand(
     req: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<LeagueState>,
-) -> Result<web::Json<StoredHand>, Problem> {
+) -> Result<Json<StoredHand>, Problem> {
     let (club, h) = (id(&path.0, "club")?, id(&path.1, "hand")?);
     read_as(&req, &state, club, Shows::Records, move |tx| {
         league::get_hand(tx, club, h)
     })
     .await
-    .map(web::Json)
+    .map(Json)
 }
 
 // ---- corrections and the audit trail --------------------------------------------------------

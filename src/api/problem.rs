@@ -163,7 +163,7 @@ impl ResponseError for Problem {
             resp.insert_header(*header);
         }
         resp.content_type("application/problem+json")
-            .body(serde_json::to_string(self).expect("a problem serializes"))
+            .body(crate::json::to_vec(self).expect("a problem serializes"))
     }
 }
 

@@ -122,9 +122,9 @@ fn serve(name: &str) -> Result<HttpResponse, Problem> {
 )]
 pub async fn examples(
     path: web::Path<String>,
-) -> Result<web::Json<Vec<&'static Example>>, Problem> {
+) -> Result<crate::api::Json<Vec<&'static Example>>, Problem> {
     let id = crate::api::game(&path)?.info().id;
-    Ok(web::Json(
+    Ok(crate::api::Json(
         EXAMPLES
             .iter()
             .filter(|(game, _)| *game == id)

@@ -48,7 +48,7 @@ pub struct Packed(pub String);
 impl Packed {
     /// `value` as JSON text.
     pub fn json(value: &impl serde::Serialize) -> Packed {
-        Packed(serde_json::to_string(value).expect("a record and a ruling are JSON"))
+        Packed(crate::json::to_string(value).expect("a record and a ruling are JSON"))
     }
 
     pub(super) fn pack(&self) -> Vec<u8> {

@@ -409,7 +409,7 @@ pub fn create_league(tx: &Tx, club: i64, new: &NewLeague) -> Result<League> {
             normal_name(&new.name),
             normal_name(&new.season),
             new.game,
-            serde_json::to_string(&new.options).expect("JSON")
+            crate::json::to_string(&new.options).expect("JSON")
         ],
         || {
             format!(
@@ -601,7 +601,7 @@ pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
         args![
             league,
             session,
-            serde_json::to_string(&m.fresh_state()).expect("JSON")
+            crate::json::to_string(&m.fresh_state()).expect("JSON")
         ],
     )?;
     for (seat, player) in seats {
@@ -1206,7 +1206,7 @@ pub(super) fn write_match_state(
         "UPDATE matches SET state = ?2, hands = ?3, game_over = ?4 WHERE id = ?1",
         args![
             match_id,
-            serde_json::to_string(state).expect("JSON"),
+            crate::json::to_string(state).expect("JSON"),
             hands,
             state.game_over,
         ],

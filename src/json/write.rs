@@ -152,6 +152,15 @@ impl Writer {
         let written = 48 - rest.len();
         self.put(&digits[..written]);
     }
+
+    /// A float as serde_json writes it: `null` for one JSON cannot hold (NaN, an infinity).
+    fn float(&mut self, finite: bool, write: impl FnOnce(&mut &mut [u8]) -> std::io::Result<()>) {
+        if finite {
+            self.number(write);
+        } else {
+            self.put(b"null");
+        }
+    }
 }
 
 /// `from` copied into `to`, of the same length. Most pieces of a ruling are a few bytes: two
@@ -213,6 +222,14 @@ impl<'a> Compound<'a> {
         }
     }
 
+    /// A variant's content, in an object of one key, the variant's name (`{"variant":...}`).
+    fn open_variant(writer: &'a mut Writer, variant: &str, bracket: u8) -> Self {
+        writer.byte(b'{');
+        writer.string(variant);
+        writer.byte(b':');
+        Compound::open(writer, bracket)
+    }
+
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
         self.writer.comma(&mut self.first);
         value.serialize(&mut *self.writer)
@@ -231,6 +248,20 @@ impl<'a> Compound<'a> {
     fn close_variant(self, bracket: u8) {
         self.writer.put(&[bracket, b'}']);
     }
+}
+
+/// `$write!` with every integer type: its `Serializer` method, the type, and the method of
+/// serde_json's formatter that writes it.
+macro_rules! each_integer {
+    ($write:ident) => {
+        $write! {
+            serialize_i8: i8 => write_i8, serialize_i16: i16 => write_i16,
+            serialize_i32: i32 => write_i32, serialize_i64: i64 => write_i64,
+            serialize_i128: i128 => write_i128, serialize_u8: u8 => write_u8,
+            serialize_u16: u16 => write_u16, serialize_u32: u32 => write_u32,
+            serialize_u64: u64 => write_u64, serialize_u128: u128 => write_u128,
+        }
+    };
 }
 
 macro_rules! integers {
@@ -260,29 +291,15 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(())
     }
 
-    integers! {
-        serialize_i8: i8 => write_i8, serialize_i16: i16 => write_i16,
-        serialize_i32: i32 => write_i32, serialize_i64: i64 => write_i64,
-        serialize_i128: i128 => write_i128, serialize_u8: u8 => write_u8,
-        serialize_u16: u16 => write_u16, serialize_u32: u32 => write_u32,
-        serialize_u64: u64 => write_u64, serialize_u128: u128 => write_u128,
-    }
+    each_integer!(integers);
 
     fn serialize_f32(self, v: f32) -> Result<(), Unhandled> {
-        if v.is_finite() {
-            self.number(|out| CompactFormatter.write_f32(out, v));
-        } else {
-            self.put(b"null");
-        }
+        self.float(v.is_finite(), |out| CompactFormatter.write_f32(out, v));
         Ok(())
     }
 
     fn serialize_f64(self, v: f64) -> Result<(), Unhandled> {
-        if v.is_finite() {
-            self.number(|out| CompactFormatter.write_f64(out, v));
-        } else {
-            self.put(b"null");
-        }
+        self.float(v.is_finite(), |out| CompactFormatter.write_f64(out, v));
         Ok(())
     }
 
@@ -372,10 +389,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a>, Unhandled> {
-        self.byte(b'{');
-        self.string(variant);
-        self.put(b":");
-        Ok(Compound::open(self, b'['))
+        Ok(Compound::open_variant(self, variant, b'['))
     }
 
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Unhandled> {
@@ -396,10 +410,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a>, Unhandled> {
-        self.byte(b'{');
-        self.string(variant);
-        self.put(b":");
-        Ok(Compound::open(self, b'{'))
+        Ok(Compound::open_variant(self, variant, b'{'))
     }
 
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Unhandled> {
@@ -441,60 +452,33 @@ impl fmt::Write for Stack {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
+/// The array-like compounds: each element after a comma, and the closing bracket (and, for a
+/// variant, the brace of the object around it).
+macro_rules! elements {
+    ($($trait:ident::$method:ident, $close:ident;)*) => {
+        $(
+            impl ser::$trait for Compound<'_> {
+                type Ok = ();
+                type Error = Unhandled;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
-        self.element(value)
-    }
+                fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
+                    self.element(value)
+                }
 
-    fn end(self) -> Result<(), Unhandled> {
-        self.close(b']');
-        Ok(())
-    }
+                fn end(self) -> Result<(), Unhandled> {
+                    self.$close(b']');
+                    Ok(())
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Unhandled> {
-        self.close(b']');
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Unhandled> {
-        self.close(b']');
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Unhandled> {
-        self.close_variant(b']');
-        Ok(())
-    }
+elements! {
+    SerializeSeq::serialize_element, close;
+    SerializeTuple::serialize_element, close;
+    SerializeTupleStruct::serialize_field, close;
+    SerializeTupleVariant::serialize_field, close_variant;
 }
 
 impl ser::SerializeMap for Compound<'_> {
@@ -518,40 +502,35 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
+/// The object-like compounds: each field by its name, and the closing brace (and, for a variant,
+/// the brace of the object around it).
+macro_rules! fields {
+    ($($trait:ident, $close:ident;)*) => {
+        $(
+            impl ser::$trait for Compound<'_> {
+                type Ok = ();
+                type Error = Unhandled;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unhandled> {
-        self.field(key, value)
-    }
+                fn serialize_field<T: Serialize + ?Sized>(
+                    &mut self,
+                    key: &'static str,
+                    value: &T,
+                ) -> Result<(), Unhandled> {
+                    self.field(key, value)
+                }
 
-    fn end(self) -> Result<(), Unhandled> {
-        self.close(b'}');
-        Ok(())
-    }
+                fn end(self) -> Result<(), Unhandled> {
+                    self.$close(b'}');
+                    Ok(())
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unhandled;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unhandled> {
-        self.field(key, value)
-    }
-
-    fn end(self) -> Result<(), Unhandled> {
-        self.close_variant(b'}');
-        Ok(())
-    }
+fields! {
+    SerializeStruct, close;
+    SerializeStructVariant, close_variant;
 }
 
 /// An object's key: a string, or what serde_json writes as one (a unit variant, an integer in
@@ -624,13 +603,7 @@ impl ser::Serializer for Key<'_> {
         ser::Serializer::collect_str(self.0, value)
     }
 
-    quoted_integers! {
-        serialize_i8: i8 => write_i8, serialize_i16: i16 => write_i16,
-        serialize_i32: i32 => write_i32, serialize_i64: i64 => write_i64,
-        serialize_i128: i128 => write_i128, serialize_u8: u8 => write_u8,
-        serialize_u16: u16 => write_u16, serialize_u32: u32 => write_u32,
-        serialize_u64: u64 => write_u64, serialize_u128: u128 => write_u128,
-    }
+    each_integer!(quoted_integers);
 
     unhandled! {
         serialize_bool(bool), serialize_f32(f32), serialize_f64(f64), serialize_bytes(&[u8]),

@@ -96,8 +96,8 @@ fn replay(c: &mut Criterion) {
             });
             if set == "random" {
                 // Not arbiter's work: what serde_json alone takes to scan the same bodies (into
-                // `IgnoredAny`) and to write the same rulings. Its scan is the floor under any
-                // reader built on it; arbiter writes the same bytes in less time (`json::to_vec`).
+                // `IgnoredAny`) and to write the same rulings, for comparison with arbiter's own
+                // reader and writer (`json`).
                 let rulings: Vec<_> = read.iter().map(|r| r.adjudicate().unwrap()).collect();
                 group.bench_function("serde-json-floor", |b| {
                     b.iter(|| {

@@ -11,6 +11,38 @@ mod write;
 
 pub use write::{to_string, to_vec};
 
+use std::fmt;
+
+/// Why the one-pass reader or the writer stopped short: never shown, serde_json does the work
+/// again (the reader's caller reads the text the slow way; the writer writes the value by
+/// serde_json), so what the client gets is always serde_json's answer.
+#[derive(Debug)]
+struct LeftToSerdeJson;
+
+impl fmt::Display for LeftToSerdeJson {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("left to serde_json")
+    }
+}
+
+impl std::error::Error for LeftToSerdeJson {}
+
+impl serde::de::Error for LeftToSerdeJson {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        LeftToSerdeJson
+    }
+}
+
+impl serde::ser::Error for LeftToSerdeJson {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        LeftToSerdeJson
+    }
+}
+
+/// The name serde_json gives its `RawValue` (text passed through as it is), which only serde_json
+/// reads and writes.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
 /// `bytes` read as `T`, if they are one JSON document of a `T` with no key given twice in any
 /// of its objects. `None` for any failure, and wherever the reader cannot be sure of serde_json's
 /// answer (a key written with an escape, a number that is not a plain integer, an object of many

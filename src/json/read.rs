@@ -10,9 +10,10 @@
 //! any length) and a fifth in the wrapper's hand-offs; a record is short strings: seats, cards,
 //! verbs.
 
+// Why the one pass stopped: the text is read again the slow way.
+use super::{LeftToSerdeJson as Unsure, RAW_VALUE};
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt;
 
 /// The most keys an object read here may have (a record's objects have fewer: its own fields,
 /// its seats, its options). Each key is compared with the object's others: a long object would
@@ -21,27 +22,6 @@ const FEW: usize = 32;
 
 /// The deepest nesting read here (serde_json stops at 128).
 const DEEP: usize = 64;
-
-/// The name serde_json gives its `RawValue`, which only serde_json reads.
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
-
-/// Why the one pass stopped: never shown, the text is read again to name its problem.
-#[derive(Debug)]
-pub(super) struct Unsure;
-
-impl fmt::Display for Unsure {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("left to the path-reporting reader")
-    }
-}
-
-impl std::error::Error for Unsure {}
-
-impl de::Error for Unsure {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Unsure
-    }
-}
 
 type Result<T> = std::result::Result<T, Unsure>;
 

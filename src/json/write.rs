@@ -10,6 +10,8 @@
 //! map key that is not a string, an integer or a unit variant) stops it, and the value is written
 //! again by serde_json: the text, or the error, is always serde_json's.
 
+// Why this writer stopped: the value is written again by serde_json.
+use super::{LeftToSerdeJson as Unhandled, RAW_VALUE};
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -35,27 +37,6 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String>
     let bytes = to_vec(value)?;
     Ok(String::from_utf8(bytes).expect("JSON text written from strings is UTF-8"))
 }
-
-/// Why this writer stopped: never shown, the value is written again by serde_json.
-#[derive(Debug)]
-struct Unhandled;
-
-impl fmt::Display for Unhandled {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("left to serde_json")
-    }
-}
-
-impl std::error::Error for Unhandled {}
-
-impl ser::Error for Unhandled {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Unhandled
-    }
-}
-
-/// The name serde_json gives the struct its `RawValue` writes as (text passed through as it is).
-const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 /// The text so far: the first `len` bytes of `buffer`, which is kept longer than the text (zeros
 /// past it), so that a piece is copied into bytes already there rather than pushed byte by byte.
@@ -414,40 +395,11 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Unhandled> {
-        // Formatted on the stack when it fits (a card's or a seat's code), not in a new String.
-        let mut stack = Stack::default();
-        if fmt::write(&mut stack, format_args!("{value}")).is_ok() {
-            self.string(stack.text());
-            return Ok(());
-        }
+        // Formatted once into a String (a `Reason`'s sentence, the one caller in a ruling), then
+        // written escaped; a `Display` that fails is left to serde_json, which reports it.
         let mut text = String::new();
         fmt::write(&mut text, format_args!("{value}")).map_err(|_| Unhandled)?;
         self.string(&text);
-        Ok(())
-    }
-}
-
-/// A few bytes of formatted text kept on the stack; formatting fails when they would not fit.
-#[derive(Default)]
-struct Stack {
-    bytes: [u8; 32],
-    len: usize,
-}
-
-impl Stack {
-    fn text(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len]).expect("written from str")
-    }
-}
-
-impl fmt::Write for Stack {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.len = end;
         Ok(())
     }
 }
@@ -571,24 +523,22 @@ impl ser::Serializer for Key<'_> {
     type SerializeStruct = Impossible<(), Unhandled>;
     type SerializeStructVariant = Impossible<(), Unhandled>;
 
+    // A key that is a string is written as the same string as a value.
     fn serialize_str(self, v: &str) -> Result<(), Unhandled> {
-        self.0.string(v);
-        Ok(())
+        self.0.serialize_str(v)
     }
 
     fn serialize_char(self, v: char) -> Result<(), Unhandled> {
-        self.0.string(v.encode_utf8(&mut [0; 4]));
-        Ok(())
+        self.0.serialize_char(v)
     }
 
     fn serialize_unit_variant(
         self,
-        _: &'static str,
-        _: u32,
+        name: &'static str,
+        index: u32,
         variant: &'static str,
     ) -> Result<(), Unhandled> {
-        self.0.string(variant);
-        Ok(())
+        self.0.serialize_unit_variant(name, index, variant)
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -600,7 +550,7 @@ impl ser::Serializer for Key<'_> {
     }
 
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Unhandled> {
-        ser::Serializer::collect_str(self.0, value)
+        self.0.collect_str(value)
     }
 
     each_integer!(quoted_integers);

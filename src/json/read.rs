@@ -46,7 +46,8 @@ impl<'de> Reader<'de> {
             text,
             at: 0,
             depth: 0,
-            keys: Vec::new(),
+            // Room for a record's fields and an action's at once, made once rather than grown.
+            keys: Vec::with_capacity(FEW),
         }
     }
 

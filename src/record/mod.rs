@@ -142,13 +142,43 @@ pub struct HandRecord<V: Verbs = AnyVerb> {
     pub deals: Vec<BTreeMap<Seat, Vec<Card>>>,
     /// The table's actions in order; each names its seat and exactly one verb of the game (its
     /// action schema: `GET /v1/games/{game}`, `schemas.action`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "actions_with_room")]
     #[validate(length(max = 2000))]
     #[schema(max_items = 2000, value_type = Vec<Action>)]
     pub actions: Vec<Action<V>>,
     /// The match before this hand; a new game when absent.
     #[serde(default)]
     pub match_state: Option<MatchState>,
+}
+
+/// Room made at once for a hand's actions: grown from nothing, the list was moved five times on
+/// the way to a hand of forty cards (issue 26).
+const ACTIONS_ROOM: usize = 64;
+
+/// A record's actions, read as serde reads any list (the same refusals), into `ACTIONS_ROOM`.
+fn actions_with_room<'de, D, V>(d: D) -> Result<Vec<Action<V>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    V: Verbs,
+{
+    struct Actions<V>(std::marker::PhantomData<V>);
+    impl<'de, V: Verbs> serde::de::Visitor<'de> for Actions<V> {
+        type Value = Vec<Action<V>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut actions = Vec::with_capacity(ACTIONS_ROOM);
+            while let Some(action) = seq.next_element()? {
+                actions.push(action);
+            }
+            Ok(actions)
+        }
+    }
+    d.deserialize_seq(Actions(std::marker::PhantomData))
 }
 
 impl HandRecord {

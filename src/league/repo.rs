@@ -607,7 +607,7 @@ pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
     for (seat, player) in seats {
         tx.execute(
             "INSERT INTO match_seats (match_id, seat, side, player_id) VALUES (?1, ?2, ?3, ?4)",
-            args![id, seat.to_string(), table.side(*seat).to_string(), player],
+            args![id, seat.code(), table.side(*seat).code(), player],
         )?;
     }
     // A side of two or more players that is a registered partnership counts for it.
@@ -620,7 +620,7 @@ pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
             tx.execute(
                 "INSERT INTO match_sides (match_id, side, partnership_id) \
                  SELECT ?1, ?2, id FROM partnerships WHERE club_id = ?3 AND roster = ?4",
-                args![id, side.to_string(), club, roster(&team)],
+                args![id, side.code(), club, roster(&team)],
             )?;
         }
     }
@@ -1014,7 +1014,7 @@ pub(super) fn store_hand(
             at.league,
             at.session,
             at.number,
-            form.dealer.to_string(),
+            form.dealer.code(),
             outcome_name(rows.outcome),
             form.record,
             form.ruling,
@@ -1088,7 +1088,7 @@ pub(super) fn store_ruling(
         args![
             hand,
             number,
-            form.dealer.to_string(),
+            form.dealer.code(),
             outcome_name(a.outcome),
             form.record,
             form.ruling,
@@ -1114,13 +1114,13 @@ fn write_ruling(tx: &Tx, hand: i64, rows: &RulingRows) -> Result<()> {
     let mut score =
         tx.prepare("INSERT INTO hand_scores (hand_id, side, points) VALUES (?1, ?2, ?3)")?;
     for (side, points) in &rows.points {
-        score.execute(args![hand, side.to_string(), points])?;
+        score.execute(args![hand, side.code(), points])?;
     }
     let mut irregularity = tx.prepare(
         "INSERT INTO hand_irregularities (hand_id, ordinal, code, seat) VALUES (?1, ?2, ?3, ?4)",
     )?;
     for (i, (code, seat)) in rows.irregularities.iter().enumerate() {
-        irregularity.execute(args![hand, i as i64, code, seat.to_string()])?;
+        irregularity.execute(args![hand, i as i64, code, seat.code()])?;
     }
     for (role, seats) in &rows.camps {
         write_camp(tx, hand, role, seats)?;
@@ -1154,7 +1154,7 @@ fn write_camp(tx: &Tx, hand: i64, role: &str, seats: &[Seat]) -> Result<()> {
     )?;
     for seat in seats {
         // A seat is in one camp of a hand (the engine's contract); the first one named counts.
-        st.execute(args![hand, seat.to_string(), role])?;
+        st.execute(args![hand, seat.code(), role])?;
     }
     Ok(())
 }

@@ -1102,12 +1102,12 @@ fn match_sheet(m: &Match, hands: &[HandRecord]) -> (Vec<u8>, usize) {
     };
     let label = m.id.to_string();
     for (seat, p) in &m.seats {
-        row([&label, "", "", &seat.to_string(), "sit", &to_cell(&p.name)]);
+        row([&label, "", "", seat.code(), "sit", &to_cell(&p.name)]);
     }
     for (i, h) in hands.iter().enumerate() {
-        let (number, dealer) = ((i + 1).to_string(), h.dealer.to_string());
+        let number = (i + 1).to_string();
         let mut line = |seat: Seat, action: &str, value: &str| {
-            row([&label, &number, &dealer, &seat.to_string(), action, value])
+            row([&label, &number, h.dealer.code(), seat.code(), action, value])
         };
         for (seat, cards) in &h.deal {
             line(*seat, "deal", &joined(cards));

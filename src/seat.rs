@@ -83,7 +83,7 @@ impl FromStr for Seat {
     }
 }
 
-crate::cards::serde_as_string!(Seat, "a string", code);
+crate::cards::serde_as_string!(Seat, "a string");
 
 impl utoipa::PartialSchema for Seat {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -498,7 +498,7 @@ impl FromStr for Side {
     }
 }
 
-crate::cards::serde_as_string!(Side, "a string", code);
+crate::cards::serde_as_string!(Side, "a string");
 
 impl utoipa::PartialSchema for Side {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

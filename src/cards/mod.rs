@@ -10,31 +10,16 @@ mod set;
 pub use holding::{CardCounts, Holding};
 pub use set::{CardSet, SuitedSet};
 
-/// Serializes a type as its `Display` string and deserializes it through its `FromStr`; a value
-/// that is not a string is refused as not `$expecting` ("a string" unless given).
+/// Serializes a type as the static string its `code` gives (no formatting for the values every
+/// ruling is full of: cards, seats) and deserializes it through its `FromStr`; a value that is
+/// not a string is refused as not `$expecting`.
 macro_rules! serde_as_string {
-    ($t:ty) => {
-        $crate::cards::serde_as_string!($t, "a string");
-    };
     ($t:ty, $expecting:literal) => {
         impl serde::Serialize for $t {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
+                s.serialize_str(self.code())
             }
         }
-        $crate::cards::serde_as_string!(@read $t, $expecting);
-    };
-    // Written as the static string `$code` gives: no formatting for the values every ruling is
-    // full of (cards, seats).
-    ($t:ty, $expecting:literal, $code:ident) => {
-        impl serde::Serialize for $t {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.$code())
-            }
-        }
-        $crate::cards::serde_as_string!(@read $t, $expecting);
-    };
-    (@read $t:ty, $expecting:literal) => {
 
         // Parsed from the text where it lies: a `String` (or `Cow`, which serde reads owned) is an
         // allocation for every seat of every action.
@@ -449,7 +434,7 @@ impl FromStr for Card {
     }
 }
 
-serde_as_string!(Card, "a card string such as \"AS\" or \"10H\"", code);
+serde_as_string!(Card, "a card string such as \"AS\" or \"10H\"");
 
 impl utoipa::PartialSchema for Card {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -466,7 +451,7 @@ impl utoipa::PartialSchema for Card {
 
 impl utoipa::ToSchema for Card {}
 
-crate::cards::serde_as_string!(Suit, "a string", code);
+crate::cards::serde_as_string!(Suit, "a string");
 
 impl utoipa::PartialSchema for Suit {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {

@@ -400,6 +400,9 @@ fn read(
     let verbs = game.info().verbs;
     let mut errors = Vec::new();
     let mut matches: Vec<MatchDraft> = Vec::new();
+    // The matches' labels, to find a match whose rows are not together without going through
+    // every match before it (a sheet of many short matches).
+    let mut labels = std::collections::HashSet::new();
     // One row's cells, read again for every row.
     let mut row = ::csv::StringRecord::new();
     for n in 0.. {
@@ -441,7 +444,7 @@ fn read(
             }
         };
         if matches.last().is_none_or(|m| m.label != label) {
-            if matches.iter().any(|m| m.label == label) {
+            if !labels.insert(label.to_string()) {
                 errors.push(
                     cell.at(MATCH)
                         .problem(format!("the rows of match '{label}' must be together")),
@@ -1421,6 +1424,32 @@ mod tests {
             problems,
             expected.map(|(row, detail)| (row, "dealer".to_string(), detail.to_string()))
         );
+    }
+
+    /// A match's rows come together: a label met again after another match's rows is refused at
+    /// that row, each time.
+    #[test]
+    fn a_match_whose_rows_are_apart_is_refused_where_it_comes_back() {
+        let game = crate::games::find("malilla").unwrap();
+        let table = game.table(&Options::defaults(game.info().options));
+        let sheet = "match,hand,dealer,seat,action,value\n\
+                     m,,,N,sit,Ana\nn,,,N,sit,Ben\nm,,,E,sit,Cai\no,,,N,sit,Dee\n\
+                     m,,,S,sit,Eve\nn,,,E,sit,Fay\n";
+        let problems: Vec<(u64, String, String)> = read(game, table, sheet.as_bytes())
+            .err()
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.detail.contains("together"))
+            .map(|e| {
+                let column = e.pointer.rsplit('/').next().unwrap().to_string();
+                (e.row.unwrap(), column, e.detail)
+            })
+            .collect();
+        let apart = |row, label| {
+            let detail = format!("the rows of match '{label}' must be together");
+            (row, "match".to_string(), detail)
+        };
+        assert_eq!(problems, [apart(4, "m"), apart(6, "m"), apart(7, "n")]);
     }
 
     proptest! {

@@ -306,7 +306,7 @@ fn serve(args: ServeArgs) -> ExitCode {
 ///   rises to the largest buffer freed so far (up to 32 MiB), after which such buffers (sheet
 ///   pages, hand pages, decompressed rulings) stay in the allocator: under `benches/memory.sh`'s
 ///   mixed load on a league of 1,000,000 hands the server's peak was 66.9 MB, and 32.1 MB with the
-///   threshold fixed.
+///   threshold fixed (before that load imported sheets too; with imports it peaks at 48.4 MB).
 /// - One arena per core, not glibc's eight. Each arena keeps the small blocks freed in it, and the
 ///   blocking threads that prepare imports, read standings and write sheets each took an arena of
 ///   their own: the mixed load with imports on a league of 20,000 hands peaked at 58–61 MB, and at

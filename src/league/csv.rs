@@ -1394,18 +1394,11 @@ mod tests {
         assert!(!may_be_json("7S") && !may_be_json("QS") && may_be_json("12"));
     }
 
-    /// A hand's dealer is said on one of its rows or more (the others may leave it empty): a seat
-    /// that is none, and a second dealer for the hand, are each refused at the cell; a hand that
-    /// never names one (a seat that is none names none) needs it.
-    #[test]
-    fn a_hands_dealer_is_read_where_given_and_checked() {
+    /// The problems of a Malilla sheet, each as its row, the name of its column and its detail.
+    fn malilla_sheet_problems(sheet: &str) -> Vec<(u64, String, String)> {
         let game = crate::games::find("malilla").unwrap();
         let table = game.table(&Options::defaults(game.info().options));
-        let sheet = "match,hand,dealer,seat,action,value\n\
-                     m,,,N,sit,Ana\nm,,,E,sit,Ben\nm,,,S,sit,Cai\nm,,,W,sit,Dee\n\
-                     m,1,N,N,play,QS\nm,1,,E,play,7S\nm,1,N,S,play,2S\nm,1,E,W,play,3S\n\
-                     m,2,X,N,play,QS\nm,3,,N,play,QS\n";
-        let problems: Vec<(u64, String, String)> = read(game, table, sheet.as_bytes())
+        read(game, table, sheet.as_bytes())
             .err()
             .unwrap()
             .into_iter()
@@ -1413,7 +1406,19 @@ mod tests {
                 let column = e.pointer.rsplit('/').next().unwrap().to_string();
                 (e.row.unwrap(), column, e.detail)
             })
-            .collect();
+            .collect()
+    }
+
+    /// A hand's dealer is said on one of its rows or more (the others may leave it empty): a seat
+    /// that is none, and a second dealer for the hand, are each refused at the cell; a hand that
+    /// never names one (a seat that is none names none) needs it.
+    #[test]
+    fn a_hands_dealer_is_read_where_given_and_checked() {
+        let sheet = "match,hand,dealer,seat,action,value\n\
+                     m,,,N,sit,Ana\nm,,,E,sit,Ben\nm,,,S,sit,Cai\nm,,,W,sit,Dee\n\
+                     m,1,N,N,play,QS\nm,1,,E,play,7S\nm,1,N,S,play,2S\nm,1,E,W,play,3S\n\
+                     m,2,X,N,play,QS\nm,3,,N,play,QS\n";
+        let problems = malilla_sheet_problems(sheet);
         let expected = [
             (9, "hand 1 is dealt by N, not E"),
             (10, "expected the dealer's seat: N, E, S, W"),
@@ -1430,21 +1435,11 @@ mod tests {
     /// that row, each time.
     #[test]
     fn a_match_whose_rows_are_apart_is_refused_where_it_comes_back() {
-        let game = crate::games::find("malilla").unwrap();
-        let table = game.table(&Options::defaults(game.info().options));
         let sheet = "match,hand,dealer,seat,action,value\n\
                      m,,,N,sit,Ana\nn,,,N,sit,Ben\nm,,,E,sit,Cai\no,,,N,sit,Dee\n\
                      m,,,S,sit,Eve\nn,,,E,sit,Fay\n";
-        let problems: Vec<(u64, String, String)> = read(game, table, sheet.as_bytes())
-            .err()
-            .unwrap()
-            .into_iter()
-            .filter(|e| e.detail.contains("together"))
-            .map(|e| {
-                let column = e.pointer.rsplit('/').next().unwrap().to_string();
-                (e.row.unwrap(), column, e.detail)
-            })
-            .collect();
+        let mut problems = malilla_sheet_problems(sheet);
+        problems.retain(|(.., detail)| detail.contains("together"));
         let apart = |row, label| {
             let detail = format!("the rows of match '{label}' must be together");
             (row, "match".to_string(), detail)

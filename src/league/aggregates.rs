@@ -258,9 +258,12 @@ pub(super) fn rerate(tx: &Tx, league: i64, from: i64) -> Result<()> {
             keep.execute(args![league, p, by, r.rating, r.uncertainty])?;
         }
     }
+    // Written whether or not the player's totals have a row yet: an import counts its hands and
+    // finishes into the standings at its end, and may fold ratings before.
     let mut current = tx.prepare(
-        "UPDATE standing_totals SET rating = ?3, uncertainty = ?4 \
-         WHERE league_id = ?1 AND kind = 'player' AND who = ?2",
+        "INSERT INTO standing_totals (league_id, kind, who, rating, uncertainty) \
+         VALUES (?1, 'player', ?2, ?3, ?4) ON CONFLICT (league_id, kind, who) \
+         DO UPDATE SET rating = excluded.rating, uncertainty = excluded.uncertainty",
     )?;
     for p in touched {
         let r = ratings.get(&p);
@@ -277,8 +280,9 @@ pub(super) fn rerate(tx: &Tx, league: i64, from: i64) -> Result<()> {
 /// Sets aside, for the rest of the write, the triggers that count each new hand's rows into the
 /// standings (migration 18): a write that stores many hands (an import) counts them together with
 /// `count_deferred`, in a few statements, instead of a dozen row updates a hand on the same few
-/// totals. Only new hands are deferred; a deferred write stores hands of `league` and deletes
-/// none.
+/// totals; and the finishes of matches on those new hands (migration 19), each counted once as it
+/// stands at the end, however often the write stored or deleted it. Only new hands are deferred;
+/// a deferred write stores hands of `league` and deletes none.
 pub(super) fn defer_counts(tx: &Tx, league: i64) -> Result<()> {
     tx.execute(
         "INSERT INTO counts_deferred (league_id, since) SELECT ?1, coalesce(max(id), 0) FROM hands",
@@ -289,7 +293,8 @@ pub(super) fn defer_counts(tx: &Tx, league: i64) -> Result<()> {
 
 /// Counts every hand stored since `defer_counts` into the standings, as the triggers would have
 /// one by one (hands, points for and against, irregularities, camps, the leagues' generation),
-/// and sets the triggers back.
+/// and every match finish on one of them (matches played, won, lost, places), and sets the
+/// triggers back.
 pub(super) fn count_deferred(tx: &Tx) -> Result<()> {
     let (league, since): (i64, i64) = tx.query_row(
         "DELETE FROM counts_deferred RETURNING league_id, since",
@@ -308,8 +313,9 @@ pub(super) fn count_deferred(tx: &Tx) -> Result<()> {
 /// key (the `participants` view would be read whole), as a query plan test pins. Hands and points
 /// are first added up per match (and side): an import's match has several hands, and each of a
 /// match's seats and sides is then joined once, not once per hand (half the time of the join per
-/// hand, on an import of 2,000 Malilla hands in 420 matches).
-pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
+/// hand, on an import of 2,000 Malilla hands in 420 matches). The finishes are read by
+/// `match_finishes_in_order`: a finish on a new hand is a match's finish the write stored.
+pub(super) const COUNT_HANDS_SINCE: [&str; 7] = [
     "INSERT INTO standing_totals (league_id, kind, who, hands)
          WITH per_match AS (
              SELECT match_id, count(*) AS hands FROM hands
@@ -368,6 +374,32 @@ pub(super) const COUNT_HANDS_SINCE: [&str; 5] = [
                        points = camp_totals.points + excluded.points",
     "UPDATE leagues SET generation = generation + 1
       WHERE id = ?1 AND EXISTS (SELECT 1 FROM hands WHERE league_id = ?1 AND id > ?2)",
+    // What `match_finishes_insert_counts` adds: each side's players and partnership.
+    "INSERT INTO standing_totals (league_id, kind, who, matches_played, won, lost)
+         SELECT ?1, 'player', s.player_id, count(*), sum(f.won), sum(f.lost) FROM match_finishes f
+           JOIN match_seats s ON s.match_id = f.match_id AND s.side = f.side
+          WHERE f.league_id = ?1 AND f.finished_by > ?2 GROUP BY s.player_id
+         UNION ALL
+         SELECT ?1, 'partnership', d.partnership_id, count(*), sum(f.won), sum(f.lost)
+           FROM match_finishes f
+           JOIN match_sides d ON d.match_id = f.match_id AND d.side = f.side
+          WHERE f.league_id = ?1 AND f.finished_by > ?2 AND d.partnership_id IS NOT NULL
+          GROUP BY d.partnership_id
+         ON CONFLICT (league_id, kind, who)
+         DO UPDATE SET matches_played = standing_totals.matches_played + excluded.matches_played,
+                       won = standing_totals.won + excluded.won,
+                       lost = standing_totals.lost + excluded.lost",
+    "INSERT INTO standing_places (league_id, kind, who, place, count)
+         SELECT ?1, 'player', s.player_id, f.place, count(*) FROM match_finishes f
+           JOIN match_seats s ON s.match_id = f.match_id AND s.side = f.side
+          WHERE f.league_id = ?1 AND f.finished_by > ?2 GROUP BY s.player_id, f.place
+         UNION ALL
+         SELECT ?1, 'partnership', d.partnership_id, f.place, count(*) FROM match_finishes f
+           JOIN match_sides d ON d.match_id = f.match_id AND d.side = f.side
+          WHERE f.league_id = ?1 AND f.finished_by > ?2 AND d.partnership_id IS NOT NULL
+          GROUP BY d.partnership_id, f.place
+         ON CONFLICT (league_id, kind, who, place)
+         DO UPDATE SET count = standing_places.count + excluded.count",
 ];
 
 /// Keeps a match's finish and the ratings after its state was stored (the store does it in

@@ -1,13 +1,53 @@
 //! The league store's schema on PostgreSQL, versioned like SQLite's (`schema`) but apart from it:
 //! a new database starts at what SQLite's 18 migrations made (`postgres_schema.sql`), and each
-//! migration after is one more entry here.
+//! migration after is one more entry here (2 is SQLite's 19).
 
 use super::{Result, StoreError};
 use futures_executor::block_on;
 use tokio_postgres::Client;
 
 /// Each migration, in order; the schema's version is how many have run.
-const MIGRATIONS: [&str; 1] = [include_str!("postgres_schema.sql")];
+const MIGRATIONS: [&str; 2] = [
+    include_str!("postgres_schema.sql"),
+    // 2, as SQLite's 19: an import counts the finishes on the hands it stores together
+    // (`aggregates::count_deferred`); the trigger neither counts nor takes back such a finish.
+    r#"
+CREATE OR REPLACE FUNCTION match_finishes_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF EXISTS (SELECT 1 FROM counts_deferred
+                    WHERE league_id = NEW.league_id AND NEW.finished_by > since) THEN
+            RETURN NULL;
+        END IF;
+        INSERT INTO standing_totals (league_id, kind, who, matches_played, won, lost)
+            SELECT NEW.league_id, kind, who, 1, NEW.won, NEW.lost FROM participants
+             WHERE match_id = NEW.match_id AND side = NEW.side
+            ON CONFLICT (league_id, kind, who) DO UPDATE
+               SET matches_played = standing_totals.matches_played + 1,
+                   won = standing_totals.won + excluded.won,
+                   lost = standing_totals.lost + excluded.lost;
+        INSERT INTO standing_places (league_id, kind, who, place, count)
+            SELECT NEW.league_id, kind, who, NEW.place, 1 FROM participants
+             WHERE match_id = NEW.match_id AND side = NEW.side
+            ON CONFLICT (league_id, kind, who, place) DO UPDATE
+               SET count = standing_places.count + 1;
+    ELSE
+        IF EXISTS (SELECT 1 FROM counts_deferred
+                    WHERE league_id = OLD.league_id AND OLD.finished_by > since) THEN
+            RETURN NULL;
+        END IF;
+        UPDATE standing_totals SET matches_played = matches_played - 1,
+                                   won = won - OLD.won, lost = lost - OLD.lost
+         WHERE league_id = OLD.league_id AND (kind, who) IN (
+            SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+        UPDATE standing_places SET count = count - 1
+         WHERE league_id = OLD.league_id AND place = OLD.place AND (kind, who) IN (
+            SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+    END IF;
+    RETURN NULL;
+END $$;
+"#,
+];
 
 /// Held by a migration for its transaction, so that replicas starting together migrate one after
 /// the other: the second finds the schema up to date.

@@ -438,6 +438,41 @@ CREATE TRIGGER hand_camps_insert_counts AFTER INSERT ON hand_camps
 END;
 "#,
         ),
+        // 19: an import counts the finishes of the matches it stores together too (issue 26): a
+        // finish on a hand stored since the import began (`finished_by > since`) is counted by
+        // `count_deferred`, and so is neither counted nor taken back by the triggers when the
+        // same write stores it or deletes it again. A finish stored before counted on its own
+        // and is still taken back when deleted.
+        M::up(
+            r#"
+DROP TRIGGER match_finishes_insert_counts;
+CREATE TRIGGER match_finishes_insert_counts AFTER INSERT ON match_finishes
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred
+                      WHERE league_id = NEW.league_id AND NEW.finished_by > since) BEGIN
+    INSERT INTO standing_totals (league_id, kind, who, matches_played, won, lost)
+        SELECT NEW.league_id, kind, who, 1, NEW.won, NEW.lost FROM participants
+         WHERE match_id = NEW.match_id AND side = NEW.side AND true
+        ON CONFLICT DO UPDATE SET matches_played = matches_played + 1,
+                                  won = won + excluded.won, lost = lost + excluded.lost;
+    INSERT INTO standing_places (league_id, kind, who, place, count)
+        SELECT NEW.league_id, kind, who, NEW.place, 1 FROM participants
+         WHERE match_id = NEW.match_id AND side = NEW.side AND true
+        ON CONFLICT DO UPDATE SET count = count + 1;
+END;
+DROP TRIGGER match_finishes_delete_counts;
+CREATE TRIGGER match_finishes_delete_counts AFTER DELETE ON match_finishes
+    WHEN NOT EXISTS (SELECT 1 FROM counts_deferred
+                      WHERE league_id = OLD.league_id AND OLD.finished_by > since) BEGIN
+    UPDATE standing_totals SET matches_played = matches_played - 1,
+                               won = won - OLD.won, lost = lost - OLD.lost
+     WHERE league_id = OLD.league_id AND (kind, who) IN (
+        SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+    UPDATE standing_places SET count = count - 1
+     WHERE league_id = OLD.league_id AND place = OLD.place AND (kind, who) IN (
+        SELECT kind, who FROM participants WHERE match_id = OLD.match_id AND side = OLD.side);
+END;
+"#,
+        ),
     ]
 }
 
@@ -1414,9 +1449,10 @@ mod tests {
     /// Migration 18: an import's deferred counts read its new hands through `hands_by_league`
     /// from the first new one on, and their rows by primary key: never a scan of what was stored
     /// before, which grows with the league. What is scanned is only what they added up per match
-    /// of the new hands (`per_match`, `per_side`, read as `m` and `g`).
+    /// of the new hands (`per_match`, `per_side`, read as `m` and `g`). Migration 19: the finishes
+    /// on those hands are read through `match_finishes_in_order` from the first new hand on.
     #[test]
-    fn migration_18_counts_an_imports_hands_from_its_first() {
+    fn migrations_18_and_19_count_an_imports_hands_from_its_first() {
         let mut conn = rusqlite::Connection::open_in_memory().unwrap();
         super::migrate(&mut conn).unwrap();
         for statement in super::super::aggregates::COUNT_HANDS_SINCE {
@@ -1432,15 +1468,19 @@ mod tests {
                 .filter(|step| step.starts_with("SEARCH") || step.starts_with("SCAN"))
                 .collect();
             let new_hands = "USING INDEX hands_by_league (league_id=? AND id>?)";
+            let new_finishes =
+                "SEARCH f USING INDEX match_finishes_in_order (league_id=? AND finished_by>?)";
             assert!(
                 reads[0].starts_with(&format!("SEARCH h {new_hands}"))
                     || reads[0].starts_with(&format!("SEARCH hands {new_hands}"))
+                    || reads[0].starts_with(new_finishes)
                     || reads[0].starts_with("SEARCH leagues USING INTEGER PRIMARY KEY"),
                 "{plan:?}"
             );
             let per_match = |step: &&String| *step == "SCAN m" || *step == "SCAN g";
             assert!(
                 reads.iter().all(|step| per_match(step)
+                    || step.starts_with(new_finishes)
                     || (step.starts_with("SEARCH")
                         && (step.contains("PRIMARY KEY") || step.contains("hands_by_league")))),
                 "{plan:?}"

@@ -11,7 +11,7 @@ use crate::cards::Card;
 use crate::engine::{FieldError, Game, MatchState, Options, Seat, Side, Table};
 use crate::record::{Action, AnyVerb, HandRecord, MAX_ACTIONS};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use validator::Validate;
 
@@ -402,7 +402,7 @@ fn read(
     let mut matches: Vec<MatchDraft> = Vec::new();
     // The matches' labels, to find a match whose rows are not together without going through
     // every match before it (a sheet of many short matches).
-    let mut labels = std::collections::HashSet::new();
+    let mut labels = HashSet::new();
     // One row's cells, read again for every row.
     let mut row = ::csv::StringRecord::new();
     for n in 0.. {
@@ -710,10 +710,12 @@ pub fn prepare_import(
     }
     // Each match opened on `tx` (one connection, so in turn), then its hands judged, the matches
     // side by side: a match's hands follow from each other, another match's do not.
+    let venue = repo::Venue::of(tx, club, session)?;
+    let mut players = HashMap::new();
     let mut opened = Vec::new();
     for (m, digests) in drafts.iter().zip(digests) {
         let mut problems = Vec::new();
-        let to = open_match(tx, club, session, m, &mut problems)?;
+        let to = open_match(tx, club, &venue, &mut players, m, &mut problems)?;
         opened.push((m, digests, to, problems));
     }
     let judged = super::side_by_side(
@@ -948,15 +950,18 @@ fn repeated_hands<'a>(
     Ok(repeats)
 }
 
-/// The match a sheet's rows go to, found or checked (a new match is stored by `publish`). `None`
-/// when it cannot be opened (the problems are in `errors`).
+/// The match a sheet's rows go to, found or checked (a new match is stored by `publish`), in the
+/// session `venue` seats; `players` holds each name the sheet's matches before it seated (the
+/// player it names, if any). `None` when it cannot be opened (the problems are in `errors`).
 fn open_match(
     tx: &Tx,
     club: i64,
-    session: i64,
+    venue: &repo::Venue,
+    players: &mut HashMap<String, Option<i64>>,
     m: &MatchDraft,
     errors: &mut Vec<FieldError>,
 ) -> Result<Option<Opened>> {
+    let session = venue.session();
     if m.seats.is_empty() {
         let existing = m
             .label
@@ -980,11 +985,21 @@ fn open_match(
     }
     let mut seats = BTreeMap::new();
     let mut names = Vec::new();
+    let mut found = HashSet::new();
     for (seat, (name, cell)) in &m.seats {
-        match repo::player_named(tx, club, name)? {
+        let player = match players.get(name) {
+            Some(player) => *player,
+            None => {
+                let player = repo::player_named(tx, club, name)?;
+                players.insert(name.clone(), player);
+                player
+            }
+        };
+        match player {
             Some(id) => {
                 seats.insert(seat.to_string(), id);
                 names.push((name.clone(), id));
+                found.insert(id);
             }
             None => errors.push(
                 cell.at(VALUE)
@@ -995,7 +1010,7 @@ fn open_match(
     if seats.len() < m.seats.len() {
         return Ok(None);
     }
-    match repo::seat_match(tx, club, &NewMatch { session, seats }) {
+    match venue.seat(tx, club, &seats, &found) {
         Ok(seated) => Ok(Some(Opened::New { seated, names })),
         Err(StoreError::Invalid(e)) => {
             for e in e {

@@ -16,7 +16,7 @@ use crate::record::HandRecord;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::Digest;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     found.ok_or_else(|| StoreError::NotFound(what()))
@@ -529,63 +529,111 @@ impl SeatedMatch {
 
 /// Checks `new` as `create_match` stores it, without storing it.
 pub(super) fn seat_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<SeatedMatch> {
-    let session = get_session(tx, club, new.session).map_err(|e| match e {
-        StoreError::NotFound(d) => StoreError::invalid("/session", d),
-        e => e,
-    })?;
-    let league = get_league(tx, club, session.league)?;
-    let (game, options) = league_rules(&league)?;
-    let table = game.table(&options);
-    let mut errors = Vec::new();
-    // Seats are read here, where the table is known, so that a name that is no seat is answered
-    // with this table's seats.
-    let mut seats = BTreeMap::new();
-    for (name, player) in &new.seats {
-        let pointer = format!("/seats/{}", escape(name));
-        match name.parse::<Seat>() {
-            Ok(seat) if table.resolve(seat).is_some() => {
-                if seats.insert(seat, *player).is_some() {
-                    errors.push(FieldError::new(
-                        pointer,
-                        format!("seat {seat} is given twice"),
-                    ));
+    Venue::of(tx, club, new.session)?.seat(tx, club, &new.seats, &HashSet::new())
+}
+
+/// Where a session's new matches are seated: its league and the table its game is played at,
+/// read once for a sheet's many matches.
+pub(super) struct Venue {
+    league: i64,
+    session: i64,
+    game: &'static dyn engine::Game,
+    table: Table,
+}
+
+impl Venue {
+    /// Session `session` of `club`, its league and table (a session not found is a problem of
+    /// `/session`).
+    pub(super) fn of(tx: &Tx, club: i64, session: i64) -> Result<Venue> {
+        let session = get_session(tx, club, session).map_err(|e| match e {
+            StoreError::NotFound(d) => StoreError::invalid("/session", d),
+            e => e,
+        })?;
+        let league = get_league(tx, club, session.league)?;
+        let (game, options) = league_rules(&league)?;
+        Ok(Venue {
+            league: league.id,
+            session: session.id,
+            game,
+            table: game.table(&options),
+        })
+    }
+
+    pub(super) fn session(&self) -> i64 {
+        self.session
+    }
+
+    /// A new match of the session with the player at each seat named in `seats`, checked as
+    /// `create_match` stores it; the players in `known` were found in this transaction already
+    /// and are not read again.
+    pub(super) fn seat(
+        &self,
+        tx: &Tx,
+        club: i64,
+        seats: &BTreeMap<String, i64>,
+        known: &HashSet<i64>,
+    ) -> Result<SeatedMatch> {
+        let (game, table) = (self.game, self.table);
+        let mut errors = Vec::new();
+        // Seats are read here, where the table is known, so that a name that is no seat is
+        // answered with this table's seats.
+        let mut seated = BTreeMap::new();
+        for (name, player) in seats {
+            let pointer = format!("/seats/{}", escape(name));
+            match name.parse::<Seat>() {
+                Ok(seat) if table.resolve(seat).is_some() => {
+                    if seated.insert(seat, *player).is_some() {
+                        errors.push(FieldError::new(
+                            pointer,
+                            format!("seat {seat} is given twice"),
+                        ));
+                    }
                 }
+                _ => errors.push(FieldError::new(
+                    pointer,
+                    format!("no seat {name} at this table: expected {}", table.names()),
+                )),
             }
-            _ => errors.push(FieldError::new(
-                pointer,
-                format!("no seat {name} at this table: expected {}", table.names()),
-            )),
         }
-    }
-    for seat in table.seats() {
-        if !seats.contains_key(&seat) {
-            errors.push(FieldError::new(
-                format!("/seats/{seat}"),
-                format!("{} needs a player at {seat}", game.info().name),
-            ));
+        for seat in table.seats() {
+            if !seated.contains_key(&seat) {
+                errors.push(FieldError::new(
+                    format!("/seats/{seat}"),
+                    format!("{} needs a player at {seat}", game.info().name),
+                ));
+            }
         }
-    }
-    let mut seen = BTreeMap::new();
-    for (seat, player) in &seats {
-        let pointer = format!("/seats/{seat}");
-        if let Err(StoreError::NotFound(d)) = get_player(tx, club, *player) {
-            errors.push(FieldError::new(pointer, d));
-        } else if let Some(other) = seen.insert(*player, *seat) {
-            errors.push(FieldError::new(
-                pointer,
-                format!("player {player} already sits at {other}"),
-            ));
+        let mut seen = BTreeMap::new();
+        for (seat, player) in &seated {
+            let pointer = format!("/seats/{seat}");
+            let missing = if known.contains(player) {
+                None
+            } else {
+                match get_player(tx, club, *player) {
+                    Ok(_) => None,
+                    Err(StoreError::NotFound(d)) => Some(d),
+                    Err(e) => return Err(e),
+                }
+            };
+            if let Some(d) = missing {
+                errors.push(FieldError::new(pointer, d));
+            } else if let Some(other) = seen.insert(*player, *seat) {
+                errors.push(FieldError::new(
+                    pointer,
+                    format!("player {player} already sits at {other}"),
+                ));
+            }
         }
+        if !errors.is_empty() {
+            return Err(StoreError::Invalid(errors));
+        }
+        Ok(SeatedMatch {
+            league: self.league,
+            session: self.session,
+            table,
+            seats: seated,
+        })
     }
-    if !errors.is_empty() {
-        return Err(StoreError::Invalid(errors));
-    }
-    Ok(SeatedMatch {
-        league: league.id,
-        session: session.id,
-        table,
-        seats,
-    })
 }
 
 /// Stores a match `seat_match` checked; returns its id.

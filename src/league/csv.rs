@@ -251,6 +251,9 @@ struct MatchDraft {
     first: Cell,
     seats: BTreeMap<Seat, (String, Cell)>,
     hands: Vec<HandDraft>,
+    /// The highest hand number read so far: a hand numbered above it cannot repeat one, so only a
+    /// sheet whose numbers go back is searched for a hand met before.
+    highest: u32,
 }
 
 impl MatchDraft {
@@ -459,6 +462,7 @@ fn read(
                 first: cell,
                 seats: BTreeMap::new(),
                 hands: Vec::new(),
+                highest: 0,
             });
         }
         let m = matches.last_mut().expect("pushed above");
@@ -491,7 +495,7 @@ fn read(
             }
         };
         if m.hands.last().is_none_or(|h| h.number != number) {
-            if m.hands.iter().any(|h| h.number == number) {
+            if number <= m.highest && m.hands.iter().any(|h| h.number == number) {
                 errors.push(
                     cell.at(HAND)
                         .problem(format!("the rows of hand {number} must be together")),
@@ -499,6 +503,7 @@ fn read(
                 continue;
             }
             m.close_last_hand();
+            m.highest = m.highest.max(number);
             m.hands.push(HandDraft {
                 number,
                 first: cell,
@@ -1460,6 +1465,33 @@ mod tests {
             (row, "match".to_string(), detail)
         };
         assert_eq!(problems, [apart(4, "m"), apart(6, "m"), apart(7, "n")]);
+    }
+
+    /// A hand's rows come together too: a hand number met again after another hand's rows is
+    /// refused at that row, also when the hands are out of order; a number not met before is
+    /// not, wherever it comes.
+    #[test]
+    fn a_hand_whose_rows_are_apart_is_refused_where_it_comes_back() {
+        let sheet = "match,hand,dealer,seat,action,value
+                     m,,,N,sit,Ana
+m,,,E,sit,Ben
+m,,,S,sit,Cai
+m,,,W,sit,Dee
+                     m,3,N,N,play,QS
+m,1,N,N,play,QS
+m,3,,E,play,7S
+m,2,N,N,play,QS
+                     m,1,,E,play,7S
+m,4,N,N,play,QS
+m,2,,E,play,7S
+";
+        let mut problems = malilla_sheet_problems(sheet);
+        problems.retain(|(.., detail)| detail.contains("together"));
+        let apart = |row, number| {
+            let detail = format!("the rows of hand {number} must be together");
+            (row, "hand".to_string(), detail)
+        };
+        assert_eq!(problems, [apart(8, 3), apart(10, 1), apart(12, 2)]);
     }
 
     proptest! {

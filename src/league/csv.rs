@@ -942,6 +942,11 @@ fn repeated_hands<'a>(
     hands: impl Iterator<Item = (&'a str, u32, Cell, &'a [u8])>,
 ) -> Result<Vec<FieldError>> {
     let mut repeats = Vec::new();
+    // A session that stores no hand yet (where a sheet usually goes) has none to repeat: one
+    // question, not one a hand.
+    if !repo::session_has_hands(tx, session)? {
+        return Ok(repeats);
+    }
     for (label, number, first, digest) in hands {
         if let Some(stored) = repo::stored_play(tx, session, digest)? {
             repeats.push(first.at(HAND).problem(format!(

@@ -967,6 +967,15 @@ impl std::io::Write for Hashed {
     }
 }
 
+/// Whether session `session` stores any hand.
+pub(super) fn session_has_hands(tx: &Tx, session: i64) -> Result<bool> {
+    tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM hands WHERE session_id = ?1)",
+        args![session],
+        |r| r.get(0),
+    )
+}
+
 /// The hand of `session` that played exactly this (by `play_digest`), named for a problem.
 pub fn stored_play(tx: &Tx, session: i64, digest: &[u8]) -> Result<Option<String>> {
     tx.query_opt(

@@ -594,6 +594,54 @@ fn two_hand_sheet() -> String {
     rows.join("\n") + "\n"
 }
 
+/// The time now as the store writes times: UTC to the second, `2026-12-01T15:04:05Z`.
+fn utc_now() -> String {
+    let t = time::OffsetDateTime::now_utc();
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
+}
+
+/// A stored hand keeps the time it was stored (UTC, to the second), posted or imported: its
+/// answer and the hand read back say the same time, between the request's start and end; a
+/// sheet's hands are stored at one time.
+#[actix_web::test]
+async fn a_stored_hand_keeps_when_it_was_stored() {
+    let (state, _db) = common::league_state();
+    let app = http::init_service(arbiter::api::app(state)).await;
+    let (_, key) = new_club(&app, "Casa").await;
+    let c = Client { app, key };
+    let s = set_up(&c).await;
+    let m = c.match_of_four(s.evening1, &s.players).await;
+    let before = utc_now();
+    let posted = c.post_hand(m, &fixture("malilla", "09")).await;
+    let imported = c.import(s.evening2, &two_hand_sheet()).await;
+    let after = utc_now();
+    assert_eq!(
+        (posted.status, imported.status),
+        (201, 201),
+        "{}",
+        imported.text
+    );
+    let summaries = std::iter::once(&posted.json).chain(imported.json["hands"].as_array().unwrap());
+    let mut times = Vec::new();
+    for summary in summaries {
+        let at = summary["created_at"].as_str().unwrap().to_string();
+        let stored = c.get(&format!("/v1/clubs/1/hands/{}", summary["id"])).await;
+        assert_eq!(stored["created_at"], at.as_str(), "{stored}");
+        assert!(before <= at && at <= after, "{before} <= {at} <= {after}");
+        times.push(at);
+    }
+    assert_eq!(times.len(), 3);
+    assert_eq!(times[1], times[2], "one time for a sheet's hands");
+}
+
 #[actix_web::test]
 async fn a_refused_import_leaves_no_trace_and_names_rows_and_columns() {
     let (state, _db) = common::league_state();

@@ -2,7 +2,7 @@
 //! columns), and standings and hand lists as CSV tables. The sheet format is in the README.
 
 use super::aggregates;
-use super::db::Tx;
+use super::db::{self, Tx};
 use super::model::*;
 use super::repo;
 use super::standings::{Standings, generation};
@@ -845,6 +845,7 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
     // there covers every later one, in the same order. The hands are counted into the standings
     // together, once all are stored.
     let mut rerate_from: Option<i64> = None;
+    let now = db::now();
     aggregates::defer_counts(tx, p.league)?;
     for m in &p.matches {
         let match_id = match &m.to {
@@ -862,6 +863,7 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
                 league: p.league,
                 session: p.session,
                 number: h.number,
+                created_at: &now,
             };
             report
                 .hands

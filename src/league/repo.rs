@@ -815,6 +815,7 @@ pub fn post_hand(tx: &Tx, club: i64, match_id: i64, record: &HandRecord) -> Resu
         league: m.league,
         session: m.session,
         number: m.hands + 1,
+        created_at: &db::now(),
     };
     let summary = store_hand(
         tx,
@@ -1021,12 +1022,14 @@ fn outcome_name(o: Outcome) -> String {
         .unwrap_or_default()
 }
 
-/// Where a hand is stored: its match, the match's league and session, its number in the match.
-pub(super) struct HandPlace {
+/// Where a hand is stored: its match, the match's league and session, its number in the match,
+/// and when (`db::now`: a sheet's hands are stored at one time, read once).
+pub(super) struct HandPlace<'a> {
     pub match_id: i64,
     pub league: i64,
     pub session: i64,
     pub number: u32,
+    pub created_at: &'a str,
 }
 
 /// A hand as the store keeps it: its dealer, its record and ruling packed, its play digest. Made
@@ -1062,10 +1065,10 @@ pub(super) fn store_hand(
     form: &StoredForm,
     rows: &RulingRows,
 ) -> Result<HandSummary> {
-    let (hand, created_at): (i64, String) = tx.query_row(
+    let hand = tx.insert(
         "INSERT INTO hands (match_id, league_id, session_id, number, dealer, outcome, record, \
-         adjudication, play_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) \
-         RETURNING id, created_at",
+         adjudication, play_digest, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+         RETURNING id",
         args![
             at.match_id,
             at.league,
@@ -1075,9 +1078,9 @@ pub(super) fn store_hand(
             outcome_name(rows.outcome),
             form.record,
             form.ruling,
-            form.digest
+            form.digest,
+            at.created_at
         ],
-        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     write_ruling(tx, hand, rows)?;
     Ok(HandSummary {
@@ -1095,7 +1098,7 @@ pub(super) fn store_hand(
             .map(|(code, _)| code.to_string())
             .collect(),
         match_after: rows.match_after.clone(),
-        created_at,
+        created_at: at.created_at.to_string(),
     })
 }
 

@@ -693,10 +693,10 @@ pub fn prepare_import(
     session: i64,
     sheet: Arc<[u8]>,
 ) -> Result<PreparedImport> {
-    let s = repo::get_session(tx, club, session)?;
-    let league = repo::get_league(tx, club, s.league)?;
-    let (game, options) = repo::league_rules(&league)?;
-    let drafts = read(game, game.table(&options), &sheet).map_err(StoreError::Invalid)?;
+    // The session named by the request's path: not found is 404, not a problem of the sheet.
+    let venue = repo::Venue::at(tx, club, &repo::get_session(tx, club, session)?)?;
+    let (game, options) = (venue.game(), venue.options());
+    let drafts = read(game, venue.table(), &sheet).map_err(StoreError::Invalid)?;
     // Each hand's digest, for the repeat check and the store; its record is made when it is judged.
     let digests: Vec<Vec<Vec<u8>>> = super::side_by_side(
         drafts.iter().collect(),
@@ -715,7 +715,6 @@ pub fn prepare_import(
     }
     // Each match opened on `tx` (one connection, so in turn), then its hands judged, the matches
     // side by side: a match's hands follow from each other, another match's do not.
-    let venue = repo::Venue::of(tx, club, session)?;
     let mut players = HashMap::new();
     let mut opened = Vec::new();
     for (m, digests) in drafts.iter().zip(digests) {
@@ -726,7 +725,7 @@ pub fn prepare_import(
     let judged = super::side_by_side(
         opened,
         |(m, ..)| m.hands.len(),
-        |(m, digests, to, problems)| judge_match(game, &options, m, digests, to, problems),
+        |(m, digests, to, problems)| judge_match(game, options, m, digests, to, problems),
     );
     let mut errors = Vec::new();
     let mut matches = Vec::new();
@@ -740,9 +739,9 @@ pub fn prepare_import(
     }
     Ok(PreparedImport {
         club,
-        league: league.id,
+        league: venue.league(),
         game,
-        generation: generation(tx, club, league.id)?,
+        generation: generation(tx, club, venue.league())?,
         session,
         sheet,
         matches,

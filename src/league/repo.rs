@@ -532,23 +532,29 @@ pub(super) fn seat_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<SeatedMat
     Venue::of(tx, club, new.session)?.seat(tx, club, &new.seats, &HashSet::new())
 }
 
-/// Where a session's new matches are seated: its league and the table its game is played at,
-/// read once for a sheet's many matches.
+/// Where a session's matches are played: its league, the league's game and options, and the table
+/// they make, read once for a sheet's many matches.
 pub(super) struct Venue {
     league: i64,
     session: i64,
     game: &'static dyn engine::Game,
+    options: Options,
     table: Table,
 }
 
 impl Venue {
     /// Session `session` of `club`, its league and table (a session not found is a problem of
-    /// `/session`).
+    /// `/session`, as a new match names it).
     pub(super) fn of(tx: &Tx, club: i64, session: i64) -> Result<Venue> {
         let session = get_session(tx, club, session).map_err(|e| match e {
             StoreError::NotFound(d) => StoreError::invalid("/session", d),
             e => e,
         })?;
+        Venue::at(tx, club, &session)
+    }
+
+    /// `session`'s (found already) league and table.
+    pub(super) fn at(tx: &Tx, club: i64, session: &Session) -> Result<Venue> {
         let league = get_league(tx, club, session.league)?;
         let (game, options) = league_rules(&league)?;
         Ok(Venue {
@@ -556,11 +562,28 @@ impl Venue {
             session: session.id,
             game,
             table: game.table(&options),
+            options,
         })
+    }
+
+    pub(super) fn league(&self) -> i64 {
+        self.league
     }
 
     pub(super) fn session(&self) -> i64 {
         self.session
+    }
+
+    pub(super) fn game(&self) -> &'static dyn engine::Game {
+        self.game
+    }
+
+    pub(super) fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub(super) fn table(&self) -> Table {
+        self.table
     }
 
     /// A new match of the session with the player at each seat named in `seats`, checked as

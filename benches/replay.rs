@@ -5,7 +5,9 @@
 //! default options and played out by its own legal actions, fixed seeds, the same on every run).
 //! For the random hands, `serde-json-floor` times serde_json alone scanning the same bodies and
 //! writing the same rulings: what no reader or writer built on serde_json can go below.
-//! Criterion prints the time per pass and hands per second ("thrpt", elements = hands);
+//! A game's random hands are played out when one of its benchmarks first runs, so a filtered run
+//! (or a profile of one) does only that game's work. Criterion prints the time per pass and hands
+//! per second ("thrpt", elements = hands);
 //! `cargo bench --bench replay -- --quick` for a short run. `legal-actions` times the legal-actions
 //! endpoint's work at each game's slowest fixture position (`-- legal-actions` for those alone).
 //! `ARBITER_BENCH_FIXTURES=DIR` replays the fixtures under DIR instead of the repository's (to
@@ -21,6 +23,7 @@ use arbiter::record::HandRecord;
 use common::random::{Rng, play_on, setup_deal};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
+use std::cell::LazyCell;
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -54,38 +57,62 @@ fn records(game: &str) -> Vec<(Vec<u8>, HandRecord)> {
 /// Full random legal hands of each game: this many, from seeds 1 up.
 const RANDOM_HANDS: u64 = 100;
 
-/// `RANDOM_HANDS` random legal hands of `game`, as JSON text and read.
-fn random_hands(game: &dyn Game) -> Vec<(Vec<u8>, HandRecord)> {
-    (1..=RANDOM_HANDS)
-        .filter_map(|seed| {
-            let deal = setup_deal(game, &BTreeMap::new(), seed)?;
-            let (record, _) = play_on(game, deal, &mut Rng(seed | 1));
-            let text = serde_json::to_vec(&record).unwrap();
-            Some((text, record))
-        })
-        .collect()
+/// `RANDOM_HANDS` random legal hands of `game`, as JSON text and read: the deals now, each played
+/// out by the game's legal actions when `play` is called.
+fn random_hands(game: &'static dyn Game) -> (usize, impl FnOnce() -> Vec<(Vec<u8>, HandRecord)>) {
+    let deals: Vec<_> = (1..=RANDOM_HANDS)
+        .filter_map(|seed| Some((seed, setup_deal(game, &BTreeMap::new(), seed)?)))
+        .collect();
+    let count = deals.len();
+    let play = move || {
+        (deals.into_iter())
+            .map(|(seed, deal)| {
+                let (record, _) = play_on(game, deal, &mut Rng(seed | 1));
+                (serde_json::to_vec(&record).unwrap(), record)
+            })
+            .collect()
+    };
+    (count, play)
 }
+
+/// A benchmark's hands, made when one of its group's benchmarks first runs: a run filtered to a
+/// few benchmarks (or a profile of one) does not play out every other game's hands first.
+type Hands = LazyCell<Vec<(Vec<u8>, HandRecord)>, Box<dyn FnOnce() -> Vec<(Vec<u8>, HandRecord)>>>;
 
 fn replay(c: &mut Criterion) {
     for game in arbiter::games::all() {
         let id = game.info().id;
-        for (set, hands) in [("fixtures", records(id)), ("random", random_hands(*game))] {
-            if hands.is_empty() {
+        let fixtures = records(id);
+        let (random, play) = random_hands(*game);
+        let sets: [(&str, usize, Hands); 2] = [
+            (
+                "fixtures",
+                fixtures.len(),
+                LazyCell::new(Box::new(move || fixtures)),
+            ),
+            ("random", random, LazyCell::new(Box::new(play))),
+        ];
+        for (set, count, hands) in sets {
+            if count == 0 {
                 continue;
             }
             let mut group = c.benchmark_group(format!("{id}/{set}"));
-            group.throughput(Throughput::Elements(hands.len() as u64));
-            let read: Vec<_> = hands.iter().map(|(_, r)| game.read(r).unwrap()).collect();
+            group.throughput(Throughput::Elements(count as u64));
+            let read = LazyCell::new(|| -> Vec<_> {
+                hands.iter().map(|(_, r)| game.read(r).unwrap()).collect()
+            });
             group.bench_function("in-engine", |b| {
+                let read = &*read;
                 b.iter(|| {
-                    for r in &read {
+                    for r in read {
                         black_box(black_box(r).adjudicate().unwrap());
                     }
                 })
             });
             group.bench_function("end-to-end", |b| {
+                let hands = &*hands;
                 b.iter(|| {
-                    for (text, _) in &hands {
+                    for (text, _) in hands {
                         let a = hand_record(*game, black_box(text))
                             .unwrap()
                             .adjudicate()
@@ -98,8 +125,9 @@ fn replay(c: &mut Criterion) {
                 // Not arbiter's work: what serde_json alone takes to scan the same bodies (into
                 // `IgnoredAny`) and to write the same rulings, for comparison with arbiter's own
                 // reader and writer (`json`).
-                let rulings: Vec<_> = read.iter().map(|r| r.adjudicate().unwrap()).collect();
                 group.bench_function("serde-json-floor", |b| {
+                    let (hands, read) = (&*hands, &*read);
+                    let rulings: Vec<_> = read.iter().map(|r| r.adjudicate().unwrap()).collect();
                     b.iter(|| {
                         for ((text, _), ruling) in hands.iter().zip(&rulings) {
                             black_box(

@@ -996,7 +996,6 @@ fn open_match(
     }
     let mut seats = BTreeMap::new();
     let mut names = Vec::new();
-    let mut found = HashSet::new();
     for (seat, (name, cell)) in &m.seats {
         let player = match players.get(name) {
             Some(player) => *player,
@@ -1010,7 +1009,6 @@ fn open_match(
             Some(id) => {
                 seats.insert(seat.to_string(), id);
                 names.push((name.clone(), id));
-                found.insert(id);
             }
             None => errors.push(
                 cell.at(VALUE)
@@ -1018,10 +1016,11 @@ fn open_match(
             ),
         }
     }
+    // Every seat's player was found by name above: `seat` does not read them again.
     if seats.len() < m.seats.len() {
         return Ok(None);
     }
-    match venue.seat(tx, club, &seats, &found) {
+    match venue.seat(tx, club, &seats, true) {
         Ok(seated) => Ok(Some(Opened::New { seated, names })),
         Err(StoreError::Invalid(e)) => {
             for e in e {

@@ -16,7 +16,7 @@ use crate::record::HandRecord;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::Digest;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 fn not_found<T>(found: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     found.ok_or_else(|| StoreError::NotFound(what()))
@@ -529,7 +529,7 @@ impl SeatedMatch {
 
 /// Checks `new` as `create_match` stores it, without storing it.
 pub(super) fn seat_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<SeatedMatch> {
-    Venue::of(tx, club, new.session)?.seat(tx, club, &new.seats, &HashSet::new())
+    Venue::of(tx, club, new.session)?.seat(tx, club, &new.seats, false)
 }
 
 /// Where a session's matches are played: its league, the league's game and options, and the table
@@ -587,14 +587,14 @@ impl Venue {
     }
 
     /// A new match of the session with the player at each seat named in `seats`, checked as
-    /// `create_match` stores it; the players in `known` were found in this transaction already
-    /// and are not read again.
+    /// `create_match` stores it; when `players_found`, every player in `seats` was found in this
+    /// transaction already (a sheet seats them by name) and is not read again.
     pub(super) fn seat(
         &self,
         tx: &Tx,
         club: i64,
         seats: &BTreeMap<String, i64>,
-        known: &HashSet<i64>,
+        players_found: bool,
     ) -> Result<SeatedMatch> {
         let (game, table) = (self.game, self.table);
         let mut errors = Vec::new();
@@ -629,7 +629,7 @@ impl Venue {
         let mut seen = BTreeMap::new();
         for (seat, player) in &seated {
             let pointer = format!("/seats/{seat}");
-            let missing = if known.contains(player) {
+            let missing = if players_found {
                 None
             } else {
                 match get_player(tx, club, *player) {

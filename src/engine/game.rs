@@ -310,6 +310,16 @@ pub trait HandState<V>: Fork<V> {
     /// Applies action `index`. A record error stops the replay.
     fn apply(&mut self, index: usize, action: &Action<V>) -> Result<(), RecordError>;
 
+    /// Applies a whole record's `actions` in turn, up to the first record error. Not for a game
+    /// to override: made for each game from its `apply`, so the loop over a hand's actions calls
+    /// the game's own `apply` directly (inlined), not through the trait object at every card.
+    fn replay(&mut self, actions: &[Action<V>]) -> Result<(), RecordError> {
+        for (i, a) in actions.iter().enumerate() {
+            self.apply(i, a)?;
+        }
+        Ok(())
+    }
+
     /// The table as the next player to act sees it (the engine adds the legal actions).
     fn view(&self) -> TableView;
 

@@ -33,17 +33,9 @@ struct Prepared<'a, V: Verbs> {
 }
 
 impl<V: Verbs> Prepared<'_, V> {
-    /// Applies every action.
-    fn replay(&mut self) -> Result<(), RecordError> {
-        for (i, a) in self.actions.iter().enumerate() {
-            self.state.apply(i, a)?;
-        }
-        Ok(())
-    }
-
     /// Replays the whole record and rules on it, unless an action showed it cannot be replayed.
     fn run(mut self) -> Result<Adjudication, Vec<FieldError>> {
-        let error = self.replay().err();
+        let error = self.state.replay(&self.actions).err();
         if let Some(refusal) = self.state.refusal() {
             return Err(refusal);
         }
@@ -132,7 +124,7 @@ impl<R: Rules> Recorded for Read<'_, R> {
 
     fn replay(&self) -> Result<Replay, Vec<FieldError>> {
         let mut hand = prepare(self.rules, &self.record, None, None)?;
-        let replayed = hand.replay();
+        let replayed = hand.state.replay(&hand.actions);
         if let Some(refusal) = hand.state.refusal() {
             return Err(refusal);
         }

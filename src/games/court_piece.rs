@@ -860,7 +860,9 @@ fn score(
 /// to the seat that decided where one did. The replay driver states its trick.
 impl HandState<Verb> for Hand {
     /// Nearly every action is a card played to a trick: it is checked here, every other action
-    /// out of line (`apply_other`), so that a card does not pay for the frame of the rest.
+    /// out of line (`apply_other`), so that a card does not pay for the frame of the rest. Always
+    /// inlined: into the replay of a whole hand (`HandState::replay`), its loop over the cards.
+    #[inline(always)]
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if let (Phase::Play, Verb::Play(card)) = (self.phase, action.kind) {
             return self.play_card(index, action.seat, card);

@@ -600,7 +600,9 @@ impl HandState<Verb> for MalillaHand {
     /// Nearly every action is a legal card played while the hand goes on: `apply` plays it here,
     /// and sends everything else (a fault, a correction, a decided hand) the general way
     /// (`apply_any`). Split for speed: with no fault the play has nothing to hold in abeyance, and
-    /// the rare cases' state stays off the path every card takes.
+    /// the rare cases' state stays off the path every card takes. Always inlined: into the
+    /// replay of a whole hand (`HandState::replay`), its loop over the cards.
+    #[inline(always)]
     fn apply(&mut self, index: usize, action: &Action<Verb>) -> Result<(), RecordError> {
         if let Verb::Play(card) = action.kind
             && !self.decided()

@@ -75,8 +75,10 @@ fn random_hands(game: &'static dyn Game) -> (usize, impl FnOnce() -> Vec<(Vec<u8
     (count, play)
 }
 
-/// A benchmark's hands, made when one of its group's benchmarks first runs: a run filtered to a
-/// few benchmarks (or a profile of one) does not play out every other game's hands first.
+/// A benchmark's hands, handed over when one of its group's benchmarks first runs. The random
+/// hands are played out only then, so a run filtered to a few benchmarks (or a profile of one)
+/// does not play out every other game's hands first; the fixtures are read up front, as their
+/// number is the group's throughput.
 type Hands = LazyCell<Vec<(Vec<u8>, HandRecord)>, Box<dyn FnOnce() -> Vec<(Vec<u8>, HandRecord)>>>;
 
 fn replay(c: &mut Criterion) {

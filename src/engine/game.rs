@@ -312,7 +312,8 @@ pub trait HandState<V>: Fork<V> {
 
     /// Applies a whole record's `actions` in turn, up to the first record error. Not for a game
     /// to override: made for each game from its `apply`, so the loop over a hand's actions calls
-    /// the game's own `apply` directly (inlined), not through the trait object at every card.
+    /// the game's own `apply` directly (inlined where the game marks it so), not through the
+    /// trait object at every card.
     fn replay(&mut self, actions: &[Action<V>]) -> Result<(), RecordError> {
         for (i, a) in actions.iter().enumerate() {
             self.apply(i, a)?;

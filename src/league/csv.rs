@@ -840,64 +840,75 @@ pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
         matches_created: BTreeMap::new(),
         hands: Vec::new(),
     };
-    // The ratings are folded once, from the earliest finish the sheet changed: folding from
-    // there covers every later one, in the same order. The hands are counted into the standings
-    // together, once all are stored.
-    let mut rerate_from: Option<i64> = None;
     let now = db::now();
+    // The hands are counted into the standings together, once all are stored.
     aggregates::defer_counts(tx, p.league)?;
+    let mut ids = Vec::with_capacity(p.matches.len());
     for m in &p.matches {
-        let match_id = match &m.to {
+        ids.push(match &m.to {
             Opened::Stored { id, .. } => *id,
             Opened::New { seated, .. } => {
                 let id = repo::insert_match(tx, p.club, seated)?;
                 report.matches_created.insert(m.label.clone(), id);
                 id
             }
-        };
-        let Some(last) = m.hands.last() else { continue };
-        for h in &m.hands {
-            let at = repo::HandPlace {
-                match_id,
-                league: p.league,
-                session: p.session,
-                number: h.number,
-                created_at: &now,
-            };
-            report
-                .hands
-                .push(repo::store_hand(tx, &at, &h.form, &h.ruling)?);
-        }
-        // The match's state once, after its last hand: no hand of a match is stored after the
-        // one that ends it, so its finish is kept on that hand, as hand by hand.
-        let after = &last.ruling.match_after;
-        let finish = match &m.to {
+        });
+    }
+    // Each match's state is stored once, after its last hand: no hand of a match is stored after
+    // the one that ends it, so its finish is kept on that hand, as hand by hand.
+    let mut finishes = Vec::new();
+    // The hands, and each new match's state and finish, with the triggers off: while the counts
+    // are deferred, each trigger on those rows would only test its `WHEN` and stop (the counts,
+    // and the league's generation, move in `count_deferred`).
+    tx.with_idle_triggers_off(|| {
+        for (m, &match_id) in p.matches.iter().zip(&ids) {
+            for h in &m.hands {
+                let at = repo::HandPlace {
+                    match_id,
+                    league: p.league,
+                    session: p.session,
+                    number: h.number,
+                    created_at: &now,
+                };
+                report
+                    .hands
+                    .push(repo::store_hand(tx, &at, &h.form, &h.ruling)?);
+            }
             // A new match has no finish stored: it is made from what is in hand, not read back.
-            Opened::New { seated, .. } => {
+            if let (Opened::New { seated, .. }, Some(last)) = (&m.to, m.hands.last()) {
+                let after = &last.ruling.match_after;
                 repo::write_match_state(tx, match_id, last.number, after)?;
                 let finished_by = report.hands.last().expect("stored above").id;
-                let lowest_wins = p.game.lowest_total_wins();
-                let sides = seated.sides();
-                aggregates::first_finish(
+                finishes.push(aggregates::first_finish(
                     tx,
                     p.league,
                     match_id,
                     after,
-                    sides,
-                    lowest_wins,
+                    seated.sides(),
+                    p.game.lowest_total_wins(),
                     finished_by,
-                )?
+                )?);
             }
-            Opened::Stored { state, .. } => {
-                repo::keep_match_state(tx, match_id, last.number, state, after)?
-            }
-        };
-        if let Some((_, from)) = finish {
-            rerate_from = Some(rerate_from.map_or(from, |f| f.min(from)));
+        }
+        Ok(())
+    })?;
+    // A stored match's state, with the triggers on: they take back a finish it had.
+    for (m, &match_id) in p.matches.iter().zip(&ids) {
+        if let (Opened::Stored { state, .. }, Some(last)) = (&m.to, m.hands.last()) {
+            let after = &last.ruling.match_after;
+            finishes.push(repo::keep_match_state(
+                tx,
+                match_id,
+                last.number,
+                state,
+                after,
+            )?);
         }
     }
     aggregates::count_deferred(tx)?;
-    if let Some(from) = rerate_from {
+    // The ratings are folded once, from the earliest finish the sheet changed: folding from
+    // there covers every later one, in the same order.
+    if let Some(from) = finishes.into_iter().flatten().map(|(_, from)| from).min() {
         aggregates::rerate(tx, p.league, from)?;
     }
     Ok(report)

@@ -289,10 +289,26 @@ fn from_cell(cell: &str) -> &str {
 }
 
 fn cards(value: &str) -> std::result::Result<Vec<Card>, String> {
-    value
-        .split_whitespace()
-        .map(|c| c.parse::<Card>().map_err(|e| e.to_string()))
-        .collect()
+    // Sized once for the most cards the text can hold (a code and a space are at least three
+    // bytes), not grown card by card: a sheet has several card lists a hand.
+    let mut cards = Vec::with_capacity(value.len() / 3 + 1);
+    for c in value.split_whitespace() {
+        cards.push(c.parse::<Card>().map_err(|e| e.to_string())?);
+    }
+    Ok(cards)
+}
+
+/// `cell` without the spaces around it (`str::trim`), which most cells have none of: a cell
+/// that starts and ends with a printable ASCII character is taken as it is, without decoding
+/// its ends to test them for every kind of space.
+fn trimmed(cell: &str) -> &str {
+    let printable = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let bytes = cell.as_bytes();
+    if printable(bytes.first()) && printable(bytes.last()) {
+        cell
+    } else {
+        cell.trim()
+    }
 }
 
 /// The inverse of `HandDraft::push`'s reading of a value (`CellValue`).
@@ -430,7 +446,7 @@ fn read(
             column: 0,
         };
         // The header has the six columns, so every row read has six cells.
-        let row: [&str; 6] = std::array::from_fn(|i| row[i].trim());
+        let row: [&str; 6] = std::array::from_fn(|i| trimmed(&row[i]));
         let label = row[MATCH];
         if label.is_empty() {
             errors.push(cell.at(MATCH).problem("every row names its match"));
@@ -1379,8 +1395,19 @@ pub fn standings_table(s: &Standings) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Options, every_quote_closes, may_be_json, read, unclosed_quote_cell};
+    use super::{Options, every_quote_closes, may_be_json, read, trimmed, unclosed_quote_cell};
     use proptest::prelude::*;
+
+    proptest! {
+        /// A cell is trimmed as `str::trim` trims it, whatever spaces (Unicode's too) and
+        /// characters are at its ends.
+        #[test]
+        fn a_cell_is_trimmed_as_str_trim_trims_it(
+            cell in "[ \t\u{a0}\u{3000}\u{85}]{0,2}[a-zA-Z0-9 \u{e9}\u{a0}\x01]{0,4}[ \t\u{2003}]{0,2}"
+        ) {
+            prop_assert_eq!(trimmed(&cell), cell.trim());
+        }
+    }
 
     proptest! {
         /// Quotes, separators and line ends in any order: the check from quote to quote finds an

@@ -28,6 +28,15 @@ impl Seat {
         Seat(NUMBERED + pos as u8)
     }
 
+    /// A numbered seat by its name (`P1`..`P7`).
+    fn numbered_from(s: &str) -> Result<Seat, String> {
+        s.strip_prefix('P')
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| (1..=7).contains(n))
+            .map(|n| Seat::numbered(n - 1))
+            .ok_or_else(|| format!("'{s}' is not a seat: expected N, E, S, W (or P1..P7)"))
+    }
+
     /// Every seat name (`N E S W`, `P1`..`P7`).
     fn every_name() -> impl Iterator<Item = Seat> {
         (0..4).chain(NUMBERED..NUMBERED + 7).map(Seat)
@@ -42,13 +51,15 @@ impl Seat {
 }
 
 impl Seat {
-    /// The seat's name on the wire (`N`, `E`, `S`, `W`; `P1`..`P7`).
+    /// The seat's name on the wire (`N`, `E`, `S`, `W`; `P1`..`P7`): one look-up, as a ruling
+    /// names a seat at every card.
+    #[inline]
     pub fn code(self) -> &'static str {
-        if self.0 >= NUMBERED {
-            ["P1", "P2", "P3", "P4", "P5", "P6", "P7"][self.pos()]
-        } else {
-            ["N", "E", "S", "W"][self.pos()]
-        }
+        const CODES: [&str; NUMBERED as usize + 7] = [
+            "N", "E", "S", "W", "", "", "", "", "", "", "", "", "", "", "", "", "P1", "P2", "P3",
+            "P4", "P5", "P6", "P7",
+        ];
+        CODES[self.0 as usize]
     }
 }
 
@@ -66,19 +77,16 @@ impl fmt::Debug for Seat {
 
 impl FromStr for Seat {
     type Err = String;
+    /// A compass seat by its one byte, as every action of a four-seat record names one (inlined
+    /// where a record's seats are read); a numbered seat the longer way.
+    #[inline]
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        // A compass seat by its one byte: every action of a record names one.
         match s.as_bytes() {
             b"N" => Ok(Seat::N),
             b"E" => Ok(Seat::E),
             b"S" => Ok(Seat::S),
             b"W" => Ok(Seat::W),
-            _ => s
-                .strip_prefix('P')
-                .and_then(|n| n.parse::<usize>().ok())
-                .filter(|n| (1..=7).contains(n))
-                .map(|n| Seat::numbered(n - 1))
-                .ok_or_else(|| format!("'{s}' is not a seat: expected N, E, S, W (or P1..P7)")),
+            _ => Seat::numbered_from(s),
         }
     }
 }
@@ -649,6 +657,20 @@ mod tests {
         }
         assert_eq!(Side::pair(1).to_string(), "P2+P5");
         assert_eq!(Side::trio(1).to_string(), "P2+P4+P6");
+    }
+
+    /// Every seat's name reads back as that seat, and the names are the eleven of the wire.
+    #[test]
+    fn every_seat_code_reads_back() {
+        let names: Vec<_> = Seat::every_name().map(Seat::code).collect();
+        assert_eq!(
+            names,
+            ["N", "E", "S", "W", "P1", "P2", "P3", "P4", "P5", "P6", "P7"]
+        );
+        for seat in Seat::every_name() {
+            assert_eq!(seat.code().parse::<Seat>(), Ok(seat));
+        }
+        assert!("P8".parse::<Seat>().is_err() && "n".parse::<Seat>().is_err());
     }
 
     #[test]

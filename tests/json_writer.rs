@@ -105,6 +105,20 @@ fn every_shape_serde_has_is_written_as_serde_json_writes_it() {
         },
     ]));
     same(&Pair('"', Unit));
+    // Field names and keys that need an escape, first and after another.
+    #[derive(Serialize)]
+    struct Escaped {
+        #[serde(rename = "quo\"te")]
+        first: u8,
+        #[serde(rename = "line\nbreak")]
+        second: u8,
+    }
+    same(&Escaped {
+        first: 1,
+        second: 2,
+    });
+    same(&BTreeMap::from([("a\\b", 1), ("c", 2), ("d\u{1f}", 3)]));
+    same(&BTreeMap::from([(7u8, 'x'), (9, 'y')]));
     same(&Long);
     same(&(
         i128::MIN,

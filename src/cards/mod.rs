@@ -384,18 +384,29 @@ const CODE_SUIT: [u8; 256] = {
 impl FromStr for Card {
     type Err = CardError;
 
+    /// The canonical code of a suited card, as nearly every record writes it, read directly (and
+    /// inlined where a record's cards are read); any other text the long way.
+    #[inline]
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |reason| CardError {
-            input: s.to_string(),
-            reason,
-        };
-        // The canonical code of a suited card, as nearly every record writes it, read directly.
         if let &[r, u] = s.as_bytes() {
             let (rank, suit) = (CODE_RANK[r as usize], CODE_SUIT[u as usize]);
             if rank != 0 && suit != 0 {
                 return Ok(Card((suit - 1) * 16 + rank));
             }
         }
+        Card::parse_uncommon(s)
+    }
+}
+
+impl Card {
+    /// A card written other than by its canonical suited code: a named card, a tarot trump, lower
+    /// case, `10` for a ten, a suit symbol, spaces around it.
+    #[cold]
+    fn parse_uncommon(s: &str) -> Result<Card, CardError> {
+        let err = |reason| CardError {
+            input: s.to_string(),
+            reason,
+        };
         let t = s.trim();
         // Compared in place: a record has dozens of cards, and an upper-cased copy of each showed.
         const NAMED: [(&str, Card); 4] = [

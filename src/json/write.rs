@@ -74,10 +74,10 @@ impl Writer {
     }
 
     /// `s` as a JSON string, escaped as serde_json escapes it.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, s: &str) {
         let bytes = s.as_bytes();
-        if !bytes.iter().all(|&b| ESCAPE[b as usize] == 0) {
+        if !plain(bytes) {
             return self.escaped(bytes);
         }
         let n = bytes.len();
@@ -111,11 +111,24 @@ impl Writer {
         self.byte(b'"');
     }
 
-    #[inline]
+    /// A field's name, after a comma unless it is the `first`, and its colon: written at once,
+    /// as one piece, when the name needs no escape (a field name of a ruling never does).
+    #[inline(always)]
     fn key(&mut self, first: &mut bool, key: &str) {
-        self.comma(first);
-        self.string(key);
-        self.byte(b':');
+        let bytes = key.as_bytes();
+        if !plain(bytes) {
+            self.comma(first);
+            self.escaped(bytes);
+            return self.byte(b':');
+        }
+        let comma = usize::from(!std::mem::take(first));
+        let n = bytes.len();
+        let out = self.room(comma + n + 3);
+        out[0] = b','; // the opening quote's place when there is no comma
+        out[comma] = b'"';
+        copy(&mut out[comma + 1..=comma + n], bytes);
+        out[comma + n + 1] = b'"';
+        out[comma + n + 2] = b':';
     }
 
     #[inline]
@@ -143,6 +156,12 @@ impl Writer {
             self.put(b"null");
         }
     }
+}
+
+/// Whether `bytes` is written in a JSON string as it is, with no escape.
+#[inline(always)]
+fn plain(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| ESCAPE[b as usize] == 0)
 }
 
 /// `from` copied into `to`, of the same length. Most pieces of a ruling are a few bytes: two
@@ -290,6 +309,7 @@ impl<'a> ser::Serializer for &'a mut Writer {
         Ok(())
     }
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Unhandled> {
         self.string(v);
         Ok(())
@@ -396,13 +416,18 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
 
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Unhandled> {
-        // Formatted once into a String (a `Reason`'s sentence, the one caller in a ruling), then
-        // written escaped; a `Display` that fails is left to serde_json, which reports it.
-        let mut text = String::new();
-        fmt::write(&mut text, format_args!("{value}")).map_err(|_| Unhandled)?;
-        self.string(&text);
+        // A `Reason`'s sentence, the one caller in a ruling.
+        self.string(&formatted(value)?);
         Ok(())
     }
+}
+
+/// `value` formatted once into a String, to be written escaped; a `Display` that fails is left to
+/// serde_json, which reports it.
+fn formatted<T: fmt::Display + ?Sized>(value: &T) -> Result<String, Unhandled> {
+    let mut text = String::new();
+    fmt::write(&mut text, format_args!("{value}")).map_err(|_| Unhandled)?;
+    Ok(text)
 }
 
 /// The array-like compounds: each element after a comma, and the closing bracket (and, for a
@@ -439,10 +464,10 @@ impl ser::SerializeMap for Compound<'_> {
     type Error = Unhandled;
 
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unhandled> {
-        self.writer.comma(&mut self.first);
-        key.serialize(Key(&mut *self.writer))?;
-        self.writer.byte(b':');
-        Ok(())
+        key.serialize(Key {
+            writer: self.writer,
+            first: &mut self.first,
+        })
     }
 
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unhandled> {
@@ -487,16 +512,21 @@ fields! {
 }
 
 /// An object's key: a string, or what serde_json writes as one (a unit variant, an integer in
-/// quotes). Any other key is left to serde_json, which writes or refuses it.
-struct Key<'a>(&'a mut Writer);
+/// quotes), written with the comma before it (unless it is the `first`) and the colon after it.
+/// Any other key is left to serde_json, which writes or refuses it.
+struct Key<'a> {
+    writer: &'a mut Writer,
+    first: &'a mut bool,
+}
 
 macro_rules! quoted_integers {
     ($($method:ident: $ty:ty => $write:ident),* $(,)?) => {
         $(
             fn $method(self, v: $ty) -> Result<(), Unhandled> {
-                self.0.byte(b'"');
-                self.0.number(|out| CompactFormatter.$write(out, v));
-                self.0.byte(b'"');
+                self.writer.comma(self.first);
+                self.writer.byte(b'"');
+                self.writer.number(|out| CompactFormatter.$write(out, v));
+                self.writer.put(b"\":");
                 Ok(())
             }
         )*
@@ -524,22 +554,24 @@ impl ser::Serializer for Key<'_> {
     type SerializeStruct = Impossible<(), Unhandled>;
     type SerializeStructVariant = Impossible<(), Unhandled>;
 
-    // A key that is a string is written as the same string as a value.
+    // A key that is a string is written as a field's name is.
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Unhandled> {
-        self.0.serialize_str(v)
+        self.writer.key(self.first, v);
+        Ok(())
     }
 
     fn serialize_char(self, v: char) -> Result<(), Unhandled> {
-        self.0.serialize_char(v)
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
     fn serialize_unit_variant(
         self,
-        name: &'static str,
-        index: u32,
+        _: &'static str,
+        _: u32,
         variant: &'static str,
     ) -> Result<(), Unhandled> {
-        self.0.serialize_unit_variant(name, index, variant)
+        self.serialize_str(variant)
     }
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -551,7 +583,7 @@ impl ser::Serializer for Key<'_> {
     }
 
     fn collect_str<T: fmt::Display + ?Sized>(self, value: &T) -> Result<(), Unhandled> {
-        self.0.collect_str(value)
+        self.serialize_str(&formatted(value)?)
     }
 
     each_integer!(quoted_integers);

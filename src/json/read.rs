@@ -96,22 +96,26 @@ impl<'de> Reader<'de> {
     /// A string, its opening quote next.
     #[inline]
     fn string(&mut self) -> Result<Text<'de>> {
-        self.at += 1;
-        let start = self.at;
+        let start = self.at + 1;
         let bytes = self.bytes();
-        while let Some(&b) = bytes.get(self.at) {
-            match b {
-                b'"' => {
-                    self.at += 1;
-                    return Ok(Text::Written(&self.text[start..self.at - 1]));
-                }
-                b'\\' => return self.unescaped(start).map(Text::Unescaped),
-                // A control character must be escaped in JSON: serde_json refuses it.
-                0..0x20 => return Err(Unsure),
-                _ => self.at += 1,
-            }
+        // The plain run, one look-up a byte, then the byte that ends it.
+        let mut at = start;
+        while let Some(&b) = bytes.get(at)
+            && !ENDS_RUN[b as usize]
+        {
+            at += 1;
         }
-        Err(Unsure)
+        self.at = at;
+        match bytes.get(at) {
+            Some(b'"') => {
+                self.at += 1;
+                Ok(Text::Written(&self.text[start..at]))
+            }
+            Some(b'\\') => self.unescaped(start).map(Text::Unescaped),
+            // A control character must be escaped in JSON: serde_json refuses it. Or the text
+            // ends inside the string.
+            _ => Err(Unsure),
+        }
     }
 
     /// The rest of a string that holds an escape, from `start` (its first byte).
@@ -302,6 +306,19 @@ impl<'de> Reader<'de> {
         }
     }
 }
+
+/// The bytes that end a string's plain run: its closing quote, a backslash, a control character.
+static ENDS_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
 
 /// The methods serde_json answers only for the type they name; each reads `$read` when the next
 /// byte is one of `$first`, and refuses anything else.

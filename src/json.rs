@@ -13,6 +13,27 @@ pub use write::{to_string, to_vec};
 
 use std::fmt;
 
+/// serde_json's escape for each byte a JSON string cannot hold as it is: `\uXXXX` (here `u`) for
+/// the control characters it has no short form for, the short form for the others, and 0 for a
+/// byte held as it is. The writer escapes by it; the reader ends a string's plain run at a byte
+/// it names (a closing quote, an escape, or a control character serde_json refuses).
+static ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = b'u';
+        b += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0A] = b'n';
+    table[0x0C] = b'f';
+    table[0x0D] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
 /// Why the one-pass reader or the writer stopped short: never shown, serde_json does the work
 /// again (the reader's caller reads the text the slow way; the writer writes the value by
 /// serde_json), so what the client gets is always serde_json's answer.

@@ -11,7 +11,7 @@
 //! verbs.
 
 // Why the one pass stopped: the text is read again the slow way.
-use super::{LeftToSerdeJson as Unsure, RAW_VALUE};
+use super::{ESCAPE, LeftToSerdeJson as Unsure, RAW_VALUE};
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -101,7 +101,7 @@ impl<'de> Reader<'de> {
         // The plain run, one look-up a byte, then the byte that ends it.
         let mut at = start;
         while let Some(&b) = bytes.get(at)
-            && !ENDS_RUN[b as usize]
+            && ESCAPE[b as usize] == 0
         {
             at += 1;
         }
@@ -306,19 +306,6 @@ impl<'de> Reader<'de> {
         }
     }
 }
-
-/// The bytes that end a string's plain run: its closing quote, a backslash, a control character.
-static ENDS_RUN: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
 
 /// The methods serde_json answers only for the type they name; each reads `$read` when the next
 /// byte is one of `$first`, and refuses anything else.

@@ -11,7 +11,7 @@
 //! again by serde_json: the text, or the error, is always serde_json's.
 
 // Why this writer stopped: the value is written again by serde_json.
-use super::{LeftToSerdeJson as Unhandled, RAW_VALUE};
+use super::{ESCAPE, LeftToSerdeJson as Unhandled, RAW_VALUE};
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -188,25 +188,6 @@ fn copy(to: &mut [u8], from: &[u8]) {
         _ => to.copy_from_slice(from),
     }
 }
-
-/// serde_json's escapes: `\uXXXX` (here `u`) for the control characters it has no short form for,
-/// the short form for the others, and 0 for a byte written as it is.
-static ESCAPE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = b'u';
-        b += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0A] = b'n';
-    table[0x0C] = b'f';
-    table[0x0D] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table
-};
 
 /// An array or object being written: whether its first element is still to come.
 struct Compound<'a> {

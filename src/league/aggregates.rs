@@ -580,10 +580,8 @@ mod tests {
                     .unwrap();
                 let lowest_wins = games::find(&game).unwrap().lowest_total_wins();
                 let last = hands.iter().max().copied().unwrap_or(0);
-                let mut finish = None;
-                as_publish(tx, || {
-                    finish =
-                        first_finish(tx, 1, match_id, &state, sides, lowest_wins, last).unwrap();
+                let finish = as_publish(tx, || {
+                    first_finish(tx, 1, match_id, &state, sides, lowest_wins, last).unwrap()
                 });
                 if let Some((league, from)) = finish {
                     rerate(tx, league, from).unwrap();
@@ -602,7 +600,7 @@ mod tests {
 
     /// Runs `f` as `csv::publish` writes an import's hand rows and a new match's state and
     /// finish: with the triggers off while an import defers its counts.
-    fn as_publish(tx: &Tx, f: impl FnOnce()) {
+    fn as_publish<T>(tx: &Tx, f: impl FnOnce() -> T) -> T {
         let deferred: i64 = tx
             .query_row("SELECT count(*) FROM counts_deferred", args![], |r| {
                 r.get(0)
@@ -611,11 +609,7 @@ mod tests {
         if deferred == 0 {
             return f();
         }
-        tx.with_idle_triggers_off(|| {
-            f();
-            Ok(())
-        })
-        .unwrap();
+        tx.with_idle_triggers_off(|| Ok(f())).unwrap()
     }
 
     fn hands_of(tx: &Tx, match_id: i64) -> Vec<i64> {

@@ -103,6 +103,7 @@ pub struct HandRecord<V: Verbs = AnyVerb> {
     /// Every card each seat was dealt.
     #[validate(length(max = 8))]
     #[schema(value_type = BTreeMap<String, Vec<Card>>)]
+    #[serde(deserialize_with = "deal_with_room")]
     pub deal: BTreeMap<Seat, Vec<Card>>,
     /// Cards turned face up by the deal (Malilla's trump card, Stubs & Spoils' Color Card, Truco's
     /// rejected packets: up to three of three cards).
@@ -155,30 +156,69 @@ pub struct HandRecord<V: Verbs = AnyVerb> {
 /// the way to a hand of forty cards (issue 26).
 const ACTIONS_ROOM: usize = 64;
 
-/// A record's actions, read as serde reads any list (the same refusals), into `ACTIONS_ROOM`.
+/// Room made at once for each seat's cards in the deal, more than any game deals a seat at once:
+/// grown from nothing, a seat's ten or thirteen cards were moved twice (issue 26).
+const CARDS_ROOM: usize = 32;
+
+/// A list read as serde reads any list (the same refusals), into room for `ROOM` elements.
+struct WithRoom<T, const ROOM: usize>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>, const ROOM: usize> Deserialize<'de> for WithRoom<T, ROOM> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct List<T, const ROOM: usize>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>, const ROOM: usize> serde::de::Visitor<'de> for List<T, ROOM> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut list = Vec::with_capacity(ROOM);
+                while let Some(element) = seq.next_element()? {
+                    list.push(element);
+                }
+                Ok(list)
+            }
+        }
+        d.deserialize_seq(List::<T, ROOM>(std::marker::PhantomData))
+            .map(WithRoom)
+    }
+}
+
+/// A record's actions, into `ACTIONS_ROOM`.
 fn actions_with_room<'de, D, V>(d: D) -> Result<Vec<Action<V>>, D::Error>
 where
     D: serde::Deserializer<'de>,
     V: Verbs,
 {
-    struct Actions<V>(std::marker::PhantomData<V>);
-    impl<'de, V: Verbs> serde::de::Visitor<'de> for Actions<V> {
-        type Value = Vec<Action<V>>;
+    WithRoom::<Action<V>, ACTIONS_ROOM>::deserialize(d).map(|actions| actions.0)
+}
+
+/// A record's deal, read as serde reads any map (the same refusals; a seat given twice is the
+/// reader's to refuse), each seat's cards into `CARDS_ROOM`.
+fn deal_with_room<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<Seat, Vec<Card>>, D::Error> {
+    struct Deal;
+    impl<'de> serde::de::Visitor<'de> for Deal {
+        type Value = BTreeMap<Seat, Vec<Card>>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a sequence")
+            f.write_str("a map")
         }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        fn visit_map<A: serde::de::MapAccess<'de>>(
             self,
-            mut seq: A,
+            mut map: A,
         ) -> Result<Self::Value, A::Error> {
-            let mut actions = Vec::with_capacity(ACTIONS_ROOM);
-            while let Some(action) = seq.next_element()? {
-                actions.push(action);
+            let mut deal = BTreeMap::new();
+            while let Some((seat, cards)) = map.next_entry::<Seat, WithRoom<Card, CARDS_ROOM>>()? {
+                deal.insert(seat, cards.0);
             }
-            Ok(actions)
+            Ok(deal)
         }
     }
-    d.deserialize_seq(Actions(std::marker::PhantomData))
+    d.deserialize_map(Deal)
 }
 
 impl HandRecord {
@@ -288,5 +328,37 @@ mod name_tests {
             let in_class = refused.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
             assert_eq!(in_class, !super::allowed_in_name(c), "U+{:04X}", c as u32);
         }
+    }
+}
+
+#[cfg(test)]
+mod room_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A deal is read into room made at once with serde's own refusals: a malformed deal gets the
+    /// message a plain map of card lists gets, and a deal reads as one.
+    #[test]
+    fn a_deal_read_with_room_reads_and_is_refused_as_a_plain_map() {
+        let deals = [
+            json!([]),
+            json!(null),
+            json!({"N": "AS"}),
+            json!({"X": []}),
+            json!({"N": [1]}),
+            json!({"N": ["ZZ"]}),
+            json!({"N": ["AS", "KS"], "E": []}),
+        ];
+        for deal in deals {
+            let plain = serde_json::from_value::<BTreeMap<Seat, Vec<Card>>>(deal.clone());
+            let record = serde_json::from_value::<HandRecord>(json!({"dealer": "N", "deal": deal}));
+            match (plain, record) {
+                (Ok(plain), Ok(record)) => assert_eq!(record.deal, plain),
+                (Err(plain), Err(record)) => assert_eq!(record.to_string(), plain.to_string()),
+                (plain, record) => panic!("{deal}: {plain:?} as a map, {record:?} in a record"),
+            }
+        }
+        let missing = serde_json::from_value::<HandRecord>(json!({"dealer": "N"})).unwrap_err();
+        assert_eq!(missing.to_string(), "missing field `deal`");
     }
 }

@@ -11,8 +11,7 @@ mod common;
 
 use arbiter::api::hand_record;
 use arbiter::engine::{Game, Recorded};
-use common::random::{Rng, play_on, setup_deal};
-use std::collections::BTreeMap;
+use common::random::random_hand;
 use std::hint::black_box;
 
 /// The records already read in the game's verbs, each replayed and ruled on.
@@ -47,9 +46,8 @@ fn main() {
         }
         [id, path @ ("in-engine" | "end-to-end")] => {
             let game = arbiter::games::find(id).unwrap_or_else(|| panic!("no game '{id}'"));
-            let records: Vec<_> = (1..=100u64)
-                .filter_map(|seed| Some((seed, setup_deal(game, &BTreeMap::new(), seed)?)))
-                .map(|(seed, deal)| play_on(game, deal, &mut Rng(seed | 1)).0)
+            let records: Vec<_> = (1..=100)
+                .filter_map(|seed| random_hand(game, seed))
                 .collect();
             if path == "in-engine" {
                 let read: Vec<_> = records.iter().map(|r| game.read(r).unwrap()).collect();

@@ -9,8 +9,7 @@
 mod common;
 
 use arbiter::engine;
-use common::random::{Rng, play_on, setup_deal};
-use std::collections::BTreeMap;
+use common::random::random_hand;
 
 /// Hands of each game: enough for every game's keys and codes to be seen often.
 const HANDS_PER_GAME: u64 = 300;
@@ -24,10 +23,9 @@ fn main() {
     let mut samples: Vec<Vec<u8>> = Vec::new();
     for game in arbiter::games::all() {
         for seed in 1..=HANDS_PER_GAME {
-            let Some(deal) = setup_deal(*game, &BTreeMap::new(), seed) else {
+            let Some(mut record) = random_hand(*game, seed) else {
                 continue;
             };
-            let (mut record, _) = play_on(*game, deal, &mut Rng(seed | 1));
             let Ok(ruling) = engine::adjudicate(*game, &record) else {
                 continue;
             };

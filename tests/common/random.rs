@@ -161,6 +161,14 @@ pub fn setup_deal(
     }
 }
 
+/// A full random legal hand of `game` under its default options: dealt from `seed` (`setup_deal`)
+/// and played out by the game's legal actions from the same seed (the replay bench's `random`
+/// hands, seeds 1 up). `None` where the game's setup deals nothing from the seed.
+pub fn random_hand(game: &dyn Game, seed: u64) -> Option<HandRecord> {
+    let deal = setup_deal(game, &BTreeMap::new(), seed)?;
+    Some(play_on(game, deal, &mut Rng(seed | 1)).0)
+}
+
 /// Plays `record` on from where it stands by the engine's legal actions (never a correction),
 /// keeping the replay between steps. Returns the record played and the step-by-step ruling.
 pub fn play_on(

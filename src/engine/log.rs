@@ -95,12 +95,13 @@ pub struct RecordError {
 }
 
 impl RecordError {
-    /// An error about action `index` (its `field` is the verb, e.g. `play`).
+    /// An error about action `index` (its `field` is the verb, e.g. `play`): any text, so that a
+    /// caller whose field is a path (`meld/2`) writes it only when there is an error.
     pub fn at(
         code: &'static str,
         index: usize,
         seat: Seat,
-        field: &str,
+        field: impl std::fmt::Display,
         detail: String,
     ) -> RecordError {
         RecordError {

@@ -494,12 +494,13 @@ impl<H: Holding> TrickPlay<H> {
 
 /// `card` leaves `hand` for good and joins what the seat has `given_up`: README C12, the same in
 /// every game (`TrickPlay::give_up`, the rummy games' melds and discards). `at` is the action's
-/// index, its seat and the field that names the card.
+/// index, its seat and the field that names the card (written only in the error: a path such as
+/// `meld/2` is passed as `format_args!`, not made for every card).
 #[inline]
 pub(crate) fn give_up<H: Holding>(
     hand: &mut H,
     given_up: &mut H,
-    at: (usize, Seat, &str),
+    at: (usize, Seat, impl std::fmt::Display),
     card: Card,
 ) -> Result<(), RecordError> {
     if hand.remove(card) {
@@ -514,7 +515,7 @@ pub(crate) fn give_up<H: Holding>(
 #[cold]
 fn not_held<H: Holding>(
     given_up: &H,
-    (index, seat, field): (usize, Seat, &str),
+    (index, seat, field): (usize, Seat, impl std::fmt::Display),
     card: Card,
 ) -> RecordError {
     let (code, detail) = if given_up.contains(card) {

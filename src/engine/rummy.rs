@@ -486,23 +486,26 @@ impl<H: Holding> Turns<H> {
     /// `seat` gives up `cards` (named at `field/0`, `field/1`, … of action `index`): each must be
     /// in his hand (README C12: one he gave up earlier, or names twice, is `card_played_twice`,
     /// one he never held `card_not_held`). Nothing leaves the hand unless all may.
-    pub fn give_up(
-        &mut self,
+    pub fn give_up(&mut self, at: (usize, Seat, &str), cards: &[Card]) -> Result<(), RecordError> {
+        let p = at.1.pos();
+        (self.hands[p], self.given_up[p]) = self.after_giving_up(at, cards)?;
+        Ok(())
+    }
+
+    /// `give_up`'s check alone: the seat's hand and what he has given up as they would be after
+    /// it, the table unchanged (a game that judges the cards before they leave the hand).
+    pub fn after_giving_up(
+        &self,
         (index, seat, field): (usize, Seat, &str),
         cards: &[Card],
-    ) -> Result<(), RecordError> {
+    ) -> Result<(H, H), RecordError> {
         let p = seat.pos();
         let (mut hand, mut given_up) = (self.hands[p], self.given_up[p]);
         for (j, &card) in cards.iter().enumerate() {
-            give_up(
-                &mut hand,
-                &mut given_up,
-                (index, seat, &format!("{field}/{j}")),
-                card,
-            )?;
+            let at = (index, seat, format_args!("{field}/{j}"));
+            give_up(&mut hand, &mut given_up, at, card)?;
         }
-        (self.hands[p], self.given_up[p]) = (hand, given_up);
-        Ok(())
+        Ok((hand, given_up))
     }
 
     /// Checks that `seat` holds each of `cards`, each named at its own field of action `index`,
@@ -544,14 +547,19 @@ impl<H: Holding> Turns<H> {
     /// Lays `card` from `seat`'s hand off onto meld `meld` (the game has judged that it fits).
     pub fn lay_off(
         &mut self,
-        at: (usize, Seat, &str),
+        at: (usize, Seat, impl std::fmt::Display),
         card: Card,
         meld: usize,
     ) -> Result<(), RecordError> {
-        let p = at.1.pos();
-        give_up(&mut self.hands[p], &mut self.given_up[p], at, card)?;
+        let seat = at.1;
+        give_up(
+            &mut self.hands[seat.pos()],
+            &mut self.given_up[seat.pos()],
+            at,
+            card,
+        )?;
         self.melds[meld].cards.push(card);
-        self.melds[meld].laid_by.push(at.1);
+        self.melds[meld].laid_by.push(seat);
         Ok(())
     }
 
@@ -882,6 +890,33 @@ mod tests {
         assert_eq!(t.melds_of(p1).count(), 1);
         assert_eq!(t.melds_of(p2).count(), 0);
         assert_eq!(value_of(meld.cards.iter().copied(), pips), 22);
+        // A card laid off from a list names its place in the list.
+        let err = t
+            .lay_off((2, p2, format_args!("meld/cards/{}", 1)), cards("8S")[0], 0)
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("card_not_held", "/actions/2/meld/cards/1")
+        );
+    }
+
+    /// `give_up`'s check alone, for a game that judges the cards before they leave the hand.
+    #[test]
+    fn cards_given_up_are_checked_without_changing_the_table() {
+        let (t, [p1, _, _]) = turns();
+        let before = (t.hand(p1), t.given_up[p1.pos()]);
+        let (hand, given_up) = t
+            .after_giving_up((0, p1, "meld/cards"), &cards("4S 5S"))
+            .unwrap();
+        assert_eq!((hand.len(), given_up.len()), (before.0.len() - 2, 2));
+        assert_eq!((t.hand(p1), t.given_up[p1.pos()]), before);
+        let err = t
+            .after_giving_up((0, p1, "meld/cards"), &cards("4S 4S"))
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.pointer.as_str()),
+            ("card_played_twice", "/actions/0/meld/cards/1")
+        );
     }
 
     #[test]

@@ -624,7 +624,7 @@ impl Hand {
                 "unexpected_action",
                 index,
                 action.seat,
-                &format!("count_query/{field}"),
+                format!("count_query/{field}"),
                 detail,
             )
         };

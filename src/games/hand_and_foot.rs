@@ -197,20 +197,28 @@ pub struct Meld {
 impl Meld {
     /// A meld laid on the table (`Turns::melds`), as the rules see it.
     fn of(cards: &[Card]) -> Meld {
-        let of = match SetShape::of(cards, wild).and_then(|s| s.rank) {
-            Some(r) => MeldOf::rank(r).expect("melds are judged before they are laid"),
-            None => MeldOf::Wild,
-        };
+        let (of, pile) = kind(cards);
         Meld {
             of,
             cards: cards.to_vec(),
-            pile: (cards.len() == PILE).then(|| match (of, wilds(cards)) {
-                (MeldOf::Wild, _) => Pile::Wild,
-                (_, 0) => Pile::Clean,
-                _ => Pile::Dirty,
-            }),
+            pile,
         }
     }
+}
+
+/// What a meld laid on the table is of, and the pile it makes (none while it is open): `Meld::of`
+/// without copying its cards, for the questions asked of every meld of a side on every turn.
+fn kind(cards: &[Card]) -> (MeldOf, Option<Pile>) {
+    let of = match SetShape::of(cards, wild).and_then(|s| s.rank) {
+        Some(r) => MeldOf::rank(r).expect("melds are judged before they are laid"),
+        None => MeldOf::Wild,
+    };
+    let pile = (cards.len() == PILE).then(|| match (of, wilds(cards)) {
+        (MeldOf::Wild, _) => Pile::Wild,
+        (_, 0) => Pile::Clean,
+        _ => Pile::Dirty,
+    });
+    (of, pile)
 }
 
 fn wilds(cards: &[Card]) -> usize {
@@ -851,35 +859,35 @@ impl Hand {
 
     /// The red 3 `seat` still holds in his hand, if any (HF-e: it is laid before anything else).
     fn red_three_held(&self, seat: Seat) -> Option<Card> {
-        self.hand(seat).to_vec().into_iter().find(|&c| red_three(c))
+        self.hand(seat).iter().find(|&c| red_three(c))
     }
     /// README C12, HF-g: every card of `cards` (named at `field/0`, `field/1`, …) is in `seat`'s
     /// hand; nothing leaves it here.
     fn check_held(&self, at: (usize, Seat, &str), cards: &[Card]) -> Result<(), RecordError> {
-        self.turns.clone().give_up(at, cards)
+        self.turns.after_giving_up(at, cards).map(drop)
     }
     /// The melds of side `side` (0: N–S), with their places in `turns.melds`.
-    fn melds_of(&self, side: usize) -> impl Iterator<Item = (usize, Meld)> + '_ {
+    fn melds_of(&self, side: usize) -> impl Iterator<Item = (usize, &[Card])> + '_ {
         self.turns
             .melds
             .iter()
             .enumerate()
             .filter(move |(_, m)| side_of(m.owner) == side)
-            .map(|(i, m)| (i, Meld::of(&m.cards)))
+            .map(|(i, m)| (i, m.cards.as_slice()))
     }
 
     /// The side's open meld of `of` (fewer than seven cards), by its place in `turns.melds`.
     fn open_meld(&self, side: usize, of: MeldOf) -> Option<usize> {
         self.melds_of(side)
-            .find(|(_, m)| m.of == of && m.pile.is_none())
+            .find(|(_, cards)| kind(cards) == (of, None))
             .map(|(i, _)| i)
     }
 
     /// Side `side`'s clean, dirty and wild piles (§3.2).
     fn piles(&self, side: usize) -> [usize; 3] {
         let mut n = [0; 3];
-        for (_, m) in self.melds_of(side) {
-            match m.pile {
+        for (_, cards) in self.melds_of(side) {
+            match kind(cards).1 {
                 Some(Pile::Clean) => n[0] += 1,
                 Some(Pile::Dirty) => n[1] += 1,
                 Some(Pile::Wild) => n[2] += 1,
@@ -921,29 +929,30 @@ impl Hand {
 
     /// §3.2: whether `cards` may be added to the side's open meld `at`.
     fn extension(&self, at: usize, cards: &[Card]) -> Result<(), String> {
-        let meld = Meld::of(&self.turns.melds[at].cards);
+        let meld = &self.turns.melds[at].cards;
+        let (of, _) = kind(meld);
         let fits = cards
             .iter()
-            .all(|&c| wild(c) || (meld.of.natural().is_some() && c.rank() == meld.of.natural()));
+            .all(|&c| wild(c) || (of.natural().is_some() && c.rank() == of.natural()));
         if !fits || cards.is_empty() {
             return Err(format!(
                 "{} cannot be added to the meld of {}",
                 names(cards),
-                meld.of.name()
+                of.name()
             ));
         }
-        let len = meld.cards.len() + cards.len();
-        let wilds = wilds(&meld.cards) + wilds(cards);
+        let len = meld.len() + cards.len();
+        let wilds = wilds(meld) + wilds(cards);
         if len > PILE {
             return Err(format!(
                 "the meld of {} would hold {len} cards: 7 at most (§3.2)",
-                meld.of.name()
+                of.name()
             ));
         }
-        if meld.of != MeldOf::Wild && wilds > wild_limit(len) {
+        if of != MeldOf::Wild && wilds > wild_limit(len) {
             return Err(format!(
                 "the meld of {} would hold {wilds} wild cards in {len}: at most {} (§3.2)",
-                meld.of.name(),
+                of.name(),
                 wild_limit(len)
             ));
         }
@@ -963,7 +972,7 @@ impl Hand {
             Some(at) => {
                 for (j, &c) in cards.iter().enumerate() {
                     self.turns
-                        .lay_off((index, seat, &format!("{field}/{j}")), c, at)?;
+                        .lay_off((index, seat, format_args!("{field}/{j}")), c, at)?;
                 }
                 at
             }
@@ -1197,12 +1206,12 @@ impl Hand {
             MeldOf::rank(rank).expect("a natural card other than a 3")
         };
         if let Some(at) = self.open_meld(side, of) {
-            let meld = Meld::of(&self.turns.melds[at].cards);
+            let meld = &self.turns.melds[at].cards;
             // Two naturals, or (HF-2) a natural and a wild card, as the hand allows.
-            let fits = meld.cards.len() + 3 <= PILE
+            let fits = meld.len() + 3 <= PILE
                 && (of == MeldOf::Wild
                     || hand.iter().filter(|c| c.rank() == of.natural()).count() >= 2
-                    || wilds(&meld.cards) < wild_limit(meld.cards.len() + 3));
+                    || wilds(meld) < wild_limit(meld.len() + 3));
             if !fits {
                 return Some(format!(
                     "the side's open meld of {} has no room for the top card and two more (HF-d)",
@@ -1416,7 +1425,7 @@ impl Hand {
                 "malformed_meld",
                 index,
                 seat,
-                &format!("take_pile/{at}"),
+                format!("take_pile/{at}"),
                 detail,
             )
         };
@@ -1767,7 +1776,7 @@ impl Hand {
             let side = table.side(table.seat(s));
             let melded = self
                 .melds_of(s)
-                .map(|(_, m)| rummy::value_of(m.cards, value))
+                .map(|(_, m)| rummy::value_of(m.iter().copied(), value))
                 .sum::<u32>();
             self.adj
                 .score(side, melded as i32, ScoreSource::Meld, "melded_cards", None);
@@ -1845,7 +1854,7 @@ impl Hand {
                 .map(|s| {
                     (
                         table.side(table.seat(s)),
-                        self.melds_of(s).map(|(_, m)| m).collect(),
+                        self.melds_of(s).map(|(_, m)| Meld::of(m)).collect(),
                     )
                 })
                 .collect(),

@@ -685,7 +685,7 @@ impl Coup {
                     "bad_bet",
                     index,
                     action.seat,
-                    &format!("{}/{field}", action.kind.verb()),
+                    format!("{}/{field}", action.kind.verb()),
                     format!("{value} is no stake: whole chips, 1 to {MAX_STAKE} (TQ-h)"),
                 )
             })
@@ -888,7 +888,7 @@ impl Coup {
                             code,
                             index,
                             seat,
-                            &format!("{verb}/{j}"),
+                            format!("{verb}/{j}"),
                             detail,
                         ));
                     }
@@ -987,7 +987,7 @@ impl Coup {
                 "no_such_bet",
                 index,
                 punter,
-                &format!("{verb}/on_bet"),
+                format!("{verb}/on_bet"),
                 format!(
                     "{punter} has no new bet on {} this coup: only new bets are imprisoned or surrendered (TQ-g)",
                     c.on_bet

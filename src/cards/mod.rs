@@ -553,13 +553,18 @@ impl Pack {
     }
 }
 
-/// Cards as a director says them: "3D 3S".
+/// Cards as a director says them: "3D 3S". Written into one string: many games name the cards of
+/// every event they log, and a string for each card, then a list of them, cost more than the
+/// replay (issue 26).
 pub fn names(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::with_capacity(3 * cards.len());
+    for (i, card) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(card.code());
+    }
+    out
 }
 
 /// Calls `each` with every `size`-card subset of `cards`, in order, each choice of cards once:
@@ -767,6 +772,22 @@ pub mod packs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cards_are_named_by_their_codes_a_space_between() {
+        let parse = |s: &str| s.parse::<Card>().unwrap();
+        assert_eq!(names(&[]), "");
+        assert_eq!(names(&[parse("3D")]), "3D");
+        let cards = [
+            parse("3D"),
+            parse("TS"),
+            Card::tarot_trump(21).unwrap(),
+            Card::JOKER,
+        ];
+        let codes = cards.map(|c| c.code().to_string());
+        assert_eq!(names(&cards), codes.join(" "));
+        assert_eq!(names(&cards[..2]), "3D TS");
+    }
 
     #[test]
     fn every_card_is_written_as_its_rank_and_suit_letters_and_read_back() {

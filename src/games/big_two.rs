@@ -521,7 +521,6 @@ impl Hand {
             ));
         }
         for (j, &card) in cards.iter().enumerate() {
-            let field = format!("play/{j}");
             let fault = if !self.dealt[seat.pos()].contains(card) {
                 Some(("card_not_held", format!("{seat} was not dealt {card}")))
             } else if cards[..j].contains(&card) {
@@ -535,7 +534,13 @@ impl Hand {
                 None
             };
             if let Some((code, detail)) = fault {
-                return Err(RecordError::at(code, index, seat, &field, detail));
+                return Err(RecordError::at(
+                    code,
+                    index,
+                    seat,
+                    format_args!("play/{j}"),
+                    detail,
+                ));
             }
         }
         let leads = self.current.is_none();

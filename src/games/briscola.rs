@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
+    Adjudication, Ending, Event, FieldError, GameInfo, HandState, Locus, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rules,
     ScoreSource, Seat, Side, Stock, Table, TableView, TrickPlay, TrickReport, deal,
 };
@@ -537,6 +537,10 @@ impl HandState<Verb> for Hand {
             view.set_hands(hands);
         }
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     /// The cards of the seat to play and, while a round of draws may be stated, the stock's next

@@ -13,7 +13,7 @@ use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, CampPoints, Contract, Ending, Established, Event, Fault, FieldError,
-    FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
+    FirstDecides, GameInfo, HandState, Locus, MatchState, OptionKind, OptionSpec, Options, Outcome,
     PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
     TrickReport, deal, must_follow_suit,
 };
@@ -983,6 +983,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

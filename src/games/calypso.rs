@@ -15,9 +15,9 @@ use crate::cards::{Card, CardCounts, CardSet, Holding, Pack, Suit, packs};
 use crate::details;
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
-    Adjudication, Ending, Event, Fault, FieldError, GameInfo, HandState, MatchState, OptionKind,
-    OptionSpec, Options, PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table,
-    TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    Adjudication, Ending, Event, Fault, FieldError, GameInfo, HandState, Locus, MatchState,
+    OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat,
+    Side, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord};
 use serde::{Deserialize, Serialize};
@@ -734,6 +734,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.play.to_play().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -16,9 +16,9 @@ use crate::engine::deal::{HandSize, Setup};
 use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, Called, Decides, Effect, Ending, Established, Event, Fault, FieldError,
-    FirstDecides, GameInfo, HandState, Irregularity, MatchState, OptionKind, OptionSpec, Options,
-    Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules, ScoreSource, Seat,
-    Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    FirstDecides, GameInfo, HandState, Irregularity, Locus, MatchState, OptionKind, OptionSpec,
+    Options, Outcome, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules, ScoreSource,
+    Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -1625,6 +1625,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.to_act().is_empty())
     }
 
     /// CW-g: an acceptance naming the proposer standing unaccepted is the one offered, `{}`.

@@ -9,7 +9,7 @@ use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Roun
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Ending, Established, Event, Fault, FieldError, FirstDecides, GameInfo,
-    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
+    HandState, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, RankOrder,
     RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
@@ -474,6 +474,10 @@ impl HandState<Verb> for HasenpfefferHand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

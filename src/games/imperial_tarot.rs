@@ -8,7 +8,7 @@ use crate::details;
 use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Rounds};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, CampPoints, Contract, Decides, Ending, Established, Event,
-    Fault, FieldError, GameInfo, HandState, Irregularity, MatchState, NoDetails, OptionKind,
+    Fault, FieldError, GameInfo, HandState, Irregularity, Locus, MatchState, NoDetails, OptionKind,
     OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick,
     TrickPlay, TrickReport, deal,
 };
@@ -1561,6 +1561,10 @@ impl HandState<Verb> for TarotHand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details(None));
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

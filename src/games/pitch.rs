@@ -9,7 +9,7 @@ use crate::engine::auction::{Auction, Conduct, End, Ladder, NoBid, Number, Round
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decided, Ending, Event, Fault, FieldError,
-    GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    GameInfo, HandState, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
     RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
     TrickReport, deal,
 };
@@ -353,6 +353,15 @@ struct PitchHand {
 }
 
 impl PitchHand {
+    /// The seat due to act: the bidder, then the player to play; none once the hand is over.
+    fn due(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Auction => self.auction.due(),
+            Phase::Play { .. } => self.play.to_play(),
+            Phase::Over { .. } => None,
+        }
+    }
+
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let trump = self.trump;
         move |trick, hand, card| judge(trump, trick, hand, card)
@@ -621,16 +630,21 @@ impl HandState<Verb> for PitchHand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act) = match self.phase {
-            Phase::Auction => ("auction", self.auction.due().into_iter().collect()),
-            Phase::Play { .. } => ("play", self.play.to_play().into_iter().collect()),
-            Phase::Over { .. } => ("over", vec![]),
+        let phase = match self.phase {
+            Phase::Auction => "auction",
+            Phase::Play { .. } => "play",
+            Phase::Over { .. } => "over",
         };
+        let to_act = self.due().into_iter().collect();
         let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

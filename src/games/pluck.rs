@@ -11,8 +11,8 @@ use crate::engine::Fault;
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Called, Decided, Ending, Established, Event, FieldError, GameInfo, HandState,
-    MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rotation, Rules,
-    ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
+    Locus, MatchState, OptionKind, OptionSpec, Options, PerSide, RankOrder, RecordError, Rotation,
+    Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -915,6 +915,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details(BTreeMap::new()));
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.due().is_empty())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

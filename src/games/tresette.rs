@@ -8,9 +8,9 @@ use crate::cards::{Card, CardSet, Pack, Rank, Suit, packs};
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Decided, Effect, Ending, Event, Fault, FieldError, GameInfo, HandState,
-    IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
-    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal, must_follow_suit,
+    IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options,
+    PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Verbs, Yes};
 use serde::de::{self, Visitor};
@@ -611,6 +611,22 @@ struct TresetteHand {
 }
 
 impl TresetteHand {
+    /// The seats that may act: once the hand is over, a declarer who may still announce (§2 item
+    /// 3: once he has won a trick, by option also after the last trick without one, the last
+    /// trick included); while Good play is declared, the seat due to; else the player to play.
+    fn to_act(&self) -> Vec<Seat> {
+        if self.is_over() {
+            self.order
+                .into_iter()
+                .filter(|&s| self.may_announce(s))
+                .collect()
+        } else if self.declaring() {
+            vec![self.order[self.good_play_from]]
+        } else {
+            self.play.to_play().into_iter().collect()
+        }
+    }
+
     fn judge(&self) -> impl Fn(&Trick, CardSet, Card) -> Option<Fault> + use<> {
         let table = self.table;
         move |trick, hand, card| judge(table, trick, hand, card)
@@ -954,31 +970,21 @@ impl HandState<Verb> for TresetteHand {
     }
 
     fn view(&self) -> TableView {
-        let over = self.is_over();
-        let declaring = self.declaring();
-        let to_act: Vec<Seat> = if over {
-            // §2 item 3: a declarer announces once he has won a trick (by option, also after the
-            // last trick without one), the last trick included.
-            self.order
-                .into_iter()
-                .filter(|&s| self.may_announce(s))
-                .collect()
-        } else if declaring {
-            vec![self.order[self.good_play_from]]
-        } else {
-            self.play.to_play().into_iter().collect()
-        };
-        let phase = if over {
+        let phase = if self.is_over() {
             "over"
-        } else if declaring {
+        } else if self.declaring() {
             "good_play"
         } else {
             "play"
         };
-        let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, self.to_act(), &self.play, &self.adj.match_after);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.to_act().is_empty())
     }
 
     /// Every seat's Good play answers, its announcement of the melds its dealt hand holds (every

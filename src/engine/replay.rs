@@ -149,6 +149,8 @@ trait Step {
     fn view(&self, index: usize) -> TableView;
     /// The table as it stands, without the legal actions.
     fn table(&self) -> TableView;
+    /// Where the hand stands (`HandState::locus`).
+    fn locus(&self) -> Locus;
     /// `action` (`index` in its record) as the game reads it and offers it (`offered_as`), written
     /// back; `None` if it does not read.
     fn canonical(&self, index: usize, action: &Action) -> Option<Action>;
@@ -185,6 +187,10 @@ impl<V: Verbs> Step for Typed<V> {
 
     fn table(&self) -> TableView {
         self.0.view()
+    }
+
+    fn locus(&self) -> Locus {
+        self.0.locus()
     }
 
     fn canonical(&self, index: usize, action: &Action) -> Option<Action> {
@@ -224,6 +230,12 @@ impl Replay {
         self.state.table()
     }
 
+    /// Where the hand stands, as `table` shows it: the trick on the table, and whether any seat
+    /// is to act (cheaper still: most games say it without building the view).
+    pub fn locus(&self) -> Locus {
+        self.state.locus()
+    }
+
     /// The next action as the game reads it, written back the way the legal actions are: its
     /// seat as the table names it (`P1` is `N` at four seats), every field of its value given
     /// (an optional one at its default), and as the member of a family the game offers
@@ -251,7 +263,7 @@ impl Replay {
 
     /// Ends the replay and rules on the hand (`error`: the record error that ended it, if any).
     pub fn finish(self, error: Option<RecordError>) -> Adjudication {
-        let locus = Locus::of(&self.state.table());
+        let locus = self.state.locus();
         let mut adjudication = self.state.finish(error);
         locate(&mut adjudication, self.table, self.applied, &locus);
         adjudication

@@ -12,7 +12,7 @@ use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::deals::{self, AgreedDeals};
 use crate::engine::{
     Adjudication, Called, Contract, Decides, Ending, Established, Event, Fault, FieldError,
-    FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
+    FirstDecides, GameInfo, HandState, Locus, MatchState, OptionKind, OptionSpec, Options, Outcome,
     PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
     TrickReport, deal, must_follow_suit,
 };
@@ -604,6 +604,19 @@ impl Hand {
         }
     }
 
+    /// The seats that may act: the seat due, and the soloist while he may still name a known
+    /// trump.
+    fn to_act(&self) -> Vec<Seat> {
+        let mut to_act: Vec<Seat> = self.due().into_iter().collect();
+        if self.trump_open {
+            let soloist = self.won().soloist;
+            if !to_act.contains(&soloist) {
+                to_act.push(soloist);
+            }
+        }
+        to_act
+    }
+
     fn what_is_due(&self) -> String {
         let seat = self.due().map_or(String::new(), |s| s.to_string());
         match self.phase {
@@ -1000,16 +1013,9 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let mut to_act: Vec<Seat> = self.due().into_iter().collect();
-        if self.trump_open {
-            let soloist = self.won().soloist;
-            if !to_act.contains(&soloist) {
-                to_act.push(soloist);
-            }
-        }
         let mut view = TableView::new(
             self.phase_name(),
-            to_act,
+            self.to_act(),
             &self.play,
             &self.adj.match_before,
         );
@@ -1017,10 +1023,20 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
-        if matches!(self.phase, Phase::Auction | Phase::Trump) {
-            view.trick_number = None;
-        }
+        view.trick_number = self.locus().trick_number;
         view
+    }
+
+    /// No trick is under way before the trump is made: the table shows no trick number.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.to_act().is_empty());
+        match self.phase {
+            Phase::Auction | Phase::Trump => Locus {
+                trick_number: None,
+                ..locus
+            },
+            Phase::Play | Phase::Over => locus,
+        }
     }
 
     /// The auction offers each rank once (docs/games/auction-solo.md): a bid stating its own suit

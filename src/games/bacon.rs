@@ -8,9 +8,9 @@ use crate::cards::{Card, CardSet, Suit, packs};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Contract, Decides, Ending, Event, Fault, FieldError, FirstDecides, GameInfo,
-    HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
-    deal,
+    HandState, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options, Outcome, PerSide,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
 
@@ -692,10 +692,22 @@ impl HandState<Verb> for Hand {
         view.trump = self.adj.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if !matches!(self.phase, Phase::Play | Phase::Over) {
-            view.trick_number = None;
-        }
+        view.trick_number = self.locus().trick_number;
         view
+    }
+
+    /// No trick is under way before the trump is made and the discard done: the table shows no
+    /// trick number. A seat is due in every phase but the last (`due`; during the vetoes, the
+    /// upcard's taker, and his partner may veto too).
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due().is_none());
+        match self.phase {
+            Phase::Auction { .. } | Phase::Veto { .. } | Phase::Discard { .. } => Locus {
+                trick_number: None,
+                ..locus
+            },
+            Phase::Play | Phase::Over => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

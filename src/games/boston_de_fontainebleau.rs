@@ -13,9 +13,9 @@ use crate::engine::deal::{HandSize, Setup};
 use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, Contract, Decides, Ending, Established, Event, Fault, FieldError, FirstDecides,
-    GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RankOrder,
-    RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    GameInfo, HandState, Locus, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide,
+    RankOrder, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -714,6 +714,20 @@ impl Hand {
         }
     }
 
+    /// The seats that may act: the seat due; during the support call, and while the soloist may
+    /// expose his hand, also the player to lead (BO-e, §2 step 4: both may act).
+    fn to_act(&self) -> Vec<Seat> {
+        if self.phase == Phase::SupportCall || self.expose_open() {
+            let mut to_act: Vec<Seat> = [self.soloist, self.play.to_play()]
+                .into_iter()
+                .flatten()
+                .collect();
+            to_act.dedup();
+            return to_act;
+        }
+        self.due().into_iter().collect()
+    }
+
     fn what_is_due(&self) -> String {
         let seat = self.due().map_or(String::new(), |s| s.to_string());
         match self.phase {
@@ -1301,19 +1315,9 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        // BO-e, §2 step 4: the soloist may call for support (or expose his hand) while Eldest may
-        // lead: both may act.
-        let mut to_act: Vec<Seat> = self.due().into_iter().collect();
-        if self.phase == Phase::SupportCall || self.expose_open() {
-            to_act = [self.soloist, self.play.to_play()]
-                .into_iter()
-                .flatten()
-                .collect();
-            to_act.dedup();
-        }
         let mut view = TableView::new(
             self.phase_name(),
-            to_act,
+            self.to_act(),
             &self.play,
             &self.adj.match_before,
         );
@@ -1322,6 +1326,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.to_act().is_empty())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

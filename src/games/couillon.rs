@@ -13,9 +13,9 @@ use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decides, Ending, Event, Fault, FieldError,
-    FirstDecides, GameInfo, HandState, MatchState, NoDetails, OptionKind, OptionSpec, Options,
-    RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay,
-    TrickReport, deal,
+    FirstDecides, GameInfo, HandState, Locus, MatchState, NoDetails, OptionKind, OptionSpec,
+    Options, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
+    TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
 use serde::{Deserialize, Serialize};
@@ -543,19 +543,30 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act) = match self.phase {
-            Phase::Trump { turn, .. } => ("trump", vec![turn]),
-            Phase::Play => ("play", self.play.to_play().into_iter().collect()),
-            Phase::Over => ("over", vec![]),
+        let phase = match self.phase {
+            Phase::Trump { .. } => "trump",
+            Phase::Play => "play",
+            Phase::Over => "over",
         };
+        let to_act = self.due().into_iter().collect();
         let mut view = TableView::new(phase, to_act, &self.play, &self.adj.match_after);
         view.trump = self.trump;
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if let Phase::Trump { .. } = self.phase {
-            view.trick_number = None;
-        }
+        view.trick_number = self.locus().trick_number;
         view
+    }
+
+    /// No trick is under way before the trump is made: the table shows no trick number.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due().is_none());
+        match self.phase {
+            Phase::Trump { .. } => Locus {
+                trick_number: None,
+                ..locus
+            },
+            Phase::Play | Phase::Over => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

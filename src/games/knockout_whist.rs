@@ -9,10 +9,10 @@ use crate::cards::{Card, Suit, packs};
 use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Called, Ending, Event, FieldError, GameInfo, HandState, MatchState, NoDetails,
-    OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError, Rotation, Rules,
-    ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit,
+    Adjudication, Called, Ending, Event, FieldError, GameInfo, HandState, Locus, MatchState,
+    NoDetails, OptionKind, OptionSpec, Options, PerSide, PlayedCard, RankOrder, RecordError,
+    Rotation, Rules, ScoreSource, Seat, Side, Table, TableView, Trick, TrickPlay, TrickReport,
+    deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord};
 use serde::Serialize;
@@ -635,12 +635,21 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details(false));
-        if let Phase::Cut { .. } = self.phase {
+        view.trick_number = self.locus().trick_number;
+        view
+    }
+
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due().is_empty());
+        match self.phase {
             // The cut follows the round's tricks: no trick is in progress, the last is the one the
             // table shows (and a record error in the cut states, C13).
-            view.trick_number = Some(self.adj.tricks.len() as u8);
+            Phase::Cut { .. } => Locus {
+                trick_number: Some(self.adj.tricks.len() as u8),
+                ..locus
+            },
+            Phase::Trump | Phase::Play | Phase::Over => locus,
         }
-        view
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -12,7 +12,7 @@ use crate::engine::deal::{HandSize, Setup};
 use crate::engine::deals::AgreedDeals;
 use crate::engine::{
     Adjudication, Called, Contract, Decides, Ending, Established, Event, Fault, FieldError,
-    FirstDecides, GameInfo, HandState, MatchState, OptionKind, OptionSpec, Options, Outcome,
+    FirstDecides, GameInfo, HandState, Locus, MatchState, OptionKind, OptionSpec, Options, Outcome,
     PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Table, TableView, Trick, TrickPlay,
     TrickReport, deal, must_follow_suit,
 };
@@ -730,10 +730,20 @@ impl HandState<Verb> for Hand {
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details(true));
-        if matches!(self.phase, Phase::Auction | Phase::Naming) {
-            view.trick_number = None;
-        }
+        view.trick_number = self.locus().trick_number;
         view
+    }
+
+    /// No trick is under way before the trump is named: the table shows no trick number.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due().is_none());
+        match self.phase {
+            Phase::Auction | Phase::Naming => Locus {
+                trick_number: None,
+                ..locus
+            },
+            Phase::Play | Phase::Over => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -14,7 +14,7 @@ use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::stubs::{Mode, Spoil, Stubs};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Contract, Decided, Ending, Event, FieldError, GameInfo,
-    HandState, Irregularity, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide,
+    HandState, Irregularity, Locus, MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide,
     PlayedCard, RecordError, Rotation, Rules, ScoreSource, Seat, Side, Table, TableView, Trick,
     TrickPlay, deal, must_follow_suit,
 };
@@ -1200,11 +1200,25 @@ impl HandState<Verb> for Hand {
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if let Phase::Spoil(spoil) = self.phase {
-            view.trick = self.adj.tricks[spoil.report].plays.plays().to_vec();
-            view.trick_number = Some(spoil.report as u8 + 1);
+        if let Phase::Spoil(_) = self.phase {
+            let locus = self.locus();
+            view.trick = locus.trick.plays().to_vec();
+            view.trick_number = locus.trick_number;
         }
         view
+    }
+
+    /// While the spoil is taken, the table shows the trick it follows.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due().is_none());
+        match self.phase {
+            Phase::Spoil(spoil) => Locus {
+                trick_number: Some(spoil.report as u8 + 1),
+                trick: self.adj.tricks[spoil.report].plays,
+                ..locus
+            },
+            _ => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

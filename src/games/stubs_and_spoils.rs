@@ -10,7 +10,7 @@ use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::stubs::{Mode, Spoil, Stubs};
 use crate::engine::{
-    Adjudication, Ending, Fault, FieldError, GameInfo, HandState, MatchState, NoDetails,
+    Adjudication, Ending, Fault, FieldError, GameInfo, HandState, Locus, MatchState, NoDetails,
     OptionKind, OptionSpec, Options, Outcome, PerSide, RecordError, Rules, ScoreSource, Seat, Side,
     Table, TableView, Trick, TrickPlay, deal, must_follow_suit,
 };
@@ -409,11 +409,25 @@ impl HandState<Verb> for Hand {
         view.details = self.adj.details.clone();
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
-        if let Phase::Spoil { spoil, .. } = self.phase {
-            view.trick = self.adj.tricks[spoil.report].plays.plays().to_vec();
-            view.trick_number = Some(spoil.report as u8 + 1);
+        if let Phase::Spoil { .. } = self.phase {
+            let locus = self.locus();
+            view.trick = locus.trick.plays().to_vec();
+            view.trick_number = locus.trick_number;
         }
         view
+    }
+
+    /// While the spoil is taken, the table shows the trick it follows.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.due() == 0);
+        match self.phase {
+            Phase::Spoil { spoil, .. } => Locus {
+                trick_number: Some(spoil.report as u8 + 1),
+                trick: self.adj.tricks[spoil.report].plays,
+                ..locus
+            },
+            Phase::Gallery { .. } | Phase::Play | Phase::Over => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -8,8 +8,8 @@ use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     self, Adjudication, Contract, Effect, Event, Fault, FieldError, GameInfo, HandState,
-    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
-    Rules, ScoreSource, Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
+    Irregularity, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, HandRecord, Yes};
 use utoipa::ToSchema;
@@ -448,6 +448,44 @@ struct Hand {
 }
 
 impl Hand {
+    /// The phase the table is in and the seats that may act in it: the mão while the deal goes
+    /// on; both opponents of a pending raise's caller; at a score of eleven, the leading side
+    /// (to decide) and the player to play; none once over.
+    fn turn(&self) -> (&'static str, Vec<Seat>) {
+        match (self.stage, self.pending) {
+            (Stage::Dealing { .. }, _) => ("deal", vec![self.mao]),
+            (Stage::Over, _) => ("over", Vec::new()),
+            (_, Some(p)) => (
+                "answer",
+                self.table
+                    .seats()
+                    .filter(|&s| Table::FOUR.side(s) != Table::FOUR.side(p.caller))
+                    .collect(),
+            ),
+            (stage, None) => {
+                let mut to_act = Vec::new();
+                if let (Stage::Eleven, Kind::Eleven { leading }) = (stage, self.kind) {
+                    to_act.extend(
+                        self.table
+                            .seats()
+                            .filter(|&s| Table::FOUR.side(s) == leading),
+                    );
+                }
+                if let Some(seat) = self.play.to_play()
+                    && !to_act.contains(&seat)
+                {
+                    to_act.push(seat);
+                }
+                let phase = if stage == Stage::Eleven {
+                    "decision"
+                } else {
+                    "play"
+                };
+                (phase, to_act)
+            }
+        }
+    }
+
     /// The trick in progress; `None` before the first card of trick 1 (README C13), whatever the
     /// kind of hand.
     fn trick_number(&self) -> Option<u8> {
@@ -1207,44 +1245,17 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act): (&'static str, Vec<Seat>) = match (self.stage, self.pending) {
-            (Stage::Dealing { .. }, _) => ("deal", vec![self.mao]),
-            (Stage::Over, _) => ("over", Vec::new()),
-            (_, Some(p)) => (
-                "answer",
-                self.table
-                    .seats()
-                    .filter(|&s| Table::FOUR.side(s) != Table::FOUR.side(p.caller))
-                    .collect(),
-            ),
-            (stage, None) => {
-                let mut to_act = Vec::new();
-                if let (Stage::Eleven, Kind::Eleven { leading }) = (stage, self.kind) {
-                    to_act.extend(
-                        self.table
-                            .seats()
-                            .filter(|&s| Table::FOUR.side(s) == leading),
-                    );
-                }
-                if let Some(seat) = self.play.to_play()
-                    && !to_act.contains(&seat)
-                {
-                    to_act.push(seat);
-                }
-                let phase = if stage == Stage::Eleven {
-                    "decision"
-                } else {
-                    "play"
-                };
-                (phase, to_act)
-            }
-        };
+        let (phase, to_act) = self.turn();
         let mut state = self.adj.match_after.clone();
         state.scores = self.running;
         let mut view = TableView::new(phase, to_act, &self.play, &state);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.turn().1.is_empty())
     }
 
     /// The mão's three packet decisions while the deal goes on; then every seat's answers (to a

@@ -9,9 +9,9 @@ use crate::engine::auction::{Auction, Conduct, End, NoBid, Number, Numbers, Roun
 use crate::engine::deal::{HandSize, Setup};
 use crate::engine::{
     Adjudication, Contract, Decided, Decides, Effect, Ending, Event, Fault, FieldError, GameInfo,
-    HandState, IgnoredAction, Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options,
-    Outcome, PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView,
-    Trick, TrickPlay, TrickReport, deal, must_follow_suit,
+    HandState, IgnoredAction, Irregularity, Locus, MatchState, NoDetails, OptionKind, OptionSpec,
+    Options, Outcome, PerSide, RankOrder, RecordError, Rules, ScoreSource, Seat, Side, Table,
+    TableView, Trick, TrickPlay, TrickReport, deal, must_follow_suit,
 };
 use crate::record::{Action, HandRecord, Yes};
 
@@ -451,6 +451,25 @@ impl Hand {
         None
     }
 
+    /// The seats that may act: the bidder due, the declarer choosing trump, the player to play and
+    /// every seat that may still declare royals; none once the hand is over.
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Auction => self.auction.due().into_iter().collect(),
+            Phase::Trump => vec![self.contract().declarer],
+            Phase::Play => {
+                let mut to_act: Vec<Seat> = self.play.to_play().into_iter().collect();
+                for seat in self.royals_holders() {
+                    if !to_act.contains(&seat) {
+                        to_act.push(seat);
+                    }
+                }
+                to_act
+            }
+            Phase::Over => vec![],
+        }
+    }
+
     /// Seats that may show royals now (at most one: one pair exists).
     fn royals_holders(&self) -> impl Iterator<Item = Seat> + '_ {
         Table::FOUR
@@ -565,31 +584,19 @@ impl HandState<Verb> for Hand {
     }
 
     fn view(&self) -> TableView {
-        let (phase, to_act) = match self.phase {
-            Phase::Auction => ("auction", self.auction.due().into_iter().collect()),
-            Phase::Trump => ("trump", vec![self.contract().declarer]),
-            Phase::Play => {
-                let mut to_act: Vec<Seat> = self.play.to_play().into_iter().collect();
-                for seat in self.royals_holders() {
-                    if !to_act.contains(&seat) {
-                        to_act.push(seat);
-                    }
-                }
-                ("play", to_act)
-            }
-            Phase::Over => ("over", vec![]),
+        let phase = match self.phase {
+            Phase::Auction => "auction",
+            Phase::Trump => "trump",
+            Phase::Play => "play",
+            Phase::Over => "over",
         };
-        let mut view = TableView::new(phase, to_act.clone(), &self.play, &self.adj.match_after);
+        let mut view = TableView::new(phase, self.to_act(), &self.play, &self.adj.match_after);
         view.tally = self.adj.tally.clone();
         view.irregularities = self.adj.irregularities.clone();
+        view.trick_number = self.locus().trick_number;
         match self.phase {
-            Phase::Auction => {
+            Phase::Auction | Phase::Trump => {
                 // Before the auction ends each player holds only the first four cards.
-                view.trick_number = None;
-                view.set_hands(self.first_round_hands());
-            }
-            Phase::Trump => {
-                view.trick_number = None;
                 view.set_hands(self.first_round_hands());
             }
             Phase::Play => {
@@ -600,7 +607,7 @@ impl HandState<Verb> for Hand {
                         self.play.hand(s).of_suit(led.suit_unchecked()).is_empty()
                     })
                 });
-                let viewer_declares = to_act.first() == Some(&self.contract().declarer);
+                let viewer_declares = view.to_act.first() == Some(&self.contract().declarer);
                 if self.revealed() || next_void || viewer_declares {
                     view.trump = Some(self.trump);
                 }
@@ -610,6 +617,18 @@ impl HandState<Verb> for Hand {
             }
         }
         view
+    }
+
+    /// No trick is under way before the trump is chosen: the table shows no trick number.
+    fn locus(&self) -> Locus {
+        let locus = Locus::of_play(&self.play, self.to_act().is_empty());
+        match self.phase {
+            Phase::Auction | Phase::Trump => Locus {
+                trick_number: None,
+                ..locus
+            },
+            Phase::Play | Phase::Over => locus,
+        }
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

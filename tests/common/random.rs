@@ -5,7 +5,7 @@
 use arbiter::api::problem::parse_json;
 use arbiter::cards::{Card, packs};
 use arbiter::engine::deal::{Count, Part};
-use arbiter::engine::{Adjudication, Game, Options, Replay};
+use arbiter::engine::{Adjudication, Game, Locus, Options, Replay};
 use arbiter::record::{Action, HandRecord};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -179,6 +179,14 @@ pub fn play_on(
     let mut replay = Replay::start(game, &record).expect("a legal position");
     loop {
         let view = replay.view();
+        // A game that says where it stands without building its view says what the view shows.
+        assert_eq!(
+            replay.locus(),
+            Locus::of(&view),
+            "{}: the locus at action {}",
+            game.info().id,
+            record.actions.len()
+        );
         let offered: Vec<Action> = view
             .legal
             .into_iter()

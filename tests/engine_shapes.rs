@@ -12,9 +12,9 @@
 
 use arbiter::cards::{Card, CardCounts, Holding, Pack, Rank, packs};
 use arbiter::engine::{
-    self, Adjudication, FieldError, GameInfo, HandState, MatchState, NoDetails, Options, RankOrder,
-    RecordError, Rules, ScoreSource, Table, TableView, Tables, Trick, TrickPlay, TrickReport, deal,
-    must_follow_suit, trump_or_led,
+    self, Adjudication, FieldError, GameInfo, HandState, Locus, MatchState, NoDetails, Options,
+    RankOrder, RecordError, Rules, ScoreSource, Table, TableView, Tables, Trick, TrickPlay,
+    TrickReport, deal, must_follow_suit, trump_or_led,
 };
 use arbiter::record::{Action, HandRecord, Verbs};
 use proptest::prelude::*;
@@ -158,6 +158,10 @@ impl HandState<Verb> for PlainHand {
             &self.play,
             &self.adj.match_after,
         )
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_play(&self.play, self.play.to_play().is_none())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {
@@ -641,6 +645,10 @@ mod knockout {
             )
         }
 
+        fn locus(&self) -> Locus {
+            Locus::of_play(&self.play, self.play.to_play().is_none())
+        }
+
         fn candidates(&self) -> Vec<Action<Verb>> {
             self.play.candidates(Verb::Play, Verb::Correct)
         }
@@ -977,6 +985,10 @@ mod tarot {
                 &self.play,
                 &self.adj.match_after,
             )
+        }
+
+        fn locus(&self) -> Locus {
+            Locus::of_play(&self.play, self.play.to_play().is_none())
         }
 
         fn candidates(&self) -> Vec<Action<Verb>> {
@@ -1409,6 +1421,10 @@ mod climb {
                 vec![self.to_act]
             };
             TableView::turns("play", to_act, hands, &self.adj.match_after)
+        }
+
+        fn locus(&self) -> Locus {
+            Locus::of_turns(self.out.is_some())
         }
 
         fn candidates(&self) -> Vec<Action<Verb>> {

@@ -324,11 +324,12 @@ pub trait HandState<V>: Fork<V> {
     /// The table as the next player to act sees it (the engine adds the legal actions).
     fn view(&self) -> TableView;
 
-    /// Where the hand stands, as its `view` shows it: a game whose view is costly to build says it
-    /// more cheaply (the replay driver asks it of every hand; debug builds check it against the view).
-    fn locus(&self) -> Locus {
-        Locus::of(&self.view())
-    }
+    /// Where the hand stands, as its `view` shows it, without building the view: the replay
+    /// driver asks it of every hand, and a whole view (every hand, the tally, the irregularities)
+    /// was a tenth to a fifth of a trick game's replay. `Locus::of_play` for a trick game,
+    /// `Locus::of_turns` for one whose unit is a turn. The conformance kit checks it against the
+    /// view at every step of random legal play (`play_on`), debug builds at the end of every replay.
+    fn locus(&self) -> Locus;
 
     /// Every action worth trying now, legal or not: the cards of the seat to play, every call of
     /// an auction, every choice of a decision. Empty when the hand is over.

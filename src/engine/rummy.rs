@@ -11,7 +11,7 @@
 //! faults every rummy game shares.
 
 use super::play::give_up;
-use super::{MatchState, RecordError, Stock, TableView};
+use super::{Locus, MatchState, RecordError, Stock, TableView};
 use crate::cards::{Card, CardSet, Holding, Rank, Suit};
 use crate::record::{Action, Verbs};
 use crate::seat::{Seat, Table};
@@ -595,6 +595,11 @@ impl<H: Holding> Turns<H> {
     /// The melds `seat` owns.
     pub fn melds_of(&self, seat: Seat) -> impl Iterator<Item = &Meld> {
         self.melds.iter().filter(move |m| m.owner == seat)
+    }
+
+    /// Where the hand stands, as `view` shows it: a seat is to act until the hand is over.
+    pub fn locus(&self) -> Locus {
+        Locus::of_turns(self.phase == Phase::Over)
     }
 
     /// The view of the table: every hand, the seat to act (none once over) in the turn's phase.

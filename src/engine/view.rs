@@ -150,6 +150,16 @@ impl Locus {
             over,
         }
     }
+
+    /// Where a game whose unit is a turn stands, as `TableView::turns` shows it: no trick.
+    pub fn of_turns(over: bool) -> Locus {
+        Locus {
+            trick_number: None,
+            trick: Trick::on_table(0, &[]),
+            trick_led_at: None,
+            over,
+        }
+    }
 }
 
 /// Loci are equal when they say the same: the cards on the table, not the actions that put them

@@ -10,8 +10,8 @@ use crate::cards::{Card, CardSet, Rank, Suit, names, packs, subsets};
 use crate::details::{self, NoDetails};
 use crate::engine::{
     Adjudication, Decided, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity,
-    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource, Seat,
-    Side, Table, TableView, deal,
+    Locus, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rules, ScoreSource,
+    Seat, Side, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -855,6 +855,10 @@ impl HandState<Verb> for Hand {
             lowest_card: self.lowest,
         });
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_turns(self.out.is_some())
     }
 
     /// The combinations of the seat to act, and his pass. Count queries are table talk the record

@@ -13,8 +13,8 @@ use crate::details;
 use crate::engine::rummy::{self, SetShape, Turns};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Effect, Ending, Event, FieldError, GameInfo, HandState,
-    Irregularity, MAX_PLAYS, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
-    RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, deal,
+    Irregularity, Locus, MAX_PLAYS, MatchState, NoDetails, OptionKind, OptionSpec, Options,
+    PerSide, RecordError, Rules, ScoreSource, Seat, Side, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -855,6 +855,20 @@ impl Hand {
             self.last_turn = true;
         }
         Ok(card)
+    }
+
+    /// The seats that may act: the seats due in the setup, the opponents answering a request to go
+    /// out, else the seat to move; none once the hand is over.
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Setup => match self.setup_due() {
+                Some((_, seats)) => seats,
+                None => vec![self.to_move()],
+            },
+            Phase::Answer { opponents } => self.answerers(opponents),
+            _ => vec![self.to_move()],
+        }
     }
 
     /// The red 3 `seat` still holds in his hand, if any (HF-e: it is laid before anything else).
@@ -2251,12 +2265,6 @@ impl HandState<Verb> for Hand {
     fn view(&self) -> TableView {
         let over = self.may_end_here();
         let setup = self.setup_due().filter(|_| self.phase == Phase::Setup);
-        let to_act = match self.phase {
-            Phase::Over => Vec::new(),
-            Phase::Setup if setup.is_some() => setup.clone().expect("checked").1,
-            Phase::Answer { opponents } => self.answerers(opponents),
-            _ => vec![self.to_move()],
-        };
         let phase = match self.phase {
             _ if over => "over",
             Phase::Setup if setup.is_some() => setup.expect("checked").0,
@@ -2267,7 +2275,7 @@ impl HandState<Verb> for Hand {
         };
         let mut view = TableView::turns(
             phase,
-            to_act,
+            self.to_act(),
             self.table.seats().map(|s| (s, self.hand(s).to_vec())),
             &self.adj.match_after,
         );
@@ -2275,6 +2283,10 @@ impl HandState<Verb> for Hand {
         view.irregularities = self.adj.irregularities.clone();
         view.details = details::Details::of(self.details());
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_turns(self.to_act().is_empty())
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -10,8 +10,8 @@ use crate::cards::{Card, CardSet, Rank, choices, packs};
 use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
-    Adjudication, Bonus, BonusStatus, Ending, Event, FieldError, GameInfo, HandState, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, PlayedCard, RecordError, Rotation, Rules,
+    Adjudication, Bonus, BonusStatus, Ending, Event, FieldError, GameInfo, HandState, Locus,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, PlayedCard, RecordError, Rotation, Rules,
     ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, Cards, HandRecord, Placeholder, Yes};
@@ -1052,20 +1052,30 @@ impl HandState<Verb> for Hand {
                 .map(|s| (s, self.play.hand(s).iter().collect())),
             &self.adj.match_before,
         );
-        // README C13: once play has begun the trick in progress is the next one to be completed.
+        let locus = self.locus();
+        view.trick_number = locus.trick_number;
+        view.trick = locus.trick.plays().to_vec();
+        view.tally = self.adj.tally.clone();
+        view.details = details::Details::of(self.details());
+        view
+    }
+
+    /// README C13: once play has begun the trick in progress is the next one to be completed; the
+    /// lead waiting for its reply is on the table (at most four cards, PO-e).
+    fn locus(&self) -> Locus {
+        let mut locus = Locus::of_turns(self.due().is_none());
         if matches!(self.phase, Phase::Play | Phase::Over) {
-            view.trick_number = Some(self.tricks_done + 1);
+            locus.trick_number = Some(self.tricks_done + 1);
         }
         if let Some(led) = &self.led {
-            view.trick = led
+            let plays: Vec<PlayedCard> = led
                 .cards
                 .iter()
                 .map(|&c| PlayedCard::new(self.leader, c))
                 .collect();
+            locus.trick = Trick::on_table(locus.trick_number.unwrap_or(0), &plays);
         }
-        view.tally = self.adj.tally.clone();
-        view.details = details::Details::of(self.details());
-        view
+        locus
     }
 
     /// A draw stands for the draw of the same discards offered (`offered_draw`): the cards

@@ -9,9 +9,9 @@
 use crate::cards::{Card, CardSet, Rank, Suit, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
-    OptionKind, OptionSpec, Options, PerSide, RecordError, Rotation, Rules, ScoreSource, Seat,
-    Side, Table, TableView, deal,
+    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, Locus,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rotation, Rules,
+    ScoreSource, Seat, Side, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -880,6 +880,11 @@ impl HandState<Verb> for Hand {
             dead_hand: self.dead.clone(),
         });
         view
+    }
+
+    /// A seat is entitled to play until a player is out (`entitled` always names the last player).
+    fn locus(&self) -> Locus {
+        Locus::of_turns(self.out.is_some())
     }
 
     /// Every card of each seat entitled to play, alone and (for the spinado's holder) with the

@@ -10,8 +10,8 @@ use crate::details;
 use crate::engine::rummy::{self, Ace, Phase, SetShape, Turns};
 use crate::engine::{
     Adjudication, Effect, Ending, Event, FieldError, FirstDecides, GameInfo, HandState,
-    Irregularity, MAX_PLAYS, MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError,
-    Rotation, Rules, ScoreSource, Seat, Table, TableView, deal,
+    Irregularity, Locus, MAX_PLAYS, MatchState, OptionKind, OptionSpec, Options, PerSide,
+    RecordError, Rotation, Rules, ScoreSource, Seat, Table, TableView, deal,
 };
 use crate::record::{Action, HandRecord, Placeholder, Yes};
 use serde::{Deserialize, Serialize};
@@ -1248,6 +1248,14 @@ impl HandState<Verb> for Hand {
             pot: self.carried.pot + ANTE as u32 * 3,
         });
         view
+    }
+
+    /// A draw call is answered by the seat it names.
+    fn locus(&self) -> Locus {
+        match &self.call {
+            Some(_) => Locus::of_turns(false),
+            None => self.turns.locus(),
+        }
     }
 
     /// The draws, the call, the answers, every meld the hand can make (exposed, and face down

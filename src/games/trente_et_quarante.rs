@@ -9,9 +9,9 @@
 use crate::cards::{Card, CardCounts, Holding, Rank, packs};
 use crate::details;
 use crate::engine::{
-    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, MatchState,
-    OptionKind, OptionSpec, Options, Outcome, PerSide, RecordError, Rotation, Rules, ScoreSource,
-    Seat, Table, TableView, deal,
+    Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, Irregularity, Locus,
+    MatchState, OptionKind, OptionSpec, Options, Outcome, PerSide, RecordError, Rotation, Rules,
+    ScoreSource, Seat, Table, TableView, deal,
 };
 use crate::record::{Action, Cards, HandRecord, Placeholder, Verbs, Yes};
 use serde::{Deserialize, Serialize};
@@ -1326,6 +1326,10 @@ impl HandState<Verb> for Coup {
             new_shoe_due: self.due && !self.shuffled,
         });
         view
+    }
+
+    fn locus(&self) -> Locus {
+        Locus::of_turns(self.due_seats().is_empty())
     }
 
     /// A bet of any stake stands for the bet of `EXAMPLE_STAKE` on its spot that the legal

@@ -13,8 +13,8 @@ use crate::engine::deal::{self, Count, HandSize, Holds, Part, Setup};
 use crate::engine::rummy::{self, Ace, Phase, SetShape, Turns};
 use crate::engine::{
     Adjudication, Effect, Ending, Event, FieldError, GameInfo, HandState, IgnoredAction,
-    Irregularity, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide, RecordError,
-    Rotation, Rules, ScoreSource, Seat, Side, Stock, Table, TableView,
+    Irregularity, Locus, MatchState, NoDetails, OptionKind, OptionSpec, Options, PerSide,
+    RecordError, Rotation, Rules, ScoreSource, Seat, Side, Stock, Table, TableView,
 };
 use crate::record::{Action, HandRecord, Placeholder};
 use serde::{Deserialize, Serialize};
@@ -1228,6 +1228,10 @@ impl HandState<Verb> for Hand {
             totals: self.totals,
         });
         view
+    }
+
+    fn locus(&self) -> Locus {
+        self.turns.locus()
     }
 
     /// The draw-up just made, the draw when due, and what the seat to act can do once it has

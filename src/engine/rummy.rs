@@ -508,19 +508,20 @@ impl<H: Holding> Turns<H> {
         Ok((hand, given_up))
     }
 
-    /// Checks that `seat` holds each of `cards`, each named at its own field of action `index`,
-    /// without giving any up: a meld shown and kept in hand (Zetema), or cards that leave only once
-    /// the game has judged the declaration. The codes are `give_up`'s (README C12).
-    pub fn check_holds(
+    /// Checks that `seat` holds each of `cards`, each named at its own field of action `index`
+    /// (written only in an error), without giving any up: a meld shown and kept in hand (Zetema),
+    /// or cards that leave only once the game has judged the declaration. The codes are
+    /// `give_up`'s (README C12).
+    pub fn check_holds<F: std::fmt::Display>(
         &self,
         index: usize,
         seat: Seat,
-        cards: &[(Card, String)],
+        cards: impl IntoIterator<Item = (Card, F)>,
     ) -> Result<(), RecordError> {
         let p = seat.pos();
         let (mut hand, mut given_up) = (self.hands[p], self.given_up[p]);
         for (card, field) in cards {
-            give_up(&mut hand, &mut given_up, (index, seat, field), *card)?;
+            give_up(&mut hand, &mut given_up, (index, seat, field), card)?;
         }
         Ok(())
     }
@@ -968,21 +969,21 @@ mod tests {
         hands[0].add(cards("8S")[0], 1);
         let mut t = Turns::new(Table::FOUR, hands, &[&[]], 1, Seat::N, Phase::Play);
         let at = |c: &str, j: usize| (cards(c)[0], format!("meld/cards/{j}"));
-        t.check_holds(0, Seat::N, &[at("7H", 0), at("7H", 1), at("8S", 2)])
+        t.check_holds(0, Seat::N, [at("7H", 0), at("7H", 1), at("8S", 2)])
             .unwrap();
         assert_eq!(t.hand(Seat::N).len(), 3);
-        let err = t.check_holds(0, Seat::N, &[at("9S", 0)]).unwrap_err();
+        let err = t.check_holds(0, Seat::N, [at("9S", 0)]).unwrap_err();
         assert_eq!(
             (err.code, err.pointer.as_str()),
             ("card_not_held", "/actions/0/meld/cards/0")
         );
         t.discard((1, Seat::N, "discard"), cards("8S")[0], 0)
             .unwrap();
-        let err = t.check_holds(2, Seat::N, &[at("8S", 0)]).unwrap_err();
+        let err = t.check_holds(2, Seat::N, [at("8S", 0)]).unwrap_err();
         assert_eq!(err.code, "card_played_twice");
         // A third 7H, two being held: named more often than held, as a card named twice.
         let err = t
-            .check_holds(3, Seat::N, &[at("7H", 0), at("7H", 1), at("7H", 2)])
+            .check_holds(3, Seat::N, [at("7H", 0), at("7H", 1), at("7H", 2)])
             .unwrap_err();
         assert_eq!(err.code, "card_played_twice");
     }

@@ -759,12 +759,6 @@ impl Hand {
     }
 
     fn meld(&mut self, index: usize, seat: Seat, meld: &Meld) -> Result<(), RecordError> {
-        let action_cards: Vec<(Card, String)> = meld
-            .cards
-            .iter()
-            .enumerate()
-            .map(|(j, &c)| (c, format!("meld/cards/{j}")))
-            .collect();
         if meld.cards.is_empty() {
             return Err(RecordError::at(
                 "unexpected_action",
@@ -774,7 +768,9 @@ impl Hand {
                 "a meld names its cards".into(),
             ));
         }
-        self.turns.check_holds(index, seat, &action_cards)?;
+        // Shown, and kept in hand: checked on copies of the hand.
+        self.turns
+            .after_giving_up((index, seat, "meld/cards"), &meld.cards)?;
         let claimed = meld_value(meld.kind, &meld.cards);
         let shown = names(&meld.cards);
         let what = format!("a {} of {shown}", meld.kind.name());
@@ -841,7 +837,8 @@ impl Hand {
                 }
             }
         }
-        self.turns.check_holds(index, seat, &from_hand)?;
+        let held = from_hand.iter().map(|(card, field)| (*card, field));
+        self.turns.check_holds(index, seat, held)?;
         let mut taken = CardCounts::default();
         for (card, field) in &pulled {
             taken.insert(*card);
@@ -947,8 +944,7 @@ impl Hand {
             Discard::Card(_) => "discard",
             Discard::Named(_) => "discard/card",
         };
-        self.turns
-            .check_holds(index, seat, &[(card, field.into())])?;
+        self.turns.check_holds(index, seat, [(card, field)])?;
         let rank = card.rank().expect("a held card is a card of the pack");
         if let Discard::Named(NamedDiscard { pile, .. }) = discard
             && !names_pile(pile, rank)

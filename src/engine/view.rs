@@ -151,6 +151,15 @@ impl Locus {
         }
     }
 
+    /// A trick game's locus before any trick is under way (an auction, the trump still to make):
+    /// the table shows no trick number.
+    pub fn before_play(self) -> Locus {
+        Locus {
+            trick_number: None,
+            ..self
+        }
+    }
+
     /// Where a game whose unit is a turn stands, as `TableView::turns` shows it: no trick.
     pub fn of_turns(over: bool) -> Locus {
         Locus {

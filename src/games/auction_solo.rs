@@ -1031,10 +1031,7 @@ impl HandState<Verb> for Hand {
     fn locus(&self) -> Locus {
         let locus = Locus::of_play(&self.play, self.to_act().is_empty());
         match self.phase {
-            Phase::Auction | Phase::Trump => Locus {
-                trick_number: None,
-                ..locus
-            },
+            Phase::Auction | Phase::Trump => locus.before_play(),
             Phase::Play | Phase::Over => locus,
         }
     }

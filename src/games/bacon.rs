@@ -702,10 +702,9 @@ impl HandState<Verb> for Hand {
     fn locus(&self) -> Locus {
         let locus = Locus::of_play(&self.play, self.due().is_none());
         match self.phase {
-            Phase::Auction { .. } | Phase::Veto { .. } | Phase::Discard { .. } => Locus {
-                trick_number: None,
-                ..locus
-            },
+            Phase::Auction { .. } | Phase::Veto { .. } | Phase::Discard { .. } => {
+                locus.before_play()
+            }
             Phase::Play | Phase::Over => locus,
         }
     }

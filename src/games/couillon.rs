@@ -561,10 +561,7 @@ impl HandState<Verb> for Hand {
     fn locus(&self) -> Locus {
         let locus = Locus::of_play(&self.play, self.due().is_none());
         match self.phase {
-            Phase::Trump { .. } => Locus {
-                trick_number: None,
-                ..locus
-            },
+            Phase::Trump { .. } => locus.before_play(),
             Phase::Play | Phase::Over => locus,
         }
     }

@@ -738,10 +738,7 @@ impl HandState<Verb> for Hand {
     fn locus(&self) -> Locus {
         let locus = Locus::of_play(&self.play, self.due().is_none());
         match self.phase {
-            Phase::Auction | Phase::Naming => Locus {
-                trick_number: None,
-                ..locus
-            },
+            Phase::Auction | Phase::Naming => locus.before_play(),
             Phase::Play | Phase::Over => locus,
         }
     }

@@ -231,7 +231,7 @@ impl Replay {
     }
 
     /// Where the hand stands, as `table` shows it: the trick on the table, and whether any seat
-    /// is to act (cheaper still: most games say it without building the view).
+    /// is to act (said without building the view).
     pub fn locus(&self) -> Locus {
         self.state.locus()
     }

@@ -11,7 +11,7 @@ use crate::details;
 use crate::engine::deal::{Count, HandSize, Holds, Part, Setup};
 use crate::engine::{
     Adjudication, Bonus, BonusStatus, Ending, Event, FieldError, GameInfo, HandState, Locus,
-    MatchState, OptionKind, OptionSpec, Options, PerSide, PlayedCard, RecordError, Rotation, Rules,
+    MatchState, OptionKind, OptionSpec, Options, PerSide, RecordError, Rotation, Rules,
     ScoreSource, Seat, Table, TableView, Trick, TrickPlay, TrickReport, deal,
 };
 use crate::record::{Action, Cards, HandRecord, Placeholder, Yes};
@@ -1068,12 +1068,11 @@ impl HandState<Verb> for Hand {
             locus.trick_number = Some(self.tricks_done + 1);
         }
         if let Some(led) = &self.led {
-            let plays: Vec<PlayedCard> = led
-                .cards
-                .iter()
-                .map(|&c| PlayedCard::new(self.leader, c))
-                .collect();
-            locus.trick = Trick::on_table(locus.trick_number.unwrap_or(0), &plays);
+            let mut trick = Trick::new(locus.trick_number.unwrap_or(0), self.leader);
+            for &card in &led.cards {
+                trick.push(self.leader, card, led.index);
+            }
+            locus.trick = trick;
         }
         locus
     }

@@ -163,6 +163,11 @@ impl<H: Holding> TrickPlay<H> {
         self.trick.len() == self.players()
     }
 
+    /// Whether play has begun: a card is on trick 1 or a trick is done.
+    pub fn started(&self) -> bool {
+        self.trick.number > 1 || !self.trick.is_empty()
+    }
+
     /// Checks turn and possession, takes the card from the hand and puts it on the trick with its
     /// fault (if any). The fault is established when the trick completes. Always inlined: every
     /// card of every trick game comes here, and a call passed the fault (nearly always none) and

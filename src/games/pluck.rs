@@ -864,7 +864,7 @@ impl HandState<Verb> for Hand {
                 &format!("{dealer}, the dealer, names trump now (§2)"),
             )),
             (Phase::Play, Verb::Play(card)) => {
-                let first_lead = self.play.trick.number == 1 && self.play.trick.is_empty();
+                let first_lead = !self.play.started();
                 if first_lead && self.play.to_play() == Some(seat) && *card != TWO_OF_CLUBS {
                     return Err(RecordError::on(
                         "wrong_first_lead",

@@ -634,11 +634,7 @@ impl TresetteHand {
 
     /// Good play is still being declared: before the first lead, a seat has yet to speak (§2.2).
     fn declaring(&self) -> bool {
-        !self.started() && self.good_play_from < 4
-    }
-
-    fn started(&self) -> bool {
-        self.play.trick.number > 1 || !self.play.trick.is_empty()
+        !self.play.started() && self.good_play_from < 4
     }
 
     fn is_over(&self) -> bool {
@@ -652,7 +648,7 @@ impl TresetteHand {
 
     /// The trick being played or about to be led, once play has begun and until it ends.
     fn trick_now(&self) -> Option<u8> {
-        (self.started() && !self.is_over()).then_some(self.play.trick.number)
+        (self.play.started() && !self.is_over()).then_some(self.play.trick.number)
     }
 
     /// Logs a statement-made irregularity (the revoke is logged when its trick closes).
@@ -687,7 +683,7 @@ impl TresetteHand {
     /// §2.2: Good play, in turn from the first player, before the first lead; a seat left out has
     /// made no declaration (TR-g).
     fn good_play(&mut self, index: usize, seat: Seat, says: bool) -> Result<(), RecordError> {
-        if self.started() {
+        if self.play.started() {
             let late = format!(
                 "{seat} says whether he has Good play after the first lead; it is said before it (§2)"
             );
@@ -1027,7 +1023,7 @@ impl HandState<Verb> for TresetteHand {
         } else {
             Ending::Open {
                 due: self.play.to_play(),
-                detail: if self.started() {
+                detail: if self.play.started() {
                     format!(
                         "the record stops in trick {} of {TRICKS}",
                         self.play.trick.number

@@ -567,6 +567,61 @@ fn every_fixture_keeps_the_one_contract() {
     );
 }
 
+/// The trick games whose table shows no trick number until the trump is made and play begins
+/// (each game's `locus`, `Locus::before_play`): the rest number the first trick from the deal, or
+/// show the trick a cut or a spoil belongs to.
+const NO_TRICK_BEFORE_PLAY: [&str; 5] = [
+    "auction-solo",
+    "bacon",
+    "couillon",
+    "nomination-whist",
+    "twenty-nine",
+];
+
+/// In those games, the view before the first card shows no trick number (the auction, the trump
+/// to name, a deal thrown in), but trick 1 once play begins (its lead awaited), and the view
+/// after the first card shows trick 1. The same rule places a record error and the events
+/// (`breaches`, clause 9); this pins the view itself.
+#[test]
+fn the_auction_shows_no_trick_number() {
+    let mut failures = Vec::new();
+    let mut checked = BTreeMap::new();
+    for (path, game, record, _) in adjudicated() {
+        let id = game.info().id;
+        if !NO_TRICK_BEFORE_PLAY.contains(&id) {
+            continue;
+        }
+        // A deal thrown in has no card: every view of it comes before the first.
+        let first_card = record
+            .actions
+            .iter()
+            .position(|x| CARD_VERBS.contains(&x.kind.verb.as_str()))
+            .unwrap_or(record.actions.len());
+        let mut prefix = record.clone();
+        for at in 0..=(first_card + 1).min(record.actions.len()) {
+            prefix.actions = record.actions[..at].to_vec();
+            let Ok(view) = engine::legal_actions(game, &prefix) else {
+                continue;
+            };
+            let expected = (at > first_card || view.phase == "play").then_some(1);
+            if view.trick_number != expected {
+                failures.push(format!(
+                    "{path}: after {at} action(s) the view shows trick {:?}, not {expected:?}",
+                    view.trick_number
+                ));
+            }
+            *checked.entry(id).or_insert(0) += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Each game's fixtures give views on both sides of the first card.
+    assert_eq!(
+        checked.keys().copied().collect::<Vec<_>>(),
+        NO_TRICK_BEFORE_PLAY,
+        "views checked: {checked:?}"
+    );
+}
+
 /// The checker itself can fail: each clause it checks is caught when an adjudication that keeps
 /// the contract is spoiled in that clause.
 #[test]

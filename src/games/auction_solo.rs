@@ -1032,6 +1032,8 @@ impl HandState<Verb> for Hand {
         let locus = Locus::of_play(&self.play, self.to_act().is_empty());
         match self.phase {
             Phase::Auction | Phase::Trump => locus.before_play(),
+            // A deal thrown in is over before any trick was under way.
+            Phase::Over if !self.play.started() => locus.before_play(),
             Phase::Play | Phase::Over => locus,
         }
     }

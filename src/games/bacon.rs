@@ -705,6 +705,8 @@ impl HandState<Verb> for Hand {
             Phase::Auction { .. } | Phase::Veto { .. } | Phase::Discard { .. } => {
                 locus.before_play()
             }
+            // A hand acquitted is over before any trick was under way.
+            Phase::Over if !self.play.started() => locus.before_play(),
             Phase::Play | Phase::Over => locus,
         }
     }

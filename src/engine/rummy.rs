@@ -499,11 +499,24 @@ impl<H: Holding> Turns<H> {
         (index, seat, field): (usize, Seat, &str),
         cards: &[Card],
     ) -> Result<(H, H), RecordError> {
+        self.after_giving_up_all(index, seat, [(field, cards)])
+    }
+
+    /// `after_giving_up` of several lists of cards in turn, each list's cards named at
+    /// `field/0`, `field/1`, …: a card in two lists is given up twice (`card_played_twice`).
+    pub fn after_giving_up_all<'c, F: std::fmt::Display>(
+        &self,
+        index: usize,
+        seat: Seat,
+        lists: impl IntoIterator<Item = (F, &'c [Card])>,
+    ) -> Result<(H, H), RecordError> {
         let p = seat.pos();
         let (mut hand, mut given_up) = (self.hands[p], self.given_up[p]);
-        for (j, &card) in cards.iter().enumerate() {
-            let at = (index, seat, format_args!("{field}/{j}"));
-            give_up(&mut hand, &mut given_up, at, card)?;
+        for (field, cards) in lists {
+            for (j, &card) in cards.iter().enumerate() {
+                let at = (index, seat, format_args!("{field}/{j}"));
+                give_up(&mut hand, &mut given_up, at, card)?;
+            }
         }
         Ok((hand, given_up))
     }

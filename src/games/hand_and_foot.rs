@@ -898,6 +898,24 @@ impl Hand {
     }
 
     /// Side `side`'s clean, dirty and wild piles (§3.2).
+    /// A copy of the hand to try a meld on, without the events logged so far: trying one only
+    /// adds to them, and copying them made most of a copy's cost late in a hand. What the copy
+    /// logs is kept when it is adopted.
+    fn trial(&mut self) -> Hand {
+        let events = std::mem::take(&mut self.adj.events);
+        let trial = self.clone();
+        self.adj.events = events;
+        trial
+    }
+
+    /// The hand as `trial` left it, after the events logged before it.
+    fn adopt(&mut self, mut trial: Hand) {
+        let mut events = std::mem::take(&mut self.adj.events);
+        events.append(&mut trial.adj.events);
+        trial.adj.events = events;
+        *self = trial;
+    }
+
     fn piles(&self, side: usize) -> [usize; 3] {
         let mut n = [0; 3];
         for (_, cards) in self.melds_of(side) {
@@ -1429,11 +1447,11 @@ impl Hand {
         let top = self
             .pile_top()
             .expect("a pile that can be taken has a top card");
-        let mut trial = self.turns.clone();
-        trial.give_up((index, seat, "take_pile/with"), &t.with)?;
-        for (m, cards) in t.melds.iter().enumerate() {
-            trial.give_up((index, seat, &format!("take_pile/melds/{m}")), cards)?;
-        }
+        // Every card he names is his, before the melds are judged.
+        let melds = t.melds.iter().enumerate();
+        let lists = std::iter::once(("take_pile/with".to_string(), &t.with[..]))
+            .chain(melds.map(|(m, cards)| (format!("take_pile/melds/{m}"), &cards[..])));
+        self.turns.after_giving_up_all(index, seat, lists)?;
         let malformed = |detail: String, at: &str| {
             RecordError::at(
                 "malformed_meld",
@@ -1489,7 +1507,7 @@ impl Hand {
         check.map_err(|why| malformed(why, "with"))?;
         // Taken and laid on a copy of the hand: the further melds are judged as they would be
         // laid after the first, and the minimum over them all (HF-f).
-        let mut after = self.clone();
+        let mut after = self.trial();
         let taken = after
             .turns
             .take_from_pile((index, seat, "take_pile"), 0, TAKEN, None)?
@@ -1522,7 +1540,7 @@ impl Hand {
                 ),
             ));
         }
-        *self = after;
+        self.adopt(after);
         self.phase = Phase::Play;
         self.after_meld(index, action)
     }
@@ -1560,7 +1578,7 @@ impl Hand {
         let empties = m.cards.len() as u32 == self.hand(seat).len();
         if empties && self.feet[seat.pos()].is_none() {
             // Going out by this meld: the piles it completes count (HF-e).
-            let mut trial = self.clone();
+            let mut trial = self.trial();
             trial.lay(index, seat, of, &m.cards, "meld/cards")?;
             if !self.going_out(index, action, trial.piles(side))? {
                 return self.after_void(index, action);

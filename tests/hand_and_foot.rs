@@ -31,15 +31,27 @@ fn a_take_with_melds() -> (HandRecord, usize) {
     panic!("no random hand takes the pile with further melds");
 }
 
-/// The record error of `record` with take `i`'s value changed by `spoil`: its code and pointer.
-fn refused(record: &HandRecord, i: usize, spoil: impl Fn(&mut Value)) -> (String, String) {
+/// Where `record` with take `i`'s value changed by `spoil` is refused for a card not held (README
+/// C12): the card's place in the list at `list` (the take's field, such as `melds/0`).
+fn refused_at(record: &HandRecord, i: usize, list: &str, spoil: impl Fn(&mut Value)) -> usize {
     let mut spoiled = record.clone();
     spoiled.actions.truncate(i + 1);
     spoil(&mut spoiled.actions[i].kind.value);
     let game = arbiter::games::find("hand-and-foot").unwrap();
     let ruling = engine::adjudicate(game, &spoiled).unwrap();
     let error = ruling.record_error.expect("a record error");
-    (error.code.to_string(), error.pointer)
+    assert!(
+        ["card_not_held", "card_played_twice"].contains(&error.code),
+        "{}",
+        error.code
+    );
+    let prefix = format!("/actions/{i}/take_pile/{list}/");
+    error
+        .pointer
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{} is not in {prefix}", error.pointer))
+        .parse()
+        .unwrap()
 }
 
 /// Ten more copies of `list`'s first card than it names: more than the five packs and their ten
@@ -57,22 +69,11 @@ fn a_card_not_held_in_a_further_meld_is_refused_at_its_place_in_that_meld() {
         .as_array()
         .unwrap()
         .len();
-    let (code, pointer) = refused(&record, i, |v| named_ten_more_times(&mut v["melds"][0]));
-    assert!(
-        ["card_not_held", "card_played_twice"].contains(&code.as_str()),
-        "{code}"
-    );
-    let prefix = format!("/actions/{i}/take_pile/melds/0/");
-    let j: usize = pointer
-        .strip_prefix(&prefix)
-        .unwrap_or_else(|| panic!("{pointer} is not in {prefix}"))
-        .parse()
-        .unwrap();
+    let j = refused_at(&record, i, "melds/0", |v| {
+        named_ten_more_times(&mut v["melds"][0])
+    });
     // The cards the legal take named are held: the first refused is one of the copies added.
-    assert!(
-        j >= named,
-        "{pointer}: only copies from {named} on are not held"
-    );
+    assert!(j >= named, "{j}: only copies from {named} on are not held");
 }
 
 #[test]
@@ -83,24 +84,11 @@ fn a_card_not_held_in_the_top_cards_meld_is_refused_first() {
         .unwrap()
         .len();
     // Both lists spoiled: `with` is checked first.
-    let (code, pointer) = refused(&record, i, |v| {
+    let j = refused_at(&record, i, "with", |v| {
         named_ten_more_times(&mut v["melds"][0]);
         named_ten_more_times(&mut v["with"]);
     });
-    assert!(
-        ["card_not_held", "card_played_twice"].contains(&code.as_str()),
-        "{code}"
-    );
-    let prefix = format!("/actions/{i}/take_pile/with/");
-    let j: usize = pointer
-        .strip_prefix(&prefix)
-        .unwrap_or_else(|| panic!("{pointer} is not in {prefix}"))
-        .parse()
-        .unwrap();
-    assert!(
-        j >= named,
-        "{pointer}: only copies from {named} on are not held"
-    );
+    assert!(j >= named, "{j}: only copies from {named} on are not held");
 }
 
 /// The cards of both lists are counted together: a card named in `with` and again in a further
@@ -136,21 +124,11 @@ fn a_card_named_in_both_lists_more_often_than_held_is_refused_in_the_meld() {
     // The meld then names it at most `held` times, and both lists together `held + 1` times.
     let more = held - count(&value["with"], &card) + 1;
     let named = value["melds"][0].as_array().unwrap().len();
-    let (code, pointer) = refused(&record, i, |v| {
+    let j = refused_at(&record, i, "melds/0", |v| {
         let meld = v["melds"][0].as_array_mut().unwrap();
         meld.extend(std::iter::repeat_n(card.clone(), more));
     });
-    assert!(
-        ["card_not_held", "card_played_twice"].contains(&code.as_str()),
-        "{code}"
-    );
     // The copy refused is the one past `held`: `with`'s copies come first, then the meld's.
     let in_meld = count(&value["melds"][0], &card);
-    assert_eq!(
-        pointer,
-        format!(
-            "/actions/{i}/take_pile/melds/0/{}",
-            named + more - in_meld - 1
-        )
-    );
+    assert_eq!(j, named + more - in_meld - 1);
 }

@@ -503,7 +503,8 @@ impl<H: Holding> Turns<H> {
     }
 
     /// `after_giving_up` of several lists of cards in turn, each list's cards named at
-    /// `field/0`, `field/1`, …: a card in two lists is given up twice (`card_played_twice`).
+    /// `field/0`, `field/1`, …: the lists are counted together, so a card named in two of them
+    /// must be held twice.
     pub fn after_giving_up_all<'c, F: std::fmt::Display>(
         &self,
         index: usize,

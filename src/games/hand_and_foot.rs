@@ -897,9 +897,8 @@ impl Hand {
             .map(|(i, _)| i)
     }
 
-    /// Side `side`'s clean, dirty and wild piles (§3.2).
     /// A copy of the hand to try a meld on, without the events logged so far: trying one only
-    /// adds to them, and copying them made most of a copy's cost late in a hand. What the copy
+    /// adds to them, and copying them was about half of a copy's cost. What the copy
     /// logs is kept when it is adopted.
     fn trial(&mut self) -> Hand {
         let events = std::mem::take(&mut self.adj.events);
@@ -916,6 +915,7 @@ impl Hand {
         *self = trial;
     }
 
+    /// Side `side`'s clean, dirty and wild piles (§3.2).
     fn piles(&self, side: usize) -> [usize; 3] {
         let mut n = [0; 3];
         for (_, cards) in self.melds_of(side) {

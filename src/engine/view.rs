@@ -151,12 +151,19 @@ impl Locus {
         }
     }
 
-    /// A trick game's locus before any trick is under way (an auction, the trump still to make):
-    /// the table shows no trick number.
-    pub fn before_play(self) -> Locus {
-        Locus {
-            trick_number: None,
-            ..self
+    /// Where a trick game stands whose table shows no trick number until play begins: `of_play`,
+    /// without the trick number while no trick is under way (an auction, the trump still to
+    /// make, a deal thrown in). `playing`: the game's play has begun (its first lead awaited
+    /// shows trick 1).
+    pub fn of_play_once_begun<H: Holding>(play: &TrickPlay<H>, over: bool, playing: bool) -> Locus {
+        let locus = Locus::of_play(play, over);
+        if playing || play.started() {
+            locus
+        } else {
+            Locus {
+                trick_number: None,
+                ..locus
+            }
         }
     }
 

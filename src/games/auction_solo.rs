@@ -1027,15 +1027,11 @@ impl HandState<Verb> for Hand {
         view
     }
 
-    /// No trick is under way before the trump is made: the table shows no trick number.
+    /// No trick is under way before the trump is made, nor on a deal thrown in: the table shows
+    /// no trick number.
     fn locus(&self) -> Locus {
-        let locus = Locus::of_play(&self.play, self.to_act().is_empty());
-        match self.phase {
-            Phase::Auction | Phase::Trump => locus.before_play(),
-            // A deal thrown in is over before any trick was under way.
-            Phase::Over if !self.play.started() => locus.before_play(),
-            Phase::Play | Phase::Over => locus,
-        }
+        let playing = self.phase == Phase::Play;
+        Locus::of_play_once_begun(&self.play, self.to_act().is_empty(), playing)
     }
 
     /// The auction offers each rank once (docs/games/auction-solo.md): a bid stating its own suit

@@ -696,19 +696,12 @@ impl HandState<Verb> for Hand {
         view
     }
 
-    /// No trick is under way before the trump is made and the discard done: the table shows no
-    /// trick number. A seat is due in every phase but the last (`due`; during the vetoes, the
+    /// No trick is under way before the trump is made and the discard done, nor in a hand
+    /// acquitted: the table shows no trick number. A seat is due in every phase but the last (`due`; during the vetoes, the
     /// upcard's taker, and his partner may veto too).
     fn locus(&self) -> Locus {
-        let locus = Locus::of_play(&self.play, self.due().is_none());
-        match self.phase {
-            Phase::Auction { .. } | Phase::Veto { .. } | Phase::Discard { .. } => {
-                locus.before_play()
-            }
-            // A hand acquitted is over before any trick was under way.
-            Phase::Over if !self.play.started() => locus.before_play(),
-            Phase::Play | Phase::Over => locus,
-        }
+        let playing = matches!(self.phase, Phase::Play);
+        Locus::of_play_once_begun(&self.play, self.due().is_none(), playing)
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -559,11 +559,8 @@ impl HandState<Verb> for Hand {
 
     /// No trick is under way before the trump is made: the table shows no trick number.
     fn locus(&self) -> Locus {
-        let locus = Locus::of_play(&self.play, self.due().is_none());
-        match self.phase {
-            Phase::Trump { .. } => locus.before_play(),
-            Phase::Play | Phase::Over => locus,
-        }
+        let playing = matches!(self.phase, Phase::Play);
+        Locus::of_play_once_begun(&self.play, self.due().is_none(), playing)
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

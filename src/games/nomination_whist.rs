@@ -734,15 +734,11 @@ impl HandState<Verb> for Hand {
         view
     }
 
-    /// No trick is under way before the trump is named: the table shows no trick number.
+    /// No trick is under way before the trump is named, nor on a deal thrown in: the table shows
+    /// no trick number.
     fn locus(&self) -> Locus {
-        let locus = Locus::of_play(&self.play, self.due().is_none());
-        match self.phase {
-            Phase::Auction | Phase::Naming => locus.before_play(),
-            // A deal thrown in is over before any trick was under way.
-            Phase::Over if !self.play.started() => locus.before_play(),
-            Phase::Play | Phase::Over => locus,
-        }
+        let playing = self.phase == Phase::Play;
+        Locus::of_play_once_begun(&self.play, self.due().is_none(), playing)
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -621,11 +621,8 @@ impl HandState<Verb> for Hand {
 
     /// No trick is under way before the trump is chosen: the table shows no trick number.
     fn locus(&self) -> Locus {
-        let locus = Locus::of_play(&self.play, self.to_act().is_empty());
-        match self.phase {
-            Phase::Auction | Phase::Trump => locus.before_play(),
-            Phase::Play | Phase::Over => locus,
-        }
+        let playing = matches!(self.phase, Phase::Play);
+        Locus::of_play_once_begun(&self.play, self.to_act().is_empty(), playing)
     }
 
     fn candidates(&self) -> Vec<Action<Verb>> {

@@ -52,7 +52,7 @@ fn main() {
         let prepared = prepare(&store, club, *session, sheet);
         preparing += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        store.write(|tx| league::publish(tx, prepared)).unwrap();
+        store.write(|tx| league::publish(tx, &prepared)).unwrap();
         let write = t.elapsed().as_secs_f64();
         held = held.max(write * 1e3);
         publishing += write;
@@ -178,7 +178,7 @@ fn imports_in_flight(path: &std::path::Path, sheets: &[String], hands: usize) {
             }
         });
         for p in publish {
-            store.write(|tx| league::publish(tx, p)).unwrap();
+            store.write(|tx| league::publish(tx, &p)).unwrap();
         }
     });
     let secs = started.elapsed().as_secs_f64();

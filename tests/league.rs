@@ -3673,7 +3673,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
     let report = store
         .write(|tx| league::import(tx, club, sessions[0], sheet.as_bytes()))
         .unwrap();
-    match store.write(|tx| league::publish(tx, prepared)) {
+    match store.write(|tx| league::publish(tx, &prepared)) {
         Err(StoreError::Repeated(e)) => assert!(e[0].detail.contains("repeats"), "{e:?}"),
         other => panic!("expected the repeat refused, got {other:?}"),
     }
@@ -3697,7 +3697,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
     store
         .write(|tx| league::post_hand(tx, club, id, &second))
         .unwrap();
-    match store.write(|tx| league::publish(tx, prepared)) {
+    match store.write(|tx| league::publish(tx, &prepared)) {
         Err(StoreError::Invalid(e)) => assert!(
             e[0].detail.contains(&format!(
                 "match {id} has 2 hand(s) stored: the next is hand 3"
@@ -3721,7 +3721,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
             league::rename_player(tx, club, player, "Someone Else", &league::Actor::Operator)
         })
         .unwrap();
-    match store.write(|tx| league::publish(tx, prepared)) {
+    match store.write(|tx| league::publish(tx, &prepared)) {
         Err(StoreError::Invalid(e)) => assert!(
             e[0].detail.contains(&format!("no player named '{name}'")),
             "{e:?}"
@@ -3732,7 +3732,7 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
 
     // Nothing in between: published as prepared.
     let prepared = prepare(sessions[2], &sheets[0].replace(name, "Someone Else"));
-    let report = store.write(|tx| league::publish(tx, prepared)).unwrap();
+    let report = store.write(|tx| league::publish(tx, &prepared)).unwrap();
     assert_eq!(report.hands.len(), 1);
     assert_eq!(hands_stored(), 3);
 }

@@ -600,7 +600,7 @@ async fn commit_as<T: Kept + Send + 'static>(
         }
     });
     blocking(state, move |s| {
-        s.write(|tx| {
+        let answer = s.write(|tx| {
             let actor = actor(tx, club, &secret, operator)?;
             let by = match &actor {
                 Actor::Key { row, .. } => Some(*row),
@@ -609,17 +609,31 @@ async fn commit_as<T: Kept + Send + 'static>(
             if let Some(i) = &idem
                 && let Some((status, body)) = i.replay::<T>(tx, by)?
             {
-                return Ok((status, body, true));
+                return Ok(Answered::Replayed(status, body));
             }
             let answer = f(tx, &actor)?;
             if let Some(i) = &idem {
                 i.save(tx, by, status.as_u16(), &answer)?;
             }
-            let body = serde_json::to_value(answer).expect("a response serializes");
-            Ok((status.as_u16(), body, false))
+            Ok(Answered::Fresh(answer))
+        })?;
+        // The answer is written out once the writer is free: an import's names every hand.
+        Ok(match answer {
+            Answered::Fresh(answer) => (
+                status.as_u16(),
+                serde_json::to_value(answer).expect("a response serializes"),
+                false,
+            ),
+            Answered::Replayed(status, body) => (status, body, true),
         })
     })
     .await
+}
+
+/// A write's answer: its own, or the one an `Idempotency-Key` kept (its status and body).
+enum Answered<T> {
+    Fresh(T),
+    Replayed(u16, serde_json::Value),
 }
 
 fn respond(status: u16, body: serde_json::Value, replayed: bool) -> HttpResponse {
@@ -1842,12 +1856,19 @@ async fn import_sheet(
         Ok(store.read_expensive(|tx| league::prepare_import(tx, club, s, shared)))
     })
     .await?;
+    // The write borrows the prepared sheet, which is freed (tens of megabytes of small blocks)
+    // once the writer is free again, on a blocking thread.
+    let prepared = prepared.map(Arc::new);
+    let kept = prepared.as_ref().ok().cloned();
     let resp = write(&req, &state, club, &sheet, StatusCode::CREATED, move |tx| {
-        league::publish(tx, prepared?)
+        league::publish(tx, &*prepared?)
     })
     .await
     .map_err(Problem::about_sheet);
-    actix_web::rt::task::spawn_blocking(give_back_freed_memory);
+    actix_web::rt::task::spawn_blocking(move || {
+        drop(kept);
+        give_back_freed_memory();
+    });
     let resp = resp?;
     // An import creates hands of the session.
     let location = format!("/v1/clubs/{club}/sessions/{s}/hands");

@@ -639,7 +639,7 @@ fn read(
 /// Imports a sheet into `session`: every match and hand, or (on any problem) nothing. Prepared and
 /// published in one transaction; the server prepares on a read and publishes in a short write.
 pub fn import(tx: &Tx, club: i64, session: i64, bytes: &[u8]) -> Result<ImportReport> {
-    publish(tx, prepare_import(tx, club, session, bytes.into())?)
+    publish(tx, &prepare_import(tx, club, session, bytes.into())?)
 }
 
 /// A sheet made ready to store: read, its players found, every hand adjudicated, digested and
@@ -827,19 +827,16 @@ fn judge_match(
 /// a match or a player's name of the league was written in between), what it read is checked
 /// again: when a match it continues, or a player it names, has changed, it is prepared again here
 /// first, as it would have been had it been read now; and the repeat check is made again, since
-/// hands may have been stored. When the generation stands, nothing it read has changed.
-pub fn publish(tx: &Tx, prepared: PreparedImport) -> Result<ImportReport> {
+/// hands may have been stored. When the generation stands, nothing it read has changed. The
+/// sheet is borrowed: its caller frees it once the write no longer holds the writer.
+pub fn publish(tx: &Tx, prepared: &PreparedImport) -> Result<ImportReport> {
     let moved = generation(tx, prepared.club, prepared.league)? != prepared.generation;
-    let p = if !moved || still_holds(tx, &prepared)? {
+    let again;
+    let p = if !moved || still_holds(tx, prepared)? {
         prepared
     } else {
-        let PreparedImport {
-            club,
-            session,
-            sheet,
-            ..
-        } = prepared;
-        prepare_import(tx, club, session, sheet)?
+        again = prepare_import(tx, prepared.club, prepared.session, prepared.sheet.clone())?;
+        &again
     };
     if moved {
         let digests = p.matches.iter().flat_map(|m| {

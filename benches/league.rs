@@ -3,10 +3,11 @@
 //! times standings, a page of hands and a session's sheet over them. Prints hands per second (on
 //! SQLite also with two imports in flight) and the latencies.
 //!
-//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size; `LEAGUE_DB` to the URL of
-//! an empty PostgreSQL database to measure the store there instead of in an SQLite file; on SQLite,
-//! `LEAGUE_KEEP` to a directory to keep the database there as `league.db`, with the club's key in
-//! `key` and the first sheet in `sheet.csv`, for a load test against `arbiter serve`).
+//! `cargo bench --bench league` (set `LEAGUE_HANDS` for another size, `LEAGUE_SHEET_HANDS` for
+//! sheets of other than 2,000 hands; `LEAGUE_DB` to the URL of an empty PostgreSQL database to
+//! measure the store there instead of in an SQLite file; on SQLite, `LEAGUE_KEEP` to a directory
+//! to keep the database there as `league.db`, with the club's key in `key` and the first sheet in
+//! `sheet.csv`, for a load test against `arbiter serve`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -14,16 +15,18 @@ mod common;
 use arbiter::league::{self, Store};
 use std::time::Instant;
 
-const HANDS_PER_SHEET: usize = 2_000;
-
 fn main() {
     let total: usize = std::env::var("LEAGUE_HANDS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
+    let per_sheet: usize = std::env::var("LEAGUE_SHEET_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000);
 
     let started = Instant::now();
-    let (sheets, matches) = common::malilla_sheets(total, HANDS_PER_SHEET);
+    let (sheets, matches) = common::malilla_sheets(total, per_sheet);
     let hands = total;
     let bytes: usize = sheets.iter().map(String::len).sum();
     eprintln!(
@@ -44,9 +47,9 @@ fn main() {
     eprintln!("on {}", store.describe());
     let (club, league_id, sessions, key) = common::malilla_league(&store, sheets.len());
     let started = Instant::now();
-    // As the server imports: prepared on a read, then published in a write. The longest an
-    // import held the writer (its write): what another writer may wait.
-    let (mut held, mut preparing, mut publishing): (f64, f64, f64) = (0.0, 0.0, 0.0);
+    // As the server imports: prepared on a read, then published in a write. How long each import
+    // held the writer (its write): what another writer may wait.
+    let (mut held, mut preparing, mut publishing) = (Vec::new(), 0.0, 0.0);
     for (sheet, session) in sheets.iter().zip(&sessions) {
         let t = Instant::now();
         let prepared = prepare(&store, club, *session, sheet);
@@ -54,14 +57,17 @@ fn main() {
         let t = Instant::now();
         store.write(|tx| league::publish(tx, &prepared)).unwrap();
         let write = t.elapsed().as_secs_f64();
-        held = held.max(write * 1e3);
+        held.push(write * 1e3);
         publishing += write;
     }
     let secs = started.elapsed().as_secs_f64();
+    held.sort_by(f64::total_cmp);
     println!(
-        "import: {hands} hands in {secs:.2}s = {:.0} hands/s ({} imports of up to {HANDS_PER_SHEET} hands, each prepared on a read and published in one write, the writer held up to {held:.0} ms; a hand prepared in {:.1} us, published in {:.1} us)",
+        "import: {hands} hands in {secs:.2}s = {:.0} hands/s ({} imports of up to {per_sheet} hands, each prepared on a read and published in one write, the writer held {:.1} ms median, up to {:.1} ms; a hand prepared in {:.1} us, published in {:.1} us)",
         hands as f64 / secs,
         sheets.len(),
+        held[held.len() / 2],
+        held[held.len() - 1],
         preparing * 1e6 / hands as f64,
         publishing * 1e6 / hands as f64,
     );

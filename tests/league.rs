@@ -3739,7 +3739,8 @@ fn an_import_published_after_another_write_is_judged_as_the_store_stands() {
 
 /// An import stores its matches' states once each and folds the ratings once, from the earliest
 /// finish it stored: the standings (ratings included) are those of the same matches imported one
-/// at a time, each folded as it finished.
+/// at a time, each folded as it finished. The whole sheet's rows are written with SQLite's
+/// triggers off, each small sheet's with them on.
 #[test]
 fn one_import_of_many_matches_stands_as_those_matches_one_by_one() {
     let standings_of = |sheets: &[String]| {

@@ -697,8 +697,8 @@ impl HandState<Verb> for Hand {
     }
 
     /// No trick is under way before the trump is made and the discard done, nor in a hand
-    /// acquitted: the table shows no trick number. A seat is due in every phase but the last (`due`; during the vetoes, the
-    /// upcard's taker, and his partner may veto too).
+    /// acquitted: the table shows no trick number. A seat is due in every phase but the last
+    /// (`due`; during the vetoes, the upcard's taker, and his partner may veto too).
     fn locus(&self) -> Locus {
         let playing = matches!(self.phase, Phase::Play);
         Locus::of_play_once_begun(&self.play, self.due().is_none(), playing)

@@ -3794,6 +3794,7 @@ fn the_play_digest_is_that_of_the_sorted_json_text() {
             serde_json::from_value(fixture["record"].clone()).ok()
         })
         .collect();
+    assert!(records.len() > 500, "{} fixture records", records.len());
     for game in arbiter::games::all() {
         for seed in 1..=5 {
             records.extend(common::random::random_hand(*game, seed));

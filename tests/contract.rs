@@ -568,8 +568,8 @@ fn every_fixture_keeps_the_one_contract() {
 }
 
 /// The trick games whose table shows no trick number until the trump is made and play begins
-/// (each game's `locus`, `Locus::of_play_once_begun`): the rest number the first trick from the deal, or
-/// show the trick a cut or a spoil belongs to.
+/// (each game's `locus`, `Locus::of_play_once_begun`): the rest number the first trick from the
+/// deal, or show the trick a cut or a spoil belongs to.
 const NO_TRICK_BEFORE_PLAY: [&str; 5] = [
     "auction-solo",
     "bacon",

@@ -121,7 +121,8 @@ fn a_card_named_in_both_lists_more_often_than_held_is_refused_in_the_meld() {
         .iter()
         .filter(|c| Value::String(c.to_string()) == card)
         .count();
-    // The meld then names it at most `held` times, and both lists together `held + 1` times.
+    // The meld then names it at most `held` times (it named it fewer times than `with` did), and
+    // both lists together more than `held` times: `held + 1` besides the meld's own copies.
     let more = held - count(&value["with"], &card) + 1;
     let named = value["melds"][0].as_array().unwrap().len();
     let j = refused_at(&record, i, "melds/0", |v| {

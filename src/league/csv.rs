@@ -389,6 +389,15 @@ fn every_quote_closes(bytes: &[u8]) -> bool {
     true
 }
 
+/// The line a row the reader found at `p` begins on. The reader puts a row's start at the line
+/// ends before it (a CR LF sheet's LF, the blank lines), not yet counted in its line: those
+/// after the start are counted here.
+fn row_line(bytes: &[u8], p: &::csv::Position) -> u64 {
+    let before = bytes.get(p.byte() as usize..).unwrap_or_default();
+    let ends = before.iter().take_while(|b| matches!(b, b'\r' | b'\n'));
+    p.line() + ends.filter(|&&b| b == b'\n').count() as u64
+}
+
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation.
 fn read(
     game: &dyn Game,
@@ -437,12 +446,12 @@ fn read(
             ))]);
         }
         if let Err(e) = read {
-            let line = e.position().map_or(n as u64 + 2, |p| p.line());
+            let line = e.position().map_or(n as u64 + 2, |p| row_line(bytes, p));
             errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
             continue;
         }
         let cell = Cell {
-            line: row.position().map_or(n as u64 + 2, |p| p.line()),
+            line: row.position().map_or(n as u64 + 2, |p| row_line(bytes, p)),
             column: 0,
         };
         // The header has the six columns, so every row read has six cells.
@@ -1518,6 +1527,24 @@ mod tests {
             (row, "match".to_string(), detail)
         };
         assert_eq!(problems, [apart(4, "m"), apart(6, "m"), apart(7, "n")]);
+    }
+
+    /// A problem names the line its row is on, also in a sheet whose lines end in CR LF (as a
+    /// spreadsheet writes it), after blank lines, and after a value of more than one line (the
+    /// last, the hand that never names a valid dealer, at its first row).
+    #[test]
+    fn a_problem_names_its_rows_line_whatever_the_line_ends() {
+        let sheet = "match,hand,dealer,seat,action,value\n\
+                     m,,,N,sit,Ana\nm,,,E,sit,Ben\nm,,,S,sit,Cai\nm,,,W,sit,Dee\n\n\n\
+                     m,1,X,N,play,QS\nm,1,N,E,sit,\"Ben\nBen\"\nm,1,Q,S,play,2S\n";
+        let lines = |sheet: &str| -> Vec<u64> {
+            malilla_sheet_problems(sheet)
+                .into_iter()
+                .map(|p| p.0)
+                .collect()
+        };
+        assert_eq!(lines(sheet), [8, 9, 11, 8]);
+        assert_eq!(lines(&sheet.replace('\n', "\r\n")), [8, 9, 11, 8]);
     }
 
     /// A hand's rows come together too: a hand number met again after another hand's rows is

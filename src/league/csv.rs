@@ -38,7 +38,7 @@ pub const MAX_ROWS: usize = 200_000;
 pub const MAX_SHEET: usize = 8 * 1024 * 1024;
 
 /// A cell of the sheet, for problems: its line (the header is line 1) and column.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Cell {
     line: u64,
     column: usize,
@@ -60,7 +60,11 @@ impl Cell {
     }
 }
 
+/// The header's cell, where a problem of the whole sheet is put.
+const HEADER: Cell = Cell { line: 1, column: 0 };
+
 /// One hand as read from the sheet, with where each part came from.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct HandDraft {
     number: u32,
     first: Cell,
@@ -80,6 +84,7 @@ struct HandDraft {
 /// repeat check) before the first is judged, and each hand's record is made only when it is
 /// judged: held as a record's actions (`Action`, its verb and text value each on the heap), a
 /// sheet of 2,000 hands took over ten megabytes more (issue 26, target 7).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct SheetAction {
     seat: Seat,
     /// The sheet's line, for a problem.
@@ -91,6 +96,7 @@ struct SheetAction {
 
 /// A verb's value in a cell: a number or `true`/`false` where the verb takes one, else text (a
 /// card). Read as `serde_json` reads it, text where it does not read.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 enum CellValue {
     /// At this range of the hand's `texts`.
     Text(u32, u32),
@@ -246,6 +252,7 @@ impl HandDraft {
 }
 
 /// A match in the sheet: new (it has `sit` rows) or an existing match of the session (its id).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct MatchDraft {
     label: String,
     first: Cell,
@@ -398,16 +405,26 @@ fn row_line(bytes: &[u8], p: &::csv::Position) -> u64 {
     p.line() + ends.filter(|&&b| b == b'\n').count() as u64
 }
 
-/// Reads the sheet into matches and hands, collecting every problem of shape and notation.
+/// Reads the sheet into matches and hands, collecting every problem of shape and notation; a
+/// large sheet on every core.
 fn read(
     game: &dyn Game,
     table: Table,
     bytes: &[u8],
 ) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
+    read_in(game, table, bytes, super::cores())
+}
+
+/// `read`, in up to `pieces` pieces side by side.
+fn read_in(
+    game: &dyn Game,
+    table: Table,
+    bytes: &[u8],
+    pieces: usize,
+) -> std::result::Result<Vec<MatchDraft>, Vec<FieldError>> {
     // Cells are trimmed as they are read (`str::trim`, as `Trim::All` would, but without a
     // trimmed copy of every row).
     let mut reader = ::csv::ReaderBuilder::new().from_reader(bytes);
-    let header_cell = Cell { line: 1, column: 0 };
     if let Some(open) = unclosed_quote(bytes) {
         return Err(vec![open.problem(
             "this value opens a quote (\") that never closes: the rest of the sheet would be read \
@@ -416,15 +433,69 @@ fn read(
     }
     let header: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|c| c.trim().to_ascii_lowercase()).collect(),
-        Err(e) => return Err(vec![header_cell.problem(format!("unreadable header: {e}"))]),
+        Err(e) => return Err(vec![HEADER.problem(format!("unreadable header: {e}"))]),
     };
     if header != SHEET_COLUMNS {
-        return Err(vec![header_cell.problem(format!(
+        return Err(vec![HEADER.problem(format!(
             "expected the header '{}', got '{}'",
             SHEET_COLUMNS.join(","),
             header.join(",")
         ))]);
     }
+    let body = reader.position().byte() as usize;
+    let in_pieces = (bytes.len() - body >= 2 * PIECE_BYTES)
+        .then(|| read_in_pieces(game, table, bytes, body, pieces))
+        .flatten();
+    let (matches, mut errors) = match in_pieces {
+        Some(matches) => (matches, Vec::new()),
+        None => {
+            let rows = read_rows(game, table, bytes, 0, &mut reader).map_err(|e| vec![e])?;
+            (rows.matches, rows.errors)
+        }
+    };
+    for m in &matches {
+        for h in &m.hands {
+            if h.dealer.is_none() {
+                errors.push(
+                    h.first
+                        .at(DEALER)
+                        .problem(format!("hand {} needs its dealer", h.number)),
+                );
+            }
+        }
+        if m.hands.is_empty() && !m.seats.is_empty() {
+            errors.push(
+                m.first
+                    .at(HAND)
+                    .problem(format!("match '{}' has no hands", m.label)),
+            );
+        }
+    }
+    if errors.is_empty() {
+        Ok(matches)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The matches read from a run of the sheet's rows, the problems met, and how many rows there
+/// were.
+struct Rows {
+    matches: Vec<MatchDraft>,
+    errors: Vec<FieldError>,
+    rows: usize,
+}
+
+/// Reads the rows `reader` has left of `bytes` into matches and hands, each row's line counted
+/// after `lines_before` lines: the problems of shape and notation row by row, each match's last
+/// hand closed. Over `MAX_ROWS` rows, that limit is the one problem.
+fn read_rows(
+    game: &dyn Game,
+    table: Table,
+    bytes: &[u8],
+    lines_before: u64,
+    reader: &mut ::csv::Reader<&[u8]>,
+) -> std::result::Result<Rows, FieldError> {
     let verbs = game.info().verbs;
     let mut errors = Vec::new();
     let mut matches: Vec<MatchDraft> = Vec::new();
@@ -433,28 +504,39 @@ fn read(
     let mut labels = HashSet::new();
     // One row's cells, read again for every row.
     let mut row = ::csv::StringRecord::new();
+    let mut rows = 0;
     for n in 0.. {
         let read = reader.read_record(&mut row);
         if matches!(read, Ok(false)) {
             break;
         }
+        rows += 1;
         // Over the limit, the limit is the answer: the other rows' problems are not worth a
         // report as long as the sheet.
         if n >= MAX_ROWS {
-            return Err(vec![header_cell.problem(format!(
+            return Err(HEADER.problem(format!(
                 "a sheet holds at most {MAX_ROWS} rows after the header: split it"
-            ))]);
+            )));
         }
         if let Err(e) = read {
-            let line = e.position().map_or(n as u64 + 2, |p| row_line(bytes, p));
+            let line = e.position().map_or(lines_before + n as u64 + 2, |p| {
+                lines_before + row_line(bytes, p)
+            });
             errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
             continue;
         }
         let cell = Cell {
-            line: row.position().map_or(n as u64 + 2, |p| row_line(bytes, p)),
+            line: row.position().map_or(lines_before + n as u64 + 2, |p| {
+                lines_before + row_line(bytes, p)
+            }),
             column: 0,
         };
-        // The header has the six columns, so every row read has six cells.
+        // The header has the six columns, so every row read after it has six cells; a piece of
+        // the sheet (`read_in_pieces`) is read without it, and a row of other cells refuses it.
+        if row.len() != SHEET_COLUMNS.len() {
+            errors.push(cell.problem(format!("expected {} cells", SHEET_COLUMNS.len())));
+            continue;
+        }
         let row: [&str; 6] = std::array::from_fn(|i| trimmed(&row[i]));
         let label = row[MATCH];
         if label.is_empty() {
@@ -620,29 +702,91 @@ fn read(
     if let Some(m) = matches.last_mut() {
         m.close_last_hand();
     }
-    for m in &matches {
-        for h in &m.hands {
-            if h.dealer.is_none() {
-                errors.push(
-                    h.first
-                        .at(DEALER)
-                        .problem(format!("hand {} needs its dealer", h.number)),
-                );
-            }
-        }
-        if m.hands.is_empty() && !m.seats.is_empty() {
-            errors.push(
-                m.first
-                    .at(HAND)
-                    .problem(format!("match '{}' has no hands", m.label)),
-            );
+    Ok(Rows {
+        matches,
+        errors,
+        rows,
+    })
+}
+
+/// The least of a sheet one thread reads in `read_in_pieces`: reading it takes about a millisecond,
+/// far more than starting the thread.
+const PIECE_BYTES: usize = 64 * 1024;
+
+/// The sheet's rows from byte `body` on (after the header) read in up to `pieces` pieces side by
+/// side, where that reads them as `read_rows` does in one go: a sheet without quotes (so that
+/// each line is a row), cut where one match's rows end and another's begin, every piece read
+/// without a problem, no match's rows in two pieces, and no more rows than a sheet holds.
+/// Otherwise `None`, and the sheet is read in one go, for its problems in their order.
+fn read_in_pieces(
+    game: &dyn Game,
+    table: Table,
+    bytes: &[u8],
+    body: usize,
+    pieces: usize,
+) -> Option<Vec<MatchDraft>> {
+    if memchr::memchr(b'"', bytes).is_some() {
+        return None;
+    }
+    let mut starts = vec![body];
+    for k in 1..pieces {
+        let at = body + (bytes.len() - body) * k / pieces;
+        let last = *starts.last().expect("the body's start");
+        match next_match_start(bytes, at.max(last)) {
+            Some(start) if start > last => starts.push(start),
+            _ => break,
         }
     }
-    if errors.is_empty() {
-        Ok(matches)
-    } else {
-        Err(errors)
+    if starts.len() < 2 {
+        return None;
     }
+    let ends = starts[1..].iter().copied().chain([bytes.len()]);
+    let runs: Vec<(usize, usize)> = starts.iter().copied().zip(ends).collect();
+    let read = super::side_by_side(
+        runs,
+        |(start, end)| end - start,
+        |(start, end)| {
+            let piece = &bytes[start..end];
+            let mut reader = ::csv::ReaderBuilder::new()
+                .has_headers(false)
+                .from_reader(piece);
+            let lines_before = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64;
+            read_rows(game, table, piece, lines_before, &mut reader).ok()
+        },
+    );
+    let read: Vec<Rows> = read.into_iter().collect::<Option<_>>()?;
+    let mut labels = HashSet::new();
+    let apart = read
+        .iter()
+        .flat_map(|piece| &piece.matches)
+        .any(|m| !labels.insert(m.label.as_str()));
+    if apart
+        || read.iter().any(|piece| !piece.errors.is_empty())
+        || read.iter().map(|piece| piece.rows).sum::<usize>() > MAX_ROWS
+    {
+        return None;
+    }
+    Some(read.into_iter().flat_map(|piece| piece.matches).collect())
+}
+
+/// Where the first line after byte `at` begins whose first cell (a match's label) is not the
+/// first cell of the line before it: where a match's rows may begin, in a sheet without quotes.
+fn next_match_start(bytes: &[u8], at: usize) -> Option<usize> {
+    let label = |from: usize| {
+        let line = &bytes[from..];
+        let end = memchr::memchr2(b',', b'\n', line).unwrap_or(line.len());
+        line[..end].trim_ascii()
+    };
+    let mut line = at + memchr::memchr(b'\n', &bytes[at..])? + 1;
+    let mut before = memchr::memrchr(b'\n', &bytes[..line - 1]).map_or(0, |end| end + 1);
+    while line < bytes.len() {
+        if label(line) != label(before) {
+            return Some(line);
+        }
+        before = line;
+        line += memchr::memchr(b'\n', &bytes[line..])? + 1;
+    }
+    None
 }
 
 /// Imports a sheet into `session`: every match and hand, or (on any problem) nothing. Prepared and
@@ -1414,7 +1558,10 @@ pub fn standings_table(s: &Standings) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Options, every_quote_closes, may_be_json, read, trimmed, unclosed_quote_cell};
+    use super::{
+        Options, PIECE_BYTES, every_quote_closes, may_be_json, read, read_in, trimmed,
+        unclosed_quote_cell,
+    };
     use proptest::prelude::*;
 
     proptest! {
@@ -1527,6 +1674,51 @@ mod tests {
             (row, "match".to_string(), detail)
         };
         assert_eq!(problems, [apart(4, "m"), apart(6, "m"), apart(7, "n")]);
+    }
+
+    /// A Malilla sheet of `matches` matches, two hands each, its lines ended by `end`.
+    fn malilla_sheet(matches: usize, end: &str) -> String {
+        let mut rows = vec!["match,hand,dealer,seat,action,value".to_string()];
+        for m in 0..matches {
+            for (seat, name) in [("N", "Ana"), ("E", "Ben"), ("S", "Cai"), ("W", "Dee")] {
+                rows.push(format!("m{m},,,{seat},sit,{name}"));
+            }
+            for hand in 1..=2 {
+                rows.push(format!("m{m},{hand},N,N,deal,QS 7S 2S"));
+                rows.push(format!("m{m},{hand},,E,play,7S"));
+                rows.push(format!(" m{m} ,{hand},,S,play,2S"));
+            }
+        }
+        rows.join(end) + end
+    }
+
+    /// A large sheet read in pieces side by side reads as in one go: the same matches, hands and
+    /// lines, with CR LF line ends and after a byte order mark too. Where it could not (a match
+    /// whose rows come back after another piece's, a problem in a piece, a quote), it is read in
+    /// one go, for the same problems in the same order.
+    #[test]
+    fn a_sheet_read_in_pieces_reads_as_in_one_go() {
+        let game = crate::games::find("malilla").unwrap();
+        let table = game.table(&Options::defaults(game.info().options));
+        let sheet = malilla_sheet(2000, "\n");
+        assert!(sheet.len() > 4 * PIECE_BYTES);
+        let apart = format!("{sheet}m0,3,N,N,play,QS\n");
+        let mut broken = sheet.clone();
+        broken.insert_str(sheet.len() / 2, "m,x,N,N,play,QS\n");
+        let quoted = sheet.replacen("Ana", "\"Ana\"", 1);
+        for sheet in [
+            sheet.clone(),
+            sheet.replace('\n', "\r\n"),
+            format!("\u{feff}{sheet}"),
+            apart,
+            broken,
+            quoted,
+        ] {
+            let whole = read_in(game, table, sheet.as_bytes(), 1);
+            for pieces in [2, 3, 7] {
+                assert_eq!(read_in(game, table, sheet.as_bytes(), pieces), whole);
+            }
+        }
     }
 
     /// A problem names the line its row is on, also in a sheet whose lines end in CR LF (as a

@@ -1021,17 +1021,27 @@ pub fn publish(tx: &Tx, prepared: &PreparedImport) -> Result<ImportReport> {
     for m in &p.matches {
         ids.push(match &m.to {
             Opened::Stored { id, .. } => *id,
+            // Stored as it stands after the sheet's hands, which this write stores.
             Opened::New { seated, .. } => {
-                let id = repo::insert_match(tx, p.club, seated)?;
+                let fresh;
+                let (hands, state) = match m.hands.last() {
+                    Some(last) => (last.number, &last.ruling.match_after),
+                    None => {
+                        fresh = seated.fresh_state();
+                        (0, &fresh)
+                    }
+                };
+                let id = repo::insert_match(tx, p.club, seated, hands, state)?;
                 report.matches_created.insert(m.label.clone(), id);
                 id
             }
         });
     }
-    // Each match's state is stored once, after its last hand: no hand of a match is stored after
-    // the one that ends it, so its finish is kept on that hand, as hand by hand.
+    // Each match's state is stored once: a new match's with it, a stored match's after its last
+    // hand. No hand of a match is stored after the one that ends it, so its finish is kept on
+    // that hand, as hand by hand.
     let mut finishes = Vec::new();
-    // The hands, and each new match's state and finish. While the counts are deferred, each
+    // The hands, and each new match's finish. While the counts are deferred, each
     // trigger on those rows only tests its `WHEN` and stops (the counts, and the league's
     // generation, move in `count_deferred`): a large sheet's are written with the triggers off.
     let mut store = || {
@@ -1051,7 +1061,6 @@ pub fn publish(tx: &Tx, prepared: &PreparedImport) -> Result<ImportReport> {
             // A new match has no finish stored: it is made from what is in hand, not read back.
             if let (Opened::New { seated, .. }, Some(last)) = (&m.to, m.hands.last()) {
                 let after = &last.ruling.match_after;
-                repo::write_match_state(tx, match_id, last.number, after)?;
                 let finished_by = report.hands.last().expect("stored above").id;
                 finishes.push(aggregates::first_finish(
                     tx,

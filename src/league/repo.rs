@@ -491,7 +491,7 @@ pub fn get_session(tx: &Tx, club: i64, id: i64) -> Result<Session> {
 /// (the request body, or a sheet's match).
 pub fn create_match(tx: &Tx, club: i64, new: &NewMatch) -> Result<Match> {
     let seated = seat_match(tx, club, new)?;
-    let id = insert_match(tx, club, &seated)?;
+    let id = insert_match(tx, club, &seated, 0, &seated.fresh_state())?;
     get_match(tx, club, id)
 }
 
@@ -659,8 +659,15 @@ impl Venue {
     }
 }
 
-/// Stores a match `seat_match` checked; returns its id.
-pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
+/// Stores a match `seat_match` checked, as it stands after its first `hands` hands (`state`; an
+/// import stores them in the same write); returns its id.
+pub(super) fn insert_match(
+    tx: &Tx,
+    club: i64,
+    m: &SeatedMatch,
+    hands: u32,
+    state: &MatchState,
+) -> Result<i64> {
     let SeatedMatch {
         league,
         session,
@@ -668,11 +675,14 @@ pub(super) fn insert_match(tx: &Tx, club: i64, m: &SeatedMatch) -> Result<i64> {
         ref seats,
     } = *m;
     let id = tx.insert(
-        "INSERT INTO matches (league_id, session_id, state) VALUES (?1, ?2, ?3) RETURNING id",
+        "INSERT INTO matches (league_id, session_id, state, hands, game_over) \
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
         args![
             league,
             session,
-            crate::json::to_string(&m.fresh_state()).expect("JSON")
+            crate::json::to_string(state).expect("JSON"),
+            hands,
+            state.game_over
         ],
     )?;
     for (seat, player) in seats {

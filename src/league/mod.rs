@@ -616,49 +616,47 @@ mod tests {
         }
     }
 
+    /// A store on a new file `league.db` in `dir`, that has written one club.
+    fn a_store_with_a_club(dir: &std::path::Path) -> super::Store {
+        let store = super::Store::open(&dir.join("league.db")).unwrap();
+        store
+            .write(|tx| super::create_club(tx, "Casa", Default::default()))
+            .unwrap();
+        store
+    }
+
+    /// The clubs a copy of `dir`'s `league.db` alone holds (none where the copy does not read).
+    fn clubs_in_a_copy_of_the_file(dir: &std::path::Path) -> i64 {
+        let copy = dir.join("copy.db");
+        std::fs::copy(dir.join("league.db"), &copy).unwrap();
+        rusqlite::Connection::open(&copy)
+            .and_then(|c| c.query_row("SELECT count(*) FROM clubs", [], |r| r.get(0)))
+            .unwrap_or(0)
+    }
+
     /// A store closed leaves every write in the database's file and an empty WAL at most: a copy of
     /// the file alone (a backup made with `cp` once the server stopped) holds everything.
     #[test]
     fn a_closed_store_leaves_its_writes_in_the_file_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("league.db");
-        let store = super::Store::open(&file).unwrap();
-        store
-            .write(|tx| super::create_club(tx, "Casa", Default::default()))
-            .unwrap();
+        let store = a_store_with_a_club(dir.path());
         // The readers have been used, as a server's have.
         store.read(|tx| super::get_club(tx, 1)).unwrap();
         drop(store);
-        let copy = dir.path().join("copy.db");
-        std::fs::copy(&file, &copy).unwrap();
-        let clubs: i64 = rusqlite::Connection::open(&copy)
-            .unwrap()
-            .query_row("SELECT count(*) FROM clubs", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(clubs, 1);
+        assert_eq!(clubs_in_a_copy_of_the_file(dir.path()), 1);
         let wal = std::fs::metadata(dir.path().join("league.db-wal")).map_or(0, |m| m.len());
         assert_eq!(wal, 0, "the WAL holds writes");
     }
 
     /// A write reaches the database's file while the store is open, moved by the checkpointer
-    /// (the commit itself moves nothing: the WAL holds far fewer pages than its limit).
+    /// (the commit itself moves nothing: the WAL holds far fewer pages than its limit). A copy
+    /// made while a checkpoint writes the file may not read: it is made again.
     #[test]
     fn the_checkpointer_moves_a_write_into_the_file_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("league.db");
-        let store = super::Store::open(&file).unwrap();
-        store
-            .write(|tx| super::create_club(tx, "Casa", Default::default()))
-            .unwrap();
-        let copy = dir.path().join("copy.db");
-        let clubs_in_the_file = || {
-            std::fs::copy(&file, &copy).unwrap();
-            rusqlite::Connection::open(&copy)
-                .and_then(|c| c.query_row("SELECT count(*) FROM clubs", [], |r| r.get(0)))
-                .unwrap_or(0)
-        };
+        let store = a_store_with_a_club(dir.path());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while clubs_in_the_file() != 1 {
+        while clubs_in_a_copy_of_the_file(dir.path()) != 1 {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the write is still only in the WAL"

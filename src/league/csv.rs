@@ -342,7 +342,12 @@ fn unclosed_quote_cell(bytes: &[u8]) -> Option<Cell> {
     let mut open: Option<Cell> = None;
     let mut rest = bytes.iter().peekable();
     while let Some(&b) = rest.next() {
-        if b == b'\n' {
+        let line_end = matches!(b, b'\n' | b'\r');
+        if line_end {
+            // A CR LF ends one line.
+            if b == b'\r' {
+                rest.next_if_eq(&&b'\n');
+            }
             line += 1;
         }
         if open.is_some() {
@@ -359,10 +364,10 @@ fn unclosed_quote_cell(bytes: &[u8]) -> Option<Cell> {
                 })
             }
             b',' => column += 1,
-            b'\n' => column = 0,
+            b'\n' | b'\r' => column = 0,
             _ => {}
         }
-        at_start = b == b',' || b == b'\n';
+        at_start = b == b',' || line_end;
     }
     open
 }
@@ -377,7 +382,7 @@ fn every_quote_closes(bytes: &[u8]) -> bool {
         let quote = at + found;
         at = quote + 1;
         // A quote inside a value is a character of it.
-        if quote > 0 && !matches!(bytes[quote - 1], b',' | b'\n') {
+        if quote > 0 && !matches!(bytes[quote - 1], b',' | b'\n' | b'\r') {
             continue;
         }
         // The value's closing quote: the first lone one, `""` being a quote inside.
@@ -396,13 +401,44 @@ fn every_quote_closes(bytes: &[u8]) -> bool {
     true
 }
 
-/// The line a row the reader found at `p` begins on. The reader puts a row's start at the line
-/// ends before it (a CR LF sheet's LF, the blank lines), not yet counted in its line: those
-/// after the start are counted here.
-fn row_line(bytes: &[u8], p: &::csv::Position) -> u64 {
-    let before = bytes.get(p.byte() as usize..).unwrap_or_default();
-    let ends = before.iter().take_while(|b| matches!(b, b'\r' | b'\n'));
-    p.line() + ends.filter(|&&b| b == b'\n').count() as u64
+/// How many lines end in `sheet[from..to]`: a LF, a CR LF (counted at its CR) and a lone CR each
+/// end one, as the reader reads them. (The reader's own count knows only LF: it put every row of
+/// an old Mac's sheet on line 1.)
+fn line_ends(sheet: &[u8], from: usize, to: usize) -> u64 {
+    let cr = memchr::memchr_iter(b'\r', &sheet[from..to]).count();
+    let lf = memchr::memchr_iter(b'\n', &sheet[from..to])
+        .filter(|&at| from + at == 0 || sheet[from + at - 1] != b'\r');
+    (cr + lf.count()) as u64
+}
+
+/// The lines of a sheet, counted up to each row in turn: once over the sheet, however many rows.
+struct Lines<'a> {
+    sheet: &'a [u8],
+    /// Where the count stands.
+    at: usize,
+    line: u64,
+}
+
+impl<'a> Lines<'a> {
+    /// Counted up to byte `at` of `sheet`.
+    fn to(sheet: &'a [u8], at: usize) -> Lines<'a> {
+        let line = 1 + line_ends(sheet, 0, at);
+        Lines { sheet, at, line }
+    }
+
+    /// The line of the row the reader reads next from byte `at` (its position): the reader starts
+    /// a row at the line ends before it (a CR LF's LF, blank lines), which are not the row's line.
+    fn of_row_at(&mut self, at: usize) -> u64 {
+        let rest = self.sheet.get(at..).unwrap_or_default();
+        let start = at
+            + rest
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count();
+        self.line += line_ends(self.sheet, self.at, start);
+        self.at = start;
+        self.line
+    }
 }
 
 /// Reads the sheet into matches and hands, collecting every problem of shape and notation; a
@@ -486,14 +522,14 @@ struct Rows {
     rows: usize,
 }
 
-/// Reads the rows `reader` has left of `bytes` into matches and hands, each row's line counted
-/// after `lines_before` lines: the problems of shape and notation row by row, each match's last
+/// Reads the rows `reader` has left of `sheet[from..]` (what it reads) into matches and hands,
+/// each with its line in `sheet`: the problems of shape and notation row by row, each match's last
 /// hand closed. Over `MAX_ROWS` rows, that limit is the one problem.
 fn read_rows(
     game: &dyn Game,
     table: Table,
-    bytes: &[u8],
-    lines_before: u64,
+    sheet: &[u8],
+    from: usize,
     reader: &mut ::csv::Reader<&[u8]>,
 ) -> std::result::Result<Rows, FieldError> {
     let verbs = game.info().verbs;
@@ -505,7 +541,9 @@ fn read_rows(
     // One row's cells, read again for every row.
     let mut row = ::csv::StringRecord::new();
     let mut rows = 0;
+    let mut lines = Lines::to(sheet, from);
     for n in 0.. {
+        let at = from + reader.position().byte() as usize;
         let read = reader.read_record(&mut row);
         if matches!(read, Ok(false)) {
             break;
@@ -518,19 +556,14 @@ fn read_rows(
                 "a sheet holds at most {MAX_ROWS} rows after the header: split it"
             )));
         }
-        if let Err(e) = read {
-            let line = e.position().map_or(lines_before + n as u64 + 2, |p| {
-                lines_before + row_line(bytes, p)
-            });
-            errors.push(Cell { line, column: 0 }.problem(format!("unreadable row: {e}")));
-            continue;
-        }
         let cell = Cell {
-            line: row.position().map_or(lines_before + n as u64 + 2, |p| {
-                lines_before + row_line(bytes, p)
-            }),
+            line: lines.of_row_at(at),
             column: 0,
         };
+        if let Err(e) = read {
+            errors.push(cell.problem(format!("unreadable row: {e}")));
+            continue;
+        }
         // The header has the six columns, so every row read after it has six cells; a piece of
         // the sheet (`read_in_pieces`) is read without it, and a row of other cells refuses it.
         if row.len() != SHEET_COLUMNS.len() {
@@ -750,8 +783,7 @@ fn read_in_pieces(
             let mut reader = ::csv::ReaderBuilder::new()
                 .has_headers(false)
                 .from_reader(piece);
-            let lines_before = memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64;
-            read_rows(game, table, piece, lines_before, &mut reader).ok()
+            read_rows(game, table, bytes, start, &mut reader).ok()
         },
     );
     let read: Vec<Rows> = read.into_iter().collect::<Option<_>>()?;
@@ -1568,7 +1600,7 @@ pub fn standings_table(s: &Standings) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        Options, PIECE_BYTES, every_quote_closes, may_be_json, read, read_in, trimmed,
+        Options, PIECE_BYTES, VALUE, every_quote_closes, may_be_json, read, read_in, trimmed,
         unclosed_quote_cell,
     };
     use proptest::prelude::*;
@@ -1746,6 +1778,21 @@ mod tests {
         };
         assert_eq!(lines(sheet), [8, 9, 11, 8]);
         assert_eq!(lines(&sheet.replace('\n', "\r\n")), [8, 9, 11, 8]);
+        // An old Mac's line ends, a lone CR, and the two kinds mixed.
+        assert_eq!(lines(&sheet.replace('\n', "\r")), [8, 9, 11, 8]);
+        let mixed = sheet.replacen('\n', "\r", 3).replacen('\n', "\r\n", 3);
+        assert_eq!(lines(&mixed), [8, 9, 11, 8]);
+    }
+
+    /// A quote that never closes is found on its line with any line ends.
+    #[test]
+    fn an_unclosed_quote_is_found_on_its_line_whatever_the_line_ends() {
+        let sheet = "match,hand,dealer,seat,action,value\nm,,,N,sit,Ana\n\nm,,,E,sit,\"Ben\n";
+        for ends in ["\n", "\r\n", "\r"] {
+            let sheet = sheet.replace('\n', ends);
+            let cell = unclosed_quote_cell(sheet.as_bytes()).expect("the quote does not close");
+            assert_eq!((cell.line, cell.column), (4, VALUE), "{ends:?}");
+        }
     }
 
     /// A hand's rows come together too: a hand number met again after another hand's rows is

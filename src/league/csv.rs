@@ -377,28 +377,37 @@ fn unclosed_quote_cell(bytes: &[u8]) -> Option<Cell> {
 /// for lines and columns was a third of reading it. Only a sheet where one does not close is
 /// read again, for the cell.
 fn every_quote_closes(bytes: &[u8]) -> bool {
+    quoted_values(bytes).all(|value| value.is_some())
+}
+
+/// The values of `bytes` that open with a quote, by `unclosed_quote`'s reading, found from quote
+/// to quote: each one's text between its quotes, or `None` for one that never closes (the last).
+fn quoted_values(bytes: &[u8]) -> impl Iterator<Item = Option<&[u8]>> {
     let mut at = 0;
-    while let Some(found) = memchr::memchr(b'"', &bytes[at..]) {
-        let quote = at + found;
-        at = quote + 1;
-        // A quote inside a value is a character of it.
-        if quote > 0 && !matches!(bytes[quote - 1], b',' | b'\n' | b'\r') {
-            continue;
-        }
-        // The value's closing quote: the first lone one, `""` being a quote inside.
+    std::iter::from_fn(move || {
         loop {
-            let Some(found) = memchr::memchr(b'"', &bytes[at..]) else {
-                return false;
-            };
-            let quote = at + found;
+            let quote = at + memchr::memchr(b'"', &bytes[at..])?;
             at = quote + 1;
-            if bytes.get(at) != Some(&b'"') {
-                break;
+            // A quote inside a value is a character of it.
+            if quote > 0 && !matches!(bytes[quote - 1], b',' | b'\n' | b'\r') {
+                continue;
             }
-            at += 1;
+            // The value's closing quote: the first lone one, `""` being a quote inside.
+            let open = at;
+            loop {
+                let Some(found) = memchr::memchr(b'"', &bytes[at..]) else {
+                    at = bytes.len();
+                    return Some(None);
+                };
+                let close = at + found;
+                at = close + 1;
+                if bytes.get(at) != Some(&b'"') {
+                    return Some(Some(&bytes[open..close]));
+                }
+                at += 1;
+            }
         }
-    }
-    true
+    })
 }
 
 /// How many lines end in `sheet[from..to]`: a LF, a CR LF (counted at its CR) and a lone CR each
@@ -747,10 +756,11 @@ fn read_rows(
 const PIECE_BYTES: usize = 64 * 1024;
 
 /// The sheet's rows from byte `body` on (after the header) read in up to `pieces` pieces side by
-/// side, where that reads them as `read_rows` does in one go: a sheet without quotes (so that
-/// each line is a row), cut where one match's rows end and another's begin, every piece read
-/// without a problem, no match's rows in two pieces, and no more rows than a sheet holds.
-/// Otherwise `None`, and the sheet is read in one go, for its problems in their order.
+/// side, where that reads them as `read_rows` does in one go: a sheet whose every line is a row
+/// (no quoted value holds a line end; each quoted value closes), cut where one match's rows end
+/// and another's begin, every piece read without a problem, no match's rows in two pieces, and no
+/// more rows than a sheet holds. Otherwise `None`, and the sheet is read in one go, for its
+/// problems in their order.
 fn read_in_pieces(
     game: &dyn Game,
     table: Table,
@@ -758,7 +768,8 @@ fn read_in_pieces(
     body: usize,
     pieces: usize,
 ) -> Option<Vec<MatchDraft>> {
-    if memchr::memchr(b'"', bytes).is_some() {
+    let more_than_a_line = |value: &[u8]| memchr::memchr2(b'\r', b'\n', value).is_some();
+    if quoted_values(bytes).any(|value| value.is_none_or(more_than_a_line)) {
         return None;
     }
     let mut starts = vec![body];
@@ -802,7 +813,9 @@ fn read_in_pieces(
 }
 
 /// Where the first line after byte `at` begins whose first cell (a match's label) is not the
-/// first cell of the line before it: where a match's rows may begin, in a sheet without quotes.
+/// first cell of the line before it: where a match's rows may begin, in a sheet whose every line
+/// is a row. Labels are compared as written: a label quoted on one line and not on the next cuts
+/// its match in two, which `read_in_pieces` finds in two pieces.
 fn next_match_start(bytes: &[u8], at: usize) -> Option<usize> {
     let label = |from: usize| {
         let line = &bytes[from..];
@@ -1600,8 +1613,8 @@ pub fn standings_table(s: &Standings) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        Options, PIECE_BYTES, VALUE, every_quote_closes, may_be_json, read, read_in, trimmed,
-        unclosed_quote_cell,
+        Options, PIECE_BYTES, VALUE, every_quote_closes, may_be_json, read, read_in,
+        read_in_pieces, trimmed, unclosed_quote_cell,
     };
     use proptest::prelude::*;
 
@@ -1734,9 +1747,10 @@ mod tests {
     }
 
     /// A large sheet read in pieces side by side reads as in one go: the same matches, hands and
-    /// lines, with CR LF line ends and after a byte order mark too. Where it could not (a match
-    /// whose rows come back after another piece's, a problem in a piece, a quote), it is read in
-    /// one go, for the same problems in the same order.
+    /// lines, with CR LF line ends, after a byte order mark, and with quoted values. Where it
+    /// could not (a match whose rows come back after another piece's, a problem in a piece, a
+    /// quoted value of two lines, a match whose label is quoted on some of its rows), it is read
+    /// in one go, for the same problems in the same order.
     #[test]
     fn a_sheet_read_in_pieces_reads_as_in_one_go() {
         let game = crate::games::find("malilla").unwrap();
@@ -1746,18 +1760,37 @@ mod tests {
         let apart = format!("{sheet}m0,3,N,N,play,QS\n");
         let mut broken = sheet.clone();
         broken.insert_str(sheet.len() / 2, "m,x,N,N,play,QS\n");
-        let quoted = sheet.replacen("Ana", "\"Ana\"", 1);
-        for sheet in [
-            sheet.clone(),
-            sheet.replace('\n', "\r\n"),
-            format!("\u{feff}{sheet}"),
-            apart,
-            broken,
-            quoted,
+        let quoted = sheet.replace("Ana", "\"A, \"\"na\"\"\"");
+        let two_lines = sheet.replacen("Ana", "\"A\nna\"", 1);
+        // Every other row's label quoted: a label written two ways is one match's.
+        let relabelled: String = (sheet.split_inclusive('\n').enumerate())
+            .map(|(i, line)| match line.split_once(',') {
+                Some((label, rest)) if i % 2 == 1 => format!("\"{}\",{rest}", label.trim()),
+                _ => line.to_string(),
+            })
+            .collect();
+        for (sheet, in_pieces) in [
+            (sheet.clone(), true),
+            (sheet.replace('\n', "\r\n"), true),
+            (format!("\u{feff}{sheet}"), true),
+            (quoted, true),
+            (apart, false),
+            (broken, false),
+            (two_lines, false),
+            (relabelled, false),
         ] {
-            let whole = read_in(game, table, sheet.as_bytes(), 1);
+            let bytes = sheet.as_bytes();
+            let body = sheet.find('\n').unwrap() + 1;
+            let whole = read_in(game, table, bytes, 1);
             for pieces in [2, 3, 7] {
-                assert_eq!(read_in(game, table, sheet.as_bytes(), pieces), whole);
+                let cut = read_in_pieces(game, table, bytes, body, pieces);
+                assert_eq!(
+                    cut.is_some(),
+                    in_pieces,
+                    "{pieces} pieces of {:?}",
+                    &sheet[..body]
+                );
+                assert_eq!(read_in(game, table, bytes, pieces), whole);
             }
         }
     }

@@ -1795,6 +1795,46 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+        /// Whatever a large sheet's line ends (LF, CR LF, CR, mixed) and quotes (labels, values,
+        /// a value of two lines), reading it in pieces reads it as in one go.
+        #[test]
+        fn any_large_sheet_read_in_pieces_reads_as_in_one_go(
+            marks in prop::collection::vec(0u8..12, 61),
+            two_lines in any::<bool>(),
+        ) {
+            let game = crate::games::find("malilla").unwrap();
+            let table = game.table(&Options::defaults(game.info().options));
+            let mark = |i: usize| marks[(i ^ (i >> 5)) % marks.len()];
+            let plain = malilla_sheet(700, "\n");
+            let mut sheet = String::new();
+            for (i, line) in plain.lines().enumerate() {
+                let end = match mark(i) & 3 {
+                    2 => "\r\n",
+                    3 => "\r",
+                    _ => "\n",
+                };
+                let cells: Vec<&str> = line.splitn(6, ',').collect();
+                let (label, value) = (cells[0].trim(), cells[5]);
+                // A match's label is quoted on all its rows or none.
+                let of_label = label.bytes().fold(0, |h: usize, b| h * 31 + usize::from(b));
+                let label_quoted = i > 0 && mark(of_label) >> 2 == 1;
+                let value = match mark(i) >> 2 {
+                    _ if two_lines && i == 3500 => format!("\"{value}{end}\""),
+                    2 if i > 0 => format!("\"{value}\""),
+                    _ => value.to_string(),
+                };
+                let label = if label_quoted { format!("\"{label}\"") } else { cells[0].into() };
+                sheet += &format!("{label},{},{value}{end}", cells[1..5].join(","));
+            }
+            prop_assert!(sheet.len() > 2 * PIECE_BYTES + 40);
+            let whole = read_in(game, table, sheet.as_bytes(), 1);
+            prop_assert!(whole.is_ok());
+            prop_assert_eq!(read_in(game, table, sheet.as_bytes(), 3), whole);
+        }
+    }
+
     /// A problem names the line its row is on, also in a sheet whose lines end in CR LF (as a
     /// spreadsheet writes it), after blank lines, and after a value of more than one line (the
     /// last, the hand that never names a valid dealer, at its first row).
